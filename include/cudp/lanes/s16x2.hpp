@@ -1,0 +1,144 @@
+#pragma once
+// Two signed 16-bit lanes in one 32-bit word. On sm_90 every operation the recurrences use in their inner loop
+// (add, add-max, add-min, 3-way max) is one DPX instruction; saturating forms are video intrinsics (~6 instructions).
+#include <cstdint>
+
+#include "packed_word.hpp"
+
+namespace cudp::lanes {
+
+struct s16x2 {
+  using word = std::uint32_t;
+  using scalar = std::int16_t;
+  static constexpr int width = 2;
+  static constexpr int bits = 16;
+  static constexpr int min_value = -32768;
+  static constexpr int max_value = 32767;
+  // Far enough below any reachable score that subtracting gap costs from it never wraps.
+  static constexpr int neg_inf = -16384;
+  static constexpr const char* name = "s16x2";
+  using model = detail::PackedWord<16, true>;
+
+  CUDP_HD static word splat(int v) { return (static_cast<word>(v) & 0xffffu) * 0x10001u; }
+  CUDP_HD static int extract(word w, int k) { return model::get(w, k); }
+  CUDP_HD static word insert(word w, int k, int v) { return model::set(w, k, v); }
+
+  CUDP_HD static word add(word a, word b) {
+#if CUDP_HAS_DPX
+    return __viaddmax_s16x2(a, b, 0x80008000u);  // max(a+b, INT16_MIN) is the wrapped sum, one instruction
+#elif CUDP_DEVICE_PASS
+    return __vadd2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return x + y; });
+#endif
+  }
+  CUDP_HD static word sub(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vsub2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return x - y; });
+#endif
+  }
+  CUDP_HD static word adds(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vaddss2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return model::clamp(x + y); });
+#endif
+  }
+  CUDP_HD static word subs(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vsubss2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return model::clamp(x - y); });
+#endif
+  }
+  CUDP_HD static word max(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vimax_s16x2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return x > y ? x : y; });
+#endif
+  }
+  CUDP_HD static word min(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vimin_s16x2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return x < y ? x : y; });
+#endif
+  }
+  CUDP_HD static word max3(word a, word b, word c) {
+#if CUDP_DEVICE_PASS
+    return __vimax3_s16x2(a, b, c);
+#else
+    return max(max(a, b), c);
+#endif
+  }
+  CUDP_HD static word min3(word a, word b, word c) {
+#if CUDP_DEVICE_PASS
+    return __vimin3_s16x2(a, b, c);
+#else
+    return min(min(a, b), c);
+#endif
+  }
+  // max(a, b, c, 0)
+  CUDP_HD static word max3_relu(word a, word b, word c) {
+#if CUDP_DEVICE_PASS
+    return __vimax3_s16x2_relu(a, b, c);
+#else
+    return max(max3(a, b, c), 0u);
+#endif
+  }
+  // max(a + b, c) with a wrapping add
+  CUDP_HD static word add_max(word a, word b, word c) {
+#if CUDP_DEVICE_PASS
+    return __viaddmax_s16x2(a, b, c);
+#else
+    return max(add(a, b), c);
+#endif
+  }
+  // min(a + b, c) with a wrapping add
+  CUDP_HD static word add_min(word a, word b, word c) {
+#if CUDP_DEVICE_PASS
+    return __viaddmin_s16x2(a, b, c);
+#else
+    return min(add(a, b), c);
+#endif
+  }
+  // All-ones in each lane where a == b, zero elsewhere.
+  CUDP_HD static word eq_mask(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vcmpeq2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return x == y ? -1 : 0; });
+#endif
+  }
+  // All-ones in each lane where a > b (signed), zero elsewhere.
+  CUDP_HD static word gt_mask(word a, word b) {
+#if CUDP_DEVICE_PASS
+    return __vcmpgts2(a, b);
+#else
+    return model::map(a, b, 0, [](int x, int y, int) { return x > y ? -1 : 0; });
+#endif
+  }
+  CUDP_HD static word select(word mask, word if_set, word if_clear) {
+    return (if_set & mask) | (if_clear & ~mask);
+  }
+
+  // Packs R consecutive substitution scores from each lane's profile row (16-bit scalars, 4-byte aligned, R even)
+  // into R words: word r holds row k's column r in lane k.
+  template <int R>
+  CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
+    static_assert(R % 2 == 0, "s16x2 gathers column pairs");
+    const auto* r0 = reinterpret_cast<const std::uint32_t*>(rows[0]);
+    const auto* r1 = reinterpret_cast<const std::uint32_t*>(rows[1]);
+    CUDP_UNROLL
+    for (int p = 0; p < R / 2; ++p) {
+      std::uint32_t w0 = r0[p], w1 = r1[p];
+      out[2 * p] = detail::byte_perm(w0, w1, 0x5410);
+      out[2 * p + 1] = detail::byte_perm(w0, w1, 0x7632);
+    }
+  }
+};
+
+}  // namespace cudp::lanes
