@@ -33,6 +33,7 @@ struct f32 {
   // Masks are carried as the float with all bits set (a NaN pattern), only ever consumed by select.
   CUDP_HD static word eq_mask(word a, word b) { return from_bits(a == b ? 0xffffffffu : 0u); }
   CUDP_HD static word gt_mask(word a, word b) { return from_bits(a > b ? 0xffffffffu : 0u); }
+  CUDP_HD static word mask_from_bits(unsigned bits) { return from_bits((bits & 1u) ? 0xffffffffu : 0u); }
   CUDP_HD static word select(word mask, word if_set, word if_clear) {
     std::uint32_t m = to_bits(mask);
     return from_bits((to_bits(if_set) & m) | (to_bits(if_clear) & ~m));

@@ -52,6 +52,7 @@ struct s32 {
 #endif
   CUDP_HD static word eq_mask(word a, word b) { return a == b ? -1 : 0; }
   CUDP_HD static word gt_mask(word a, word b) { return a > b ? -1 : 0; }
+  CUDP_HD static word mask_from_bits(unsigned bits) { return (bits & 1u) ? -1 : 0; }
   CUDP_HD static word select(word mask, word if_set, word if_clear) {
     return (if_set & mask) | (if_clear & ~mask);
   }

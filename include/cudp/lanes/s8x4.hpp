@@ -54,6 +54,11 @@ struct s8x4 {
   CUDP_HD static word max3_relu(word a, word b, word c) { return max(max3(a, b, c), 0u); }
   CUDP_HD static word add_max(word a, word b, word c) { return max(add(a, b), c); }
   CUDP_HD static word add_min(word a, word b, word c) { return min(add(a, b), c); }
+  CUDP_HD static word mask_from_bits(unsigned bits) {
+    word m = 0;
+    for (int k = 0; k < width; ++k) m |= ((bits >> k) & 1u) ? (0xffu << (8 * k)) : 0u;
+    return m;
+  }
   CUDP_HD static word select(word mask, word if_set, word if_clear) {
     return (if_set & mask) | (if_clear & ~mask);
   }

@@ -1,0 +1,60 @@
+#pragma once
+// The overflow cascade, shared by every backend: targets a narrow lane cannot hold for certain go straight to the
+// wide lane; the rest run narrow, and those whose narrow score says it may have wrapped are rescored wide.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "../recurrences/shape.hpp"
+#include "sequences.hpp"
+
+namespace cudp::engine {
+
+struct CascadeStats {
+  std::uint64_t cells = 0;            // query length x residues, each pair counted once
+  std::uint64_t narrow_targets = 0;
+  std::uint64_t rescored_overflow = 0;  // ran narrow, overflowed, rescored wide
+  std::uint64_t wide_only = 0;          // too long or too large for the narrow lane from the start
+};
+
+struct LanePlan {
+  std::vector<std::uint32_t> narrow;  // longest first
+  std::vector<std::uint32_t> wide;
+};
+
+template <class NarrowPolicy>
+LanePlan plan_lanes(const typename NarrowPolicy::Params& params, const recurrences::ProblemShape& shape,
+                    const SequencesView& db) {
+  LanePlan plan;
+  plan.narrow.reserve(db.count);
+  for (std::uint32_t t = 0; t < db.count; ++t)
+    (NarrowPolicy::fits(params, shape, db.length(t)) ? plan.narrow : plan.wide).push_back(t);
+  std::stable_sort(plan.narrow.begin(), plan.narrow.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
+  return plan;
+}
+
+// Appends to `wide` the narrow targets whose scores may have wrapped.
+template <class NarrowPolicy>
+void collect_overflowed(const NarrowPolicy& p, const std::vector<std::uint32_t>& narrow, const std::int32_t* scores,
+                        std::vector<std::uint32_t>& wide) {
+  for (std::uint32_t t : narrow)
+    if (p.overflowed(scores[t])) wide.push_back(t);
+}
+
+template <class Scalar>
+recurrences::ProblemShape shape_of(const std::vector<Scalar>& profile, int alphabet_size, int stride, int query_length) {
+  recurrences::ProblemShape shape;
+  shape.query_length = query_length;
+  bool first = true;
+  for (int a = 0; a < alphabet_size; ++a)
+    for (int j = 0; j < query_length; ++j) {
+      int v = static_cast<int>(profile[static_cast<std::size_t>(a) * stride + j]);
+      shape.max_score = first ? v : std::max(shape.max_score, v);
+      shape.min_score = first ? v : std::min(shape.min_score, v);
+      first = false;
+    }
+  return shape;
+}
+
+}  // namespace cudp::engine

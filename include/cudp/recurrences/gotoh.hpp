@@ -1,0 +1,119 @@
+#pragma once
+// Pairwise alignment with affine gaps (Gotoh): local (Smith-Waterman), global (Needleman-Wunsch) and semi-global
+// (end gaps free in both sequences). A gap of length k costs open + k*extend; open = 0 gives linear gaps.
+//
+// Rows i are target residues, columns j query residues. A cell passes two carries on:
+//   Right (along the row):    h = H(i,j), e = E(i,j+1) = max(E(i,j) - extend, H(i,j) - open - extend)
+//   Down  (down the column):  h = H(i,j), f = F(i+1,j) = max(F(i,j) - extend, H(i,j) - open - extend)
+// Carrying the next cell's E and F already advanced means one subtraction (H - open - extend) serves both, so a
+// cell costs five lane operations, each one DPX instruction on sm_90 for s16x2.
+#include "../config.hpp"
+#include "shape.hpp"
+
+namespace cudp::recurrences {
+
+enum class AlignMode { Local, Global, SemiGlobal };
+
+constexpr const char* to_string(AlignMode m) {
+  return m == AlignMode::Local ? "local" : (m == AlignMode::Global ? "global" : "semiglobal");
+}
+
+struct GapCosts {
+  int open = 11;
+  int extend = 1;
+};
+
+template <AlignMode Mode, class L>
+struct Gotoh {
+  using Lane = L;
+  using Word = typename L::word;
+  using Params = GapCosts;
+  static constexpr AlignMode mode = Mode;
+  static constexpr bool local = Mode == AlignMode::Local;
+  // Global and semi-global read their result off the last row and column; local takes the maximum of every cell.
+  static constexpr bool observes_edges = !local;
+  // Scores of the rows that pad short targets in a packed word: low enough that a padded row never raises a
+  // local maximum; unobserved for the other modes.
+  static constexpr int pad_score = L::neg_inf;
+
+  struct Down {
+    Word h, f;
+  };
+  struct Right {
+    Word h, e;
+  };
+  struct Acc {
+    Word best;
+  };
+
+  Word gap_open_extend_;  // -(open + extend), lane-broadcast
+  Word gap_extend_;       // -extend
+  int open_, extend_, query_length_, overflow_limit_;
+
+  CUDP_HD Gotoh(const Params& gaps, const ProblemShape& shape)
+      : gap_open_extend_(L::splat(-(gaps.open + gaps.extend))),
+        gap_extend_(L::splat(-gaps.extend)),
+        open_(gaps.open),
+        extend_(gaps.extend),
+        query_length_(shape.query_length),
+        overflow_limit_(L::max_value - shape.max_score) {}
+
+  template <class Matrix>
+  static int substitution(const Params&, const Matrix& matrix, int target_code, int query_code) {
+    return matrix(target_code, query_code);
+  }
+
+  // H on the border: 0 for local and for the free end gaps of semi-global, a gap's cost for global.
+  CUDP_HD int border_h(int k) const { return (Mode == AlignMode::Global && k > 0) ? -(open_ + k * extend_) : 0; }
+
+  CUDP_HD Down top(int j) const {
+    int h = border_h(j);
+    return {L::splat(h), L::splat(h - open_ - extend_)};
+  }
+  CUDP_HD Right left(int i) const {
+    int h = border_h(i);
+    return {L::splat(h), L::splat(h - open_ - extend_)};
+  }
+
+  CUDP_HD Acc init() const { return {L::splat(local ? 0 : L::neg_inf)}; }
+
+  CUDP_HD void cell(Down& up, Right& left, Word diag, Word score, Acc& acc) const {
+    Word h = L::add_max(diag, score, left.e);
+    h = local ? L::max3_relu(h, up.f, h) : L::max(h, up.f);
+    Word h_gap = L::add(h, gap_open_extend_);
+    left.e = L::add_max(left.e, gap_extend_, h_gap);
+    up.f = L::add_max(up.f, gap_extend_, h_gap);
+    left.h = h;
+    up.h = h;
+    if (local) acc.best = L::max(acc.best, h);
+  }
+
+  // At (i, m) for the lanes in `rows` (those whose target has a row i).
+  CUDP_HD void last_column(const Right& r, int, Word rows, Acc& acc) const {
+    if (Mode == AlignMode::SemiGlobal) acc.best = L::select(rows, L::max(acc.best, r.h), acc.best);
+  }
+  // At (n, j) for the lanes in `ending` (those whose target ends at this row).
+  CUDP_HD void last_row(const Down& d, int j, Word ending, Acc& acc) const {
+    if (Mode == AlignMode::SemiGlobal || j == query_length_) acc.best = L::select(ending, L::max(acc.best, d.h), acc.best);
+  }
+
+  CUDP_HD Acc merge(const Acc& a, const Acc& b) const { return {L::max(a.best, b.best)}; }
+  CUDP_HD Word result(const Acc& acc) const { return acc.best; }
+
+  // A local score above this limit may have wrapped (one more substitution could pass the lane's maximum), so the
+  // target is rescored in a wider lane. The other modes are only run in lanes that `fits` admits.
+  CUDP_HD bool overflowed(int score) const { return local && score > overflow_limit_; }
+
+  // Whether every H, E and F of an m x n problem stays inside the lane. Local scores are checked after the run;
+  // global and semi-global ones are bounded before it: gap paths below, matches above.
+  static bool fits(const Params& gaps, const ProblemShape& shape, long target_length) {
+    if (local) return true;
+    long m = shape.query_length, n = target_length;
+    // H >= -(2 open + extend (m + n)) (all gaps); E, F and the diagonal sum reach one gap or one score below it.
+    long low = -(3L * (gaps.open + gaps.extend) + gaps.extend * (m + n)) + (shape.min_score < 0 ? shape.min_score : 0);
+    long high = static_cast<long>(shape.max_score > 0 ? shape.max_score : 0) * (m < n ? m : n) + shape.max_score;
+    return low > L::neg_inf && high < L::max_value;
+  }
+};
+
+}  // namespace cudp::recurrences

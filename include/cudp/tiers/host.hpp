@@ -1,0 +1,75 @@
+#pragma once
+// The host tier: the CPU backend and the reference every device tier is tested against. One task at a time per
+// worker thread, the query cut into strips of R columns, the carries between strips kept in a vector; the cell
+// code is the same ColumnTile the device tiers run.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "column_tile.hpp"
+#include "task_list.hpp"
+
+namespace cudp::tiers {
+
+template <int R = 32>
+struct HostTier {
+  static constexpr const char* name = "host";
+  static constexpr int columns_per_thread = R;
+
+  template <class P>
+  static void align_task(const P& p, const TaskList<P::Lane::width>& tasks, int t,
+                         const ProfileView<typename P::Lane::scalar>& profile, int m, std::int32_t* scores,
+                         std::vector<typename P::Right>& boundary) {
+    using L = typename P::Lane;
+    using Word = typename L::word;
+    constexpr int W = L::width;
+    const int rows = tasks.rows[t];
+    int lengths[W];
+    for (int k = 0; k < W; ++k) lengths[k] = tasks.lengths[t * W + k];
+    const std::uint8_t* stream = tasks.residues + tasks.offsets[t];
+    boundary.resize(static_cast<std::size_t>(rows) + 1);
+
+    typename P::Acc acc = p.init();
+    ColumnTile<P, R> tile;
+    for (int j_first = 1; j_first <= m; j_first += R) {
+      tile.reset(p, j_first);
+      Word diag_next = p.top(j_first - 1).h;
+      for (int i = 1; i <= rows; ++i) {
+        typename P::Right carry = j_first == 1 ? p.left(i) : boundary[i];
+        Word diag = diag_next;
+        diag_next = carry.h;
+        unsigned codes = load_row_codes<W>(stream + static_cast<std::size_t>(i - 1) * W);
+        const typename L::scalar* score_rows[W];
+        for (int k = 0; k < W; ++k) score_rows[k] = profile.data + ((codes >> (8 * k)) & 0xffu) * profile.stride + (j_first - 1);
+        Word score[R];
+        L::template gather<R>(score_rows, score);
+        boundary[i] = tile.step(p, carry, diag, score, acc, i, j_first, m, lengths);
+      }
+    }
+    Word result = p.result(acc);
+    for (int k = 0; k < W; ++k)
+      if (lengths[k] > 0) scores[tasks.targets[t * W + k]] = L::extract(result, k);
+  }
+
+  // Aligns every task; tasks are taken in order by `threads` workers (0: all hardware threads).
+  template <class P>
+  static void run(const P& p, const TaskList<P::Lane::width>& tasks, const ProfileView<typename P::Lane::scalar>& profile,
+                  int m, std::int32_t* scores, int threads = 0) {
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::min(threads, std::max(1, tasks.count));
+    std::atomic<int> next{0};
+    auto worker = [&] {
+      std::vector<typename P::Right> boundary;
+      for (int t; (t = next.fetch_add(1, std::memory_order_relaxed)) < tasks.count;)
+        align_task(p, tasks, t, profile, m, scores, boundary);
+    };
+    if (threads == 1) return worker();
+    std::vector<std::thread> pool;
+    for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
+    for (auto& th : pool) th.join();
+  }
+};
+
+}  // namespace cudp::tiers

@@ -1,0 +1,120 @@
+#pragma once
+// The kernel every device tier runs: a block of Tier::block_threads threads split into groups of
+// Tier::group_size, one task per group. The query is cut into strips of group_size*R columns; for each strip the
+// block loads that slice of the profile into shared memory, then each group runs a wavefront down its task's rows:
+// thread `rank` works on row q-rank+1 at step q, taking the carry its left neighbour produced one step earlier
+// (Tier::pass_right). The last thread of a group hands the strip's right edge to the next strip through global
+// memory. Nothing here knows the recurrence: it only moves the policy's Down/Right/Acc values around.
+#include <cstdint>
+
+#include "../config.hpp"
+#include "column_tile.hpp"
+#include "task_list.hpp"
+
+namespace cudp::tiers {
+
+template <class P, class Tier>
+struct Wavefront {
+  using L = typename P::Lane;
+  using Word = typename L::word;
+  using Scalar = typename L::scalar;
+  using Right = typename P::Right;
+  using Acc = typename P::Acc;
+  static constexpr int W = L::width;
+  static constexpr int G = Tier::group_size;
+  static constexpr int R = Tier::columns_per_thread;
+  static constexpr int strip_columns = G * R;
+  // One 4-byte word of padding per profile row staggers rows across shared-memory banks.
+  static constexpr int tile_stride = strip_columns + 4 / static_cast<int>(sizeof(Scalar) < 4 ? sizeof(Scalar) : 4);
+  static_assert(Tier::block_threads % G == 0, "groups tile the block");
+  static_assert((R * sizeof(Scalar)) % 4 == 0, "column tiles start on word boundaries");
+
+  static constexpr int tile_bytes(int profile_rows) {
+    return ((profile_rows * tile_stride * static_cast<int>(sizeof(Scalar)) + 15) / 16) * 16;
+  }
+  static constexpr int shared_bytes(int profile_rows) {
+    int exchange = Tier::exchange_bytes(static_cast<int>(sizeof(Right)));
+    int reduce = G > 32 ? Tier::block_threads * static_cast<int>(sizeof(Acc)) : 0;
+    return tile_bytes(profile_rows) + (exchange > reduce ? exchange : reduce);
+  }
+};
+
+template <class P, class Tier>
+__global__ void __launch_bounds__(Tier::block_threads)
+    align_tasks_kernel(P p, TaskList<P::Lane::width> tasks, ProfileView<typename P::Lane::scalar> profile, int m,
+                       typename P::Right* boundary, std::int32_t* scores) {
+  using WF = Wavefront<P, Tier>;
+  using L = typename WF::L;
+  using Word = typename WF::Word;
+  using Scalar = typename WF::Scalar;
+  using Right = typename WF::Right;
+  constexpr int W = WF::W, G = WF::G, R = WF::R;
+
+  extern __shared__ __align__(16) unsigned char shared[];
+  Scalar* tile = reinterpret_cast<Scalar*>(shared);
+  void* exchange = shared + WF::tile_bytes(profile.rows);
+
+  const int rank = threadIdx.x % G;
+  const int task = blockIdx.x * (Tier::block_threads / G) + threadIdx.x / G;
+  const bool live = task < tasks.count;
+
+  int lengths[W];
+  CUDP_UNROLL
+  for (int k = 0; k < W; ++k) lengths[k] = live ? tasks.lengths[task * W + k] : 0;
+  int rows = live ? tasks.rows[task] : 0;
+  if constexpr (G > 1 && G < 32) rows = __reduce_max_sync(0xffffffffu, rows);  // shuffles need the whole warp
+  const std::uint8_t* stream = live ? tasks.residues + tasks.offsets[task] : nullptr;
+  Right* edge = live && boundary ? boundary + tasks.boundary_offsets[task] : nullptr;
+
+  const int strips = (m + WF::strip_columns - 1) / WF::strip_columns;
+  typename P::Acc acc = p.init();
+  ColumnTile<P, R> columns;
+
+  for (int strip = 0; strip < strips; ++strip) {
+    const int first_column = strip * WF::strip_columns;  // 0-based
+    __syncthreads();
+    for (int idx = threadIdx.x; idx < profile.rows * (WF::strip_columns / 2); idx += Tier::block_threads) {
+      // Copy in pairs of columns: strip_columns is even and tile rows are word-aligned for every scalar width.
+      int row = idx / (WF::strip_columns / 2), pair = idx % (WF::strip_columns / 2);
+      const Scalar* src = profile.data + static_cast<std::size_t>(row) * profile.stride + first_column + 2 * pair;
+      Scalar* dst = tile + row * WF::tile_stride + 2 * pair;
+      dst[0] = src[0];
+      dst[1] = src[1];
+    }
+    __syncthreads();
+
+    const int j_first = first_column + rank * R + 1;
+    columns.reset(p, j_first);
+    Word diag_next = p.top(j_first - 1).h;
+    Right carry = p.left(1);
+    const bool last_strip = strip + 1 == strips;
+    const int steps = rows > 0 ? rows + G - 1 : 0;
+    for (int step = 0; step < steps; ++step) {
+      const int i = step - rank + 1;
+      Right in = Tier::pass_right(carry, rank, step, exchange);
+      if (i >= 1 && i <= rows) {
+        if (rank == 0) in = strip == 0 ? p.left(i) : edge[i];
+        Word diag = diag_next;
+        diag_next = in.h;
+        unsigned codes = load_row_codes<W>(stream + static_cast<std::size_t>(i - 1) * W);
+        const Scalar* score_rows[W];
+        CUDP_UNROLL
+        for (int k = 0; k < W; ++k) score_rows[k] = tile + ((codes >> (8 * k)) & 0xffu) * WF::tile_stride + rank * R;
+        Word score[R];
+        L::template gather<R>(score_rows, score);
+        carry = columns.step(p, in, diag, score, acc, i, j_first, m, lengths);
+        if (rank == G - 1 && !last_strip) edge[i] = carry;
+      }
+    }
+  }
+
+  acc = Tier::reduce(acc, rank, exchange, [&p](const typename P::Acc& a, const typename P::Acc& b) { return p.merge(a, b); });
+  if (live && rank == 0) {
+    Word result = p.result(acc);
+    CUDP_UNROLL
+    for (int k = 0; k < W; ++k)
+      if (lengths[k] > 0) scores[tasks.targets[task * W + k]] = L::extract(result, k);
+  }
+}
+
+}  // namespace cudp::tiers
