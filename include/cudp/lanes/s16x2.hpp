@@ -55,14 +55,14 @@ struct s16x2 {
   }
   CUDP_HD static word max(word a, word b) {
 #if CUDP_DEVICE_PASS
-    return __vimax_s16x2(a, b);
+    return __vmaxs2(a, b);
 #else
     return model::map(a, b, 0, [](int x, int y, int) { return x > y ? x : y; });
 #endif
   }
   CUDP_HD static word min(word a, word b) {
 #if CUDP_DEVICE_PASS
-    return __vimin_s16x2(a, b);
+    return __vmins2(a, b);
 #else
     return model::map(a, b, 0, [](int x, int y, int) { return x < y ? x : y; });
 #endif

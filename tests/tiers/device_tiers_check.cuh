@@ -1,0 +1,58 @@
+#pragma once
+// Shared body of the device tier tests: every tier on the GPU against the host tier in the same lane (bit for
+// bit, overflow flags included) and against the textbook reference, on random and adversarial targets.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include <cudp/engine/device_scorer.cuh>
+#include <cudp/engine/host_scorer.hpp>
+#include <cudp/lanes.hpp>
+
+#include "../support/reference_dp.hpp"
+
+namespace cudp::test {
+
+// Targets of lengths chosen to land in all three tiers with small thresholds, plus adversarial ones: length 1,
+// repeats of the query (scores that overflow 8 and 16 bits), and a long target that crosses many strips.
+inline CodesSet adversarial_db(std::mt19937_64& rng, int alphabet, const std::vector<std::uint8_t>& query) {
+  CodesSet db;
+  for (std::size_t len : {1, 1, 2, 3, 15, 16, 17, 31, 33, 64, 100, 129, 200, 250, 300, 301, 600, 1000, 2500, 9000})
+    db.add(random_codes(rng, len, alphabet));
+  std::uniform_int_distribution<std::size_t> len(1, 700);
+  for (int k = 0; k < 300; ++k) db.add(random_codes(rng, len(rng), alphabet));
+  db.add(query);
+  std::vector<std::uint8_t> repeated;
+  for (int k = 0; k < 4; ++k) repeated.insert(repeated.end(), query.begin(), query.end());
+  db.add(repeated);
+  return db;
+}
+
+// `reference(target, query)` is the independent expected score.
+template <template <class> class Policy, class Narrow, class Matrix, class Reference>
+void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const Matrix& matrix, int alphabet,
+                        std::uint64_t seed, Reference reference) {
+  std::mt19937_64 rng(seed);
+  engine::TierThresholds thresholds{100, 700};  // small, so every tier gets targets
+  for (int qlen : {1, 17, 130, 700, 2600}) {
+    auto query = random_codes(rng, qlen, alphabet);
+    CodesSet db = adversarial_db(rng, alphabet, query);
+    auto view = engine::view_of(db);
+    engine::DeviceScorer<Policy, Narrow> scorer(view, thresholds, static_cast<std::uint8_t>(alphabet));
+    REQUIRE(scorer.tasks_in(engine::TierKind::Thread) > 0);
+    REQUIRE(scorer.tasks_in(engine::TierKind::Warp) > 0);
+    REQUIRE(scorer.tasks_in(engine::TierKind::Block) > 0);
+    engine::CascadeStats device_cascade, host_cascade;
+    auto device = scorer.score(params, matrix, alphabet, query.data(), qlen, &device_cascade);
+    auto host = engine::score_on_host<Policy, Narrow>(params, matrix, alphabet, query.data(), qlen, view, 0, &host_cascade);
+    REQUIRE(device_cascade.rescored_overflow == host_cascade.rescored_overflow);
+    for (std::size_t t = 0; t < db.size(); ++t) {
+      INFO(Narrow::name << " query " << qlen << " target " << t << " length " << db.get(t).size());
+      REQUIRE(device[t] == host[t]);
+      if (db.get(t).size() * qlen <= 3'000'000) REQUIRE(device[t] == reference(db.get(t), query));
+    }
+  }
+}
+
+}  // namespace cudp::test
