@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The one script for the GPU machine: builds for sm_90, runs the GPU tests, then the benchmarks.
+# Usage (from the repo root): bench/device.sh [SEQUENCES]   -- results and logs go to $OUT (default ./out).
+# Optional: .debs/ holding fasta3 .deb files (apt-get download fasta3) for the side-by-side CPU comparison.
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+SEQS=${1:-570000}
+JOBS=$(nproc)
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+
+log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)  commit: $(git rev-parse --short HEAD 2>/dev/null)"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build build-gpu -j"$JOBS" >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+log "build ok"
+
+(cd build-gpu && ctest -L gpu --output-on-failure -j1 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
+log "ctest -L gpu: rc=$rc; $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
+grep -E "All tests passed|test cases|FAILED|Passed|Failed" "$OUT/ctest-gpu.log" | tail -20
+
+DATA=bench/data
+mkdir -p "$DATA"
+if [ ! -f "$DATA/db.fa" ]; then
+  build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out "$DATA/db.fa" --queries-out "$DATA/queries.fa" --plant 5 >"$OUT/gen.log" 2>&1
+fi
+/usr/bin/time -v build-gpu/examples/makedb/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" 2>"$OUT/makedb.log"
+log "makedb: $(grep -E 'Elapsed' "$OUT/makedb.log")"
+
+build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" "${LANES:-s16x2,s8x4,s32}" 2>&1 | tee "$OUT/sw-bench.txt" | grep -E "OVERALL|MISMATCH"
+grep -E "OVERALL|MISMATCH" "$OUT/sw-bench.txt" >>"$OUT/summary.txt"
+
+# End to end, application as a user runs it: all queries, from the packed database.
+/usr/bin/time -f "%e s wall" build-gpu/examples/swsearch/cudp-swsearch --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
+  --format text --out "$OUT/swsearch.txt" 2>"$OUT/swsearch.time"
+log "cudp-swsearch end to end: $(cat "$OUT/swsearch.time") ; $(grep GCUPS "$OUT/swsearch.txt")"
+
+# The CPU reference on all cores of this host, same data, same run.
+if ls .debs/*.deb >/dev/null 2>&1; then
+  eval "$(bash bench/unpack_debs.sh .debs /tmp/cpu-tools)"
+  head -n 2 "$DATA/queries.fa" > "$DATA/q1.fa"
+  # one mid-length query against the whole database, with all threads
+  Q=$(awk '/^>/{n++} n==10' "$DATA/queries.fa" | head -c 100000); echo "$Q" > "$DATA/q10.fa"
+  start=$(date +%s.%N)
+  ssearch36 -T "$JOBS" -q -p -s BL62 -f 11 -g 1 -d 0 -b 10 "$DATA/q10.fa" "$DATA/db.fa" >"$OUT/ssearch36.txt" 2>&1
+  end=$(date +%s.%N)
+  qlen=$(grep -v '>' "$DATA/q10.fa" | tr -d '\n' | wc -c)
+  res=$(grep -v '>' "$DATA/db.fa" | tr -d '\n' | wc -c)
+  python3 - "$start" "$end" "$qlen" "$res" <<'PY' | tee -a "$OUT/summary.txt"
+import sys
+s, e, q, r = map(float, sys.argv[1:])
+print(f"== ssearch36 {int(q)} aa vs {int(r)} residues, all cores: {e-s:.1f} s, {q*r/(e-s)/1e9:.2f} GCUPS")
+PY
+fi
+cat "$OUT/summary.txt"

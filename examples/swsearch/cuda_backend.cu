@@ -1,0 +1,38 @@
+#include <cstdio>
+
+#include <cudp/engine/device_scorer.cuh>
+
+#include "backend.hpp"
+
+namespace swsearch {
+
+template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
+
+bool cuda_available() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+ScoreTable score_with_cuda(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
+                           const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
+                           BackendReport& report, bool progress) {
+  int device = 0;
+  cudaDeviceProp prop{};
+  CUDP_CUDA_CHECK(cudaGetDevice(&device));
+  CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  report.device = prop.name;
+  cudp::engine::DeviceScorer<LocalSW, cudp::lanes::s16x2> scorer(
+      db, cudp::engine::tier_thresholds(prop.major, prop.minor), static_cast<std::uint8_t>(matrix.size));
+  ScoreTable table;
+  for (std::size_t q = 0; q < queries.count; ++q) {
+    if (progress) std::fprintf(stderr, "\rcudp-swsearch: query %zu/%zu", q + 1, queries.count);
+    cudp::engine::DeviceRunStats run;
+    table.push_back(scorer.score(gaps, matrix, matrix.size, queries.data(q), static_cast<int>(queries.length(q)),
+                                 &report.cascade, &run));
+    report.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
+  }
+  if (progress) std::fprintf(stderr, "\n");
+  return table;
+}
+
+}  // namespace swsearch

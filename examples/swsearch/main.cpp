@@ -1,0 +1,229 @@
+// cudp-swsearch: Smith-Waterman (affine gaps) search of protein queries against a protein database.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <cudp/bio/alphabet.hpp>
+#include <cudp/bio/karlin_altschul.hpp>
+#include <cudp/engine/locate.hpp>
+#include <cudp/io/database_file.hpp>
+#include <cudp/io/error.hpp>
+#include <cudp/io/matrix.hpp>
+
+#include "backend.hpp"
+
+namespace {
+
+const char* kUsage =
+    "usage: cudp-swsearch --query Q.fa --db D.fa [options]\n"
+    "\n"
+    "Smith-Waterman local alignment (affine gaps) of every query against every database sequence.\n"
+    "A gap of length k costs OPEN + k*EXTEND (BLAST convention; ssearch36 -f OPEN -g EXTEND).\n"
+    "\n"
+    "  --query FILE        query sequences, FASTA (plain or .gz); several queries are searched in turn\n"
+    "  --db FILE           database: FASTA (plain or .gz) or a cudp-makedb file\n"
+    "  --matrix NAME|FILE  BLOSUM45, BLOSUM50, BLOSUM62 (default), BLOSUM80, PAM250, or an NCBI-format file\n"
+    "  --gap-open N        gap open cost, >= 0 (default 11)\n"
+    "  --gap-extend N      gap extension cost, > 0 (default 1)\n"
+    "  --top N             hits reported per query (default 10)\n"
+    "  --format tsv|text   tsv (default): one line per hit; text: a table per query and a summary\n"
+    "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
+    "  --threads N         host backend threads (default: all cores)\n"
+    "  --out FILE          write the results to FILE instead of standard output\n"
+    "  --help              this text\n"
+    "\n"
+    "TSV columns: query, target, raw score, bit score, E-value, query start, query end, target start, target end\n"
+    "(1-based, inclusive). Bit scores and E-values use the published gapped Karlin-Altschul parameters of the\n"
+    "matrix and gap costs; they are left as '-' for pairs that have none.\n";
+
+struct Options {
+  std::string query, db, matrix = "BLOSUM62", format = "tsv", backend = "auto", out;
+  int gap_open = 11, gap_extend = 1, top = 10, threads = 0;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  throw std::invalid_argument(message + " (see --help)");
+}
+
+int parse_int(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX)
+    usage_error(flag + " expects an integer, got '" + text + "'");
+  return static_cast<int>(v);
+}
+
+std::optional<Options> parse_args(int argc, char** argv) {
+  Options o;
+  for (int a = 1; a < argc; ++a) {
+    std::string flag = argv[a];
+    if (flag == "--help" || flag == "-h") return std::nullopt;
+    if (a + 1 >= argc) usage_error("missing value for " + flag);
+    std::string value = argv[++a];
+    if (flag == "--query") o.query = value;
+    else if (flag == "--db") o.db = value;
+    else if (flag == "--matrix") o.matrix = value;
+    else if (flag == "--gap-open") o.gap_open = parse_int(flag, value);
+    else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, value);
+    else if (flag == "--top") o.top = parse_int(flag, value);
+    else if (flag == "--format") o.format = value;
+    else if (flag == "--backend") o.backend = value;
+    else if (flag == "--threads") o.threads = parse_int(flag, value);
+    else if (flag == "--out") o.out = value;
+    else usage_error("unknown option " + flag);
+  }
+  if (o.query.empty()) usage_error("--query is required");
+  if (o.db.empty()) usage_error("--db is required");
+  if (o.gap_open < 0) usage_error("--gap-open must be >= 0, got " + std::to_string(o.gap_open));
+  if (o.gap_extend <= 0) usage_error("--gap-extend must be > 0, got " + std::to_string(o.gap_extend));
+  if (o.top <= 0) usage_error("--top must be > 0");
+  if (o.format != "tsv" && o.format != "text") usage_error("--format must be tsv or text, got '" + o.format + "'");
+  if (o.backend != "auto" && o.backend != "cuda" && o.backend != "host")
+    usage_error("--backend must be auto, cuda or host, got '" + o.backend + "'");
+  return o;
+}
+
+struct Hit {
+  std::size_t target;
+  int score;
+  cudp::engine::AlignmentEnds ends;
+};
+
+std::string format_evalue(double e) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, e < 1e-3 || e >= 1e5 ? "%.2e" : "%.3g", e);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using clock = std::chrono::steady_clock;
+  try {
+    auto parsed = parse_args(argc, argv);
+    if (!parsed) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    const Options& o = *parsed;
+    const bool progress = isatty(STDERR_FILENO);
+    const auto& alphabet = cudp::bio::protein();
+    auto t0 = clock::now();
+    auto matrix = cudp::io::load_matrix(o.matrix, alphabet);
+    auto queries = cudp::io::load_sequences(o.query, alphabet);
+    auto db = cudp::io::load_sequences(o.db, alphabet);
+    auto ka = cudp::bio::gapped_parameters(matrix.name, o.gap_open, o.gap_extend);
+    auto t_read = clock::now();
+
+    bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && swsearch::cuda_available());
+    if (o.backend == "cuda" && !swsearch::cuda_available()) throw std::runtime_error("--backend cuda: no CUDA device found");
+    swsearch::BackendReport report;
+    cudp::recurrences::GapCosts gaps{o.gap_open, o.gap_extend};
+    auto qv = cudp::engine::view_of(queries), dv = cudp::engine::view_of(db);
+    auto table = use_cuda ? swsearch::score_with_cuda(qv, dv, matrix, gaps, report, progress)
+                          : swsearch::score_with_host(qv, dv, matrix, gaps, o.threads, report, progress);
+    auto t_score = clock::now();
+
+    std::ostringstream out;
+    const std::uint64_t db_residues = db.total_residues();
+    if (o.format == "tsv")
+      out << "#query\ttarget\tscore\tbits\tevalue\tqstart\tqend\ttstart\ttend\n";
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      const auto& scores = table[q];
+      std::vector<std::size_t> order(db.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::size_t k = std::min<std::size_t>(o.top, order.size());
+      // Highest score first; ties keep database order so the output is deterministic.
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](std::size_t a, std::size_t b) {
+        return scores[a] != scores[b] ? scores[a] > scores[b] : a < b;
+      });
+      if (o.format == "text")
+        out << "Query: " << queries.names[q] << " (" << queries.length(q) << " aa)\n"
+            << "  score    bits      E-value  q-range        t-range        target\n";
+      for (std::size_t r = 0; r < k; ++r) {
+        std::size_t t = order[r];
+        auto ends = cudp::engine::locate_local(queries.data(q), static_cast<int>(queries.length(q)), db.data(t),
+                                               static_cast<int>(db.length(t)), matrix, o.gap_open, o.gap_extend);
+        if (ends.score != scores[t])
+          throw std::logic_error("internal error: rescoring target " + db.names[t] + " gave " +
+                                 std::to_string(ends.score) + ", the search " + std::to_string(scores[t]));
+        std::string bits = "-", evalue = "-";
+        if (ka) {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.1f", cudp::bio::bit_score(scores[t], *ka));
+          bits = buf;
+          evalue = format_evalue(cudp::bio::evalue(scores[t], queries.length(q), db_residues, *ka));
+        }
+        if (o.format == "tsv") {
+          out << queries.names[q] << '\t' << db.names[t] << '\t' << scores[t] << '\t' << bits << '\t' << evalue << '\t'
+              << ends.query_start << '\t' << ends.query_end << '\t' << ends.target_start << '\t' << ends.target_end << '\n';
+        } else {
+          char line[160];
+          std::snprintf(line, sizeof line, "  %5d  %6s  %11s  %5d-%-7d  %5d-%-7d  ", scores[t], bits.c_str(), evalue.c_str(),
+                        ends.query_start, ends.query_end, ends.target_start, ends.target_end);
+          out << line << db.names[t] << '\n';
+        }
+      }
+      if (o.format == "text") out << '\n';
+    }
+    auto t_end = clock::now();
+    if (o.format == "text") {
+      auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+      double cells = static_cast<double>(report.cascade.cells);
+      out << "# backend: " << report.device << "\n"
+          << "# matrix " << matrix.name << ", gap open " << o.gap_open << ", extend " << o.gap_extend << "\n"
+          << "# queries " << queries.size() << ", database " << db.size() << " sequences, " << db_residues << " residues\n"
+          << "# cells " << report.cascade.cells << "; rescored in 32 bits after 16-bit overflow: "
+          << report.cascade.rescored_overflow << " (query, target) pairs\n";
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "# time: read %.3f s, score %.3f s, report %.3f s; %.1f GCUPS (scoring wall time)",
+                    secs(t0, t_read), secs(t_read, t_score), secs(t_score, t_end), cells / secs(t_read, t_score) / 1e9);
+      out << buf;
+      if (report.kernel_seconds > 0) {
+        std::snprintf(buf, sizeof buf, ", %.1f GCUPS (kernels)", cells / report.kernel_seconds / 1e9);
+        out << buf;
+      }
+      out << "\n";
+    }
+
+    const std::string text = out.str();
+    if (o.out.empty()) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    } else {
+      // Written whole to a temporary and renamed, so a failure never leaves a partial file behind.
+      std::string tmp = o.out + ".tmp";
+      {
+        std::ofstream f(tmp, std::ios::binary);
+        f.write(text.data(), static_cast<std::streamsize>(text.size()));
+        if (!f) {
+          std::remove(tmp.c_str());
+          throw std::runtime_error(o.out + ": cannot write");
+        }
+      }
+      if (std::rename(tmp.c_str(), o.out.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error(o.out + ": cannot write");
+      }
+    }
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "cudp-swsearch: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cudp-swsearch: %s\n", e.what());
+    return 1;
+  }
+}
