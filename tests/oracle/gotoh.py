@@ -14,7 +14,8 @@ Usage:
       Verifies an oracle's TSV (query, target, score, qstart, qend, tstart, tend): every pair present, every local
       score equal, and the reported ends consistent, i.e. the global score of query[qstart..qend] against
       target[tstart..tend] equals the reported score. That test accepts any optimal alignment, so it is
-      independent of how the oracle breaks ties. Exit status 1 on any mismatch.
+      independent of how the oracle breaks ties. Starts given as "-" mean ends only: then the best local
+      alignment ending exactly at (qend, tend) must reach the score. Exit status 1 on any mismatch.
   gotoh.py pairs   SEED NQUERIES NTARGETS QUERY_OUT.fa TARGET_OUT.fa
       Seeded random test inputs, two targets in three being mutated copies of a query.
 
@@ -70,7 +71,9 @@ def _scores(a, b, matrix):
 
 def align(a, b, matrix, gap_open, gap_extend, mode="local"):
     """Returns (score, qstart, qend, tstart, tend); the coordinates are 1-based inclusive for local mode with a
-    positive score and 0 otherwise."""
+    positive score and 0 otherwise. Mode "local_end" returns the best local score of alignments ending exactly at
+    the last residue of both sequences (or 0)."""
+    local = mode in ("local", "local_end")
     n, m = len(a), len(b)
     s = _scores(a, b, matrix)
     go = gap_open + gap_extend  # the first residue of a gap pays both
@@ -111,7 +114,7 @@ def align(a, b, matrix, gap_open, gap_extend, mode="local"):
             else:
                 F[j], SF[j] = f_open, SH_prev[j]
             diag = H_prev[j - 1] + row[j - 1]
-            if mode == "local":
+            if local:
                 diag_start = SH_prev[j - 1] if H_prev[j - 1] > 0 else (i, j)
             else:
                 diag_start = None
@@ -120,7 +123,7 @@ def align(a, b, matrix, gap_open, gap_extend, mode="local"):
                 h, st = E[j], SE[j]
             if F[j] > h:
                 h, st = F[j], SF[j]
-            if mode == "local" and h <= 0:
+            if local and h <= 0:
                 h, st = 0, None
             H[j], SH[j] = h, st
             if mode == "local" and h > best:
@@ -129,6 +132,8 @@ def align(a, b, matrix, gap_open, gap_extend, mode="local"):
             semi_best = max(semi_best, H[m])
         H_prev, F_prev, SH_prev, SF_prev = H, F, SH, SF
 
+    if mode == "local_end":
+        return (H_prev[m] if n and m else 0), 0, 0, 0, 0
     if mode == "local":
         if best <= 0:
             return 0, 0, 0, 0, 0
@@ -195,6 +200,15 @@ def cmd_check(argv):
             if not check_ends or want[0] == 0:
                 continue
             qs, qe, ts, te = g[1:]
+            if qs is None and ts is None and qe is not None and te is not None and 1 <= qe <= len(q) and 1 <= te <= len(t):
+                # Ends only (the oracle gave no starts): some optimal alignment must end exactly there.
+                at = align(q[:qe], t[:te], matrix, gap_open, gap_extend, "local_end")[0]
+                if at != want[0]:
+                    print(f"ENDS {qn} {tn}: best alignment ending at {qe},{te} scores {at}, not {want[0]}")
+                    bad += 1
+                elif (qe, te) == (want[2], want[4]):
+                    exact_ends += 1
+                continue
             if None in (qs, qe, ts, te) or not (1 <= qs <= qe <= len(q) and 1 <= ts <= te <= len(t)):
                 print(f"ENDS {qn} {tn}: out of range {g[1:]}")
                 bad += 1
