@@ -9,8 +9,19 @@ SEQS=${1:-570000}
 JOBS=$(nproc)
 log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 
-log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)  commit: $(git rev-parse --short HEAD 2>/dev/null)"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
+log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)  commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
+# The GPU image may carry Catch2 3; the tests are written for the 2.13 of our CI, carried as a .deb in .debs/.
+prefix=()
+# Reference tools for the oracle tests and the CPU comparison, unpacked from .debs/ (the machine has no registry).
+have_cpu_tools=0
+if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
+  eval "$(bash bench/unpack_debs.sh .debs /tmp/cpu-tools 2>/dev/null | grep '^export')"
+  have_cpu_tools=1
+fi
+if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
+fi
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build build-gpu -j"$JOBS" >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 
@@ -35,13 +46,11 @@ grep -E "OVERALL|MISMATCH" "$OUT/sw-bench.txt" >>"$OUT/summary.txt"
 log "cudp-swsearch end to end: $(cat "$OUT/swsearch.time") ; $(grep GCUPS "$OUT/swsearch.txt")"
 
 # The CPU reference on all cores of this host, same data, same run.
-if ls .debs/*.deb >/dev/null 2>&1; then
-  eval "$(bash bench/unpack_debs.sh .debs /tmp/cpu-tools)"
-  head -n 2 "$DATA/queries.fa" > "$DATA/q1.fa"
-  # one mid-length query against the whole database, with all threads
+if [ "$have_cpu_tools" = 1 ]; then
+  # one mid-length query of the ladder against the whole database, with all threads
   Q=$(awk '/^>/{n++} n==10' "$DATA/queries.fa" | head -c 100000); echo "$Q" > "$DATA/q10.fa"
   start=$(date +%s.%N)
-  ssearch36 -T "$JOBS" -q -p -s BL62 -f 11 -g 1 -d 0 -b 10 "$DATA/q10.fa" "$DATA/db.fa" >"$OUT/ssearch36.txt" 2>&1
+  ssearch36 -T "$JOBS" -q -p -s "$CUDP_NCBI_DATA/BLOSUM62" -f 11 -g 1 -d 0 -b 10 "$DATA/q10.fa" "$DATA/db.fa" >"$OUT/ssearch36.txt" 2>&1
   end=$(date +%s.%N)
   qlen=$(grep -v '>' "$DATA/q10.fa" | tr -d '\n' | wc -c)
   res=$(grep -v '>' "$DATA/db.fa" | tr -d '\n' | wc -c)
