@@ -17,9 +17,10 @@ have_cpu_tools=0
 if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh .debs /tmp/cpu-tools 2>/dev/null | grep '^export')"
   have_cpu_tools=1
+  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cpu-tools/usr/share/doc/hmmer/examples)
 fi
 if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
+  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build build-gpu -j"$JOBS" >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }

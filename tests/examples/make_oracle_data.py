@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Seeded adversarial data for the oracle comparisons: targets of length 1 and 10^4 and 10^5, a query longer than
 a block strip, and a query whose self-alignment scores over 32767 (16-bit overflow), plus mutated homologs."""
+import os
 import random
 import sys
 
 out_dir = sys.argv[1]
+os.makedirs(out_dir, exist_ok=True)
 rng = random.Random(7)
 AA = "ARNDCQEGHILKMFPSTWYV"
 W = [7.6, 5.2, 4.3, 5.3, 1.4, 4.1, 6.4, 7.0, 2.2, 5.4, 9.4, 5.9, 2.3, 3.9, 4.9, 7.1, 5.6, 1.3, 3.2, 6.7]
