@@ -87,4 +87,23 @@ else
   fail=1
 fi
 
+# Length limits: the largest accepted inputs run, one residue more is refused (ssearch36 would split it).
+"$python" - "$tmp" << 'EOF'
+import random, sys
+r = random.Random(13)
+aa = "ACDEFGHIKLMNPQRSTVWY"
+s = lambda n: "".join(r.choice(aa) for _ in range(n))
+for name, n in (("q_ok", 39990), ("q_long", 39991), ("t_ok", 44989), ("t_long", 44990), ("short", 50)):
+    open(f"{sys.argv[1]}/{name}.fa", "w").write(f">{name}\n{s(n)}\n")
+EOF
+if "$scores" "$tmp/q_ok.fa" "$tmp/short.fa" BLOSUM62 11 1 "$tmp/l.tsv" &&
+  "$scores" "$tmp/short.fa" "$tmp/t_ok.fa" BLOSUM62 11 1 "$tmp/l.tsv" &&
+  ! "$scores" "$tmp/q_long.fa" "$tmp/short.fa" BLOSUM62 11 1 "$tmp/l.tsv" 2> /dev/null &&
+  ! "$scores" "$tmp/short.fa" "$tmp/t_long.fa" BLOSUM62 11 1 "$tmp/l.tsv" 2> /dev/null; then
+  echo "ok   queries up to 39990 and targets up to 44989 residues accepted, longer ones refused"
+else
+  echo "FAIL length limits"
+  fail=1
+fi
+
 exit $fail

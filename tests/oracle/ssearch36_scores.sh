@@ -20,8 +20,11 @@
 #   -b =N        force exactly N result lines per query (N = number of targets); without "=" the list is cut by E()
 #   -d 0         no alignment display: the scan scores and the -m 9 coordinates are all we need
 #   -m 9         adds raw score and alignment ends (an0 ax0 an1 ax1) to the best-scores list
-#   -N 100000000 never split long library sequences into overlapping windows
 #   -q           no prompts
+# Length limits of this build (36.3.8i), found by bisection: a query longer than 39990 residues is silently cut into
+# separate non-overlapping queries, and a target of 44990 or more into windows of 44990 overlapping by only 150
+# (-N can shrink the window, not grow it). Both would make scores wrong, so such inputs are refused: use
+# parasail_scores.sh for them.
 # ssearch36 truncates names in the -m 9 list (to 60 characters), so the inputs are copied with headers replaced by
 # ordinal numbers and mapped back afterwards.
 #
@@ -52,15 +55,22 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Headers -> ordinals; the id map keeps the original first word.
-renumber() {  # in.fa out.fa ids.txt
-  awk -v ids="$3" '
-    /^>/ { n++; id = substr($0, 2); sub(/^[ \t]+/, "", id); sub(/[ \t].*$/, "", id);
+# Headers -> ordinals; the id map keeps the original first word. Fails on a record longer than LIMIT residues.
+renumber() {  # in.fa out.fa ids.txt limit what
+  awk -v ids="$3" -v limit="$4" -v what="$5" '
+    function done() {
+      if (len > limit) {
+        printf "%s %s has %d residues; ssearch36 splits %ss longer than %d\n", what, id, len, what, limit > "/dev/stderr"
+        bad = 1
+      }
+    }
+    /^>/ { done(); n++; len = 0; id = substr($0, 2); sub(/^[ \t]+/, "", id); sub(/[ \t].*$/, "", id);
            print id > ids; print ">" n; next }
-    { print }' "$1" > "$2"
+    { t = $0; gsub(/[^A-Za-z*]/, "", t); len += length(t); print }
+    END { done(); exit bad }' "$1" > "$2"
 }
-renumber "$query" "$tmp/q.fa" "$tmp/q.ids"
-renumber "$db" "$tmp/d.fa" "$tmp/d.ids"
+renumber "$query" "$tmp/q.fa" "$tmp/q.ids" 39990 query || { echo "$0: use parasail_scores.sh for these" >&2; exit 2; }
+renumber "$db" "$tmp/d.fa" "$tmp/d.ids" 44989 target || { echo "$0: use parasail_scores.sh for these" >&2; exit 2; }
 ntargets=$(wc -l < "$tmp/d.ids")
 nqueries=$(wc -l < "$tmp/q.ids")
 if [[ $ntargets -eq 0 || $nqueries -eq 0 ]]; then
@@ -72,7 +82,7 @@ threads=()
 [[ -n ${SSEARCH_THREADS:-} ]] && threads=(-T "$SSEARCH_THREADS")
 
 "$ssearch" -q -p -s "$matrix_file" -f "$gap_open" -g "$gap_extend" -z -1 -b "=$ntargets" -d 0 -m 9 \
-  -N 100000000 "${threads[@]}" "$tmp/q.fa" "$tmp/d.fa" > "$tmp/raw.txt"
+  "${threads[@]}" "$tmp/q.fa" "$tmp/d.fa" > "$tmp/raw.txt"
 
 # ssearch36 echoes the penalties it used; refuse to go on if it reinterpreted them.
 if ! grep -q "open/ext: -$gap_open/-$gap_extend\$" "$tmp/raw.txt"; then
