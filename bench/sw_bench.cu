@@ -8,6 +8,7 @@
 #include <cudp/engine/device_scorer.cuh>
 #include <cudp/io/database_file.hpp>
 #include <cudp/io/matrix.hpp>
+#include <cudp/recurrences/gotoh.hpp>
 
 template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
 

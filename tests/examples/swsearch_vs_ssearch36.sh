@@ -2,7 +2,7 @@
 # cudp-swsearch against a reference tool on every (query, target) pair: identical raw scores, and identical
 # alignment ends wherever the optimal alignment is unique enough for both tools to pick the same one.
 #   swsearch_vs_ssearch36.sh SWSEARCH QUERY.fa DB.fa MATRIX OPEN EXTEND [BACKEND]
-# ORACLE=ssearch36 (default) or parasail. ssearch36 cuts targets longer than ~100k residues into windows, so the
+# ORACLE=ssearch36 (default) or parasail. ssearch36 cuts targets of 44,990 residues or more into windows, so the
 # data with such targets goes to parasail (PARASAIL_STARTS=0 there: its traceback would need O(m*n) memory).
 set -euo pipefail
 swsearch=$1 query=$2 db=$3 matrix=$4 open=$5 extend=$6 backend=${7:-host}
