@@ -1,0 +1,25 @@
+// Scores two sequences with the host backend of an installed cudp; exits non-zero on a wrong score.
+#include <cstdio>
+#include <vector>
+
+#include <cudp/bio/alphabet.hpp>
+#include <cudp/engine/host_scorer.hpp>
+#include <cudp/io/matrix.hpp>
+#include <cudp/recurrences/gotoh.hpp>
+
+template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
+
+int main() {
+  const auto& protein = cudp::bio::protein();
+  auto matrix = cudp::io::load_matrix("BLOSUM62", protein);
+  std::vector<std::uint8_t> query, target;
+  for (char c : std::string("HEAGAWGHEE")) query.push_back(static_cast<std::uint8_t>(protein.encode(c)));
+  target = query;
+  std::vector<std::uint64_t> offsets{0, target.size()};
+  cudp::engine::SequencesView db{target.data(), offsets.data(), 1};
+  auto scores = cudp::engine::score_on_host<LocalSW>({11, 1}, matrix, matrix.size, query.data(), 10, db);
+  // Self-alignment: the sum of the diagonal BLOSUM62 entries H E A G A W G H E E.
+  int expect = 8 + 5 + 4 + 6 + 4 + 11 + 6 + 8 + 5 + 5;
+  std::printf("score %d, expected %d\n", scores[0], expect);
+  return scores[0] == expect ? 0 : 1;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The whole test suite on a machine without a GPU: installs the test dependencies, builds everything (nvcc
+# compiles every kernel instantiation for sm_90 when the CUDA toolkit is present), runs the host tests and the
+# oracle comparisons, fuzzes the FASTA reader for a bounded time, and checks that an installed cudp is usable
+# through find_package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends cmake g++ make python3 zlib1g-dev catch2 fasta3 parasail \
+  ncbi-data hmmer-examples clang libclang-rt-14-dev >/dev/null
+
+jobs=$(nproc)
+build=${CUDP_BUILD_DIR:-build}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" -j"$jobs"
+ctest --test-dir "$build" -L host --output-on-failure -j"$jobs"
+
+# libFuzzer on the FASTA reader, bounded.
+CXX=clang++ cmake -S . -B "$build-fuzz" -DCUDP_ENABLE_CUDA=OFF -DCUDP_FUZZ=ON -DCUDP_BUILD_TESTS=ON \
+  -DCUDP_BUILD_EXAMPLES=OFF -DCUDP_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build-fuzz" --target fuzz_fasta -j"$jobs"
+corpus=$(mktemp -d)
+"$build-fuzz/tests/io/fuzz_fasta" -max_total_time="${CUDP_FUZZ_SECONDS:-60}" -print_final_stats=1 "$corpus" tests/io/fuzz_corpus
+rm -rf "$corpus"
+
+# Install, then build and run a consumer project against the installed package.
+prefix=$(mktemp -d)
+cmake --install "$build" --prefix "$prefix" >/dev/null
+cmake -S tests/package -B "$build-package" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$build-package"
+"$build-package/consumer"
+rm -rf "$prefix"
+echo "cudp: all host tests passed"
