@@ -15,9 +15,9 @@ prefix=()
 # Reference tools for the oracle tests and the CPU comparison, unpacked from .debs/ (the machine has no registry).
 have_cpu_tools=0
 if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
-  eval "$(bash bench/unpack_debs.sh .debs /tmp/cpu-tools 2>/dev/null | grep '^export')"
+  eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
   have_cpu_tools=1
-  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cpu-tools/usr/share/doc/hmmer/examples)
+  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
 fi
 if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
   mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
@@ -40,6 +40,11 @@ log "makedb: $(grep -E 'Elapsed' "$OUT/makedb.log")"
 
 build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" "${LANES:-s16x2,s8x4,s32}" 2>&1 | tee "$OUT/sw-bench.txt" | grep -E "OVERALL|MISMATCH"
 grep -E "OVERALL|MISMATCH" "$OUT/sw-bench.txt" >>"$OUT/summary.txt"
+# Tier-table experiments: the same ladder with every target on one tier (CUDP_TIERS=thread_max,warp_max).
+for tiers in ${TIER_SWEEP:-}; do
+  CUDP_TIERS=$tiers build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 >"$OUT/sw-bench-tiers-$tiers.txt" 2>&1
+  echo "tiers $tiers: $(grep OVERALL "$OUT/sw-bench-tiers-$tiers.txt")" | tee -a "$OUT/summary.txt"
+done
 
 # End to end, application as a user runs it: all queries, from the packed database.
 /usr/bin/time -f "%e s wall" build-gpu/examples/swsearch/cudp-swsearch --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \

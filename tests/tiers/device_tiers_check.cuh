@@ -48,7 +48,8 @@ void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const
     auto host = engine::score_on_host<Policy, Narrow>(params, matrix, alphabet, query.data(), qlen, view, 0, &host_cascade);
     REQUIRE(device_cascade.rescored_overflow == host_cascade.rescored_overflow);
     for (std::size_t t = 0; t < db.size(); ++t) {
-      INFO(Narrow::name << " query " << qlen << " target " << t << " length " << db.get(t).size());
+      INFO(Narrow::name << " query " << qlen << " target " << t << " length " << db.get(t).size() << " reference "
+                        << (db.get(t).size() * qlen <= 3'000'000 ? reference(db.get(t), query) : -1));
       REQUIRE(device[t] == host[t]);
       if (db.get(t).size() * qlen <= 3'000'000) REQUIRE(device[t] == reference(db.get(t), query));
     }
