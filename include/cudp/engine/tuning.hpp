@@ -15,7 +15,10 @@ inline TierThresholds tier_thresholds(int sm_major, int sm_minor) {
   (void)sm_minor;
   TierThresholds t;
   if (sm_major >= 9) {
-    t.thread_max_length = 1024;
+    // H200, 570k-target Swiss-Prot-like ladder (bench/RESULTS.md, 2026-11-21): everything on the warp tier ran
+    // at 2.77 TCUPS against 0.80 with targets up to 1024 on the thread tier and 0.51 all on the thread tier,
+    // whose strip carries through global memory every 16 columns cost more than the warp's ramp-up.
+    t.thread_max_length = 0;
     t.warp_max_length = 16384;
   }
   // CUDP_TIERS="THREAD_MAX,WARP_MAX" overrides the table, for tuning runs.
