@@ -158,13 +158,9 @@ class DeviceScorer {
       WidePolicy wp(params, shape);
       tiers::ProfileView<std::int32_t> wpv{wide_profile_.get(), wide_prof.stride, wide_prof.rows};
       typename WidePolicy::Right* boundary = boundary_for<WidePolicy, WideTier>(plan.boundary_slots, m);
-      CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
-      launch_tier<WidePolicy, WideTier>(wp, wide_tasks_.view(), wpv, m, boundary, scores_.get(), stream_);
-      CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-      CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
-      float ms = 0;
-      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-      rs.rescore_ms += ms;
+      rs.rescore_ms += timed([&] {
+        launch_tier<WidePolicy, WideTier>(wp, wide_tasks_.view(), wpv, m, boundary, scores_.get(), stream_);
+      });
       std::vector<std::int32_t> rescored(db_.count);
       scores_.download(rescored.data(), db_.count, stream_);
       CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -180,15 +176,22 @@ class DeviceScorer {
     auto& tasks = tasks_[static_cast<int>(kind)];
     if (tasks.count == 0) return;
     auto* boundary = boundary_for<NarrowPolicy, Tier>(tasks.boundary_slots, m);
+    float ms = timed([&] { launch_tier<NarrowPolicy, Tier>(p, tasks.view(), pv, m, boundary, scores_.get(), stream_); });
+    rs.tier_ms[static_cast<int>(kind)] += ms;
+    rs.tier_cells[static_cast<int>(kind)] += residues_[static_cast<int>(kind)] * static_cast<std::uint64_t>(m);
+    rs.kernel_ms += ms;
+  }
+
+  // Milliseconds the work `launch` enqueues on the stream takes, by events; waits for it.
+  template <class Launch>
+  float timed(Launch launch) {
     CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
-    launch_tier<NarrowPolicy, Tier>(p, tasks.view(), pv, m, boundary, scores_.get(), stream_);
+    launch();
     CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    rs.tier_ms[static_cast<int>(kind)] += ms;
-    rs.tier_cells[static_cast<int>(kind)] += residues_[static_cast<int>(kind)] * static_cast<std::uint64_t>(m);
-    rs.kernel_ms += ms;
+    return ms;
   }
 
   // Carries between strips are needed only when the query is wider than one strip.
