@@ -18,7 +18,7 @@ struct CascadeStats {
 };
 
 struct LanePlan {
-  std::vector<std::uint32_t> narrow;  // longest first
+  std::vector<std::uint32_t> narrow;  // database order
   std::vector<std::uint32_t> wide;
 };
 
@@ -29,17 +29,21 @@ LanePlan plan_lanes(const typename NarrowPolicy::Params& params, const recurrenc
   plan.narrow.reserve(db.count);
   for (std::uint32_t t = 0; t < db.count; ++t)
     (NarrowPolicy::fits(params, shape, db.length(t)) ? plan.narrow : plan.wide).push_back(t);
-  std::stable_sort(plan.narrow.begin(), plan.narrow.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
   return plan;
 }
 
-// Appends to `wide` the narrow targets whose scores may have wrapped.
+// After the narrow pass over plan.narrow: every target to score in the wide lane (those planned wide, then the
+// narrow ones whose scores may have wrapped), with the counts added to `stats`.
 template <class NarrowPolicy>
-void collect_overflowed(const NarrowPolicy& p, const std::vector<std::uint32_t>& narrow, const std::int32_t* scores,
-                        std::vector<std::uint32_t>& wide) {
-  for (std::uint32_t t : narrow)
-    if (p.overflowed(scores[t])) wide.push_back(t);
+std::vector<std::uint32_t> finish_cascade(const NarrowPolicy& p, LanePlan plan, const std::int32_t* scores,
+                                          CascadeStats& stats) {
+  stats.narrow_targets += plan.narrow.size();
+  stats.wide_only += plan.wide.size();
+  const std::size_t planned = plan.wide.size();
+  for (std::uint32_t t : plan.narrow)
+    if (p.overflowed(scores[t])) plan.wide.push_back(t);
+  stats.rescored_overflow += plan.wide.size() - planned;
+  return std::move(plan.wide);
 }
 
 template <class Scalar>

@@ -94,6 +94,7 @@ class DeviceScorer {
       while (end < db.count && (limits[k] < 0 || db.length(order_[end]) <= static_cast<std::uint32_t>(limits[k]))) ++end;
       auto plan = plan_tasks<W>(db, order_.data() + begin, end - begin);
       for (std::size_t i = begin; i < end; ++i) residues_[k] += db.length(order_[i]);
+      total_residues_ += residues_[k];
       bytes += plan.residues.size() + plan.boundary_slots * sizeof(typename NarrowPolicy::Right);
       fill_task_residues(db, plan, plan.residues.data(), pad_code);
       check_fits(bytes);
@@ -141,16 +142,9 @@ class DeviceScorer {
     scores_.download(scores.data(), db_.count, stream_);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
-    // The cascade: targets the narrow lane cannot hold for certain, or whose narrow score may have wrapped.
-    std::vector<std::uint32_t> wide;
-    for (std::uint32_t t = 0; t < db_.count; ++t) {
-      cs.cells += static_cast<std::uint64_t>(db_.length(t)) * m;
-      bool fits = NarrowPolicy::fits(params, shape, db_.length(t));
-      if (!fits) ++cs.wide_only;
-      else if (p.overflowed(scores[t])) ++cs.rescored_overflow;
-      if (!fits || p.overflowed(scores[t])) wide.push_back(t);
-    }
-    cs.narrow_targets += db_.count - cs.wide_only;
+    // Every target ran narrow; those the narrow lane cannot hold for certain are simply not read.
+    cs.cells += total_residues_ * static_cast<std::uint64_t>(m);
+    std::vector<std::uint32_t> wide = finish_cascade(p, plan_lanes<NarrowPolicy>(params, shape, db_), scores.data(), cs);
     if (!wide.empty()) {
       auto plan = pack_tasks<1>(db_, wide.data(), wide.size(), pad_code_);
       wide_tasks_.upload(plan, stream_);
@@ -215,6 +209,7 @@ class DeviceScorer {
   std::vector<std::uint32_t> order_;
   std::array<DeviceTasks<W>, 3> tasks_;
   std::array<std::uint64_t, 3> residues_{};
+  std::uint64_t total_residues_ = 0;
   DeviceTasks<1> wide_tasks_;
   DeviceBuffer<std::int32_t> scores_;
   DeviceBuffer<typename Narrow::scalar> narrow_profile_;

@@ -1,6 +1,6 @@
 #pragma once
 // Scores one query against every target on the CPU with the host tier, through the overflow cascade.
-#include <chrono>
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -34,16 +34,14 @@ std::vector<std::int32_t> score_on_host(const typename Policy<lanes::s32>::Param
   } else {
     using NarrowPolicy = Policy<Narrow>;
     LanePlan plan = plan_lanes<NarrowPolicy>(params, shape, db);
+    // Longest first, so that no worker is left with a long target at the end.
+    std::stable_sort(plan.narrow.begin(), plan.narrow.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
     NarrowPolicy p(params, shape);
     Profile<NarrowPolicy> prof = build_profile<NarrowPolicy>(params, matrix, alphabet_size, query, query_length, Tier::columns_per_thread);
     auto tasks = pack_tasks<Narrow::width>(db, plan.narrow.data(), plan.narrow.size(), static_cast<std::uint8_t>(prof.pad_code));
     Tier::run(p, tasks.view(), prof.view(), query_length, scores.data(), threads);
-    st.narrow_targets += plan.narrow.size();
-    st.wide_only += plan.wide.size();
-    wide = std::move(plan.wide);
-    std::size_t before = wide.size();
-    collect_overflowed(p, plan.narrow, scores.data(), wide);
-    st.rescored_overflow += wide.size() - before;
+    wide = finish_cascade(p, std::move(plan), scores.data(), st);
   }
   if (!wide.empty()) {
     Wide p(params, shape);
