@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../support/temp_dir.hpp"
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,21 +18,9 @@ using cudp::io::SequenceSet;
 
 namespace fs = std::filesystem;
 
-namespace {
+using cudp::test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device seed;
-    path = fs::temp_directory_path() / ("cudp-db-test-" + std::to_string(seed()) + std::to_string(seed()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+namespace {
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,6 +1,8 @@
 #include "cudp/io/fasta.hpp"
 
 #include <catch2/catch.hpp>
+
+#include "../support/temp_dir.hpp"
 #include <zlib.h>
 
 #include <cctype>
@@ -18,26 +20,9 @@ using cudp::io::SequenceSet;
 
 namespace fs = std::filesystem;
 
-namespace {
+using cudp::test::TempDir;
 
-// A fresh directory per test case, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device seed;
-    path = fs::temp_directory_path() / ("cudp-fasta-test-" + std::to_string(seed()) + std::to_string(seed()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string file(const std::string& name, const std::string& contents) const {
-    const std::string p = (path / name).string();
-    std::ofstream(p, std::ios::binary) << contents;
-    return p;
-  }
-};
+namespace {
 
 SequenceSet parse(const std::string& text, const cudp::bio::Alphabet& alphabet = cudp::bio::protein()) {
   return cudp::io::parse_fasta(text.data(), text.size(), "x.fa", alphabet);

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../support/temp_dir.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -137,19 +139,15 @@ TEST_CASE("parse errors name the file and line", "[matrix]") {
 }
 
 TEST_CASE("load_matrix: files, and unknown names", "[matrix]") {
-  std::random_device seed;
-  const fs::path dir = fs::temp_directory_path() / ("cudp-matrix-test-" + std::to_string(seed()));
-  fs::create_directories(dir);
-  const std::string path = (dir / "tiny.mat").string();
-  std::ofstream(path) << "  A C G T\nA 2 -3 -3 -3\nC -3 2 -3 -3\nG -3 -3 2 -3\nT -3 -3 -3 2\n";
+  cudp::test::TempDir dir;
+  const std::string path = dir.file("tiny.mat", "  A C G T\nA 2 -3 -3 -3\nC -3 2 -3 -3\nG -3 -3 2 -3\nT -3 -3 -3 2\n");
   const auto m = load_matrix(path, cudp::bio::dna());
   CHECK(m.name == path);
   CHECK(score(m, 'G', 'G') == 2);
   CHECK(score(m, 'N', 'A') == -3);
 
-  const std::string missing = (dir / "BLOSUM99").string();
+  const std::string missing = dir / "BLOSUM99";
   CHECK_THROWS_WITH(load_matrix(missing, cudp::bio::protein()),
                     missing + ": not a built-in matrix (BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250) and cannot "
                               "open it as a file: No such file or directory");
-  fs::remove_all(dir);
 }

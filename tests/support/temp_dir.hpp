@@ -1,0 +1,33 @@
+#pragma once
+// A fresh directory per test case, removed with everything in it.
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <system_error>
+
+namespace cudp::test {
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::random_device seed;
+    path = std::filesystem::temp_directory_path() / ("cudp-test-" + std::to_string(seed()) + std::to_string(seed()));
+    std::filesystem::create_directories(path);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  // Writes `contents` to a file of the directory and returns its path.
+  std::string file(const std::string& name, const std::string& contents) const {
+    const std::string p = *this / name;
+    std::ofstream(p, std::ios::binary) << contents;
+    return p;
+  }
+};
+
+}  // namespace cudp::test
