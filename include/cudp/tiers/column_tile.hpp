@@ -38,16 +38,13 @@ struct ColumnTile {
   // holds it) and, for the lanes whose target ends at row i, every column of the tile up to m.
   CUDP_HD Right advance_observed(const P& p, Right carry, Word diag, const Word (&score)[R], Acc& acc, int i,
                                  int j_first, int m, const RowMasks<L>& masks) {
-    // The carry at column m is kept aside and shown after the row, so the cell loop stays free of hook calls.
-    Right at_last_column = carry;
     CUDP_UNROLL
     for (int r = 0; r < R; ++r) {
       Word up = col[r].h;
       p.cell(col[r], carry, diag, score[r], acc);
       diag = up;
-      if (j_first + r == m) at_last_column = carry;
+      if (j_first + r == m) p.last_column(carry, i, masks.present, acc);
     }
-    if (j_first <= m && m < j_first + R) p.last_column(at_last_column, i, masks.present, acc);
     if (masks.ending != Word(0)) {
       CUDP_UNROLL
       for (int r = 0; r < R; ++r)
