@@ -1,0 +1,38 @@
+// Scores every sequence of a FASTA file against every model of an HMMER3 file with the reference Viterbi and
+// Forward, the way hmmsearch's final stage does without null2 (--nonull2): one tab-separated line per pair
+//   model  target  length  forward_bits  viterbi_bits  forward_pvalue  viterbi_pvalue
+// The hmmsearch oracle script compares these with hmmsearch's own tables.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "cudp/bio/plan7.hpp"
+#include "cudp/io/fasta.hpp"
+#include "cudp/io/hmm_file.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s MODELS.hmm TARGETS.fa\n", argv[0]);
+    return 2;
+  }
+  try {
+    cudp::io::HmmReader models(argv[1]);
+    cudp::io::HmmModel hmm;
+    while (models.next(hmm)) {
+      const cudp::bio::Plan7Alphabet& alphabet = cudp::bio::plan7_alphabet_of(hmm.alphabet);
+      const cudp::bio::NullModel null_model = cudp::bio::default_null_model(alphabet);
+      cudp::bio::Plan7Profile profile = cudp::bio::configure_profile(hmm, null_model);
+      const cudp::io::SequenceSet targets = cudp::io::read_fasta(argv[2], alphabet.sequence_alphabet);
+      for (std::size_t s = 0; s < targets.size(); ++s) {
+        const auto scores = cudp::bio::score_target(profile, targets.data(s), targets.length(s));
+        std::printf("%s\t%s\t%u\t%.6f\t%.6f\t%.6g\t%.6g\n", hmm.name.c_str(), targets.names[s].c_str(),
+                    targets.length(s), scores.forward_bits, scores.viterbi_bits, scores.forward_pvalue,
+                    scores.viterbi_pvalue);
+      }
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Compares cudp's reference Plan7 Forward scores with hmmsearch 3.3.2.
+
+For each model of the hmmer-examples package, the targets are the package's example sequences of the model's
+alphabet plus sequences sampled from the model itself with hmmemit (fixed seeds), so that every model sees true
+hits, partial hits, multi-domain hits and unrelated sequences. hmmsearch runs with every filter off (--max), no null2
+correction (--nonull2) and one target (-Z 1, --domZ 1), so that its per-sequence score is the Forward score of the
+whole sequence minus the null1 score, in bits, and its E-value is the Forward P-value.
+
+Two things of hmmsearch's reporting are not Forward:
+  - a sequence in which domain definition finds no domain is not reported at all (nothing to compare);
+  - when the sum of a sequence's domain envelope scores beats its Forward score, hmmsearch reports that sum
+    instead (p7_pipeline: "let sum_score override the seq_score when it's better"). The script recomputes that
+    sum from --domtblout and counts such hits separately; for them our Forward must be the lower of the two.
+tblout prints scores with one decimal, so a Forward score agrees when it is within 0.05 bits (plus float slack)
+of hmmsearch's; E-values have two significant digits and must agree within that rounding.
+
+Usage: hmmsearch_forward.py DRIVER EXAMPLES_DIR [HMMSEARCH [HMMEMIT]]
+Exit status 0 when every reported sequence agrees, 1 otherwise.
+"""
+import gzip
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+LN2 = 0.69314718055994529
+SCORE_TOLERANCE = 0.05 + 2e-3  # tblout rounding to 0.1 bit, plus float differences between the two Forwards
+PVALUE_RELATIVE_TOLERANCE = 0.06  # two significant digits, plus the score's own rounding
+
+PROTEIN_TARGETS = [
+    "tutorial/globins45.fa", "tutorial/7LESS_DROME", "tutorial/HBB_HUMAN", "testsuite/PAX8_HUMAN",
+    "testsuite/20aa-alitest.fa",
+]
+DNA_TARGETS = ["testsuite/ecori.fa", "testsuite/3box-alitest.fa.gz"]
+
+MODELS = [
+    ("tutorial/globins4.hmm", PROTEIN_TARGETS),
+    ("tutorial/fn3.hmm", PROTEIN_TARGETS),
+    ("tutorial/Pkinase.hmm", PROTEIN_TARGETS),
+    ("tutorial/MADE1.hmm", DNA_TARGETS + ["tutorial/dna_target.fa"]),
+    ("testsuite/20aa.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/2OG-FeII_Oxy_3.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/Caudal_act.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/LuxC.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/Patched.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/RRM_1.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/SMC_N.hmm.gz", PROTEIN_TARGETS),
+    ("testsuite/M1.hmm", PROTEIN_TARGETS),
+    ("testsuite/XYPPX.hmm", PROTEIN_TARGETS),
+    ("testsuite/PSE.hmm", DNA_TARGETS),
+    ("testsuite/ecori.hmm", DNA_TARGETS),
+    ("testsuite/3box.hmm.gz", DNA_TARGETS),
+    ("testsuite/2OG-FeII_Oxy_3-nt.hmm.gz", DNA_TARGETS),
+]
+
+
+def read_text(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return f.read()
+
+
+def fasta_records(text):
+    name, lines = None, []
+    for line in text.splitlines():
+        if line.startswith(">"):
+            if name is not None:
+                yield name, "".join(lines)
+            name, lines = line[1:].split()[0], []
+        elif name is not None:
+            lines.append(line.strip())
+    if name is not None:
+        yield name, "".join(lines)
+
+
+def hmmemit(hmmemit_path, model, args):
+    out = subprocess.run([hmmemit_path] + args + [model], check=True, capture_output=True, text=True).stdout
+    return list(fasta_records(out))
+
+
+def build_targets(hmmemit_path, model, examples, target_files, path):
+    """Example sequences plus samples: full-length from the core model, and multihit local from the profile."""
+    records = []
+    for target in target_files:
+        records += list(fasta_records(read_text(os.path.join(examples, target))))
+    records += [("core-" + n, s) for n, s in hmmemit(hmmemit_path, model, ["-N", "6", "--seed", "11"])]
+    records += [("local-" + n, s) for n, s in hmmemit(hmmemit_path, model, ["-p", "-N", "8", "--seed", "17"])]
+    records += [("short-" + n, s) for n, s in hmmemit(hmmemit_path, model, ["-p", "-L", "40", "-N", "4", "--seed", "5"])]
+    # hmmsearch refuses targets over 100,000 residues (nhmmer's territory); cut long ones into 40 kb pieces.
+    pieces = []
+    for name, seq in records:
+        if len(seq) <= 100000:
+            pieces.append((name, seq))
+        else:
+            pieces += [("%s/%d" % (name, i // 40000 + 1), seq[i:i + 40000]) for i in range(0, len(seq), 40000)]
+    seen, unique = set(), []
+    for name, seq in pieces:
+        if name in seen or not seq:
+            continue
+        seen.add(name)
+        unique.append((name, seq))
+    with open(path, "w") as f:
+        for name, seq in unique:
+            f.write(">%s\n" % name)
+            for i in range(0, len(seq), 60):
+                f.write(seq[i:i + 60] + "\n")
+    return len(unique)
+
+
+def table_rows(path):
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("#") and line.strip():
+                yield line.split()
+
+
+def null1(n):
+    # Same float/double mix as HMMER's p7_bg_NullOne; float rounding is irrelevant at 0.1-bit resolution.
+    p1 = n / (n + 1.0)
+    return n * math.log(p1) + math.log(1.0 - p1)
+
+
+def domain_sum_bits(domains, n):
+    """hmmsearch's 'reconstruction score' without null2, from the domains' bit scores and envelopes."""
+    nullsc = null1(n)
+    flank = math.log(n / (n + 3.0))
+    total, covered = 0.0, 0
+    for bits, env_from, env_to in domains:
+        length = env_to - env_from + 1
+        envsc = bits * LN2 + nullsc - (n - length) * flank
+        if envsc > 0:
+            total += envsc
+            covered += length
+    if covered == 0:
+        return None
+    total += (n - covered) * flank
+    return (total - nullsc) / LN2
+
+
+def compare_model(driver, hmmsearch, hmmemit_path, examples, model_rel, target_files, work):
+    model = os.path.join(examples, model_rel)
+    targets = os.path.join(work, "targets.fa")
+    count = build_targets(hmmemit_path, model, examples, target_files, targets)
+    tblout, domtblout = os.path.join(work, "t.tbl"), os.path.join(work, "d.tbl")
+    subprocess.run([hmmsearch, "--max", "--nonull2", "-Z", "1", "--domZ", "1", "--cpu", "1", "--seed", "42",
+                    "--tblout", tblout, "--domtblout", domtblout, "-o", os.devnull, model, targets], check=True)
+    ours = {}
+    out = subprocess.run([driver, model, targets], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        _, name, length, fwd_bits, _, fwd_p, _ = line.split("\t")
+        ours[name] = (int(length), float(fwd_bits), float(fwd_p))
+
+    domains = {}
+    for row in table_rows(domtblout):
+        domains.setdefault(row[0], []).append((float(row[13]), int(row[19]), int(row[20])))
+
+    failures, forward_diffs, overrides = [], [], 0
+    for row in table_rows(tblout):
+        name, evalue, score = row[0], float(row[4]), float(row[5])
+        if name not in ours:
+            failures.append("%s: hmmsearch reports %s, which the driver did not score" % (model_rel, name))
+            continue
+        length, fwd_bits, fwd_p = ours[name]
+        diff = fwd_bits - score
+        if abs(diff) <= SCORE_TOLERANCE:
+            forward_diffs.append(abs(diff))
+            if evalue > 0 and abs(fwd_p / evalue - 1.0) > PVALUE_RELATIVE_TOLERANCE:
+                failures.append("%s %s: P-value %.3g, hmmsearch E-value (Z=1) %.3g" % (model_rel, name, fwd_p, evalue))
+            continue
+        reconstructed = domain_sum_bits(domains.get(name, []), length)
+        ndom = len(domains.get(name, []))
+        if (reconstructed is not None and reconstructed > fwd_bits and
+                abs(reconstructed - score) <= 0.05 * (ndom + 1) + 2e-3):
+            overrides += 1
+            continue
+        failures.append("%s %s (L=%d): Forward %.4f bits, hmmsearch %.1f (domain sum %s)" %
+                        (model_rel, name, length, fwd_bits, score,
+                         "n/a" if reconstructed is None else "%.2f" % reconstructed))
+    return count, forward_diffs, overrides, failures
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    driver, examples = sys.argv[1], sys.argv[2]
+    hmmsearch = sys.argv[3] if len(sys.argv) > 3 else shutil.which("hmmsearch")
+    hmmemit_path = sys.argv[4] if len(sys.argv) > 4 else shutil.which("hmmemit")
+    if not hmmsearch or not hmmemit_path:
+        print("hmmsearch/hmmemit not found")
+        return 1
+    all_failures, total_targets, total_compared, total_overrides, worst = [], 0, 0, 0, 0.0
+    with tempfile.TemporaryDirectory() as work:
+        for model_rel, target_files in MODELS:
+            count, diffs, overrides, failures = compare_model(driver, hmmsearch, hmmemit_path, examples, model_rel,
+                                                              target_files, work)
+            model_worst = max(diffs) if diffs else 0.0
+            print("%-36s targets %4d  reported+compared %4d  max |diff| %.4f bits  domain-sum scores %d  failures %d"
+                  % (model_rel, count, len(diffs), model_worst, overrides, len(failures)))
+            total_targets += count
+            total_compared += len(diffs)
+            total_overrides += overrides
+            worst = max(worst, model_worst)
+            all_failures += failures
+    for failure in all_failures:
+        print("MISMATCH " + failure)
+    print("models %d, targets %d, Forward scores compared %d (max |ours - hmmsearch| %.4f bits), "
+          "domain-sum scores %d, mismatches %d" % (len(MODELS), total_targets, total_compared, worst,
+                                                   total_overrides, len(all_failures)))
+    return 1 if all_failures or total_compared == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
