@@ -66,13 +66,16 @@ struct Gotoh {
   // H on the border: 0 for local and for the free end gaps of semi-global, a gap's cost for global.
   CUDP_HD int border_h(int k) const { return (Mode == AlignMode::Global && k > 0) ? -(open_ + k * extend_) : 0; }
 
+  // The border's E and F come out of the same lane addition as a cell's. Folding them to the scalar
+  // h - open - extend instead made ptxas 13.0 (-O1 and up) flip the sign of that value in the semi-global s32
+  // thread-tier kernel; the GPU tier tests catch it.
   CUDP_HD Down top(int j) const {
-    int h = border_h(j);
-    return {L::splat(h), L::splat(h - open_ - extend_)};
+    Word h = L::splat(border_h(j));
+    return {h, L::add(h, gap_open_extend_)};
   }
   CUDP_HD Right left(int i) const {
-    int h = border_h(i);
-    return {L::splat(h), L::splat(h - open_ - extend_)};
+    Word h = L::splat(border_h(i));
+    return {h, L::add(h, gap_open_extend_)};
   }
 
   CUDP_HD Acc init() const { return {L::splat(local ? 0 : L::neg_inf)}; }

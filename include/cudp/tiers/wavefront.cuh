@@ -61,8 +61,10 @@ __global__ void __launch_bounds__(Tier::block_threads)
   int lengths[W];
   CUDP_UNROLL
   for (int k = 0; k < W; ++k) lengths[k] = live ? tasks.lengths[task * W + k] : 0;
-  int rows = live ? tasks.rows[task] : 0;
-  if constexpr (G > 1 && G < 32) rows = __reduce_max_sync(0xffffffffu, rows);  // shuffles need the whole warp
+  const int rows = live ? tasks.rows[task] : 0;
+  // Groups smaller than a warp step together: their shuffles need every thread of the warp.
+  int warp_rows = rows;
+  if constexpr (G > 1 && G < 32) warp_rows = __reduce_max_sync(0xffffffffu, rows);
   const std::uint8_t* stream = live ? tasks.residues + tasks.offsets[task] : nullptr;
   Right* edge = live && boundary ? boundary + tasks.boundary_offsets[task] : nullptr;
 
@@ -88,7 +90,7 @@ __global__ void __launch_bounds__(Tier::block_threads)
     Word diag_next = p.top(j_first - 1).h;
     Right carry = p.left(1);
     const bool last_strip = strip + 1 == strips;
-    const int steps = rows > 0 ? rows + G - 1 : 0;
+    const int steps = warp_rows > 0 ? warp_rows + G - 1 : 0;
     for (int step = 0; step < steps; ++step) {
       const int i = step - rank + 1;
       Right in = Tier::pass_right(carry, rank, step, exchange);
