@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../config.hpp"
+#include "row_chunks.hpp"
 
 namespace cudp::lanes {
 
@@ -39,10 +40,13 @@ struct f32 {
     return from_bits((to_bits(if_set) & m) | (to_bits(if_clear) & ~m));
   }
 
-  template <int R>
+  // Score words of R columns of the lane's profile row (see RowChunks for Interleave).
+  template <int R, int Interleave = 1>
   CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
+    std::uint32_t w[R];
+    RowChunks<scalar, R, Interleave>::load(rows[0], w);
     CUDP_UNROLL
-    for (int r = 0; r < R; ++r) out[r] = rows[0][r];
+    for (int r = 0; r < R; ++r) out[r] = from_bits(w[r]);
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "../config.hpp"
+#include "row_chunks.hpp"
 
 namespace cudp::lanes {
 
@@ -57,10 +58,13 @@ struct s32 {
     return (if_set & mask) | (if_clear & ~mask);
   }
 
-  template <int R>
+  // Score words of R columns of the lane's profile row (see RowChunks for Interleave).
+  template <int R, int Interleave = 1>
   CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
+    std::uint32_t w[R];
+    RowChunks<scalar, R, Interleave>::load(rows[0], w);
     CUDP_UNROLL
-    for (int r = 0; r < R; ++r) out[r] = rows[0][r];
+    for (int r = 0; r < R; ++r) out[r] = static_cast<word>(w[r]);
   }
 };
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "packed_word.hpp"
+#include "row_chunks.hpp"
 
 namespace cudp::lanes {
 
@@ -64,17 +65,18 @@ struct s8x4 {
   }
 
   // Packs R consecutive 8-bit profile scores (4-byte aligned, R a multiple of 4) from four rows: a 4x4 byte transpose.
-  template <int R>
+  // Score words of R columns for the four lanes' profile rows (see RowChunks for Interleave).
+  template <int R, int Interleave = 1>
   CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
     static_assert(R % 4 == 0, "s8x4 gathers column quads");
+    using Chunks = RowChunks<scalar, R, Interleave>;
+    std::uint32_t w[4][R / 4];
+    CUDP_UNROLL
+    for (int k = 0; k < 4; ++k) Chunks::load(rows[k], w[k]);
     CUDP_UNROLL
     for (int p = 0; p < R / 4; ++p) {
-      std::uint32_t w0 = reinterpret_cast<const std::uint32_t*>(rows[0])[p];
-      std::uint32_t w1 = reinterpret_cast<const std::uint32_t*>(rows[1])[p];
-      std::uint32_t w2 = reinterpret_cast<const std::uint32_t*>(rows[2])[p];
-      std::uint32_t w3 = reinterpret_cast<const std::uint32_t*>(rows[3])[p];
-      std::uint32_t lo01 = detail::byte_perm(w0, w1, 0x5140), lo23 = detail::byte_perm(w2, w3, 0x5140);
-      std::uint32_t hi01 = detail::byte_perm(w0, w1, 0x7362), hi23 = detail::byte_perm(w2, w3, 0x7362);
+      std::uint32_t lo01 = detail::byte_perm(w[0][p], w[1][p], 0x5140), lo23 = detail::byte_perm(w[2][p], w[3][p], 0x5140);
+      std::uint32_t hi01 = detail::byte_perm(w[0][p], w[1][p], 0x7362), hi23 = detail::byte_perm(w[2][p], w[3][p], 0x7362);
       out[4 * p + 0] = detail::byte_perm(lo01, lo23, 0x5410);
       out[4 * p + 1] = detail::byte_perm(lo01, lo23, 0x7632);
       out[4 * p + 2] = detail::byte_perm(hi01, hi23, 0x5410);

@@ -6,7 +6,7 @@
 //   Right (along the row):    h = H(i,j), e = E(i,j+1) = max(E(i,j) - extend, H(i,j) - open - extend)
 //   Down  (down the column):  h = H(i,j), f = F(i+1,j) = max(F(i,j) - extend, H(i,j) - open - extend)
 // Carrying the next cell's E and F already advanced means one subtraction (H - open - extend) serves both, so a
-// cell costs five lane operations, each one DPX instruction on sm_90 for s16x2.
+// cell costs five lane operations (the diagonal add included), each one DPX instruction on sm_90 for s16x2.
 #include "../config.hpp"
 #include "shape.hpp"
 
@@ -80,9 +80,11 @@ struct Gotoh {
 
   CUDP_HD Acc init() const { return {L::splat(local ? 0 : L::neg_inf)}; }
 
-  CUDP_HD void cell(Down& up, Right& left, Word diag, Word score, Acc& acc) const {
-    Word h = L::add_max(diag, score, left.e);
-    h = local ? L::max3_relu(h, up.f, h) : L::max(h, up.f);
+  // H(i-1, j-1) + s(i, j): computed for a whole row of a tile before its cells, from the previous row's values.
+  CUDP_HD Word diagonal(Word h_diag, Word score) const { return L::add(h_diag, score); }
+
+  CUDP_HD void cell(Down& up, Right& left, Word from_diag, Acc& acc) const {
+    Word h = local ? L::max3_relu(from_diag, left.e, up.f) : L::max3(from_diag, left.e, up.f);
     Word h_gap = L::add(h, gap_open_extend_);
     left.e = L::add_max(left.e, gap_extend_, h_gap);
     up.f = L::add_max(up.f, gap_extend_, h_gap);

@@ -43,8 +43,11 @@ struct Levenshtein {
   CUDP_HD Right left(int i) const { return {L::splat(i)}; }
   CUDP_HD Acc init() const { return {L::splat(L::max_value)}; }
 
-  CUDP_HD void cell(Down& up, Right& left, Word diag, Word mismatch, Acc&) const {
-    Word h = L::add_min(L::min(up.h, left.h), one_, L::add(diag, mismatch));
+  // The diagonal move, H(i-1, j-1) + mismatch: tiers compute it for a row before its cells.
+  CUDP_HD Word diagonal(Word h_diag, Word mismatch) const { return L::add(h_diag, mismatch); }
+
+  CUDP_HD void cell(Down& up, Right& left, Word from_diag, Acc&) const {
+    Word h = L::add_min(L::min(up.h, left.h), one_, from_diag);
     up.h = h;
     left.h = h;
   }

@@ -23,14 +23,20 @@ struct ColumnTile {
     for (int r = 0; r < R; ++r) col[r] = p.top(j_first + r);
   }
 
+  // Every cell's diagonal term, H(i-1, j-1) combined with its score, before any H of row i is written: with all
+  // old H values consumed first, each new H can take its old register, and the row compiles without moves.
+  CUDP_HD void diagonals(const P& p, Word diag, const Word (&score)[R], Word (&from_diag)[R]) const {
+    from_diag[0] = p.diagonal(diag, score[0]);
+    CUDP_UNROLL
+    for (int r = 1; r < R; ++r) from_diag[r] = p.diagonal(col[r - 1].h, score[r]);
+  }
+
   // Row i across the tile. `diag` is H(i-1, j_first-1). Returns the carry leaving column j_first+R-1.
   CUDP_HD Right advance(const P& p, Right carry, Word diag, const Word (&score)[R], Acc& acc) {
+    Word from_diag[R];
+    diagonals(p, diag, score, from_diag);
     CUDP_UNROLL
-    for (int r = 0; r < R; ++r) {
-      Word up = col[r].h;
-      p.cell(col[r], carry, diag, score[r], acc);
-      diag = up;
-    }
+    for (int r = 0; r < R; ++r) p.cell(col[r], carry, from_diag[r], acc);
     return carry;
   }
 
@@ -38,11 +44,11 @@ struct ColumnTile {
   // holds it) and, for the lanes whose target ends at row i, every column of the tile up to m.
   CUDP_HD Right advance_observed(const P& p, Right carry, Word diag, const Word (&score)[R], Acc& acc, int i,
                                  int j_first, int m, const RowMasks<L>& masks) {
+    Word from_diag[R];
+    diagonals(p, diag, score, from_diag);
     CUDP_UNROLL
     for (int r = 0; r < R; ++r) {
-      Word up = col[r].h;
-      p.cell(col[r], carry, diag, score[r], acc);
-      diag = up;
+      p.cell(col[r], carry, from_diag[r], acc);
       if (j_first + r == m) p.last_column(carry, i, masks.present, acc);
     }
     if (masks.ending != Word(0)) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "../config.hpp"
+#include "../lanes/row_chunks.hpp"
 #include "column_tile.hpp"
 #include "task_list.hpp"
 
@@ -24,10 +25,13 @@ struct Wavefront {
   static constexpr int G = Tier::group_size;
   static constexpr int R = Tier::columns_per_thread;
   static constexpr int strip_columns = G * R;
-  // One 4-byte word of padding per profile row staggers rows across shared-memory banks.
-  static constexpr int tile_stride = strip_columns + 4 / static_cast<int>(sizeof(Scalar) < 4 ? sizeof(Scalar) : 4);
+  // A thread's R columns of a profile row, read in vector chunks; the tile interleaves the chunks of a group's
+  // threads so that they read consecutive addresses of a row.
+  using Chunks = lanes::RowChunks<Scalar, R, G>;
+  // Groups of 8 or more threads read one row together: rows starting on 128-byte boundaries keep them free of bank
+  // conflicts. Narrower groups read different rows at the same columns: a one-chunk stagger spreads them.
+  static constexpr int tile_stride = strip_columns + (G >= 8 ? 0 : Chunks::scalars);
   static_assert(Tier::block_threads % G == 0, "groups tile the block");
-  static_assert((R * sizeof(Scalar)) % 4 == 0, "column tiles start on word boundaries");
 
   static constexpr int tile_bytes(int profile_rows) {
     return ((profile_rows * tile_stride * static_cast<int>(sizeof(Scalar)) + 15) / 16) * 16;
@@ -75,13 +79,13 @@ __global__ void __launch_bounds__(Tier::block_threads)
   for (int strip = 0; strip < strips; ++strip) {
     const int first_column = strip * WF::strip_columns;  // 0-based
     __syncthreads();
-    for (int idx = threadIdx.x; idx < profile.rows * (WF::strip_columns / 2); idx += Tier::block_threads) {
-      // Copy in pairs of columns: strip_columns is even and tile rows are word-aligned for every scalar width.
-      int row = idx / (WF::strip_columns / 2), pair = idx % (WF::strip_columns / 2);
-      const Scalar* src = profile.data + static_cast<std::size_t>(row) * profile.stride + first_column + 2 * pair;
-      Scalar* dst = tile + row * WF::tile_stride + 2 * pair;
-      dst[0] = src[0];
-      dst[1] = src[1];
+    constexpr int chunks_per_row = WF::strip_columns / WF::Chunks::scalars;
+    for (int idx = threadIdx.x; idx < profile.rows * chunks_per_row; idx += Tier::block_threads) {
+      const int row = idx / chunks_per_row, chunk = idx % chunks_per_row;
+      const int owner = chunk / WF::Chunks::count, nth = chunk % WF::Chunks::count;
+      const Scalar* src = profile.data + static_cast<std::size_t>(row) * profile.stride + first_column +
+                          chunk * WF::Chunks::scalars;
+      WF::Chunks::copy(src, tile + row * WF::tile_stride + (nth * G + owner) * WF::Chunks::scalars);
     }
     __syncthreads();
 
@@ -91,19 +95,28 @@ __global__ void __launch_bounds__(Tier::block_threads)
     Right carry = p.left(1);
     const bool last_strip = strip + 1 == strips;
     const int steps = warp_rows > 0 ? warp_rows + G - 1 : 0;
+    // Each row's residue codes (and, for the first thread, its carry from the previous strip) are fetched one row
+    // ahead: every thread of a group waits for the slowest at the next exchange, so no load may sit on that path.
+    const bool reads_edge = rank == 0 && strip > 0;
+    unsigned codes = rows > 0 ? load_row_codes<W>(stream) : 0u;
+    Right edge_in{};
+    if (reads_edge && rows > 0) edge_in = edge[1];
     for (int step = 0; step < steps; ++step) {
       const int i = step - rank + 1;
       Right in = Tier::pass_right(carry, rank, step, exchange);
       if (i >= 1 && i <= rows) {
-        if (rank == 0) in = strip == 0 ? p.left(i) : edge[i];
+        if (rank == 0) in = strip == 0 ? p.left(i) : edge_in;
         Word diag = diag_next;
         diag_next = in.h;
-        unsigned codes = load_row_codes<W>(stream + static_cast<std::size_t>(i - 1) * W);
         const Scalar* score_rows[W];
         CUDP_UNROLL
-        for (int k = 0; k < W; ++k) score_rows[k] = tile + ((codes >> (8 * k)) & 0xffu) * WF::tile_stride + rank * R;
+        for (int k = 0; k < W; ++k) score_rows[k] = tile + ((codes >> (8 * k)) & 0xffu) * WF::tile_stride + rank * WF::Chunks::scalars;
+        if (i < rows) {
+          codes = load_row_codes<W>(stream + static_cast<std::size_t>(i) * W);
+          if (reads_edge) edge_in = edge[i + 1];
+        }
         Word score[R];
-        L::template gather<R>(score_rows, score);
+        L::template gather<R, G>(score_rows, score);
         carry = columns.step(p, in, diag, score, acc, i, j_first, m, lengths);
         if (rank == G - 1 && !last_strip) edge[i] = carry;
       }
