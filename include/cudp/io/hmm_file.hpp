@@ -303,10 +303,12 @@ class HmmParser {
     fail(tag + " line: expected 'yes' or 'no', found " + quoted(fields_[1]));
   }
 
-  void require_fields(std::size_t count, const std::string& what) const {
-    if (fields_.size() != count) {
-      fail(what + ": expected " + std::to_string(count - 1) + " value" + (count == 2 ? "" : "s") + ", found " +
-           std::to_string(fields_.size() - 1));
+  // The line must hold exactly `values` fields after its tag (lines of bare numbers have no tag).
+  void require_fields(std::size_t values, const std::string& what, bool tagged = true) const {
+    const std::size_t tag = tagged ? 1 : 0;
+    if (fields_.size() != values + tag) {
+      fail(what + ": expected " + std::to_string(values) + " value" + (values == 1 ? "" : "s") + ", found " +
+           std::to_string(fields_.size() - tag));
     }
   }
 
@@ -330,7 +332,7 @@ class HmmParser {
     }
     if (model.format == HmmFormat::v3a) {
       // 3/a wrote one parameter per line, with a lambda shared by all three distributions.
-      require_fields(4, "STATS LOCAL line");
+      require_fields(3, "STATS LOCAL line");
       const std::string_view which = fields_[2];
       const float value = static_cast<float>(parse_real(fields_[3], "STATS LOCAL " + std::string(which)));
       if (equals_ignoring_case(which, "VLAMBDA")) {
@@ -347,7 +349,7 @@ class HmmParser {
       }
       return;
     }
-    require_fields(5, "STATS LOCAL line");
+    require_fields(4, "STATS LOCAL line");
     const std::string_view which = fields_[2];
     const std::string label = "STATS LOCAL " + std::string(which);
     const float location = static_cast<float>(parse_real(fields_[3], label + " location"));
@@ -381,21 +383,21 @@ class HmmParser {
         fail("the header of the model starting at line " + std::to_string(model.line) + " ends without an HMM line");
       }
       if (tag == "NAME") {
-        require_fields(2, "NAME line");
+        require_fields(1, "NAME line");
         model.name = std::string(fields_[1]);
       } else if (tag == "ACC") {
-        require_fields(2, "ACC line");
+        require_fields(1, "ACC line");
         model.accession = std::string(fields_[1]);
       } else if (tag == "DESC") {
         model.description = rest_of_line(line_, tag);
       } else if (tag == "LENG") {
-        require_fields(2, "LENG line");
+        require_fields(1, "LENG line");
         model.length = parse_int(fields_[1], "LENG", 1);
       } else if (tag == "MAXL") {
-        require_fields(2, "MAXL line");
+        require_fields(1, "MAXL line");
         model.max_length = parse_int(fields_[1], "MAXL", 1);
       } else if (tag == "ALPH") {
-        require_fields(2, "ALPH line");
+        require_fields(1, "ALPH line");
         if (equals_ignoring_case(fields_[1], "amino")) {
           model.alphabet = HmmAlphabet::Amino;
         } else if (equals_ignoring_case(fields_[1], "DNA")) {
@@ -424,13 +426,13 @@ class HmmParser {
         std::string command = rest_of_line(line_, fields_[1]);
         model.command_log += (model.command_log.empty() ? "" : "\n") + command;
       } else if (tag == "NSEQ") {
-        require_fields(2, "NSEQ line");
+        require_fields(1, "NSEQ line");
         model.sequence_count = parse_int(fields_[1], "NSEQ", 1);
       } else if (tag == "EFFN") {
-        require_fields(2, "EFFN line");
+        require_fields(1, "EFFN line");
         model.effective_sequence_count = parse_real(fields_[1], "EFFN");
       } else if (tag == "CKSUM") {
-        require_fields(2, "CKSUM line");
+        require_fields(1, "CKSUM line");
         std::uint32_t checksum = 0;
         const auto word = fields_[1];
         const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), checksum);
@@ -494,15 +496,15 @@ class HmmParser {
     require_line(model, "the transition labels after the HMM line");
     require_line(model, "node 0");
     if (fields_[0] == "COMPO") {
-      require_fields(KK + 1, "COMPO line");
+      require_fields(KK, "COMPO line");
       model.composition.resize(KK);
       parse_probabilities(model.composition, 0, 1, K, "COMPO");
       require_line(model, "the node 0 insert emissions");
     }
-    require_fields(KK, "node 0 insert emission line");
+    require_fields(KK, "node 0 insert emission line", false);
     parse_probabilities(model.insert, 0, 0, K, "node 0 insert emissions");
     require_line(model, "the node 0 transitions");
-    require_fields(kTransitionCount, "node 0 transition line");
+    require_fields(kTransitionCount, "node 0 transition line", false);
     parse_probabilities(model.transitions, 0, 0, kTransitionCount, "node 0 transitions");
 
     // Annotation columns after the match emissions: MAP, then CONS (3/e on), RF, then MM (3/f), then CS.
@@ -521,9 +523,9 @@ class HmmParser {
       if (number != k) {
         fail("node numbers out of order: expected node " + std::to_string(k) + ", found " + std::to_string(number));
       }
-      require_fields(1 + KK + annotations, node + " match line (node number, " + std::to_string(K) +
-                                               " emissions and " + std::to_string(annotations) +
-                                               " annotation columns)");
+      require_fields(KK + annotations,
+                     node + " match line (" + std::to_string(K) + " emissions and " + std::to_string(annotations) +
+                         " annotation columns for " + format_name(model.format) + ")");
       parse_probabilities(model.match, static_cast<std::size_t>(k) * KK, 1, K, node + " match emissions");
       std::size_t column = 1 + KK;
       const std::string_view map_field = fields_[column++];
@@ -537,10 +539,10 @@ class HmmParser {
       if (!model.consensus_structure.empty()) model.consensus_structure[k] = fields_[column][0];
 
       require_line(model, node + " insert emissions");
-      require_fields(KK, node + " insert emission line");
+      require_fields(KK, node + " insert emission line", false);
       parse_probabilities(model.insert, static_cast<std::size_t>(k) * KK, 0, K, node + " insert emissions");
       require_line(model, node + " transitions");
-      require_fields(kTransitionCount, node + " transition line");
+      require_fields(kTransitionCount, node + " transition line", false);
       parse_probabilities(model.transitions, static_cast<std::size_t>(k) * kTransitionCount, 0, kTransitionCount,
                           node + " transitions");
     }
