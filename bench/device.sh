@@ -46,6 +46,12 @@ for tiers in ${TIER_SWEEP:-}; do
   echo "tiers $tiers: $(grep OVERALL "$OUT/sw-bench-tiers-$tiers.txt")" | tee -a "$OUT/summary.txt"
 done
 
+# Warp-tier shape experiments: the ladder with every query forced into one shape (CUDP_WARP_SHAPE=G,R).
+for shape in ${WARP_SWEEP:-}; do
+  CUDP_WARP_SHAPE=$shape build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 >"$OUT/sw-bench-warp-$shape.txt" 2>&1
+  echo "warp shape $shape: $(grep OVERALL "$OUT/sw-bench-warp-$shape.txt")" | tee -a "$OUT/summary.txt"
+done
+
 # End to end, application as a user runs it: all queries, from the packed database.
 /usr/bin/time -f "%e s wall" build-gpu/examples/swsearch/cudp-swsearch --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
   --format text --out "$OUT/swsearch.txt" 2>"$OUT/swsearch.time"

@@ -36,9 +36,10 @@ void run(const char* label, const cudp::io::SequenceSet& queries, const cudp::io
     double secs = (rs.kernel_ms + rs.rescore_ms) / 1e3, cells = static_cast<double>(cs.cells);
     cells_all += cells;
     secs_all += secs;
-    std::printf("%-6s query %-12s len %5d  %8.1f GCUPS  (thread %.1f / warp %.1f / block %.1f GCUPS; rescored %llu)\n",
+    std::printf("%-6s query %-12s len %5d  %8.1f GCUPS  (thread %.1f / warp %dx%d %.1f / block %.1f GCUPS; rescored %llu)\n",
                 label, queries.names[q].c_str(), m, cells / secs / 1e9,
                 rs.tier_ms[0] > 0 ? rs.tier_cells[0] / (rs.tier_ms[0] / 1e3) / 1e9 : 0.0,
+                rs.warp_shape.group, rs.warp_shape.columns,
                 rs.tier_ms[1] > 0 ? rs.tier_cells[1] / (rs.tier_ms[1] / 1e3) / 1e9 : 0.0,
                 rs.tier_ms[2] > 0 ? rs.tier_cells[2] / (rs.tier_ms[2] / 1e3) / 1e9 : 0.0,
                 static_cast<unsigned long long>(cs.rescored_overflow));

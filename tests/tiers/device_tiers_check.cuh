@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include <cudp/engine/device_scorer.cuh>
@@ -39,20 +40,43 @@ void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const
     auto query = random_codes(rng, qlen, alphabet);
     CodesSet db = adversarial_db(rng, alphabet, query);
     auto view = engine::view_of(db);
+    engine::CascadeStats host_cascade;
+    auto host = engine::score_on_host<Policy, Narrow>(params, matrix, alphabet, query.data(), qlen, view, 0, &host_cascade);
+    // The textbook reference where it is affordable.
+    auto affordable = [&](std::size_t t) { return db.get(t).size() * qlen <= 3'000'000; };
+    std::vector<long> expected(db.size(), 0);
+    for (std::size_t t = 0; t < db.size(); ++t)
+      if (affordable(t)) expected[t] = reference(db.get(t), query);
+
+    auto check = [&](engine::DeviceScorer<Policy, Narrow>& scorer, const char* how) {
+      engine::CascadeStats device_cascade;
+      auto device = scorer.score(params, matrix, alphabet, query.data(), qlen, &device_cascade);
+      REQUIRE(device_cascade.rescored_overflow == host_cascade.rescored_overflow);
+      for (std::size_t t = 0; t < db.size(); ++t) {
+        INFO(Narrow::name << " " << how << " query " << qlen << " target " << t << " length " << db.get(t).size()
+                          << " reference " << (affordable(t) ? std::to_string(expected[t]) : "-"));
+        REQUIRE(device[t] == host[t]);
+        if (affordable(t)) REQUIRE(device[t] == expected[t]);
+      }
+    };
     engine::DeviceScorer<Policy, Narrow> scorer(view, thresholds, static_cast<std::uint8_t>(alphabet));
+    REQUIRE(!scorer.streamed());
     REQUIRE(scorer.tasks_in(engine::TierKind::Thread) > 0);
     REQUIRE(scorer.tasks_in(engine::TierKind::Warp) > 0);
     REQUIRE(scorer.tasks_in(engine::TierKind::Block) > 0);
-    engine::CascadeStats device_cascade, host_cascade;
-    auto device = scorer.score(params, matrix, alphabet, query.data(), qlen, &device_cascade);
-    auto host = engine::score_on_host<Policy, Narrow>(params, matrix, alphabet, query.data(), qlen, view, 0, &host_cascade);
-    REQUIRE(device_cascade.rescored_overflow == host_cascade.rescored_overflow);
-    for (std::size_t t = 0; t < db.size(); ++t) {
-      INFO(Narrow::name << " query " << qlen << " target " << t << " length " << db.get(t).size() << " reference "
-                        << (db.get(t).size() * qlen <= 3'000'000 ? reference(db.get(t), query) : -1));
-      REQUIRE(device[t] == host[t]);
-      if (db.get(t).size() * qlen <= 3'000'000) REQUIRE(device[t] == reference(db.get(t), query));
+    // Every warp-tier shape of the menu, not only the one this query length would pick.
+    for (std::size_t k = 0; k < scorer.warp_menu().size(); ++k) {
+      scorer.force_warp_shape(static_cast<int>(k));
+      std::string how = "warp shape " + std::to_string(scorer.warp_menu()[k].group) + "x" +
+                        std::to_string(scorer.warp_menu()[k].columns);
+      check(scorer, how.c_str());
     }
+    // A memory budget far below the database: streamed in batches, uploads overlapping kernels.
+    engine::DeviceScorer<Policy, Narrow> streamed(view, thresholds, static_cast<std::uint8_t>(alphabet), 400u << 10);
+    REQUIRE(streamed.streamed());
+    REQUIRE(streamed.batch_count() > 3);
+    check(streamed, "streamed");
+    check(streamed, "streamed, second query");
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Scores queries against a database resident on the GPU. At construction the targets are sorted by length on the
-// device (CUB radix sort), split into length ranges by the architecture's tier table, packed Width targets per
-// task and uploaded once. Each query then runs one kernel per tier in the narrow lane, and the overflow cascade
+// Scores queries against a database on the GPU. At construction the targets are sorted by length on the device
+// (CUB radix sort), split into length ranges by the architecture's tier table and packed Width targets per task.
+// A database that fits in the device memory budget is uploaded once; a larger one is cut into batches that are
+// streamed for every query, the upload of one batch overlapping the kernels of the previous. Each query runs its
+// tiers in the narrow lane (the warp tier in the shape its length wastes least on), then the overflow cascade
 // rescores the few targets the narrow lane could not hold in s32.
 #include <cub/device/device_radix_sort.cuh>
 
@@ -16,30 +18,14 @@
 #include "../lanes/s16x2.hpp"
 #include "../lanes/s32.hpp"
 #include "../lanes/s8x4.hpp"
-#include "../tiers/block.cuh"
-#include "../tiers/thread.cuh"
-#include "../tiers/warp.cuh"
 #include "cascade.hpp"
 #include "device_tasks.cuh"
 #include "launch.cuh"
 #include "profile.hpp"
+#include "tier_shapes.cuh"
 #include "tuning.hpp"
 
 namespace cudp::engine {
-
-// Kernel shapes per lane (tuning data): columns per thread, group and block sizes of each tier.
-template <class Lane>
-struct TierShapes {
-  using Thread = tiers::ThreadTier<16, 128>;
-  using Warp = tiers::WarpTier<32, 16, 128>;
-  using Block = tiers::BlockTier<8, 256>;
-};
-template <>
-struct TierShapes<lanes::s32> {
-  using Thread = tiers::ThreadTier<8, 128>;
-  using Warp = tiers::WarpTier<32, 8, 128>;
-  using Block = tiers::BlockTier<4, 256>;
-};
 
 enum class TierKind { Thread = 0, Warp = 1, Block = 2 };
 constexpr const char* to_string(TierKind k) { return k == TierKind::Thread ? "thread" : (k == TierKind::Warp ? "warp" : "block"); }
@@ -69,39 +55,65 @@ inline std::vector<std::uint32_t> sort_by_length_on_device(const SequencesView& 
 struct DeviceRunStats {
   float kernel_ms = 0;                  // narrow pass, all tiers
   float rescore_ms = 0;                 // wide pass
+  float wall_ms = 0;                    // the whole query, uploads of streamed batches included
   std::array<float, 3> tier_ms{};       // narrow pass per tier
   std::array<std::uint64_t, 3> tier_cells{};
+  WarpShape warp_shape{};               // the warp-tier shape the query ran in
 };
 
-template <template <class> class Policy, class Narrow = lanes::s16x2>
+template <template <class> class Policy, class Narrow = lanes::s16x2, class Shapes = TierShapes<Narrow>>
 class DeviceScorer {
  public:
   using NarrowPolicy = Policy<Narrow>;
   using WidePolicy = Policy<lanes::s32>;
   using Params = typename WidePolicy::Params;
-  using NarrowShapes = TierShapes<Narrow>;
-  using WideTier = typename TierShapes<lanes::s32>::Warp;
+  using WarpMenu = typename Shapes::Warps;
+  using WideTier = std::tuple_element_t<0, typename TierShapes<lanes::s32>::Warps>;
   static constexpr int W = Narrow::width;
 
-  DeviceScorer(const SequencesView& db, TierThresholds thresholds, std::uint8_t pad_code) : db_(db), pad_code_(pad_code) {
+  // `device_bytes` caps the GPU memory the packed database may take (0: most of what is free); a database above
+  // it is streamed in batches.
+  DeviceScorer(const SequencesView& db, TierThresholds thresholds, std::uint8_t pad_code, std::size_t device_bytes = 0)
+      : db_(db), pad_code_(pad_code), warp_menu_(warp_shapes<WarpMenu>()) {
     CUDP_CUDA_CHECK(cudaStreamCreate(&stream_));
+    CUDP_CUDA_CHECK(cudaStreamCreate(&copy_stream_));
     order_ = sort_by_length_on_device(db, stream_);
-    std::size_t begin = 0;
+    scores_.reserve(db.count);
+    const std::size_t budget = device_budget(device_bytes);
     const long limits[3] = {thresholds.thread_max_length, thresholds.warp_max_length, -1};
-    std::uint64_t bytes = 0;
+    std::size_t begin = 0;
+    std::vector<Range> ranges;
+    std::uint64_t total = 0;
     for (int k = 0; k < 3; ++k) {
       std::size_t end = begin;
       while (end < db.count && (limits[k] < 0 || db.length(order_[end]) <= static_cast<std::uint32_t>(limits[k]))) ++end;
-      auto plan = plan_tasks<W>(db, order_.data() + begin, end - begin);
       for (std::size_t i = begin; i < end; ++i) residues_[k] += db.length(order_[i]);
+      if (k == 1 && end > begin) warp_mean_rows_ = static_cast<double>(residues_[k]) / static_cast<double>(end - begin);
       total_residues_ += residues_[k];
-      bytes += plan.residues.size() + plan.boundary_slots * sizeof(typename NarrowPolicy::Right);
-      fill_task_residues(db, plan, plan.residues.data(), pad_code);
-      check_fits(bytes);
-      tasks_[k].upload(plan, stream_);
+      if (end > begin) {
+        ranges.push_back({static_cast<TierKind>(k), begin, end});
+        total += footprint(begin, end);
+      }
       begin = end;
     }
-    scores_.reserve(db.count);
+    // Resident when everything fits; otherwise batches of at most half the budget, two of them on the GPU at once.
+    streamed_ = total > budget;
+    const std::uint64_t batch_limit = streamed_ ? budget / 2 : total;
+    for (const Range& r : ranges) split_into_batches(r, batch_limit);
+    std::uint64_t slots = 0;
+    for (auto& b : batches_) slots = std::max(slots, b.tasks.boundary_slots);
+    boundary_slots_ = slots;
+    if (streamed_) {
+      // Pinned, so that uploads run while the previous batch computes.
+      for (auto& b : batches_)
+        if (!b.tasks.residues.empty())
+          CUDP_CUDA_CHECK(cudaHostRegister(b.tasks.residues.data(), b.tasks.residues.size(), cudaHostRegisterDefault));
+      device_slots_.resize(2);
+      for (auto& slot : device_slots_) slot.reserve_for(batches_);
+    } else {
+      device_slots_.resize(batches_.size());
+      for (std::size_t b = 0; b < batches_.size(); ++b) device_slots_[b].upload(batches_[b].tasks, stream_);
+    }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
     CUDP_CUDA_CHECK(cudaEventCreate(&start_));
     CUDP_CUDA_CHECK(cudaEventCreate(&stop_));
@@ -109,13 +121,28 @@ class DeviceScorer {
   DeviceScorer(const DeviceScorer&) = delete;
   DeviceScorer& operator=(const DeviceScorer&) = delete;
   ~DeviceScorer() {
+    if (streamed_)
+      for (auto& b : batches_)
+        if (!b.tasks.residues.empty()) cudaHostUnregister(b.tasks.residues.data());
+    for (auto& e : batch_events_) cudaEventDestroy(e);
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
+    cudaStreamDestroy(copy_stream_);
     cudaStreamDestroy(stream_);
   }
 
-  int tasks_in(TierKind k) const { return tasks_[static_cast<int>(k)].count; }
+  int tasks_in(TierKind k) const {
+    int n = 0;
+    for (const auto& b : batches_) n += b.kind == k ? b.tasks.count() : 0;
+    return n;
+  }
   std::uint64_t residues_in(TierKind k) const { return residues_[static_cast<int>(k)]; }
+  bool streamed() const { return streamed_; }
+  std::size_t batch_count() const { return batches_.size(); }
+  const std::vector<WarpShape>& warp_menu() const { return warp_menu_; }
+  int warp_shape_for(int m) const { return forced_warp_shape_ >= 0 ? forced_warp_shape_ : choose_warp_shape(m, warp_menu_, warp_mean_rows_); }
+  // Runs every later query in the menu's k-th warp shape (-1: choose by query length); tests use it to cover all.
+  void force_warp_shape(int k) { forced_warp_shape_ = k; }
 
   template <class Matrix>
   std::vector<std::int32_t> score(const Params& params, const Matrix& matrix, int alphabet_size, const std::uint8_t* query,
@@ -125,22 +152,45 @@ class DeviceScorer {
     CascadeStats& cs = cascade ? *cascade : local_cascade;
     DeviceRunStats& rs = run ? *run : local_run;
     std::vector<std::int32_t> scores(db_.count, 0);
+    CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
 
-    constexpr int multiple = std::max({NarrowShapes::Thread::group_size * NarrowShapes::Thread::columns_per_thread,
-                                       NarrowShapes::Warp::group_size * NarrowShapes::Warp::columns_per_thread,
-                                       NarrowShapes::Block::group_size * NarrowShapes::Block::columns_per_thread});
-    Profile<NarrowPolicy> prof = build_profile<NarrowPolicy>(params, matrix, alphabet_size, query, m, multiple);
-    Profile<WidePolicy> wide_prof = build_profile<WidePolicy>(params, matrix, alphabet_size, query, m, multiple);
+    const int warp_shape = warp_shape_for(m);
+    rs.warp_shape = warp_menu_[warp_shape];
+    const int columns = profile_columns(m);
+    Profile<NarrowPolicy> prof = build_profile<NarrowPolicy>(params, matrix, alphabet_size, query, m, columns);
+    Profile<WidePolicy> wide_prof = build_profile<WidePolicy>(params, matrix, alphabet_size, query, m, columns);
     recurrences::ProblemShape shape = shape_of(wide_prof.data, alphabet_size, wide_prof.stride, m);
     NarrowPolicy p(params, shape);
     narrow_profile_.upload(prof.data, stream_);
     tiers::ProfileView<typename Narrow::scalar> pv{narrow_profile_.get(), prof.stride, prof.rows};
+    auto* boundary = reserve_boundary<NarrowPolicy>(boundary_slots_);
 
-    launch_narrow<typename NarrowShapes::Thread>(p, TierKind::Thread, pv, m, rs);
-    launch_narrow<typename NarrowShapes::Warp>(p, TierKind::Warp, pv, m, rs);
-    launch_narrow<typename NarrowShapes::Block>(p, TierKind::Block, pv, m, rs);
+    // Kernels go on stream_, uploads of streamed batches on copy_stream_; a slot is refilled only after the
+    // kernel that read it, and a kernel starts only after its slot's upload.
+    ensure_batch_events();
+    const bool streamed = streamed_;
+    if (streamed) upload_batch(0);
+    for (std::size_t b = 0; b < batches_.size(); ++b) {
+      const std::size_t slot = streamed ? b % 2 : b;
+      if (streamed) CUDP_CUDA_CHECK(cudaStreamWaitEvent(stream_, uploaded(slot)));
+      CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(b), stream_));
+      launch_batch(p, batches_[b].kind, device_slots_[slot].view(), pv, m, boundary, warp_shape);
+      CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(b), stream_));
+      if (streamed && b + 1 < batches_.size()) {
+        if (b >= 1) CUDP_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, kernel_stop(b - 1)));
+        upload_batch(b + 1);
+      }
+    }
     scores_.download(scores.data(), db_.count, stream_);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    for (std::size_t b = 0; b < batches_.size(); ++b) {
+      float ms = 0;
+      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(b), kernel_stop(b)));
+      const int k = static_cast<int>(batches_[b].kind);
+      rs.tier_ms[k] += ms;
+      rs.kernel_ms += ms;
+    }
+    for (int k = 0; k < 3; ++k) rs.tier_cells[k] += residues_[k] * static_cast<std::uint64_t>(m);
 
     // Every target ran narrow; those the narrow lane cannot hold for certain are simply not read.
     cs.cells += total_residues_ * static_cast<std::uint64_t>(m);
@@ -151,63 +201,160 @@ class DeviceScorer {
       wide_profile_.upload(wide_prof.data, stream_);
       WidePolicy wp(params, shape);
       tiers::ProfileView<std::int32_t> wpv{wide_profile_.get(), wide_prof.stride, wide_prof.rows};
-      typename WidePolicy::Right* boundary = boundary_for<WidePolicy, WideTier>(plan.boundary_slots, m);
-      rs.rescore_ms += timed([&] {
-        launch_tier<WidePolicy, WideTier>(wp, wide_tasks_.view(), wpv, m, boundary, scores_.get(), stream_);
-      });
+      auto* wide_boundary = reserve_boundary<WidePolicy>(plan.boundary_slots);
+      CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(0), stream_));
+      launch_tier<WidePolicy, WideTier>(wp, wide_tasks_.view(), wpv, m, wide_boundary, scores_.get(), stream_);
+      CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(0), stream_));
       std::vector<std::int32_t> rescored(db_.count);
       scores_.download(rescored.data(), db_.count, stream_);
       CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      float ms = 0;
+      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(0), kernel_stop(0)));
+      rs.rescore_ms += ms;
       for (std::uint32_t t : wide) scores[t] = rescored[t];
     }
+    CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float wall = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&wall, start_, stop_));
+    rs.wall_ms += wall;
     return scores;
   }
 
  private:
-  template <class Tier>
-  void launch_narrow(const NarrowPolicy& p, TierKind kind, const tiers::ProfileView<typename Narrow::scalar>& pv, int m,
-                     DeviceRunStats& rs) {
-    auto& tasks = tasks_[static_cast<int>(kind)];
-    if (tasks.count == 0) return;
-    auto* boundary = boundary_for<NarrowPolicy, Tier>(tasks.boundary_slots, m);
-    float ms = timed([&] { launch_tier<NarrowPolicy, Tier>(p, tasks.view(), pv, m, boundary, scores_.get(), stream_); });
-    rs.tier_ms[static_cast<int>(kind)] += ms;
-    rs.tier_cells[static_cast<int>(kind)] += residues_[static_cast<int>(kind)] * static_cast<std::uint64_t>(m);
-    rs.kernel_ms += ms;
+  struct Range {
+    TierKind kind;
+    std::size_t begin, end;  // into order_
+  };
+  struct Batch {
+    TierKind kind;
+    PackedTasks<W> tasks;
+  };
+  // A batch's device copy; its buffers only grow, so refilling a slot allocates nothing.
+  struct Slot : DeviceTasks<W> {
+    void reserve_for(const std::vector<Batch>& batches) {
+      std::size_t residues = 0, tasks = 0;
+      for (const auto& b : batches) {
+        residues = std::max(residues, b.tasks.residues.size());
+        tasks = std::max(tasks, static_cast<std::size_t>(b.tasks.count()));
+      }
+      this->residues.reserve(residues);
+      this->offsets.reserve(tasks);
+      this->boundary_offsets.reserve(tasks);
+      this->rows.reserve(tasks);
+      this->lengths.reserve(tasks * W);
+      this->targets.reserve(tasks * W);
+    }
+  };
+
+  // Device bytes of the targets order_[begin, end): residues, task tables and strip carries.
+  std::uint64_t footprint(std::size_t begin, std::size_t end) const {
+    std::uint64_t bytes = 0;
+    for (std::size_t i = begin; i < end; i += W) {
+      std::uint64_t rows = 0;
+      for (std::size_t k = i; k < std::min(end, i + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
+      bytes += task_bytes(rows);
+    }
+    return bytes;
+  }
+  static std::uint64_t task_bytes(std::uint64_t rows) {
+    return (rows * W + 15) / 16 * 16 + (rows + 1) * sizeof(typename NarrowPolicy::Right) + 2 * sizeof(std::uint64_t) +
+           (2 * W + 1) * sizeof(std::int32_t);
   }
 
-  // Milliseconds the work `launch` enqueues on the stream takes, by events; waits for it.
-  template <class Launch>
-  float timed(Launch launch) {
-    CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
-    launch();
-    CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float ms = 0;
-    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    return ms;
+  void split_into_batches(const Range& r, std::uint64_t limit) {
+    std::size_t first = r.begin;
+    std::uint64_t bytes = 0;
+    for (std::size_t i = r.begin; i < r.end; i += W) {
+      std::uint64_t rows = 0;
+      for (std::size_t k = i; k < std::min(r.end, i + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
+      const std::uint64_t add = task_bytes(rows);
+      if (add > limit)
+        throw std::runtime_error("a target of " + std::to_string(rows) + " residues needs " + std::to_string(add >> 20) +
+                                 " MiB of GPU memory, more than the " + std::to_string(limit >> 20) + " MiB a batch may take");
+      if (bytes + add > limit && i > first) {
+        add_batch(r.kind, first, i);
+        first = i;
+        bytes = 0;
+      }
+      bytes += add;
+    }
+    if (r.end > first) add_batch(r.kind, first, r.end);
+  }
+  void add_batch(TierKind kind, std::size_t begin, std::size_t end) {
+    Batch b{kind, plan_tasks<W>(db_, order_.data() + begin, end - begin)};
+    fill_task_residues(db_, b.tasks, b.tasks.residues.data(), pad_code_);
+    batches_.push_back(std::move(b));
   }
 
-  // Carries between strips are needed only when the query is wider than one strip.
-  template <class P, class Tier>
-  typename P::Right* boundary_for(std::uint64_t slots, int m) {
-    if (m <= Tier::group_size * Tier::columns_per_thread) return nullptr;
+  std::size_t device_budget(std::size_t requested) const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    // Room for the profiles, the rescoring lane and the allocator's slack.
+    const std::size_t reserve = (std::size_t{256} << 20) + free_bytes / 10;
+    const std::size_t usable = free_bytes > reserve ? free_bytes - reserve : 0;
+    if (requested > usable)
+      throw std::runtime_error("asked for " + std::to_string(requested >> 20) + " MiB of GPU memory for the database but only " +
+                               std::to_string(usable >> 20) + " MiB are free");
+    return requested ? requested : usable;
+  }
+
+  // Profile columns: every strip of every tier shape the query might use lies inside the profile.
+  int profile_columns(int m) const {
+    auto round_up = [m](int strip) { return std::max(1, (m + strip - 1) / strip) * strip; };
+    int columns = std::max(round_up(Shapes::Thread::group_size * Shapes::Thread::columns_per_thread),
+                           round_up(Shapes::Block::group_size * Shapes::Block::columns_per_thread));
+    for (const WarpShape& s : warp_menu_) columns = std::max(columns, round_up(s.strip()));
+    return columns;
+  }
+
+  void launch_batch(const NarrowPolicy& p, TierKind kind, const tiers::TaskList<W>& tasks,
+                    const tiers::ProfileView<typename Narrow::scalar>& pv, int m, typename NarrowPolicy::Right* boundary,
+                    int warp_shape) {
+    if (kind == TierKind::Thread)
+      launch_tier<NarrowPolicy, typename Shapes::Thread>(p, tasks, pv, m, boundary, scores_.get(), stream_);
+    else if (kind == TierKind::Block)
+      launch_tier<NarrowPolicy, typename Shapes::Block>(p, tasks, pv, m, boundary, scores_.get(), stream_);
+    else
+      with_warp_shape<WarpMenu>(warp_shape, [&](auto tier) {
+        launch_tier<NarrowPolicy, decltype(tier)>(p, tasks, pv, m, boundary, scores_.get(), stream_);
+      });
+  }
+
+  void upload_batch(std::size_t b) {
+    device_slots_[b % 2].upload(batches_[b].tasks, copy_stream_);
+    CUDP_CUDA_CHECK(cudaEventRecord(uploaded(b % 2), copy_stream_));
+  }
+
+  // Events: two per batch for kernel timing, then one per streaming slot for its upload.
+  void ensure_batch_events() {
+    const std::size_t needed = 2 * batches_.size() + 2;
+    while (batch_events_.size() < needed) {
+      cudaEvent_t e;
+      CUDP_CUDA_CHECK(cudaEventCreate(&e));
+      batch_events_.push_back(e);
+    }
+  }
+  cudaEvent_t kernel_start(std::size_t b) const { return batch_events_[2 * b]; }
+  cudaEvent_t kernel_stop(std::size_t b) const { return batch_events_[2 * b + 1]; }
+  cudaEvent_t uploaded(std::size_t slot) const { return batch_events_[2 * batches_.size() + slot]; }
+
+  template <class P>
+  typename P::Right* reserve_boundary(std::uint64_t slots) {
     boundary_.reserve(slots * sizeof(typename P::Right));
     return reinterpret_cast<typename P::Right*>(boundary_.get());
   }
 
-  void check_fits(std::uint64_t bytes) const {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (bytes > free_bytes)
-      throw std::runtime_error("the packed database needs " + std::to_string(bytes >> 20) + " MiB of GPU memory but only " +
-                               std::to_string(free_bytes >> 20) + " MiB are free; split the database");
-  }
-
   SequencesView db_;
   std::uint8_t pad_code_;
+  std::vector<WarpShape> warp_menu_;
+  double warp_mean_rows_ = 300;
+  int forced_warp_shape_ = -1;
   std::vector<std::uint32_t> order_;
-  std::array<DeviceTasks<W>, 3> tasks_;
+  std::vector<Batch> batches_;
+  std::vector<Slot> device_slots_;
+  bool streamed_ = false;
+  std::uint64_t boundary_slots_ = 0;
   std::array<std::uint64_t, 3> residues_{};
   std::uint64_t total_residues_ = 0;
   DeviceTasks<1> wide_tasks_;
@@ -215,7 +362,8 @@ class DeviceScorer {
   DeviceBuffer<typename Narrow::scalar> narrow_profile_;
   DeviceBuffer<std::int32_t> wide_profile_;
   DeviceBuffer<unsigned char> boundary_;
-  cudaStream_t stream_{};
+  std::vector<cudaEvent_t> batch_events_;
+  cudaStream_t stream_{}, copy_stream_{};
   cudaEvent_t start_{}, stop_{};
 };
 

@@ -1,0 +1,94 @@
+#pragma once
+// Kernel shapes per lane type (tuning data, kept apart from the algorithms): columns per thread, group and block
+// sizes of each tier, and the menu of warp-tier shapes from which every query picks the cheapest for its length.
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../lanes/s16x2.hpp"
+#include "../lanes/s32.hpp"
+#include "../tiers/block.cuh"
+#include "../tiers/thread.cuh"
+#include "../tiers/warp.cuh"
+
+namespace cudp::engine {
+
+template <class... Tiers>
+using TierMenu = std::tuple<Tiers...>;
+
+template <class Lane>
+struct TierShapes {
+  using Thread = tiers::ThreadTier<16, 128>;
+  using Warps = TierMenu<tiers::WarpTier<32, 16, 128>>;
+  using Block = tiers::BlockTier<8, 256>;
+};
+
+// The default lane: strips from 128 to 1024 columns, so that short queries fill their one strip and long ones
+// pay for little padding in their last.
+template <>
+struct TierShapes<lanes::s16x2> {
+  using Thread = tiers::ThreadTier<16, 128>;
+  using Warps = TierMenu<tiers::WarpTier<8, 16, 128>, tiers::WarpTier<8, 24, 128>, tiers::WarpTier<16, 16, 128>,
+                         tiers::WarpTier<16, 24, 128>, tiers::WarpTier<32, 16, 128>, tiers::WarpTier<32, 24, 128>,
+                         tiers::WarpTier<32, 32, 128>>;
+  using Block = tiers::BlockTier<8, 256>;
+};
+
+template <>
+struct TierShapes<lanes::s32> {
+  using Thread = tiers::ThreadTier<8, 128>;
+  using Warps = TierMenu<tiers::WarpTier<32, 8, 128>>;
+  using Block = tiers::BlockTier<4, 256>;
+};
+
+struct WarpShape {
+  int group = 0, columns = 0;
+  int strip() const { return group * columns; }
+};
+
+template <class Menu, std::size_t... I>
+std::vector<WarpShape> warp_shapes_of(std::index_sequence<I...>) {
+  return {WarpShape{std::tuple_element_t<I, Menu>::group_size, std::tuple_element_t<I, Menu>::columns_per_thread}...};
+}
+template <class Menu>
+std::vector<WarpShape> warp_shapes() {
+  return warp_shapes_of<Menu>(std::make_index_sequence<std::tuple_size_v<Menu>>{});
+}
+
+// Relative cost of a query of length m on a warp shape, per target row: each strip costs each thread of the group
+// its cells plus a fixed part (sm_90 s16x2 SASS: about 6.75 instructions per column and 35 per row), and the
+// wavefront's ramp adds group-1 steps to a target of mean_rows rows.
+inline double warp_shape_cost(int m, const WarpShape& s, double mean_rows) {
+  const int strips = (m + s.strip() - 1) / s.strip();
+  const double ramp = (mean_rows + s.group - 1) / (mean_rows > 1 ? mean_rows : 1);
+  return strips * static_cast<double>(s.group) * (6.75 * s.columns + 35.0) * ramp;
+}
+
+// Index into `menu` of the shape for a query of length m. CUDP_WARP_SHAPE="G,R" forces one, for tuning runs.
+inline int choose_warp_shape(int m, const std::vector<WarpShape>& menu, double mean_rows) {
+  if (const char* env = std::getenv("CUDP_WARP_SHAPE")) {
+    std::string s(env);
+    auto comma = s.find(',');
+    int g = std::atoi(s.substr(0, comma).c_str()), r = comma == std::string::npos ? 0 : std::atoi(s.substr(comma + 1).c_str());
+    for (std::size_t k = 0; k < menu.size(); ++k)
+      if (menu[k].group == g && menu[k].columns == r) return static_cast<int>(k);
+    throw std::invalid_argument("CUDP_WARP_SHAPE=" + s + " is not in this lane's warp-tier menu");
+  }
+  int best = 0;
+  for (std::size_t k = 1; k < menu.size(); ++k)
+    if (warp_shape_cost(m, menu[k], mean_rows) < warp_shape_cost(m, menu[best], mean_rows)) best = static_cast<int>(k);
+  return best;
+}
+
+// Calls f(Tier{}) for the menu's k-th tier.
+template <class Menu, class F, std::size_t I = 0>
+void with_warp_shape(int k, F&& f) {
+  if constexpr (I < std::tuple_size_v<Menu>) {
+    if (k == static_cast<int>(I)) return f(std::tuple_element_t<I, Menu>{});
+    with_warp_shape<Menu, F, I + 1>(k, std::forward<F>(f));
+  }
+}
+
+}  // namespace cudp::engine
