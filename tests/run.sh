@@ -10,7 +10,7 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends cmake g++ make python3 zlib1g-dev catch2 fasta3 parasail \
-  ncbi-data hmmer-examples clang libclang-rt-14-dev >/dev/null
+  ncbi-data hmmer hmmer-examples clang libclang-rt-14-dev >/dev/null
 
 jobs=$(nproc)
 build=${CUDP_BUILD_DIR:-build}
@@ -24,6 +24,12 @@ CXX=clang++ cmake -S . -B "$build-fuzz" -DCUDP_ENABLE_CUDA=OFF -DCUDP_FUZZ=ON -D
 cmake --build "$build-fuzz" --target fuzz_fasta -j"$jobs"
 corpus=$(mktemp -d)
 "$build-fuzz/tests/io/fuzz_fasta" -max_total_time="${CUDP_FUZZ_SECONDS:-60}" -print_final_stats=1 "$corpus" tests/io/fuzz_corpus
+rm -rf "$corpus"
+# The same for the HMMER3 profile reader (and the Plan7 configuration of whatever it accepts), for half as long.
+cmake --build "$build-fuzz" --target fuzz_hmm_file -j"$jobs"
+corpus=$(mktemp -d)
+"$build-fuzz/tests/io/fuzz_hmm_file" -max_total_time="$(( (${CUDP_FUZZ_SECONDS:-60} + 1) / 2 ))" -print_final_stats=1 \
+  "$corpus" tests/io/fuzz_hmm_corpus
 rm -rf "$corpus"
 
 # Install, then build and run a consumer project against the installed package.

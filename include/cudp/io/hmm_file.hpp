@@ -466,12 +466,13 @@ class HmmParser {
       fail("HMM line: expected " + std::to_string(K) + " residue column labels for the " +
            alphabet_name(model.alphabet) + " alphabet, found " + std::to_string(fields_.size() - 1));
     }
-    const auto M1 = static_cast<std::size_t>(model.length) + 1;
-    if (rf) model.reference.assign(M1, ' ');
-    if (mm) model.model_mask.assign(M1, ' ');
-    if (cons) model.consensus.assign(M1, ' ');
-    if (cs) model.consensus_structure.assign(M1, ' ');
-    if (map) model.alignment_map.assign(M1, 0);
+    // Node 0 placeholders; nodes are appended as they are read, so that memory follows the input and not a LENG
+    // value that may be wrong.
+    if (rf) model.reference = " ";
+    if (mm) model.model_mask = " ";
+    if (cons) model.consensus = " ";
+    if (cs) model.consensus_structure = " ";
+    if (map) model.alignment_map = {0};
   }
 
   void parse_probabilities(std::vector<float>& out, std::size_t offset, std::size_t first_field, int count,
@@ -487,10 +488,9 @@ class HmmParser {
     const int K = model.residues();
     const int M = model.length;
     const auto KK = static_cast<std::size_t>(K);
-    const auto node_count = static_cast<std::size_t>(M) + 1;
-    model.match.assign(node_count * KK, 0.0f);
-    model.insert.assign(node_count * KK, 0.0f);
-    model.transitions.assign(node_count * kTransitionCount, 0.0f);
+    model.match.assign(KK, 0.0f);
+    model.insert.assign(KK, 0.0f);
+    model.transitions.assign(kTransitionCount, 0.0f);
 
     // The line after HMM labels the transition columns (m->m m->i ...); HMMER does not read it either.
     require_line(model, "the transition labels after the HMM line");
@@ -526,17 +526,21 @@ class HmmParser {
       require_fields(KK + annotations,
                      node + " match line (" + std::to_string(K) + " emissions and " + std::to_string(annotations) +
                          " annotation columns for " + format_name(model.format) + ")");
+      const std::size_t nodes = static_cast<std::size_t>(k) + 1;
+      model.match.resize(nodes * KK);
+      model.insert.resize(nodes * KK);
+      model.transitions.resize(nodes * kTransitionCount);
       parse_probabilities(model.match, static_cast<std::size_t>(k) * KK, 1, K, node + " match emissions");
       std::size_t column = 1 + KK;
       const std::string_view map_field = fields_[column++];
-      if (!model.alignment_map.empty()) model.alignment_map[k] = parse_int(map_field, node + " MAP column", 0);
-      if (has_cons_column && !model.consensus.empty()) model.consensus[k] = fields_[column][0];
+      if (!model.alignment_map.empty()) model.alignment_map.push_back(parse_int(map_field, node + " MAP column", 0));
+      if (has_cons_column && !model.consensus.empty()) model.consensus += fields_[column][0];
       if (has_cons_column) ++column;
-      if (!model.reference.empty()) model.reference[k] = fields_[column][0];
+      if (!model.reference.empty()) model.reference += fields_[column][0];
       ++column;
-      if (has_mm_column && !model.model_mask.empty()) model.model_mask[k] = fields_[column][0];
+      if (has_mm_column && !model.model_mask.empty()) model.model_mask += fields_[column][0];
       if (has_mm_column) ++column;
-      if (!model.consensus_structure.empty()) model.consensus_structure[k] = fields_[column][0];
+      if (!model.consensus_structure.empty()) model.consensus_structure += fields_[column][0];
 
       require_line(model, node + " insert emissions");
       require_fields(KK, node + " insert emission line", false);
