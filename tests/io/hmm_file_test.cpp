@@ -249,7 +249,7 @@ TEST_CASE("the legacy formats hmmconvert writes parse to the same probabilities"
     return;
   }
   const cudp::test::TempDir dir;
-  for (const std::string dna_or_amino : {source, examples + "/tutorial/MADE1.hmm"}) {
+  for (const std::string& dna_or_amino : {source, examples + "/tutorial/MADE1.hmm"}) {
     const HmmModel reference = cudp::io::read_hmm_file(dna_or_amino).at(0);
     for (char version = 'a'; version <= 'f'; ++version) {
       CAPTURE(dna_or_amino, version);
