@@ -42,14 +42,14 @@ build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" "${LANES:-s16
 grep -E "OVERALL|MISMATCH" "$OUT/sw-bench.txt" >>"$OUT/summary.txt"
 # Tier-table experiments: the same ladder with every target on one tier (CUDP_TIERS=thread_max,warp_max).
 for tiers in ${TIER_SWEEP:-}; do
-  CUDP_TIERS=$tiers build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 >"$OUT/sw-bench-tiers-$tiers.txt" 2>&1
-  echo "tiers $tiers: $(grep OVERALL "$OUT/sw-bench-tiers-$tiers.txt")" | tee -a "$OUT/summary.txt"
+  CUDP_TIERS=$tiers build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 >"$OUT/sw-bench-tiers-${tiers/,/-}.txt" 2>&1
+  echo "tiers $tiers: $(grep OVERALL "$OUT/sw-bench-tiers-${tiers/,/-}.txt")" | tee -a "$OUT/summary.txt"
 done
 
 # Warp-tier shape experiments: the ladder with every query forced into one shape (CUDP_WARP_SHAPE=G,R).
 for shape in ${WARP_SWEEP:-}; do
-  CUDP_WARP_SHAPE=$shape build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 >"$OUT/sw-bench-warp-$shape.txt" 2>&1
-  echo "warp shape $shape: $(grep OVERALL "$OUT/sw-bench-warp-$shape.txt")" | tee -a "$OUT/summary.txt"
+  CUDP_WARP_SHAPE=$shape build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 >"$OUT/sw-bench-warp-${shape/,/x}.txt" 2>&1
+  echo "warp shape $shape: $(grep OVERALL "$OUT/sw-bench-warp-${shape/,/x}.txt")" | tee -a "$OUT/summary.txt"
 done
 
 # End to end, application as a user runs it: all queries, from the packed database.

@@ -18,6 +18,7 @@
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/bio/karlin_altschul.hpp>
 #include <cudp/engine/locate.hpp>
+#include <cudp/tiers/parallel_for.hpp>
 #include <cudp/io/database_file.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/matrix.hpp>
@@ -40,7 +41,7 @@ const char* kUsage =
     "  --top N             hits reported per query (default 10)\n"
     "  --format tsv|text   tsv (default): one line per hit; text: a table per query and a summary\n"
     "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
-    "  --threads N         host backend threads (default: all cores)\n"
+    "  --threads N         host threads: the host backend and the hits' coordinates (default: all cores)\n"
     "  --out FILE          write the results to FILE instead of standard output\n"
     "  --help              this text\n"
     "\n"
@@ -141,22 +142,41 @@ int main(int argc, char** argv) {
     const std::uint64_t db_residues = db.total_residues();
     if (o.format == "tsv")
       out << "#query\ttarget\tscore\tbits\tevalue\tqstart\tqend\ttstart\ttend\n";
+    // The top hits of every query, highest score first (ties in database order, so the output is deterministic);
+    // their coordinates come from a forward and a reverse pass each, run for all hits on all cores.
+    struct Hit {
+      std::size_t query, target;
+      cudp::engine::AlignmentEnds ends;
+    };
+    std::vector<Hit> hits;
     for (std::size_t q = 0; q < queries.size(); ++q) {
       const auto& scores = table[q];
       std::vector<std::size_t> order(db.size());
       std::iota(order.begin(), order.end(), 0);
       std::size_t k = std::min<std::size_t>(o.top, order.size());
-      // Highest score first; ties keep database order so the output is deterministic.
       std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](std::size_t a, std::size_t b) {
         return scores[a] != scores[b] ? scores[a] > scores[b] : a < b;
       });
+      for (std::size_t r = 0; r < k; ++r) hits.push_back({q, order[r], {}});
+    }
+    cudp::tiers::parallel_for(
+        hits.size(), o.threads, [] { return 0; },
+        [&](int, std::size_t h) {
+          Hit& hit = hits[h];
+          hit.ends = cudp::engine::locate_local(queries.data(hit.query), static_cast<int>(queries.length(hit.query)),
+                                                db.data(hit.target), static_cast<int>(db.length(hit.target)), matrix,
+                                                o.gap_open, o.gap_extend);
+        });
+
+    std::size_t next_hit = 0;
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      const auto& scores = table[q];
       if (o.format == "text")
         out << "Query: " << queries.names[q] << " (" << queries.length(q) << " aa)\n"
             << "  score    bits      E-value  q-range        t-range        target\n";
-      for (std::size_t r = 0; r < k; ++r) {
-        std::size_t t = order[r];
-        auto ends = cudp::engine::locate_local(queries.data(q), static_cast<int>(queries.length(q)), db.data(t),
-                                               static_cast<int>(db.length(t)), matrix, o.gap_open, o.gap_extend);
+      for (; next_hit < hits.size() && hits[next_hit].query == q; ++next_hit) {
+        const std::size_t t = hits[next_hit].target;
+        const auto& ends = hits[next_hit].ends;
         if (ends.score != scores[t])
           throw std::logic_error("internal error: rescoring target " + db.names[t] + " gave " +
                                  std::to_string(ends.score) + ", the search " + std::to_string(scores[t]));

@@ -72,7 +72,8 @@ void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const
       check(scorer, how.c_str());
     }
     // A memory budget far below the database: streamed in batches, uploads overlapping kernels.
-    engine::DeviceScorer<Policy, Narrow> streamed(view, thresholds, static_cast<std::uint8_t>(alphabet), 400u << 10);
+    engine::DeviceScorer<Policy, Narrow> streamed(view, thresholds, static_cast<std::uint8_t>(alphabet),
+                                                  scorer.footprint_bytes() / 2);
     REQUIRE(streamed.streamed());
     REQUIRE(streamed.batch_count() > 3);
     check(streamed, "streamed");

@@ -88,7 +88,6 @@ class DeviceScorer {
       std::size_t end = begin;
       while (end < db.count && (limits[k] < 0 || db.length(order_[end]) <= static_cast<std::uint32_t>(limits[k]))) ++end;
       for (std::size_t i = begin; i < end; ++i) residues_[k] += db.length(order_[i]);
-      if (k == 1 && end > begin) warp_mean_rows_ = static_cast<double>(residues_[k]) / static_cast<double>(end - begin);
       total_residues_ += residues_[k];
       if (end > begin) {
         ranges.push_back({static_cast<TierKind>(k), begin, end});
@@ -97,6 +96,7 @@ class DeviceScorer {
       begin = end;
     }
     // Resident when everything fits; otherwise batches of at most half the budget, two of them on the GPU at once.
+    footprint_bytes_ = total;
     streamed_ = total > budget;
     const std::uint64_t batch_limit = streamed_ ? budget / 2 : total;
     for (const Range& r : ranges) split_into_batches(r, batch_limit);
@@ -138,9 +138,11 @@ class DeviceScorer {
   }
   std::uint64_t residues_in(TierKind k) const { return residues_[static_cast<int>(k)]; }
   bool streamed() const { return streamed_; }
+  // Device bytes the whole packed database takes when resident.
+  std::uint64_t footprint_bytes() const { return footprint_bytes_; }
   std::size_t batch_count() const { return batches_.size(); }
   const std::vector<WarpShape>& warp_menu() const { return warp_menu_; }
-  int warp_shape_for(int m) const { return forced_warp_shape_ >= 0 ? forced_warp_shape_ : choose_warp_shape(m, warp_menu_, warp_mean_rows_); }
+  int warp_shape_for(int m) const { return forced_warp_shape_ >= 0 ? forced_warp_shape_ : choose_warp_shape(m, warp_menu_); }
   // Runs every later query in the menu's k-th warp shape (-1: choose by query length); tests use it to cover all.
   void force_warp_shape(int k) { forced_warp_shape_ = k; }
 
@@ -348,12 +350,12 @@ class DeviceScorer {
   SequencesView db_;
   std::uint8_t pad_code_;
   std::vector<WarpShape> warp_menu_;
-  double warp_mean_rows_ = 300;
   int forced_warp_shape_ = -1;
   std::vector<std::uint32_t> order_;
   std::vector<Batch> batches_;
   std::vector<Slot> device_slots_;
   bool streamed_ = false;
+  std::uint64_t footprint_bytes_ = 0;
   std::uint64_t boundary_slots_ = 0;
   std::array<std::uint64_t, 3> residues_{};
   std::uint64_t total_residues_ = 0;

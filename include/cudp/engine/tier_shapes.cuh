@@ -26,12 +26,13 @@ struct TierShapes {
 };
 
 // The default lane: strips from 128 to 1024 columns, so that short queries fill their one strip and long ones
-// pay for little padding in their last.
+// pay for little padding in their last. Wider column tiles run faster per cell (less per-row overhead), so the
+// menu favours 32 columns per thread and fills the gaps with 24.
 template <>
 struct TierShapes<lanes::s16x2> {
   using Thread = tiers::ThreadTier<16, 128>;
-  using Warps = TierMenu<tiers::WarpTier<8, 16, 128>, tiers::WarpTier<8, 24, 128>, tiers::WarpTier<16, 16, 128>,
-                         tiers::WarpTier<16, 24, 128>, tiers::WarpTier<32, 16, 128>, tiers::WarpTier<32, 24, 128>,
+  using Warps = TierMenu<tiers::WarpTier<4, 32, 128>, tiers::WarpTier<8, 24, 128>, tiers::WarpTier<8, 32, 128>,
+                         tiers::WarpTier<16, 24, 128>, tiers::WarpTier<16, 32, 128>, tiers::WarpTier<32, 24, 128>,
                          tiers::WarpTier<32, 32, 128>>;
   using Block = tiers::BlockTier<8, 256>;
 };
@@ -57,17 +58,26 @@ std::vector<WarpShape> warp_shapes() {
   return warp_shapes_of<Menu>(std::make_index_sequence<std::tuple_size_v<Menu>>{});
 }
 
-// Relative cost of a query of length m on a warp shape, per target row: each strip costs each thread of the group
-// its cells plus a fixed part (sm_90 s16x2 SASS: about 6.75 instructions per column and 35 per row), and the
-// wavefront's ramp adds group-1 steps to a target of mean_rows rows.
-inline double warp_shape_cost(int m, const WarpShape& s, double mean_rows) {
+// Cells per second of a warp shape counted over its padded strips (the query rounded up to whole strips), which
+// bench/ found nearly independent of the query length. sm_90 s16x2 local Gotoh, H200, bench/RESULTS.md 2026-11-21;
+// shapes not measured yet are interpolated from their neighbours.
+inline double padded_gcups(const WarpShape& s) {
+  struct Entry { int group, columns; double gcups; };
+  static constexpr Entry measured[] = {{8, 16, 3020},  {8, 24, 3160},  {16, 16, 3430}, {16, 24, 3520}, {32, 16, 3520},
+                                       {32, 24, 3550}, {32, 32, 3830}, {4, 32, 3000},  {8, 32, 3400},  {16, 32, 3700}};
+  for (const Entry& e : measured)
+    if (e.group == s.group && e.columns == s.columns) return e.gcups;
+  return 3000;
+}
+
+// Relative time of a query of length m on a warp shape: its padded columns over the shape's padded-cell speed.
+inline double warp_shape_cost(int m, const WarpShape& s) {
   const int strips = (m + s.strip() - 1) / s.strip();
-  const double ramp = (mean_rows + s.group - 1) / (mean_rows > 1 ? mean_rows : 1);
-  return strips * static_cast<double>(s.group) * (6.75 * s.columns + 35.0) * ramp;
+  return static_cast<double>(strips > 0 ? strips : 1) * s.strip() / padded_gcups(s);
 }
 
 // Index into `menu` of the shape for a query of length m. CUDP_WARP_SHAPE="G,R" forces one, for tuning runs.
-inline int choose_warp_shape(int m, const std::vector<WarpShape>& menu, double mean_rows) {
+inline int choose_warp_shape(int m, const std::vector<WarpShape>& menu) {
   if (const char* env = std::getenv("CUDP_WARP_SHAPE")) {
     std::string s(env);
     auto comma = s.find(',');
@@ -78,7 +88,7 @@ inline int choose_warp_shape(int m, const std::vector<WarpShape>& menu, double m
   }
   int best = 0;
   for (std::size_t k = 1; k < menu.size(); ++k)
-    if (warp_shape_cost(m, menu[k], mean_rows) < warp_shape_cost(m, menu[best], mean_rows)) best = static_cast<int>(k);
+    if (warp_shape_cost(m, menu[k]) < warp_shape_cost(m, menu[best])) best = static_cast<int>(k);
   return best;
 }
 

@@ -2,13 +2,11 @@
 // The host tier: the CPU backend and the reference every device tier is tested against. One task at a time per
 // worker thread, the query cut into strips of R columns, the carries between strips kept in a vector; the cell
 // code is the same ColumnTile the device tiers run.
-#include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <thread>
 #include <vector>
 
 #include "column_tile.hpp"
+#include "parallel_for.hpp"
 #include "task_list.hpp"
 
 namespace cudp::tiers {
@@ -57,18 +55,11 @@ struct HostTier {
   template <class P>
   static void run(const P& p, const TaskList<P::Lane::width>& tasks, const ProfileView<typename P::Lane::scalar>& profile,
                   int m, std::int32_t* scores, int threads = 0) {
-    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::min(threads, std::max(1, tasks.count));
-    std::atomic<int> next{0};
-    auto worker = [&] {
-      std::vector<typename P::Right> boundary;
-      for (int t; (t = next.fetch_add(1, std::memory_order_relaxed)) < tasks.count;)
-        align_task(p, tasks, t, profile, m, scores, boundary);
-    };
-    if (threads == 1) return worker();
-    std::vector<std::thread> pool;
-    for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
-    for (auto& th : pool) th.join();
+    parallel_for(
+        static_cast<std::size_t>(tasks.count), threads, [] { return std::vector<typename P::Right>(); },
+        [&](std::vector<typename P::Right>& boundary, std::size_t t) {
+          align_task(p, tasks, static_cast<int>(t), profile, m, scores, boundary);
+        });
   }
 };
 

@@ -1,0 +1,29 @@
+#pragma once
+// The host's cooperation scope: items handed out one at a time to a pool of threads, so that uneven items (long
+// and short targets, alignments of any size) balance themselves.
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace cudp::tiers {
+
+// Calls body(i) for every i in [0, n) on `threads` threads (0: all hardware threads); `setup()` makes each
+// thread's scratch state, passed to body as its first argument.
+template <class Setup, class Body>
+void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(1, n)));
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    auto scratch = setup();
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) body(scratch, i);
+  };
+  if (threads == 1) return worker();
+  std::vector<std::thread> pool;
+  for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
+  for (auto& th : pool) th.join();
+}
+
+}  // namespace cudp::tiers
