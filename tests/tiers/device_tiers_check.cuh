@@ -3,6 +3,7 @@
 // bit, overflow flags included) and against the textbook reference, on random and adversarial targets.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -73,7 +74,7 @@ void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const
     }
     // A memory budget far below the database: streamed in batches, uploads overlapping kernels.
     engine::DeviceScorer<Policy, Narrow> streamed(view, thresholds, static_cast<std::uint8_t>(alphabet),
-                                                  scorer.footprint_bytes() / 2);
+                                                  std::max(scorer.footprint_bytes() / 2, 2 * scorer.largest_task_bytes()));
     REQUIRE(streamed.streamed());
     REQUIRE(streamed.batch_count() > 3);
     check(streamed, "streamed");

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -140,6 +141,8 @@ class DeviceScorer {
   bool streamed() const { return streamed_; }
   // Device bytes the whole packed database takes when resident.
   std::uint64_t footprint_bytes() const { return footprint_bytes_; }
+  // The largest single task: a streaming budget must hold two of them.
+  std::uint64_t largest_task_bytes() const { return largest_task_bytes_; }
   std::size_t batch_count() const { return batches_.size(); }
   const std::vector<WarpShape>& warp_menu() const { return warp_menu_; }
   int warp_shape_for(int m) const { return forced_warp_shape_ >= 0 ? forced_warp_shape_ : choose_warp_shape(m, warp_menu_); }
@@ -250,14 +253,20 @@ class DeviceScorer {
   };
 
   // Device bytes of the targets order_[begin, end): residues, task tables and strip carries.
-  std::uint64_t footprint(std::size_t begin, std::size_t end) const {
+  std::uint64_t footprint(std::size_t begin, std::size_t end) {
     std::uint64_t bytes = 0;
     for (std::size_t i = begin; i < end; i += W) {
       std::uint64_t rows = 0;
       for (std::size_t k = i; k < std::min(end, i + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
       bytes += task_bytes(rows);
+      largest_task_bytes_ = std::max(largest_task_bytes_, task_bytes(rows));
     }
     return bytes;
+  }
+  static std::string mib(std::uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
+    return buf;
   }
   static std::uint64_t task_bytes(std::uint64_t rows) {
     return (rows * W + 15) / 16 * 16 + (rows + 1) * sizeof(typename NarrowPolicy::Right) + 2 * sizeof(std::uint64_t) +
@@ -272,8 +281,8 @@ class DeviceScorer {
       for (std::size_t k = i; k < std::min(r.end, i + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
       const std::uint64_t add = task_bytes(rows);
       if (add > limit)
-        throw std::runtime_error("a target of " + std::to_string(rows) + " residues needs " + std::to_string(add >> 20) +
-                                 " MiB of GPU memory, more than the " + std::to_string(limit >> 20) + " MiB a batch may take");
+        throw std::runtime_error("a target of " + std::to_string(rows) + " residues needs " + mib(add) +
+                                 " of GPU memory, more than the " + mib(limit) + " a batch may take (half the budget)");
       if (bytes + add > limit && i > first) {
         add_batch(r.kind, first, i);
         first = i;
@@ -296,8 +305,8 @@ class DeviceScorer {
     const std::size_t reserve = (std::size_t{256} << 20) + free_bytes / 10;
     const std::size_t usable = free_bytes > reserve ? free_bytes - reserve : 0;
     if (requested > usable)
-      throw std::runtime_error("asked for " + std::to_string(requested >> 20) + " MiB of GPU memory for the database but only " +
-                               std::to_string(usable >> 20) + " MiB are free");
+      throw std::runtime_error("asked for " + mib(requested) + " of GPU memory for the database but only " + mib(usable) +
+                               " are free");
     return requested ? requested : usable;
   }
 
@@ -355,7 +364,7 @@ class DeviceScorer {
   std::vector<Batch> batches_;
   std::vector<Slot> device_slots_;
   bool streamed_ = false;
-  std::uint64_t footprint_bytes_ = 0;
+  std::uint64_t footprint_bytes_ = 0, largest_task_bytes_ = 0;
   std::uint64_t boundary_slots_ = 0;
   std::array<std::uint64_t, 3> residues_{};
   std::uint64_t total_residues_ = 0;
