@@ -97,7 +97,7 @@ TEST_CASE("HMMER's byte and word conversions", "[plan7][filters]") {
   CHECK(cudp::bio::msv_unbiased_cost(scale_b, std::log(0.5f)) == 3);  // one bit is three third-bits
   CHECK(cudp::bio::msv_unbiased_cost(scale_b, -1000.0f) == 255);
   CHECK(cudp::bio::msv_unbiased_cost(scale_b, -std::numeric_limits<float>::infinity()) == 255);
-  // bias 12: +3.2 nats is 13.85 third-bits, rounded 14, cost 12 - 14 wraps to... never: the bias is the maximum.
+  // With bias 14 (the best score rounds to 14 third-bits): +3.2 nats is 13.85 third-bits, rounded 14, cost 0.
   CHECK(cudp::bio::msv_biased_cost(scale_b, 14, 3.2f) == 0);
   CHECK(cudp::bio::msv_biased_cost(scale_b, 14, 0.0f) == 14);
   CHECK(cudp::bio::msv_biased_cost(scale_b, 14, -1.0f) == 14 + 4);   // 4.33 third-bits rounds to 4
@@ -202,6 +202,10 @@ TEST_CASE("byte MSV and word Viterbi filters agree with their float models up to
       }
 
       const auto vit = cudp::bio::viterbi_filter(vf, codes, L);
+      // Lazy-F only skips D->D work that cannot matter: the exhaustive filter scores the same.
+      const auto vit_exhaustive = cudp::bio::viterbi_filter(vf, codes, L, cudp::bio::LazyF::AlwaysClose);
+      CHECK(vit_exhaustive.status == vit.status);
+      if (vit.status == FilterStatus::Ok) CHECK(vit_exhaustive.nats == vit.nats);
       const float reference = float_viterbi_like_filter(e.profile, codes, L);
       const float vit_ceiling = static_cast<float>(32767 + vf.e_move + vf.c_move - vf.base) / vf.scale - 3.0f;
       if (vit.status == FilterStatus::Overflow) {

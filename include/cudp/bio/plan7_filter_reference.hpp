@@ -129,13 +129,19 @@ inline FilterResult msv_filter(const MsvFilterProfile& p, const std::uint8_t* co
   return msv_filter_dp(p, codes, L);
 }
 
+// Whether the Viterbi filter follows HMMER's Lazy-F test or closes D under D->D on every row. The test is meant to
+// skip only rows where no D->D chain can change the next row's M values, so both give the same score; the
+// exhaustive mode exists to check that (and the ddbound it relies on).
+enum class LazyF { AsHmmer, AlwaysClose };
+
 // p7_ViterbiFilter (vitfilter.c), multihit or unihit as the profile was configured.
 //   M(i,k) = max(B + tBM(k), M(i-1,k-1) + tMM, I(i-1,k-1) + tIM, D(i-1,k-1) + tDM) + msc(k, x_i)
 //   I(i,k) = max(M(i-1,k) + tMI, I(i-1,k) + tII)          (no emission score: inserts score 0)
 //   D(i,k) = M(i,k-1) + tMD, plus D(i,k-1) + tDD only when the Lazy-F test says a D->D chain could beat B
 //   E = max_k M(i,k) (no D->E); overflow when E reaches 32767; C, J, N loops 0; score C(L) + tCT - base, / scale,
 //   - 3 nats. All additions saturate to int16; the special states are int16 variables assigned from int sums.
-inline FilterResult viterbi_filter(const ViterbiFilterProfile& p, const std::uint8_t* codes, std::size_t L) {
+inline FilterResult viterbi_filter(const ViterbiFilterProfile& p, const std::uint8_t* codes, std::size_t L,
+                                   LazyF lazy_f = LazyF::AsHmmer) {
   detail::require_length(p.target_length, L, "viterbi_filter");
   using detail::add_saturated_s16;
   const auto columns = static_cast<std::size_t>(p.M) + 1;
@@ -168,7 +174,7 @@ inline FilterResult viterbi_filter(const ViterbiFilterProfile& p, const std::uin
     xC = static_cast<std::int16_t>(std::max(xC + 0, xE + p.e_move));
     xJ = static_cast<std::int16_t>(std::max(xJ + 0, xE + p.e_loop));
     xB = static_cast<std::int16_t>(std::max(xJ + p.j_move, xN + p.n_move));
-    if (d_max + p.ddbound > xB) {
+    if (lazy_f == LazyF::AlwaysClose || d_max + p.ddbound > xB) {
       // Lazy-F found that a D->D chain might matter: close D under D->D (HMMER's sweeps reach this fixpoint).
       for (int k = 2; k <= p.M; ++k) {
         const auto ku = static_cast<std::size_t>(k);
