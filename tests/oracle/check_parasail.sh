@@ -8,50 +8,19 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 scores=${1:-$here/parasail_scores.sh}
-gotoh=$here/gotoh.py
-python=${PYTHON:-python3}
 aligner=${PARASAIL_ALIGNER:-parasail_aligner}
-tmp=$(mktemp -d)
+source "$here/check_common.sh"
 trap 'exec 3>&- 2> /dev/null; rm -rf "$tmp"' EXIT
-fail=0
 
-check_local() {  # label matrix open extend [env assignments...]
-  local label=$1 matrix=$2 gap_open=$3 gap_extend=$4
-  shift 4
-  if ! env "$@" "$scores" "$tmp/q.fa" "$tmp/t.fa" "$matrix" "$gap_open" "$gap_extend" "$tmp/o.tsv"; then
-    echo "FAIL $label: scores script failed"
-    fail=1
-    return
-  fi
-  local out
-  if out=$("$python" "$gotoh" check "$matrix" "$gap_open" "$gap_extend" "$tmp/q.fa" "$tmp/t.fa" "$tmp/o.tsv"); then
-    echo "ok   $label: ${out##*$'\n'}"
-  else
-    echo "FAIL $label:"
-    echo "$out" | head -20
-    fail=1
-  fi
-}
-
-settings=(
-  "BLOSUM62 11 1" "BLOSUM62 10 1" "BLOSUM62 5 2" "BLOSUM62 1 3"
-  "BLOSUM45 15 2" "BLOSUM50 10 2" "BLOSUM80 10 1" "PAM250 14 2"
-)
-seed=1
-for s in "${settings[@]}"; do
-  read -r matrix gap_open gap_extend <<< "$s"
-  "$python" "$gotoh" pairs "$seed" 6 5 "$tmp/q.fa" "$tmp/t.fa"
-  seed=$((seed + 1))
-  check_local "$matrix $gap_open/$gap_extend" "$matrix" "$gap_open" "$gap_extend"
-done
+check_all_settings
 
 # Variants: ends only (no traceback run), and parasail's built-in matrices, which agree with the NCBI files on the
 # 20 standard residues (all gotoh.py pairs use only those) except blosum80: that one is the older third-bit table
 # (A/A 7, W/W 16; the NCBI file is in half bits, A/A 5, W/W 11, and the BLAST Karlin-Altschul values are for it).
 "$python" "$gotoh" pairs 50 6 5 "$tmp/q.fa" "$tmp/t.fa"
-check_local "BLOSUM62 11/1 ends only" BLOSUM62 11 1 PARASAIL_STARTS=0
+check_scores "BLOSUM62 11/1 ends only" BLOSUM62 11 1 PARASAIL_STARTS=0
 for m in BLOSUM45 BLOSUM50 BLOSUM62 PAM250; do
-  check_local "$m 10/2 built-in matrix" "$m" 10 2 PARASAIL_MATRIX=builtin
+  check_scores "$m 10/2 built-in matrix" "$m" 10 2 PARASAIL_MATRIX=builtin
 done
 if PARASAIL_MATRIX=builtin "$scores" "$tmp/q.fa" "$tmp/t.fa" BLOSUM80 10 2 "$tmp/o.tsv" &&
   ! "$python" "$gotoh" check BLOSUM80 10 2 "$tmp/q.fa" "$tmp/t.fa" "$tmp/o.tsv" > /dev/null; then

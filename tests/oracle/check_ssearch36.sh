@@ -10,35 +10,10 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 scores=${1:-$here/ssearch36_scores.sh}
-gotoh=$here/gotoh.py
-python=${PYTHON:-python3}
-tmp=$(mktemp -d)
+source "$here/check_common.sh"
 trap 'rm -rf "$tmp"' EXIT
-fail=0
 
-# 6 queries x 5 targets = 30 pairs per setting, a fresh seed each time.
-settings=(
-  "BLOSUM62 11 1" "BLOSUM62 10 1" "BLOSUM62 5 2" "BLOSUM62 1 3"
-  "BLOSUM45 15 2" "BLOSUM50 10 2" "BLOSUM80 10 1" "PAM250 14 2"
-)
-seed=1
-for s in "${settings[@]}"; do
-  read -r matrix gap_open gap_extend <<< "$s"
-  "$python" "$gotoh" pairs "$seed" 6 5 "$tmp/q.fa" "$tmp/t.fa"
-  seed=$((seed + 1))
-  if ! "$scores" "$tmp/q.fa" "$tmp/t.fa" "$matrix" "$gap_open" "$gap_extend" "$tmp/o.tsv"; then
-    echo "FAIL $matrix $gap_open/$gap_extend: scores script failed"
-    fail=1
-    continue
-  fi
-  if out=$("$python" "$gotoh" check "$matrix" "$gap_open" "$gap_extend" "$tmp/q.fa" "$tmp/t.fa" "$tmp/o.tsv"); then
-    echo "ok   $matrix $gap_open/$gap_extend: ${out##*$'\n'}"
-  else
-    echo "FAIL $matrix $gap_open/$gap_extend:"
-    echo "$out" | head -20
-    fail=1
-  fi
-done
+check_all_settings
 
 # Power: the same data read with the other common convention (first gap residue costs only OPEN) must disagree.
 "$python" "$gotoh" pairs 99 6 5 "$tmp/q.fa" "$tmp/t.fa"
