@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "../support/same_sequences.hpp"
 #include "../support/temp_dir.hpp"
 
 #include <cstring>
@@ -18,6 +19,7 @@ using cudp::io::SequenceSet;
 
 namespace fs = std::filesystem;
 
+using cudp::test::require_same;
 using cudp::test::TempDir;
 
 namespace {
@@ -39,14 +41,6 @@ SequenceSet sample_set(const cudp::bio::Alphabet& alphabet, std::size_t count, s
     set.add("seq|" + std::to_string(i), description, codes.data(), codes.size());
   }
   return set;
-}
-
-void require_same(const SequenceSet& a, const SequenceSet& b) {
-  REQUIRE(a.size() == b.size());
-  CHECK(a.names == b.names);
-  CHECK(a.descriptions == b.descriptions);
-  CHECK(a.offsets == b.offsets);
-  CHECK(a.residues == b.residues);
 }
 
 template <typename T>

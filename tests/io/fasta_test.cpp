@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "../support/same_sequences.hpp"
 #include "../support/temp_dir.hpp"
 #include <zlib.h>
 
@@ -20,6 +21,7 @@ using cudp::io::SequenceSet;
 
 namespace fs = std::filesystem;
 
+using cudp::test::require_same;
 using cudp::test::TempDir;
 
 namespace {
@@ -49,14 +51,6 @@ void write_gzip(const std::string& path, const std::string& contents) {
   REQUIRE(file != nullptr);
   REQUIRE(gzwrite(file, contents.data(), static_cast<unsigned>(contents.size())) == static_cast<int>(contents.size()));
   REQUIRE(gzclose(file) == Z_OK);
-}
-
-void require_same(const SequenceSet& a, const SequenceSet& b) {
-  REQUIRE(a.size() == b.size());
-  CHECK(a.names == b.names);
-  CHECK(a.descriptions == b.descriptions);
-  CHECK(a.offsets == b.offsets);
-  CHECK(a.residues == b.residues);
 }
 
 }  // namespace
