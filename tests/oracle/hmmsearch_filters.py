@@ -13,13 +13,12 @@ Exit status 0 when every count agrees, 1 otherwise.
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hmmsearch_forward import MODELS, build_targets  # noqa: E402
+from hmmsearch_forward import MODELS, build_targets, tool_arguments  # noqa: E402
 
 # (label, F1, F2): hmmsearch's defaults; looser MSV thresholds (F2 = 1 lets every MSV survivor through); every
 # target reaching the Viterbi filter (F1 = 1) under several F2. Each threshold samples the score distribution at
@@ -51,15 +50,10 @@ def driver_counts(driver, model, targets, F1, F2):
 
 
 def main():
-    if len(sys.argv) < 3:
-        print(__doc__)
-        return 2
-    driver, examples = sys.argv[1], sys.argv[2]
-    hmmsearch = sys.argv[3] if len(sys.argv) > 3 else shutil.which("hmmsearch")
-    hmmemit_path = sys.argv[4] if len(sys.argv) > 4 else shutil.which("hmmemit")
-    if not hmmsearch or not hmmemit_path:
-        print("hmmsearch/hmmemit not found")
-        return 1
+    tools = tool_arguments(sys.argv, __doc__)
+    if isinstance(tools, int):
+        return tools
+    driver, examples, hmmsearch, hmmemit_path = tools
     failures, compared, agreed, total_targets = [], 0, 0, 0
     with tempfile.TemporaryDirectory() as work:
         for model_rel, target_files in MODELS:

@@ -206,16 +206,24 @@ def compare_model(driver, hmmsearch, hmmemit_path, examples, model_rel, target_f
     return count, forward_diffs, float_diffs, overrides, failures
 
 
-def main():
-    if len(sys.argv) < 3:
-        print(__doc__)
+def tool_arguments(argv, usage):
+    """DRIVER EXAMPLES_DIR [HMMSEARCH [HMMEMIT]] -> the four paths, or an exit status when they are not all there."""
+    if len(argv) < 3:
+        print(usage)
         return 2
-    driver, examples = sys.argv[1], sys.argv[2]
-    hmmsearch = sys.argv[3] if len(sys.argv) > 3 else shutil.which("hmmsearch")
-    hmmemit_path = sys.argv[4] if len(sys.argv) > 4 else shutil.which("hmmemit")
+    hmmsearch = argv[3] if len(argv) > 3 else shutil.which("hmmsearch")
+    hmmemit_path = argv[4] if len(argv) > 4 else shutil.which("hmmemit")
     if not hmmsearch or not hmmemit_path:
         print("hmmsearch/hmmemit not found")
         return 1
+    return argv[1], argv[2], hmmsearch, hmmemit_path
+
+
+def main():
+    tools = tool_arguments(sys.argv, __doc__)
+    if isinstance(tools, int):
+        return tools
+    driver, examples, hmmsearch, hmmemit_path = tools
     all_failures, total_targets, total_compared, total_overrides, worst, worst_f32 = [], 0, 0, 0, 0.0, 0.0
     with tempfile.TemporaryDirectory() as work:
         for model_rel, target_files in MODELS:
