@@ -256,12 +256,17 @@ class DeviceScorer {
   std::uint64_t footprint(std::size_t begin, std::size_t end) {
     std::uint64_t bytes = 0;
     for (std::size_t i = begin; i < end; i += W) {
-      std::uint64_t rows = 0;
-      for (std::size_t k = i; k < std::min(end, i + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
-      bytes += task_bytes(rows);
-      largest_task_bytes_ = std::max(largest_task_bytes_, task_bytes(rows));
+      const std::uint64_t task = task_bytes(task_rows(i, end));
+      bytes += task;
+      largest_task_bytes_ = std::max(largest_task_bytes_, task);
     }
     return bytes;
+  }
+  // Rows of the task made of the targets order_[first, min(first + W, end)): its longest target.
+  std::uint64_t task_rows(std::size_t first, std::size_t end) const {
+    std::uint64_t rows = 0;
+    for (std::size_t k = first; k < std::min(end, first + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
+    return rows;
   }
   static std::string mib(std::uint64_t bytes) {
     char buf[32];
@@ -277,8 +282,7 @@ class DeviceScorer {
     std::size_t first = r.begin;
     std::uint64_t bytes = 0;
     for (std::size_t i = r.begin; i < r.end; i += W) {
-      std::uint64_t rows = 0;
-      for (std::size_t k = i; k < std::min(r.end, i + W); ++k) rows = std::max<std::uint64_t>(rows, db_.length(order_[k]));
+      const std::uint64_t rows = task_rows(i, r.end);
       const std::uint64_t add = task_bytes(rows);
       if (add > limit)
         throw std::runtime_error("a target of " + std::to_string(rows) + " residues needs " + mib(add) +
