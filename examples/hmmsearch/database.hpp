@@ -1,0 +1,94 @@
+#pragma once
+// The target database of cudp-hmmsearch, in the Plan7 (Easel) residue codes of the query models' alphabet.
+//
+// FASTA (plain or gzip) is read straight into those codes. A cudp-makedb database holds codes of cudp's own
+// alphabets (bio::protein(): NCBI matrix order, U/O/J folded into X; bio::dna(): ACGTN), so its residues are
+// translated through their letters; a database of the other kind than the models is refused.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <cudp/bio/alphabet.hpp>
+#include <cudp/bio/plan7_alphabet.hpp>
+#include <cudp/io/database_file.hpp>
+#include <cudp/io/error.hpp>
+#include <cudp/io/fasta.hpp>
+#include <cudp/io/sequence_set.hpp>
+
+namespace hmmsearch {
+
+// The alphabet kind written in a cudp-makedb file's header (0 protein, 1 DNA), read without loading the file.
+inline int packed_database_kind(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  unsigned char header[16];
+  if (!file || std::fread(header, sizeof header, 1, file.get()) != 1)
+    throw cudp::io::InputError(cudp::io::format_error(path, "too short to be a cudp database"));
+  std::uint32_t kind = 0;
+  std::memcpy(&kind, header + 8, sizeof kind);
+  return static_cast<int>(kind);
+}
+
+// Loads path for models of the given alphabet; `models` names them in messages ("globins4.hmm").
+inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::bio::Plan7Alphabet& alphabet,
+                                           const std::string& models) {
+  using cudp::io::format_error;
+  using cudp::io::InputError;
+  cudp::io::SequenceSet set;
+  if (cudp::io::is_database_file(path)) {
+    const int kind = packed_database_kind(path);
+    const bool protein_models = alphabet.kind == cudp::bio::AlphabetKind::Protein;
+    if (kind != 0 && kind != 1)
+      throw InputError(format_error(path, "corrupt database: unknown alphabet kind " + std::to_string(kind)));
+    if ((kind == 0) != protein_models) {
+      throw InputError(format_error(path, std::string("the database holds ") + (kind == 0 ? "protein" : "DNA") +
+                                              " sequences but the models of " + models + " are " + alphabet.name +
+                                              " models"));
+    }
+    const cudp::bio::Alphabet& packed = kind == 0 ? cudp::bio::protein() : cudp::bio::dna();
+    set = cudp::io::read_database(path, packed);
+    // Code -> letter -> Plan7 code, one table for the whole database.
+    std::uint8_t to_plan7[256] = {};
+    for (int code = 0; code < packed.size; ++code) {
+      const int p = alphabet.sequence_alphabet.encode(packed.letters[code]);
+      if (p < 0) throw std::logic_error(std::string("no Plan7 code for letter ") + packed.letters[code]);
+      to_plan7[code] = static_cast<std::uint8_t>(p);
+    }
+    for (std::uint8_t& r : set.residues) r = to_plan7[r];
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      if (set.length(i) == 0)
+        throw InputError(format_error(path, "sequence " + std::to_string(i + 1) + " ('" + set.names[i] +
+                                                "') is empty"));
+    }
+    if (set.size() == 0) throw InputError(format_error(path, "the database holds no sequences"));
+    return set;
+  }
+  try {
+    set = cudp::io::read_fasta(path, alphabet.sequence_alphabet);
+  } catch (const InputError& e) {
+    // An invalid letter is most often a database of the other alphabet: say what the models expected.
+    if (std::strstr(e.what(), "invalid residue") != nullptr)
+      throw InputError(std::string(e.what()) + "; the models of " + models + " are " + alphabet.name +
+                       " models, so the database must hold " + alphabet.name + " sequences");
+    throw;
+  }
+  // Nucleotides are letters of the amino alphabet too; a protein search of them would run and find nothing.
+  if (alphabet.kind == cudp::bio::AlphabetKind::Protein && set.total_residues() >= 20) {
+    bool all_nucleotide = true;
+    for (std::uint8_t r : set.residues) {
+      const char c = alphabet.symbols[r];
+      if (c != 'A' && c != 'C' && c != 'G' && c != 'T' && c != 'U' && c != 'N') {
+        all_nucleotide = false;
+        break;
+      }
+    }
+    if (all_nucleotide) {
+      throw InputError(format_error(path, "every residue is A, C, G, T, U or N: these are nucleotide sequences, but "
+                                          "the models of " + models + " are amino (protein) models"));
+    }
+  }
+  return set;
+}
+
+}  // namespace hmmsearch

@@ -1,0 +1,283 @@
+// cudp-hmmsearch: HMMER 3.3.2 hmmsearch on cudp: every profile of an HMM file against every sequence of a database,
+// with hmmsearch's pipeline, scores, thresholds and output formats (main text output, --tblout, --domtblout).
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <cudp/bio/null_model.hpp>
+#include <cudp/bio/plan7_pipeline.hpp>
+#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/engine/sequences.hpp>
+#include <cudp/io/error.hpp>
+#include <cudp/io/hmm_file.hpp>
+
+#include "database.hpp"
+#include "device_filters.hpp"
+#include "options.hpp"
+#include "report.hpp"
+#include "search.hpp"
+
+#ifndef CUDP_VERSION
+#define CUDP_VERSION "unknown"
+#endif
+
+namespace {
+
+using hmmsearch::appendf;
+
+struct CpuTimes {
+  double user = 0, system = 0;
+};
+
+CpuTimes cpu_times() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return {static_cast<double>(usage.ru_utime.tv_sec) + 1e-6 * static_cast<double>(usage.ru_utime.tv_usec),
+          static_cast<double>(usage.ru_stime.tv_sec) + 1e-6 * static_cast<double>(usage.ru_stime.tv_usec)};
+}
+
+// Every model must be calibrated (STATS lines give the E-values) and share the first model's alphabet.
+void check_models(const std::vector<cudp::io::HmmModel>& models) {
+  using cudp::io::format_error;
+  for (const auto& m : models) {
+    if (!m.stats) {
+      throw cudp::io::InputError(format_error(m.source, m.line,
+                                              "model '" + m.name + "' has no STATS LOCAL lines (E-values need them; "
+                                              "build the model with hmmbuild, which calibrates it)"));
+    }
+    if (m.alphabet != models.front().alphabet) {
+      throw cudp::io::InputError(format_error(
+          m.source, m.line,
+          "model '" + m.name + "' is " + cudp::io::alphabet_name(m.alphabet) + " but the first model ('" +
+              models.front().name + "') is " + cudp::io::alphabet_name(models.front().alphabet) +
+              "; all models of a file must share one alphabet"));
+    }
+  }
+}
+
+hmmsearch::Hit to_report_hit(cudp::bio::Plan7SequenceHit&& h, const cudp::io::SequenceSet& db) {
+  hmmsearch::Hit r;
+  r.target = h.target;
+  r.name = db.names[h.target];
+  r.description = db.descriptions[h.target];
+  r.length = db.length(h.target);
+  r.bits = h.bits;
+  r.pre_bits = h.pre_bits;
+  r.lnP = h.lnP;
+  r.expected_domains = h.expected_domains;
+  r.regions = h.regions;
+  r.clustered = h.clustered;
+  r.overlaps = h.overlaps;
+  r.envelopes = h.envelopes;
+  r.domains.reserve(h.domains.size());
+  for (const auto& d : h.domains) {
+    hmmsearch::Domain x;
+    x.env_from = d.env_from;
+    x.env_to = d.env_to;
+    x.ali_from = d.ali_from;
+    x.ali_to = d.ali_to;
+    x.hmm_from = d.hmm_from;
+    x.hmm_to = d.hmm_to;
+    x.bits = d.bits;
+    x.bias_bits = d.bias_bits;
+    x.lnP = d.lnP;
+    x.mean_posterior = d.mean_posterior;
+    r.domains.push_back(x);
+  }
+  return r;
+}
+
+// Writes every output file as path.tmp first and renames them only when all were written, so that a failure
+// leaves no partial file (nor a truncated one from an earlier run).
+void write_outputs(const std::vector<std::pair<std::string, const std::string*>>& files) {
+  std::vector<std::string> temporaries;
+  const auto discard = [&] {
+    for (const auto& t : temporaries) std::remove(t.c_str());
+  };
+  for (const auto& [path, text] : files) {
+    const std::string tmp = path + ".tmp";
+    temporaries.push_back(tmp);
+    std::ofstream f(tmp, std::ios::binary);
+    f.write(text->data(), static_cast<std::streamsize>(text->size()));
+    f.close();
+    if (!f) {
+      discard();
+      throw cudp::io::InputError(cudp::io::format_error(path, "cannot write (" + tmp + ")"));
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (std::rename(temporaries[i].c_str(), files[i].first.c_str()) != 0) {
+      discard();
+      throw cudp::io::InputError(cudp::io::format_error(files[i].first, "cannot rename " + temporaries[i] + " to it"));
+    }
+  }
+}
+
+std::string current_dir() {
+  std::vector<char> buf(4096);
+  return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
+}
+
+std::string now_ctime() {
+  const std::time_t t = std::time(nullptr);
+  char buf[64];
+  return ctime_r(&t, buf) != nullptr ? std::string(buf) : std::string("[unknown]\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using clock = std::chrono::steady_clock;
+  try {
+    const auto parsed = hmmsearch::parse_options(argc, argv);
+    if (!parsed) {
+      std::fputs(hmmsearch::usage_text(), stdout);
+      return 0;
+    }
+    const hmmsearch::Options& o = *parsed;
+    const bool progress = isatty(STDERR_FILENO) != 0;
+    const hmmsearch::Thresholds thresholds = o.thresholds();
+    const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+
+    // Inputs, all read and checked before anything is searched or written.
+    const std::vector<cudp::io::HmmModel> models = cudp::io::read_hmm_file(o.hmm_file);
+    check_models(models);
+    const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
+    if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
+    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file);
+    const cudp::bio::NullModel null_model = cudp::bio::default_null_model(alphabet);
+
+    const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && hmmsearch::cuda_available());
+    std::unique_ptr<hmmsearch::DeviceFilters> device;
+    std::string backend;
+    if (use_cuda) {
+      if (!hmmsearch::cuda_available())
+        throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
+      device = std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db));
+      backend = "CUDA filters on " + device->device_name() + ", " + std::to_string(std::max(1, threads)) +
+                " host threads";
+    } else {
+      backend = "host, " + std::to_string(std::max(1, threads)) + " threads";
+    }
+
+    hmmsearch::HeaderSettings header;
+    header.version_line = std::string("cudp ") + CUDP_VERSION +
+                          "; pipeline, scores and formats of HMMER 3.3.2 (Nov 2020); http://hmmer.org/";
+    header.hmm_file = o.hmm_file;
+    header.seq_file = o.seq_file;
+    header.output = o.output;
+    header.tblout = o.tblout;
+    header.domtblout = o.domtblout;
+    header.noali = o.noali;
+    header.E = o.E;
+    header.T = o.T;
+    header.domE = o.domE;
+    header.domT = o.domT;
+    header.incE = o.incE;
+    header.incT = o.incT;
+    header.incdomE = o.incdomE;
+    header.incdomT = o.incdomT;
+    header.max = o.max;
+    header.F1 = o.F1;
+    header.F2 = o.F2;
+    header.F3 = o.F3;
+    header.nobias = o.nobias;
+    header.nonull2 = o.nonull2;
+    header.Z = o.Z;
+    header.domZ = o.domZ;
+    header.backend = backend;
+
+    std::string text, tbl, domtbl;
+    hmmsearch::write_header(text, header);
+
+    cudp::bio::Plan7PipelineOptions pipeline_options;
+    if (o.F1) pipeline_options.F1 = *o.F1;
+    if (o.F2) pipeline_options.F2 = *o.F2;
+    if (o.F3) pipeline_options.F3 = *o.F3;
+    pipeline_options.bias_filter = !o.nobias;
+    pipeline_options.null2 = !o.nonull2;
+    pipeline_options.max = o.max;
+
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      const auto& model = models[m];
+      if (progress)
+        std::fprintf(stderr, "\rcudp-hmmsearch: model %zu/%zu %-40.40s", m + 1, models.size(), model.name.c_str());
+      const auto wall0 = clock::now();
+      const CpuTimes cpu0 = cpu_times();
+
+      const cudp::bio::Plan7Pipeline pipeline(model, null_model, pipeline_options);
+      hmmsearch::SearchOutcome outcome = device ? hmmsearch::search_with_device(pipeline, db, *device, threads)
+                                                : hmmsearch::search_on_host(pipeline, db, threads);
+
+      hmmsearch::QueryReport report;
+      report.name = model.name;
+      report.accession = model.accession;
+      report.description = model.description;
+      report.M = model.length;
+      report.F1 = pipeline.options().F1;
+      report.F2 = pipeline.options().F2;
+      report.F3 = pipeline.options().F3;
+      report.counts.models = 1;
+      report.counts.nodes = static_cast<std::uint64_t>(model.length);
+      report.counts.targets = outcome.counts.targets;
+      report.counts.residues = outcome.counts.residues;
+      report.counts.passed_msv = outcome.counts.passed_msv;
+      report.counts.passed_bias = outcome.counts.passed_bias;
+      report.counts.passed_viterbi = outcome.counts.passed_viterbi;
+      report.counts.passed_forward = outcome.counts.passed_forward;
+      std::vector<hmmsearch::Hit> candidates;
+      candidates.reserve(outcome.hits.size());
+      for (auto& h : outcome.hits) candidates.push_back(to_report_hit(std::move(h), db));
+      report.hits = hmmsearch::rank_hits(std::move(candidates), thresholds);
+      hmmsearch::apply_thresholds(report, thresholds);
+
+      const CpuTimes cpu1 = cpu_times();
+      report.cpu_user = cpu1.user - cpu0.user;
+      report.cpu_system = cpu1.system - cpu0.system;
+      report.elapsed = std::chrono::duration<double>(clock::now() - wall0).count();
+
+      hmmsearch::write_query(text, report);
+      if (o.tblout) hmmsearch::write_tblout(tbl, report, m == 0);
+      if (o.domtblout) hmmsearch::write_domtblout(domtbl, report, m == 0);
+    }
+    if (progress) std::fprintf(stderr, "\n");
+    text += "[ok]\n";
+
+    hmmsearch::TabularTail tail;
+    tail.program = "cudp-hmmsearch";
+    tail.version = std::string(CUDP_VERSION) + " (cudp; HMMER 3.3.2 formats)";
+    tail.hmm_file = o.hmm_file;
+    tail.seq_file = o.seq_file;
+    tail.command_line = "cudp-hmmsearch ";
+    for (const auto& word : o.given) tail.command_line += word + " ";
+    tail.command_line += o.hmm_file + " " + o.seq_file + " ";
+    tail.current_dir = current_dir();
+    tail.date = now_ctime();
+    if (o.tblout) hmmsearch::write_tabular_tail(tbl, tail);
+    if (o.domtblout) hmmsearch::write_tabular_tail(domtbl, tail);
+
+    std::vector<std::pair<std::string, const std::string*>> files;
+    if (o.output) files.emplace_back(*o.output, &text);
+    if (o.tblout) files.emplace_back(*o.tblout, &tbl);
+    if (o.domtblout) files.emplace_back(*o.domtblout, &domtbl);
+    write_outputs(files);
+    if (!o.output) std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  } catch (const hmmsearch::UsageError& e) {
+    std::fprintf(stderr, "cudp-hmmsearch: %s (see --help)\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cudp-hmmsearch: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,31 @@
+// Built when CUDP_ENABLE_CUDA is OFF: cudp-hmmsearch still runs, on the host backend only.
+#include <stdexcept>
+
+#include "device_filters.hpp"
+
+namespace hmmsearch {
+
+bool cuda_available() { return false; }
+
+struct DeviceFilters::Impl {};
+
+DeviceFilters::DeviceFilters(const cudp::engine::SequencesView&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch (configured with CUDP_ENABLE_CUDA=OFF); "
+                           "use --backend host");
+}
+DeviceFilters::~DeviceFilters() = default;
+
+std::string DeviceFilters::device_name() const { return "none"; }
+
+std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilterProfile&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
+}
+
+std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::ViterbiFilterProfile&,
+                                                            const std::vector<std::uint32_t>&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
+}
+
+double DeviceFilters::kernel_seconds() const { return 0.0; }
+
+}  // namespace hmmsearch

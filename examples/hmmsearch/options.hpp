@@ -1,0 +1,189 @@
+#pragma once
+// cudp-hmmsearch's command line: hmmsearch 3.3.2's options, value ranges and incompatibilities, plus --backend.
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report.hpp"
+
+namespace hmmsearch {
+
+inline const char* usage_text() {
+  return "Usage: cudp-hmmsearch [options] <hmmfile> <seqdb>\n"
+         "\n"
+         "Searches every profile of <hmmfile> (HMMER3 text format, plain or .gz) against every sequence of <seqdb>\n"
+         "(FASTA, plain or .gz, or a cudp-makedb database), with HMMER 3.3.2 hmmsearch's pipeline, scores,\n"
+         "thresholds and output formats.\n"
+         "\n"
+         "Basic options:\n"
+         "  -h, --help       : show this help\n"
+         "\n"
+         "Options directing output:\n"
+         "  -o <f>           : direct output to file <f>, not stdout\n"
+         "  --tblout <f>     : save parseable table of per-sequence hits to file <f>\n"
+         "  --domtblout <f>  : save parseable table of per-domain hits to file <f>\n"
+         "  --noali          : don't output alignments (cudp-hmmsearch never prints alignments yet)\n"
+         "\n"
+         "Options controlling reporting thresholds:\n"
+         "  -E <x>     : report sequences <= this E-value threshold in output  [10.0]  (x>0)\n"
+         "  -T <x>     : report sequences >= this score threshold in output\n"
+         "  --domE <x> : report domains <= this E-value threshold in output  [10.0]  (x>0)\n"
+         "  --domT <x> : report domains >= this score cutoff in output\n"
+         "\n"
+         "Options controlling inclusion (significance) thresholds:\n"
+         "  --incE <x>    : consider sequences <= this E-value threshold as significant  [0.01]  (x>0)\n"
+         "  --incT <x>    : consider sequences >= this score threshold as significant\n"
+         "  --incdomE <x> : consider domains <= this E-value threshold as significant  [0.01]  (x>0)\n"
+         "  --incdomT <x> : consider domains >= this score threshold as significant\n"
+         "\n"
+         "Options controlling acceleration heuristics:\n"
+         "  --max    : Turn all heuristic filters off (less speed, more power)\n"
+         "  --F1 <x> : Stage 1 (MSV) threshold: promote hits w/ P <= F1  [0.02]  (x>=0)\n"
+         "  --F2 <x> : Stage 2 (Vit) threshold: promote hits w/ P <= F2  [1e-3]  (x>=0)\n"
+         "  --F3 <x> : Stage 3 (Fwd) threshold: promote hits w/ P <= F3  [1e-5]  (x>=0)\n"
+         "  --nobias : turn off composition bias filter\n"
+         "\n"
+         "Other expert options:\n"
+         "  --nonull2     : turn off biased composition score corrections\n"
+         "  -Z <x>        : set # of comparisons done, for E-value calculation  (x>0)\n"
+         "  --domZ <x>    : set # of significant seqs, for domain E-value calculation  (x>0)\n"
+         "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
+         "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n";
+}
+
+struct Options {
+  std::string hmm_file, seq_file;
+  std::optional<std::string> output, tblout, domtblout;
+  bool noali = false;
+  std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3;
+  bool max = false, nobias = false, nonull2 = false;
+  std::optional<int> cpu;
+  std::string backend = "auto";
+  // The options as given, in order, for the tabular outputs' "Option settings" line.
+  std::vector<std::string> given;
+
+  Thresholds thresholds() const {
+    Thresholds t;
+    if (E) t.E = *E;
+    if (T) { t.T = *T; t.by_E = false; }
+    if (domE) t.domE = *domE;
+    if (domT) { t.domT = *domT; t.dom_by_E = false; }
+    if (incE) t.incE = *incE;
+    if (incT) { t.incT = *incT; t.inc_by_E = false; }
+    if (incdomE) t.incdomE = *incdomE;
+    if (incdomT) { t.incdomT = *incdomT; t.incdom_by_E = false; }
+    t.Z = Z;
+    t.domZ = domZ;
+    return t;
+  }
+};
+
+// Command-line mistakes: the message names the option and the value; main() exits with status 2.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+inline double parse_real(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    throw UsageError("option " + flag + " expects a real number, got '" + text + "'");
+  return v;
+}
+
+inline int parse_count(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 1 << 20)
+    throw UsageError("option " + flag + " expects an integer n >= 0, got '" + text + "'");
+  return static_cast<int>(v);
+}
+
+// nullopt for -h/--help. Options take their value as the next argument; they may come before or after the two
+// file arguments.
+inline std::optional<Options> parse_options(int argc, const char* const* argv) {
+  Options o;
+  std::vector<std::string> files;
+  const auto positive = [](const std::string& flag, double v) {
+    if (!(v > 0)) throw UsageError("option " + flag + " must be > 0, got " + std::to_string(v));
+    return v;
+  };
+  const auto probability = [](const std::string& flag, double v) {
+    if (v < 0) throw UsageError("option " + flag + " must be >= 0, got " + std::to_string(v));
+    return v;
+  };
+  for (int a = 1; a < argc; ++a) {
+    const std::string flag = argv[a];
+    if (flag == "-h" || flag == "--help") return std::nullopt;
+    if (flag.size() < 2 || flag[0] != '-') {
+      files.push_back(flag);
+      continue;
+    }
+    const bool takes_value = flag == "-o" || flag == "--tblout" || flag == "--domtblout" || flag == "-E" ||
+                             flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
+                             flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
+                             flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
+                             flag == "--cpu" || flag == "--backend";
+    if (!takes_value) {
+      if (flag == "--noali") o.noali = true;
+      else if (flag == "--max") o.max = true;
+      else if (flag == "--nobias") o.nobias = true;
+      else if (flag == "--nonull2") o.nonull2 = true;
+      else throw UsageError("unknown option " + flag);
+      o.given.push_back(flag);
+      continue;
+    }
+    if (a + 1 >= argc) throw UsageError("option " + flag + " needs a value");
+    const std::string value = argv[++a];
+    o.given.push_back(flag);
+    o.given.push_back(value);
+    if (flag == "-o") o.output = value;
+    else if (flag == "--tblout") o.tblout = value;
+    else if (flag == "--domtblout") o.domtblout = value;
+    else if (flag == "-E") o.E = positive(flag, parse_real(flag, value));
+    else if (flag == "-T") o.T = parse_real(flag, value);
+    else if (flag == "--domE") o.domE = positive(flag, parse_real(flag, value));
+    else if (flag == "--domT") o.domT = parse_real(flag, value);
+    else if (flag == "--incE") o.incE = positive(flag, parse_real(flag, value));
+    else if (flag == "--incT") o.incT = parse_real(flag, value);
+    else if (flag == "--incdomE") o.incdomE = positive(flag, parse_real(flag, value));
+    else if (flag == "--incdomT") o.incdomT = parse_real(flag, value);
+    else if (flag == "-Z") o.Z = positive(flag, parse_real(flag, value));
+    else if (flag == "--domZ") o.domZ = positive(flag, parse_real(flag, value));
+    else if (flag == "--F1") o.F1 = probability(flag, parse_real(flag, value));
+    else if (flag == "--F2") o.F2 = probability(flag, parse_real(flag, value));
+    else if (flag == "--F3") o.F3 = probability(flag, parse_real(flag, value));
+    else if (flag == "--cpu") o.cpu = parse_count(flag, value);
+    else if (flag == "--backend") {
+      if (value != "auto" && value != "cuda" && value != "host")
+        throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");
+      o.backend = value;
+    }
+  }
+  // hmmsearch's incompatible pairs.
+  const auto exclusive = [](bool a, bool b, const char* fa, const char* fb) {
+    if (a && b) throw UsageError(std::string("options ") + fa + " and " + fb + " cannot be combined");
+  };
+  exclusive(o.E.has_value(), o.T.has_value(), "-E", "-T");
+  exclusive(o.domE.has_value(), o.domT.has_value(), "--domE", "--domT");
+  exclusive(o.incE.has_value(), o.incT.has_value(), "--incE", "--incT");
+  exclusive(o.incdomE.has_value(), o.incdomT.has_value(), "--incdomE", "--incdomT");
+  exclusive(o.max, o.F1.has_value(), "--max", "--F1");
+  exclusive(o.max, o.F2.has_value(), "--max", "--F2");
+  exclusive(o.max, o.F3.has_value(), "--max", "--F3");
+  exclusive(o.max, o.nobias, "--max", "--nobias");
+  if (files.size() != 2)
+    throw UsageError("expected two arguments, <hmmfile> and <seqdb>, got " + std::to_string(files.size()));
+  o.hmm_file = files[0];
+  o.seq_file = files[1];
+  return o;
+}
+
+}  // namespace hmmsearch

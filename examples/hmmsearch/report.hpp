@@ -1,0 +1,454 @@
+#pragma once
+// cudp-hmmsearch's reporting: HMMER 3.3.2 hmmsearch's thresholds, hit ranking and output formats, apart from the
+// search itself so that they can be tested on made-up hits.
+//
+// What each piece reproduces (HMMER source file, function):
+//   Thresholds, target_reportable ...    p7_pipeline.c  p7_pli_TargetReportable / DomainReportable / ...Includable
+//   rank_hits                            p7_pipeline.c  which hits enter the top hits list and their sort key;
+//                                        p7_tophits.c   p7_tophits_SortBySortkey (hit_sorter_by_sortkey)
+//   apply_thresholds                     p7_tophits.c   p7_tophits_Threshold (domZ, the h74 duplicate workaround)
+//   write_header                         hmmsearch.c    output_header (the "# option: value" lines)
+//   write_query                          hmmsearch.c    the per-query block; p7_tophits_Targets, p7_tophits_Domains,
+//                                        p7_pipeline.c  p7_pli_Statistics
+//   write_tblout / write_domtblout       p7_tophits.c   p7_tophits_TabularTargets / p7_tophits_TabularDomains
+//   write_tabular_tail                   p7_tophits.c   p7_tophits_TabularTail
+// Numbers are printed with the same printf conversions from values of the same types, so that rounding agrees.
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hmmsearch {
+
+constexpr double kLog2R = 1.44269504088896341;  // 1/ln 2: nats to bits (Easel's eslCONST_LOG2R)
+constexpr int kTextWidth = 120;                  // hmmsearch's default --textw
+
+// printf appended to a string.
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+inline void appendf(std::string& out, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  const int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  if (n > 0) {
+    const std::size_t old = out.size();
+    out.resize(old + static_cast<std::size_t>(n) + 1);
+    std::vsnprintf(&out[old], static_cast<std::size_t>(n) + 1, format, args);
+    out.resize(old + static_cast<std::size_t>(n));
+  }
+  va_end(args);
+}
+
+// Reporting and inclusion thresholds (hmmsearch -E/-T, --domE/--domT, --incE/--incT, --incdomE/--incdomT) and the
+// search space sizes (-Z, --domZ; unset: the number of targets, and the number of reported targets).
+struct Thresholds {
+  bool by_E = true;
+  double E = 10.0, T = 0.0;
+  bool dom_by_E = true;
+  double domE = 10.0, domT = 0.0;
+  bool inc_by_E = true;
+  double incE = 0.01, incT = 0.0;
+  bool incdom_by_E = true;
+  double incdomE = 0.01, incdomT = 0.0;
+  std::optional<double> Z, domZ;
+};
+
+inline bool target_reportable(const Thresholds& t, double Z, float bits, double lnP) {
+  return t.by_E ? std::exp(lnP) * Z <= t.E : bits >= t.T;
+}
+inline bool target_includable(const Thresholds& t, double Z, float bits, double lnP) {
+  return t.inc_by_E ? std::exp(lnP) * Z <= t.incE : bits >= t.incT;
+}
+inline bool domain_reportable(const Thresholds& t, double domZ, float bits, double lnP) {
+  return t.dom_by_E ? std::exp(lnP) * domZ <= t.domE : bits >= t.domT;
+}
+inline bool domain_includable(const Thresholds& t, double domZ, float bits, double lnP) {
+  return t.incdom_by_E ? std::exp(lnP) * domZ <= t.incdomE : bits >= t.incdomT;
+}
+
+// One domain of a hit, as hmmsearch reports it.
+struct Domain {
+  int env_from = 0, env_to = 0;  // envelope, 1-based inclusive
+  int ali_from = 0, ali_to = 0;  // alignment in the target
+  int hmm_from = 0, hmm_to = 0;  // alignment in the model
+  float bits = 0;                // domain score (null2-corrected)
+  float bias_bits = 0;           // the domain's null2 correction, in bits
+  double lnP = 0;                // ln P-value of bits
+  float mean_posterior = 0;      // "acc": mean posterior probability of the aligned residues
+  bool reported = false, included = false;
+};
+
+// One target sequence that came through the pipeline with at least one domain.
+struct Hit {
+  std::size_t target = 0;  // index in the database: the order in which the targets were searched
+  std::string name, accession, description;
+  std::uint32_t length = 0;
+  float bits = 0;      // per-sequence score
+  float pre_bits = 0;  // the same before the null2 correction; pre_bits - bits is the "bias" column
+  double lnP = 0;
+  float expected_domains = 0;
+  int regions = 0, clustered = 0, overlaps = 0, envelopes = 0;
+  std::vector<Domain> domains;
+  // Set by rank_hits / apply_thresholds.
+  double sortkey = 0;
+  int best_domain = 0;
+  bool reported = false, included = false;
+  int n_reported = 0, n_included = 0;
+};
+
+// The numbers of p7_pli_Statistics.
+struct PipelineCounts {
+  std::uint64_t models = 1, nodes = 0, targets = 0, residues = 0;
+  std::uint64_t passed_msv = 0, passed_bias = 0, passed_viterbi = 0, passed_forward = 0;
+};
+
+struct QueryReport {
+  std::string name, accession, description;  // of the model
+  int M = 0;
+  std::vector<Hit> hits;  // the top hits list, ranked (rank_hits), thresholded (apply_thresholds)
+  PipelineCounts counts;
+  double F1 = 0.02, F2 = 1e-3, F3 = 1e-5;  // as the pipeline used them (--max sets them to 1)
+  double Z = 0, domZ = 0;
+  bool Z_from_option = false, domZ_from_option = false;
+  double cpu_user = 0, cpu_system = 0, elapsed = 0;  // seconds
+};
+
+// The hits that enter hmmsearch's top hits list, in its order. p7_Pipeline adds a hit only when it is reportable
+// with the search space counted so far (the targets searched up to and including this one, in a serial run; -Z
+// when set), so a few hits that end up unreported still sit in the list and widen its name columns. The sort key
+// is -lnP when inclusion goes by E-value, the score otherwise; ties go by name, then by the first domain's start.
+inline std::vector<Hit> rank_hits(std::vector<Hit> candidates, const Thresholds& t) {
+  std::vector<Hit> list;
+  list.reserve(candidates.size());
+  for (Hit& h : candidates) {
+    if (h.domains.empty()) continue;
+    const double Z_so_far = t.Z ? *t.Z : static_cast<double>(h.target + 1);
+    if (!target_reportable(t, Z_so_far, h.bits, h.lnP)) continue;
+    h.sortkey = t.inc_by_E ? -h.lnP : static_cast<double>(h.bits);
+    h.best_domain = 0;
+    for (std::size_t d = 1; d < h.domains.size(); ++d)
+      if (h.domains[d].bits > h.domains[static_cast<std::size_t>(h.best_domain)].bits) h.best_domain = static_cast<int>(d);
+    list.push_back(std::move(h));
+  }
+  std::sort(list.begin(), list.end(), [](const Hit& a, const Hit& b) {
+    if (a.sortkey != b.sortkey) return a.sortkey > b.sortkey;
+    if (const int c = a.name.compare(b.name); c != 0) return c < 0;
+    if (a.domains[0].ali_from != b.domains[0].ali_from) return a.domains[0].ali_from < b.domains[0].ali_from;
+    return a.target < b.target;
+  });
+  return list;
+}
+
+// p7_tophits_Threshold: flags reported and included hits, sets domZ (unless --domZ) to the number of reported
+// hits, then flags the domains of reported hits; a domain is included only in an included hit.
+inline void apply_thresholds(QueryReport& q, const Thresholds& t) {
+  q.Z_from_option = t.Z.has_value();
+  q.Z = t.Z ? *t.Z : static_cast<double>(q.counts.targets);
+  std::uint64_t reported = 0;
+  for (Hit& h : q.hits) {
+    h.reported = target_reportable(t, q.Z, h.bits, h.lnP);
+    h.included = h.reported && target_includable(t, q.Z, h.bits, h.lnP);
+    reported += h.reported;
+  }
+  q.domZ_from_option = t.domZ.has_value();
+  q.domZ = t.domZ ? *t.domZ : static_cast<double>(reported);
+  for (Hit& h : q.hits) {
+    h.n_reported = h.n_included = 0;
+    for (Domain& d : h.domains) {
+      d.reported = h.reported && domain_reportable(t, q.domZ, d.bits, d.lnP);
+      d.included = h.included && domain_includable(t, q.domZ, d.bits, d.lnP);
+      h.n_reported += d.reported;
+      h.n_included += d.included;
+    }
+    // HMMER bug h74: two envelopes with the same alignment show only the better scoring one.
+    if (h.overlaps != 0) {
+      for (std::size_t a = 0; a < h.domains.size(); ++a)
+        for (std::size_t b = a + 1; b < h.domains.size(); ++b) {
+          Domain& da = h.domains[a];
+          Domain& db = h.domains[b];
+          if (da.ali_from != db.ali_from || da.ali_to != db.ali_to) continue;
+          Domain& removed = da.bits >= db.bits ? db : da;
+          if (removed.reported) { removed.reported = false; --h.n_reported; }
+          if (removed.included) { removed.included = false; --h.n_included; }
+        }
+    }
+  }
+}
+
+inline std::size_t max_name_length(const std::vector<Hit>& hits) {
+  std::size_t n = 0;
+  for (const Hit& h : hits) n = std::max(n, h.name.size());
+  return n;
+}
+inline std::size_t max_accession_length(const std::vector<Hit>& hits) {
+  std::size_t n = 0;
+  for (const Hit& h : hits) n = std::max(n, h.accession.size());
+  return n;
+}
+
+// ---- main text output ----------------------------------------------------------------------------------------
+
+// What the header echoes of the command line: set fields are the options given.
+struct HeaderSettings {
+  std::string program = "cudp-hmmsearch";
+  std::string version_line;  // second banner line, after "# "
+  std::string hmm_file, seq_file;
+  std::optional<std::string> output, tblout, domtblout;
+  bool noali = false;
+  std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT;
+  bool max = false;
+  std::optional<double> F1, F2, F3;
+  bool nobias = false, nonull2 = false;
+  std::optional<double> Z, domZ;
+  std::string backend;  // "host, 16 threads", "CUDA: NVIDIA H100 ..."
+};
+
+inline void write_header(std::string& out, const HeaderSettings& s) {
+  appendf(out, "# %s :: search profile(s) against a sequence database\n", s.program.c_str());
+  appendf(out, "# %s\n", s.version_line.c_str());
+  out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n";
+  appendf(out, "# query HMM file:                  %s\n", s.hmm_file.c_str());
+  appendf(out, "# target sequence database:        %s\n", s.seq_file.c_str());
+  if (s.output) appendf(out, "# output directed to file:         %s\n", s.output->c_str());
+  if (s.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", s.tblout->c_str());
+  if (s.domtblout) appendf(out, "# per-dom hits tabular output:     %s\n", s.domtblout->c_str());
+  if (s.noali) out += "# show alignments in output:       no\n";
+  else out += "# show alignments in output:       no (cudp-hmmsearch does not compute alignments yet)\n";
+  if (s.E) appendf(out, "# sequence reporting threshold:    E-value <= %g\n", *s.E);
+  if (s.T) appendf(out, "# sequence reporting threshold:    score >= %g\n", *s.T);
+  if (s.domE) appendf(out, "# domain reporting threshold:      E-value <= %g\n", *s.domE);
+  if (s.domT) appendf(out, "# domain reporting threshold:      score >= %g\n", *s.domT);
+  if (s.incE) appendf(out, "# sequence inclusion threshold:    E-value <= %g\n", *s.incE);
+  if (s.incT) appendf(out, "# sequence inclusion threshold:    score >= %g\n", *s.incT);
+  if (s.incdomE) appendf(out, "# domain inclusion threshold:      E-value <= %g\n", *s.incdomE);
+  if (s.incdomT) appendf(out, "# domain inclusion threshold:      score >= %g\n", *s.incdomT);
+  if (s.max) out += "# Max sensitivity mode:            on [all heuristic filters off]\n";
+  if (s.F1) appendf(out, "# MSV filter P threshold:       <= %g\n", *s.F1);
+  if (s.F2) appendf(out, "# Vit filter P threshold:       <= %g\n", *s.F2);
+  if (s.F3) appendf(out, "# Fwd filter P threshold:       <= %g\n", *s.F3);
+  if (s.nobias) out += "# biased composition HMM filter:   off\n";
+  if (s.nonull2) out += "# null2 bias corrections:          off\n";
+  if (s.Z) appendf(out, "# sequence search space set to:    %.0f\n", *s.Z);
+  if (s.domZ) appendf(out, "# domain search space set to:      %.0f\n", *s.domZ);
+  if (!s.backend.empty()) appendf(out, "# cudp backend:                    %s\n", s.backend.c_str());
+  out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n\n";
+}
+
+// p7_tophits_Targets: "Scores for complete sequences".
+inline void write_targets(std::string& out, const QueryReport& q) {
+  const int namew = static_cast<int>(std::max<std::size_t>(8, max_name_length(q.hits)));
+  const int descw = std::max(32, kTextWidth - namew - 61);
+  out += "Scores for complete sequences (score includes all domains):\n";
+  appendf(out, "  %22s  %22s  %8s\n", " --- full sequence ---", " --- best 1 domain ---", "-#dom-");
+  appendf(out, "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %-*s %s\n", "E-value", " score", " bias", "E-value", " score",
+          " bias", "  exp", "N", namew, "Sequence", "Description");
+  appendf(out, "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %-*s %s\n", "-------", "------", "-----", "-------", "------",
+          "-----", " ----", "--", namew, "--------", "-----------");
+  bool printed_inclusion_line = false;
+  std::size_t reported = 0;
+  for (const Hit& h : q.hits) {
+    if (!h.reported) continue;
+    ++reported;
+    if (!h.included && !printed_inclusion_line) {
+      out += "  ------ inclusion threshold ------\n";
+      printed_inclusion_line = true;
+    }
+    const Domain& d = h.domains[static_cast<std::size_t>(h.best_domain)];
+    appendf(out, "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s ", ' ', std::exp(h.lnP) * q.Z,
+            static_cast<double>(h.bits), static_cast<double>(h.pre_bits - h.bits), std::exp(d.lnP) * q.Z,
+            static_cast<double>(d.bits), static_cast<double>(d.bias_bits), static_cast<double>(h.expected_domains),
+            h.n_reported, namew, h.name.c_str());
+    appendf(out, " %-.*s\n", descw, h.description.c_str());
+  }
+  if (reported == 0) out += "\n   [No hits detected that satisfy reporting thresholds]\n";
+}
+
+// p7_tophits_Domains without alignments (cudp-hmmsearch does not compute alignment displays).
+inline void write_domains(std::string& out, const QueryReport& q) {
+  out += "Domain annotation for each sequence:\n";
+  std::size_t reported = 0;
+  for (const Hit& h : q.hits) {
+    if (!h.reported) continue;
+    ++reported;
+    const int descw = std::max(32, kTextWidth - static_cast<int>(h.name.size()) - 5);
+    appendf(out, ">> %s  %-.*s\n", h.name.c_str(), descw, h.description.c_str());
+    if (h.n_reported == 0) {
+      out += "   [No individual domains that satisfy reporting thresholds (although complete target did)]\n\n";
+      continue;
+    }
+    appendf(out, " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n", "#", "score", "bias", "c-Evalue",
+            "i-Evalue", "hmmfrom", "hmm to", "  ", "alifrom", "ali to", "  ", "envfrom", "env to", "  ", "acc");
+    appendf(out, " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n", "---", "------", "-----",
+            "---------", "---------", "-------", "-------", "  ", "-------", "-------", "  ", "-------", "-------", "  ",
+            "----");
+    int nd = 0;
+    for (const Domain& d : h.domains) {
+      if (!d.reported) continue;
+      ++nd;
+      appendf(out, " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4.2f\n", nd,
+              d.included ? '!' : '?', static_cast<double>(d.bits), static_cast<double>(d.bias_bits),
+              std::exp(d.lnP) * q.domZ, std::exp(d.lnP) * q.Z, d.hmm_from, d.hmm_to, d.hmm_from == 1 ? '[' : '.',
+              d.hmm_to == q.M ? ']' : '.', d.ali_from, d.ali_to, d.ali_from == 1 ? '[' : '.',
+              d.ali_to == static_cast<int>(h.length) ? ']' : '.', d.env_from, d.env_to, d.env_from == 1 ? '[' : '.',
+              d.env_to == static_cast<int>(h.length) ? ']' : '.', static_cast<double>(d.mean_posterior));
+    }
+    out += "\n";
+  }
+  if (reported == 0) out += "\n   [No targets detected that satisfy reporting thresholds]\n";
+}
+
+// esl_stopwatch_Display's time format: [Nd]hh:mm:ss.ss
+inline std::string clock_time(double seconds) {
+  if (!(seconds >= 0)) seconds = 0;
+  const int days = static_cast<int>(seconds / 86400.0);
+  seconds -= days * 86400.0;
+  const int hours = static_cast<int>(seconds / 3600.0);
+  seconds -= hours * 3600.0;
+  const int minutes = static_cast<int>(seconds / 60.0);
+  seconds -= minutes * 60.0;
+  std::string text;
+  if (days > 0) appendf(text, "%dd", days);
+  appendf(text, "%02d:%02d:%05.2f", hours, minutes, seconds);
+  return text;
+}
+
+// p7_pli_Statistics for a search pipeline (hmmsearch).
+inline void write_statistics(std::string& out, const QueryReport& q) {
+  const auto& c = q.counts;
+  const double n = static_cast<double>(c.targets);
+  out += "Internal pipeline statistics summary:\n";
+  out += "-------------------------------------\n";
+  appendf(out, "Query model(s):              %15llu  (%llu nodes)\n", static_cast<unsigned long long>(c.models),
+          static_cast<unsigned long long>(c.nodes));
+  appendf(out, "Target sequences:            %15llu  (%llu residues searched)\n",
+          static_cast<unsigned long long>(c.targets), static_cast<unsigned long long>(c.residues));
+  const auto filter_line = [&](const char* label, std::uint64_t passed, double F) {
+    appendf(out, "%-29s%15llu  (%.6g); expected %.1f (%.6g)\n", label, static_cast<unsigned long long>(passed),
+            static_cast<double>(passed) / n, F * n, F);
+  };
+  filter_line("Passed MSV filter:", c.passed_msv, q.F1);
+  filter_line("Passed bias filter:", c.passed_bias, q.F1);
+  filter_line("Passed Vit filter:", c.passed_viterbi, q.F2);
+  filter_line("Passed Fwd filter:", c.passed_forward, q.F3);
+  appendf(out, "Initial search space (Z):    %15.0f  %s\n", q.Z,
+          q.Z_from_option ? "[as set by --Z on cmdline]" : "[actual number of targets]");
+  appendf(out, "Domain search space  (domZ): %15.0f  %s\n", q.domZ,
+          q.domZ_from_option ? "[as set by --domZ on cmdline]" : "[number of targets reported over threshold]");
+  appendf(out, "# CPU time: %.2fu %.2fs %s Elapsed: %s\n", q.cpu_user, q.cpu_system,
+          clock_time(q.cpu_user + q.cpu_system).c_str(), clock_time(q.elapsed).c_str());
+  appendf(out, "# Mc/sec: %.2f\n", static_cast<double>(c.residues) * static_cast<double>(c.nodes) / (q.elapsed * 1.0e6));
+}
+
+// One query's block of the main output, from "Query:" to "//".
+inline void write_query(std::string& out, const QueryReport& q) {
+  appendf(out, "Query:       %s  [M=%d]\n", q.name.c_str(), q.M);
+  if (!q.accession.empty()) appendf(out, "Accession:   %s\n", q.accession.c_str());
+  if (!q.description.empty()) appendf(out, "Description: %s\n", q.description.c_str());
+  write_targets(out, q);
+  out += "\n\n";
+  write_domains(out, q);
+  out += "\n\n";
+  write_statistics(out, q);
+  out += "//\n";
+}
+
+// ---- tabular outputs -----------------------------------------------------------------------------------------
+
+inline void write_tblout(std::string& out, const QueryReport& q, bool header) {
+  const int qnamew = static_cast<int>(std::max<std::size_t>(20, q.name.size()));
+  const int tnamew = static_cast<int>(std::max<std::size_t>(20, max_name_length(q.hits)));
+  const int qaccw = static_cast<int>(q.accession.empty() ? 10 : std::max<std::size_t>(10, q.accession.size()));
+  const int taccw = static_cast<int>(std::max<std::size_t>(10, max_accession_length(q.hits)));
+  if (header) {
+    appendf(out, "#%*s %22s %22s %33s\n", tnamew + qnamew + taccw + qaccw + 2, "", "--- full sequence ----",
+            "--- best 1 domain ----", "--- domain number estimation ----");
+    appendf(out, "#%-*s %-*s %-*s %-*s %9s %6s %5s %9s %6s %5s %5s %3s %3s %3s %3s %3s %3s %3s %s\n", tnamew - 1,
+            " target name", taccw, "accession", qnamew, "query name", qaccw, "accession", "  E-value", " score",
+            " bias", "  E-value", " score", " bias", "exp", "reg", "clu", " ov", "env", "dom", "rep", "inc",
+            "description of target");
+    appendf(out, "#%*s %*s %*s %*s %9s %6s %5s %9s %6s %5s %5s %3s %3s %3s %3s %3s %3s %3s %s\n", tnamew - 1,
+            "-------------------", taccw, "----------", qnamew, "--------------------", qaccw, "----------",
+            "---------", "------", "-----", "---------", "------", "-----", "---", "---", "---", "---", "---", "---",
+            "---", "---", "---------------------");
+  }
+  for (const Hit& h : q.hits) {
+    if (!h.reported) continue;
+    const Domain& d = h.domains[static_cast<std::size_t>(h.best_domain)];
+    appendf(out, "%-*s %-*s %-*s %-*s %9.2g %6.1f %5.1f %9.2g %6.1f %5.1f %5.1f %3d %3d %3d %3d %3d %3d %3d %s\n",
+            tnamew, h.name.c_str(), taccw, h.accession.empty() ? "-" : h.accession.c_str(), qnamew, q.name.c_str(),
+            qaccw, q.accession.empty() ? "-" : q.accession.c_str(), std::exp(h.lnP) * q.Z, static_cast<double>(h.bits),
+            static_cast<double>(h.pre_bits - h.bits), std::exp(d.lnP) * q.Z, static_cast<double>(d.bits),
+            static_cast<double>(d.bias_bits), static_cast<double>(h.expected_domains), h.regions, h.clustered,
+            h.overlaps, h.envelopes, static_cast<int>(h.domains.size()), h.n_reported, h.n_included,
+            h.description.empty() ? "-" : h.description.c_str());
+  }
+}
+
+inline void write_domtblout(std::string& out, const QueryReport& q, bool header) {
+  const int qnamew = static_cast<int>(std::max<std::size_t>(20, q.name.size()));
+  const int tnamew = static_cast<int>(std::max<std::size_t>(20, max_name_length(q.hits)));
+  const int qaccw = static_cast<int>(q.accession.empty() ? 10 : std::max<std::size_t>(10, q.accession.size()));
+  const int taccw = static_cast<int>(std::max<std::size_t>(10, max_accession_length(q.hits)));
+  if (header) {
+    appendf(out, "#%*s %22s %40s %11s %11s %11s\n", tnamew + qnamew - 1 + 15 + taccw + qaccw, "",
+            "--- full sequence ---", "-------------- this domain -------------", "hmm coord", "ali coord",
+            "env coord");
+    appendf(out,
+            "#%-*s %-*s %5s %-*s %-*s %5s %9s %6s %5s %3s %3s %9s %9s %6s %5s %5s %5s %5s %5s %5s %5s %4s %s\n",
+            tnamew - 1, " target name", taccw, "accession", "tlen", qnamew, "query name", qaccw, "accession", "qlen",
+            "E-value", "score", "bias", "#", "of", "c-Evalue", "i-Evalue", "score", "bias", "from", "to", "from", "to",
+            "from", "to", "acc", "description of target");
+    appendf(out,
+            "#%*s %*s %5s %*s %*s %5s %9s %6s %5s %3s %3s %9s %9s %6s %5s %5s %5s %5s %5s %5s %5s %4s %s\n",
+            tnamew - 1, "-------------------", taccw, "----------", "-----", qnamew, "--------------------", qaccw,
+            "----------", "-----", "---------", "------", "-----", "---", "---", "---------", "---------", "------",
+            "-----", "-----", "-----", "-----", "-----", "-----", "-----", "----", "---------------------");
+  }
+  for (const Hit& h : q.hits) {
+    if (!h.reported) continue;
+    int nd = 0;
+    for (const Domain& d : h.domains) {
+      if (!d.reported) continue;
+      ++nd;
+      appendf(out,
+              "%-*s %-*s %5d %-*s %-*s %5d %9.2g %6.1f %5.1f %3d %3d %9.2g %9.2g %6.1f %5.1f %5d %5d %5d %5d %5d %5d "
+              "%4.2f %s\n",
+              tnamew, h.name.c_str(), taccw, h.accession.empty() ? "-" : h.accession.c_str(),
+              static_cast<int>(h.length), qnamew, q.name.c_str(), qaccw,
+              q.accession.empty() ? "-" : q.accession.c_str(), q.M, std::exp(h.lnP) * q.Z,
+              static_cast<double>(h.bits), static_cast<double>(h.pre_bits - h.bits), nd, h.n_reported,
+              std::exp(d.lnP) * q.domZ, std::exp(d.lnP) * q.Z, static_cast<double>(d.bits),
+              static_cast<double>(d.bias_bits), d.hmm_from, d.hmm_to, d.ali_from, d.ali_to, d.env_from, d.env_to,
+              static_cast<double>(d.mean_posterior), h.description.empty() ? "-" : h.description.c_str());
+    }
+  }
+}
+
+struct TabularTail {
+  std::string program, version, hmm_file, seq_file, command_line, current_dir, date;  // date as ctime() writes it
+};
+
+inline void write_tabular_tail(std::string& out, const TabularTail& t) {
+  out += "#\n";
+  appendf(out, "# Program:         %s\n", t.program.c_str());
+  appendf(out, "# Version:         %s\n", t.version.c_str());
+  out += "# Pipeline mode:   SEARCH\n";
+  appendf(out, "# Query file:      %s\n", t.hmm_file.c_str());
+  appendf(out, "# Target file:     %s\n", t.seq_file.c_str());
+  appendf(out, "# Option settings: %s\n", t.command_line.c_str());
+  appendf(out, "# Current dir:     %s\n", t.current_dir.empty() ? "[unknown]" : t.current_dir.c_str());
+  appendf(out, "# Date:            %s", t.date.c_str());
+  if (t.date.empty() || t.date.back() != '\n') out += "\n";
+  out += "# [ok]\n";
+}
+
+}  // namespace hmmsearch

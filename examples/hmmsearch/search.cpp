@@ -1,0 +1,117 @@
+#include "search.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include <cudp/tiers/parallel_for.hpp>
+
+namespace hmmsearch {
+
+namespace {
+
+using cudp::bio::Plan7Pipeline;
+using cudp::bio::Plan7PipelineCounts;
+using cudp::bio::Plan7SequenceHit;
+
+// Each worker's scratch: the pipeline workspace, its own counts and hits, merged once the workers are done.
+struct Worker {
+  Plan7Pipeline::Workspace workspace;
+  Plan7PipelineCounts counts;
+  std::vector<Plan7SequenceHit> hits;
+};
+
+class Workers {
+ public:
+  explicit Workers(int threads) : threads_(threads) {}
+
+  // body(Worker&, i) for i in [0, n) on the workers.
+  template <class Body>
+  void run(std::size_t n, Body body) {
+    cudp::tiers::parallel_for(
+        n, std::max(1, threads_),
+        [this] {
+          std::lock_guard<std::mutex> lock(mutex_);
+          workers_.push_back(std::make_unique<Worker>());
+          return workers_.back().get();
+        },
+        [&](Worker* w, std::size_t i) { body(*w, i); });
+  }
+
+  SearchOutcome collect() {
+    SearchOutcome out;
+    for (auto& w : workers_) {
+      out.counts.merge(w->counts);
+      for (auto& h : w->hits) out.hits.push_back(std::move(h));
+    }
+    std::sort(out.hits.begin(), out.hits.end(),
+              [](const Plan7SequenceHit& a, const Plan7SequenceHit& b) { return a.target < b.target; });
+    return out;
+  }
+
+ private:
+  int threads_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+};
+
+void keep(Worker& w, std::optional<Plan7SequenceHit> hit, std::size_t target) {
+  if (!hit) return;
+  hit->target = target;
+  w.hits.push_back(std::move(*hit));
+}
+
+}  // namespace
+
+SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads) {
+  Workers workers(threads);
+  workers.run(db.size(), [&](Worker& w, std::size_t i) {
+    keep(w, pipeline.run(db.data(i), db.length(i), w.counts, w.workspace), i);
+  });
+  return workers.collect();
+}
+
+SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                 DeviceFilters& filters, int threads) {
+  const std::size_t n = db.size();
+  Workers workers(threads);
+
+  // Stage 1-2: MSV on the device for every target, the decisions (and the bias filter) on the host.
+  const std::vector<cudp::bio::FilterResult> msv = filters.msv(pipeline.msv_profile());
+  if (msv.size() != n) throw std::logic_error("DeviceFilters::msv returned a result count unlike the database's");
+  enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
+  std::vector<std::uint8_t> stage(n, kRejected);
+  std::vector<float> filter_nats(n, 0.0f);
+  workers.run(n, [&](Worker& w, std::size_t i) {
+    const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
+    filter_nats[i] = r.filter_nats;
+    stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
+  });
+
+  // Stage 3: the Viterbi filter on the device for the targets that need it.
+  std::vector<std::uint32_t> viterbi_targets;
+  for (std::size_t i = 0; i < n; ++i)
+    if (stage[i] == kViterbi) viterbi_targets.push_back(static_cast<std::uint32_t>(i));
+  if (!viterbi_targets.empty()) {
+    const std::vector<cudp::bio::FilterResult> vit = filters.viterbi(pipeline.viterbi_profile(), viterbi_targets);
+    if (vit.size() != viterbi_targets.size())
+      throw std::logic_error("DeviceFilters::viterbi returned a result count unlike the request's");
+    workers.run(viterbi_targets.size(), [&](Worker& w, std::size_t j) {
+      const std::size_t i = viterbi_targets[j];
+      stage[i] = pipeline.after_viterbi(db.length(i), vit[j], filter_nats[i], w.counts) ? kForward : kRejected;
+    });
+  }
+
+  // Stage 4 and domain definition on the host.
+  std::vector<std::uint32_t> survivors;
+  for (std::size_t i = 0; i < n; ++i)
+    if (stage[i] == kForward) survivors.push_back(static_cast<std::uint32_t>(i));
+  workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
+    const std::size_t i = survivors[j];
+    keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace), i);
+  });
+  return workers.collect();
+}
+
+}  // namespace hmmsearch

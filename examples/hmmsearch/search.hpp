@@ -1,0 +1,27 @@
+#pragma once
+// One model against the whole database through cudp::bio::Plan7Pipeline: on host threads only, or with the MSV and
+// Viterbi filters on the GPU (DeviceFilters) and every decision and the stages after the filters on host threads.
+#include <cstddef>
+#include <vector>
+
+#include <cudp/bio/plan7_pipeline.hpp>
+#include <cudp/io/sequence_set.hpp>
+
+#include "device_filters.hpp"
+
+namespace hmmsearch {
+
+struct SearchOutcome {
+  std::vector<cudp::bio::Plan7SequenceHit> hits;  // in database order, target set
+  cudp::bio::Plan7PipelineCounts counts;
+};
+
+// threads: 0 runs everything on the calling thread (hmmsearch --cpu 0); otherwise that many workers.
+SearchOutcome search_on_host(const cudp::bio::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                             int threads);
+
+// The filters on the device, the rest on `threads` host workers. Same results as search_on_host.
+SearchOutcome search_with_device(const cudp::bio::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                 DeviceFilters& filters, int threads);
+
+}  // namespace hmmsearch
