@@ -1,0 +1,111 @@
+// Plan7 filter benchmark: the MSV filter (s16x2 with DPX and u8x4) and the Viterbi filter on the GPU over a whole
+// database, for models of a ladder of sizes (the hmmer-examples models given on the command line, then random
+// models of about 100 to 2400 nodes), printing GCUPS (kernel time, events) and checking a sample of targets
+// against the scalar HMMER reference.
+// Usage: cudp-hmm-filter-bench DB.fa [MODEL.hmm ...]
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <cudp/bio/plan7.hpp>
+#include <cudp/bio/plan7_filter_reference.hpp>
+#include <cudp/engine/device_striped.cuh>
+#include <cudp/io/fasta.hpp>
+#include <cudp/io/hmm_file.hpp>
+
+#include "../tests/support/random_plan7.hpp"
+
+namespace {
+
+using namespace cudp;
+
+struct Totals {
+  double cells = 0, msv_s = 0, msv_bytes_s = 0, vit_s = 0;
+};
+
+int check_sample(const io::SequenceSet& db, bio::MsvFilterProfile msv, bio::ViterbiFilterProfile vf,
+                 const std::vector<bio::FilterResult>& msv_got, const std::vector<bio::FilterResult>& vit_got) {
+  int mismatches = 0;
+  for (std::size_t i = 0; i < db.size(); i += 997) {
+    const auto L = db.length(i);
+    msv.set_target_length(L);
+    vf.set_target_length(L);
+    const auto m = bio::msv_filter(msv, db.data(i), L);
+    const auto v = bio::viterbi_filter(vf, db.data(i), L);
+    const bool same_m = m.status == msv_got[i].status && (m.status != bio::FilterStatus::Ok || m.nats == msv_got[i].nats);
+    const bool same_v = v.status == vit_got[i].status && (v.status != bio::FilterStatus::Ok || v.nats == vit_got[i].nats);
+    if (!same_m || !same_v) {
+      ++mismatches;
+      std::printf("MISMATCH target %zu L=%u msv %g/%g vit %g/%g\n", i, L, m.nats, msv_got[i].nats, v.nats, vit_got[i].nats);
+    }
+  }
+  return mismatches;
+}
+
+void bench_model(const std::string& label, const io::HmmModel& hmm, const io::SequenceSet& db,
+                 const engine::DeviceStripedDatabase& device_db, const std::vector<std::uint32_t>& all, Totals& totals) {
+  const auto& alphabet = bio::plan7_alphabet_of(hmm.alphabet);
+  const auto profile = bio::configure_profile(hmm, bio::default_null_model(alphabet));
+  const auto msv = bio::make_msv_filter_profile(profile, 400);
+  const auto vf = bio::make_viterbi_filter_profile(profile, 400);
+  engine::DeviceMsvFilter<lanes::s16x2> words(device_db);
+  engine::DeviceMsvFilter<lanes::u8x4> bytes(device_db);
+  engine::DeviceViterbiFilter<> viterbi(device_db);
+  const double cells = static_cast<double>(db.residues.size()) * hmm.length;
+  words.scores(msv, all);  // warm-up
+  const auto msv_got = words.scores(msv, all);
+  const double msv_s = words.last_kernel_ms() / 1e3;
+  bytes.scores(msv, all);
+  const double bytes_s = bytes.last_kernel_ms() / 1e3;
+  std::vector<std::uint32_t> host_targets;
+  const auto vit_got = viterbi.scores(vf, all, engine::view_of(db), host_targets);
+  const double vit_s = viterbi.last_kernel_ms() / 1e3;
+  int passed = 0;
+  for (const auto& r : msv_got) passed += r.status == bio::FilterStatus::Overflow;
+  const int mismatches = check_sample(db, msv, vf, msv_got, vit_got);
+  std::printf("%-14s M %5d  MSV s16x2 G%-2d Q%-2d %8.1f GCUPS  u8x4 %8.1f GCUPS  Viterbi G%-2d Q%-2d %8.1f GCUPS  "
+              "(host-scored %zu, MSV overflows %d, sample mismatches %d)\n",
+              label.c_str(), hmm.length, words.last_shape().group, words.last_shape().segments, cells / msv_s / 1e9,
+              cells / bytes_s / 1e9, viterbi.last_shape().group, viterbi.last_shape().segments, cells / vit_s / 1e9,
+              host_targets.size(), passed, mismatches);
+  std::fflush(stdout);
+  totals.cells += cells;
+  totals.msv_s += msv_s;
+  totals.msv_bytes_s += bytes_s;
+  totals.vit_s += vit_s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s DB.fa [MODEL.hmm ...]\n", argv[0]);
+    return 2;
+  }
+  const auto& amino = bio::plan7_amino();
+  const auto t0 = std::chrono::steady_clock::now();
+  const io::SequenceSet db = io::read_fasta(argv[1], amino.sequence_alphabet);
+  const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  cudaDeviceProp prop{};
+  CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device %s; database %zu sequences, %zu residues (read in %.1f s)\n", prop.name, db.size(),
+              db.residues.size(), read_s);
+  const engine::DeviceStripedDatabase device_db(engine::view_of(db));
+  std::vector<std::uint32_t> all(db.size());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  Totals totals;
+  for (int a = 2; a < argc; ++a) {
+    for (const auto& hmm : io::read_hmm_file(argv[a])) {
+      if (hmm.alphabet == io::HmmAlphabet::Amino) bench_model(hmm.name, hmm, db, device_db, all, totals);
+    }
+  }
+  std::uint32_t seed = 1;
+  for (int M : {100, 260, 400, 800, 1100, 2400}) {
+    bench_model("random" + std::to_string(M), test::random_hmm({M, false, seed++}), db, device_db, all, totals);
+  }
+  std::printf("OVERALL MSV s16x2 %.1f GCUPS, MSV u8x4 %.1f GCUPS, Viterbi filter %.1f GCUPS (%s)\n",
+              totals.cells / totals.msv_s / 1e9, totals.cells / totals.msv_bytes_s / 1e9,
+              totals.cells / totals.vit_s / 1e9, prop.name);
+  return 0;
+}

@@ -1,0 +1,78 @@
+// hmmsearch's MSV and Viterbi filters on the GPU (cudp::engine::DeviceMsvFilter / DeviceViterbiFilter), with the
+// host reference taking what the device cannot score exactly: models larger than every compiled shape, and
+// Viterbi-filter targets or models outside the 16-bit words' exact range.
+#include <cuda_runtime.h>
+
+#include <cudp/engine/device_striped.cuh>
+#include <cudp/tiers/parallel_for.hpp>
+
+#include "device_filters.hpp"
+
+namespace hmmsearch {
+
+bool cuda_available() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+struct DeviceFilters::Impl {
+  explicit Impl(const cudp::engine::SequencesView& view) : db(view), device_db(view), msv(device_db), viterbi(device_db) {
+    all.resize(view.count);
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  }
+  cudp::engine::SequencesView db;
+  cudp::engine::DeviceStripedDatabase device_db;
+  cudp::engine::DeviceMsvFilter<cudp::lanes::s16x2> msv;
+  cudp::engine::DeviceViterbiFilter<> viterbi;
+  std::vector<std::uint32_t> all;
+};
+
+DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(std::make_unique<Impl>(db)) {}
+DeviceFilters::~DeviceFilters() = default;
+
+std::string DeviceFilters::device_name() const {
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) return "GPU";
+  return prop.name;
+}
+
+std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilterProfile& profile) {
+  if (impl_->msv.fits(profile.M)) return impl_->msv.scores(profile, impl_->all);
+  std::vector<cudp::bio::FilterResult> out(impl_->all.size());
+  cudp::tiers::parallel_for(
+      out.size(), 0, [&] { return profile; },
+      [&](cudp::bio::MsvFilterProfile& p, std::size_t i) {
+        p.set_target_length(impl_->db.length(i));
+        out[i] = cudp::bio::msv_filter(p, impl_->db.data(i), impl_->db.length(i));
+      });
+  return out;
+}
+
+std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::ViterbiFilterProfile& profile,
+                                                            const std::vector<std::uint32_t>& targets) {
+  std::vector<std::uint32_t> on_host;
+  std::vector<cudp::bio::FilterResult> out = impl_->viterbi.scores(profile, targets, impl_->db, on_host);
+  if (on_host.empty()) return out;
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0, h = 0; i < targets.size() && h < on_host.size(); ++i) {
+    if (targets[i] == on_host[h]) {
+      positions.push_back(i);
+      ++h;
+    }
+  }
+  cudp::tiers::parallel_for(
+      positions.size(), 0, [&] { return profile; },
+      [&](cudp::bio::ViterbiFilterProfile& p, std::size_t n) {
+        const std::uint32_t id = targets[positions[n]];
+        p.set_target_length(impl_->db.length(id));
+        out[positions[n]] = cudp::bio::viterbi_filter(p, impl_->db.data(id), impl_->db.length(id));
+      });
+  return out;
+}
+
+double DeviceFilters::kernel_seconds() const {
+  return (impl_->msv.kernel_ms() + impl_->viterbi.kernel_ms()) / 1e3;
+}
+
+}  // namespace hmmsearch

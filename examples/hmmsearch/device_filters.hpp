@@ -1,0 +1,38 @@
+#pragma once
+// The boundary between cudp-hmmsearch (plain C++) and its CUDA filters (compiled by nvcc when present): the MSV and
+// Viterbi filter scores of database targets on the GPU, with exactly the values and statuses of the host
+// filters (cudp::bio::msv_filter, cudp::bio::viterbi_filter).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cudp/bio/plan7_filter_reference.hpp>
+#include <cudp/engine/sequences.hpp>
+
+namespace hmmsearch {
+
+bool cuda_available();
+
+class DeviceFilters {
+ public:
+  // Uploads the database once (residues in Plan7 alphabet codes); it serves every model of the run.
+  explicit DeviceFilters(const cudp::engine::SequencesView& db);
+  ~DeviceFilters();
+  DeviceFilters(const DeviceFilters&) = delete;
+  DeviceFilters& operator=(const DeviceFilters&) = delete;
+
+  std::string device_name() const;
+  // p7_MSVFilter for every target; the profile's length model is reconfigured per target on the device.
+  std::vector<cudp::bio::FilterResult> msv(const cudp::bio::MsvFilterProfile& profile);
+  // p7_ViterbiFilter for the listed targets (indices into the database), in that order.
+  std::vector<cudp::bio::FilterResult> viterbi(const cudp::bio::ViterbiFilterProfile& profile,
+                                               const std::vector<std::uint32_t>& targets);
+  double kernel_seconds() const;  // device time spent in the filter kernels so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hmmsearch

@@ -1,0 +1,245 @@
+#pragma once
+// Running the striped Plan7 filter policies on the GPU: the database uploaded once, then per model the striped
+// tables, a length-sorted target list, and one kernel of the menu shape chosen for the model size.
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../tiers/striped_rows.cuh"
+#include "cuda_check.cuh"
+#include "device_buffer.cuh"
+#include "plan7_striped_tables.hpp"
+#include "sequences.hpp"
+#include "striped_tuning.hpp"
+
+namespace cudp::engine {
+
+// Database residues and offsets resident on the device, shared by every model of a run.
+class DeviceStripedDatabase {
+ public:
+  explicit DeviceStripedDatabase(const SequencesView& db) : count_(db.count), lengths_(db.count) {
+    for (std::size_t i = 0; i < db.count; ++i) {
+      lengths_[i] = db.length(i);
+      max_length_ = std::max(max_length_, lengths_[i]);
+    }
+    const std::uint64_t residues = db.count ? db.offsets[db.count] : 0;
+    residues_.upload(db.residues, static_cast<std::size_t>(residues));
+    offsets_.upload(db.offsets, db.count + 1);
+    CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  std::size_t count() const { return count_; }
+  std::uint32_t length(std::size_t i) const { return lengths_[i]; }
+  std::uint32_t max_length() const { return max_length_; }
+  const std::uint8_t* residues() const { return residues_.get(); }
+  const std::uint64_t* offsets() const { return offsets_.get(); }
+
+ private:
+  std::size_t count_ = 0;
+  std::vector<std::uint32_t> lengths_;
+  std::uint32_t max_length_ = 0;
+  DeviceBuffer<std::uint8_t> residues_;
+  DeviceBuffer<std::uint64_t> offsets_;
+};
+
+namespace detail {
+
+template <class Policy, int G, int Q>
+void launch_striped(const typename Policy::Model& md, const tiers::StripedTargets& targets,
+                    typename Policy::Result* results, cudaStream_t stream) {
+  constexpr int block_threads = 128;
+  constexpr int groups_per_block = block_threads / G;
+  int sms = 0, device = 0;
+  CUDP_CUDA_CHECK(cudaGetDevice(&device));
+  CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t needed = (targets.count + groups_per_block - 1) / groups_per_block;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(needed, static_cast<std::size_t>(sms) * 32));
+  tiers::striped_rows_kernel<Policy, G, Q, block_threads><<<blocks, block_threads, 0, stream>>>(md, targets, results);
+  CUDP_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class Policy, class Menu, std::size_t... I>
+void launch_striped_shape(int index, const typename Policy::Model& md, const tiers::StripedTargets& targets,
+                          typename Policy::Result* results, cudaStream_t stream, std::index_sequence<I...>) {
+  const bool launched = ((index == static_cast<int>(I)
+                              ? (launch_striped<Policy, Menu::groups[I], Menu::segments[I]>(md, targets, results, stream), true)
+                              : false) ||
+                         ...);
+  if (!launched) throw std::out_of_range("striped shape index " + std::to_string(index));
+}
+
+// The forced shape when it holds M nodes, else the menu's choice.
+template <class Menu>
+int shape_index(int forced, int M, int width) {
+  if (forced >= 0 && static_cast<std::size_t>(forced) < Menu::size &&
+      Menu::groups[static_cast<std::size_t>(forced)] * Menu::segments[static_cast<std::size_t>(forced)] * width >= M) {
+    return forced;
+  }
+  return choose_striped_shape<Menu>(M, width);
+}
+
+}  // namespace detail
+
+// Runs Policy over the database targets `ids` with the model `md` (device pointers), whose shape is Menu's entry
+// `shape_index`. Results come back in the order of ids. Targets run longest first so that the last warps to
+// finish hold short ones.
+template <class Policy, class Menu>
+class DeviceStripedRunner {
+ public:
+  explicit DeviceStripedRunner(const DeviceStripedDatabase& db) : db_(db) {
+    CUDP_CUDA_CHECK(cudaEventCreate(&start_));
+    CUDP_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~DeviceStripedRunner() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  DeviceStripedRunner(const DeviceStripedRunner&) = delete;
+  DeviceStripedRunner& operator=(const DeviceStripedRunner&) = delete;
+
+  std::vector<typename Policy::Result> run(int shape_index, const typename Policy::Model& md,
+                                           const std::vector<std::uint32_t>& ids) {
+    std::vector<std::uint32_t> order(ids.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return db_.length(ids[a]) > db_.length(ids[b]); });
+    std::vector<std::uint32_t> sorted(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) sorted[i] = ids[order[i]];
+    ids_.upload(sorted);
+    results_.reserve(ids.size());
+    tiers::StripedTargets targets{db_.residues(), db_.offsets(), ids_.get(), static_cast<std::uint32_t>(ids.size())};
+    CUDP_CUDA_CHECK(cudaEventRecord(start_));
+    if (!ids.empty()) {
+      detail::launch_striped_shape<Policy, Menu>(shape_index, md, targets, results_.get(), 0,
+                                                 std::make_index_sequence<Menu::size>{});
+    }
+    CUDP_CUDA_CHECK(cudaEventRecord(stop_));
+    std::vector<typename Policy::Result> by_position(ids.size());
+    results_.download(by_position.data(), ids.size());
+    CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    kernel_ms_ += ms;
+    last_kernel_ms_ = ms;
+    std::vector<typename Policy::Result> results(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) results[order[i]] = by_position[i];
+    return results;
+  }
+  double kernel_ms() const { return kernel_ms_; }
+  double last_kernel_ms() const { return last_kernel_ms_; }
+
+ private:
+  const DeviceStripedDatabase& db_;
+  DeviceBuffer<std::uint32_t> ids_;
+  DeviceBuffer<typename Policy::Result> results_;
+  cudaEvent_t start_{}, stop_{};
+  double kernel_ms_ = 0, last_kernel_ms_ = 0;
+};
+
+// HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4).
+template <class L = lanes::s16x2, class Menu = MsvMenu>
+class DeviceMsvFilter {
+ public:
+  using Policy = recurrences::Plan7Msv<L>;
+  explicit DeviceMsvFilter(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+
+  // False when no compiled shape holds the model (then score it on the host).
+  bool fits(int M) const { return choose_striped_shape<Menu>(M, L::width) >= 0; }
+
+  // Runs every model on the menu's shape `index` (when it holds the model), -1 to choose by size again.
+  void force_shape(int index) { forced_ = index; }
+
+  std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids) {
+    const int index = detail::shape_index<Menu>(forced_, profile.M, L::width);
+    if (index < 0) throw std::invalid_argument("DeviceMsvFilter: no striped shape holds a model of " + std::to_string(profile.M) + " nodes");
+    last_shape_ = striped_shape_of<Menu>(index, L::width);
+    const StripedMsvTables<L> tables = stripe_msv<L>(profile, last_shape_, db_.max_length());
+    costs_.upload(tables.costs);
+    moves_.upload(tables.move_costs);
+    const auto raw = runner_.run(index, tables.model(costs_.get(), moves_.get()), ids);
+    bio::MsvFilterProfile by_length = profile;
+    std::vector<bio::FilterResult> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = msv_filter_result(by_length, db_.length(ids[i]), raw[i]);
+    return out;
+  }
+  recurrences::StripedShape last_shape() const { return last_shape_; }
+  double kernel_ms() const { return runner_.kernel_ms(); }
+  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
+
+ private:
+  const DeviceStripedDatabase& db_;
+  DeviceStripedRunner<Policy, Menu> runner_;
+  DeviceBuffer<typename L::word> costs_;
+  DeviceBuffer<std::uint8_t> moves_;
+  recurrences::StripedShape last_shape_;
+  int forced_ = -1;
+};
+
+// HMMER's Viterbi filter (p7_ViterbiFilter) on the GPU in 16-bit words. Targets the words cannot score exactly
+// (see viterbi_filter_fits_words) are reported in `host_targets` and left Ok/0 in the results: score them with
+// bio::viterbi_filter.
+template <class Menu = ViterbiMenu>
+class DeviceViterbiFilter {
+ public:
+  using L = lanes::s16x2;
+  using Policy = recurrences::Plan7ViterbiFilter<L>;
+  explicit DeviceViterbiFilter(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+
+  void force_shape(int index) { forced_ = index; }
+
+  std::vector<bio::FilterResult> scores(const bio::ViterbiFilterProfile& profile, const std::vector<std::uint32_t>& ids,
+                                        const SequencesView& host_db, std::vector<std::uint32_t>& host_targets) {
+    host_targets.clear();
+    std::vector<bio::FilterResult> out(ids.size());
+    std::uint64_t unsafe_codes = 0;
+    const int index = detail::shape_index<Menu>(forced_, profile.M, L::width);
+    if (index < 0 || !viterbi_filter_fits_words(profile, db_.max_length(), unsafe_codes)) {
+      host_targets.assign(ids.begin(), ids.end());
+      return out;
+    }
+    std::vector<std::uint32_t> device_ids;
+    std::vector<std::size_t> device_positions;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (unsafe_codes != 0 && holds_any(host_db, ids[i], unsafe_codes)) {
+        host_targets.push_back(ids[i]);
+      } else {
+        device_ids.push_back(ids[i]);
+        device_positions.push_back(i);
+      }
+    }
+    last_shape_ = striped_shape_of<Menu>(index, L::width);
+    const StripedViterbiTables<L> tables = stripe_viterbi<L>(profile, last_shape_, db_.max_length());
+    match_.upload(tables.match);
+    transitions_.upload(tables.transitions);
+    moves_.upload(tables.moves);
+    const auto raw = runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
+    bio::ViterbiFilterProfile by_length = profile;
+    for (std::size_t i = 0; i < device_ids.size(); ++i) {
+      out[device_positions[i]] = viterbi_filter_result(by_length, db_.length(device_ids[i]), raw[i]);
+    }
+    return out;
+  }
+  recurrences::StripedShape last_shape() const { return last_shape_; }
+  double kernel_ms() const { return runner_.kernel_ms(); }
+  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
+
+ private:
+  static bool holds_any(const SequencesView& db, std::uint32_t id, std::uint64_t codes) {
+    const std::uint8_t* s = db.data(id);
+    for (std::uint32_t i = 0, n = db.length(id); i < n; ++i) {
+      if ((codes >> s[i]) & 1u) return true;
+    }
+    return false;
+  }
+  const DeviceStripedDatabase& db_;
+  DeviceStripedRunner<Policy, Menu> runner_;
+  DeviceBuffer<L::word> match_, transitions_;
+  DeviceBuffer<std::int16_t> moves_;
+  recurrences::StripedShape last_shape_;
+  int forced_ = -1;
+};
+
+}  // namespace cudp::engine

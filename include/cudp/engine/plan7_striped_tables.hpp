@@ -1,0 +1,206 @@
+#pragma once
+// From HMMER's quantized filter profiles (bio/plan7_filters.hpp) to the striped tables the Plan7 filter policies
+// read, for one StripedShape; and from the policies' raw results back to HMMER's filter scores, so that a device
+// or host striped run returns exactly what bio::msv_filter / bio::viterbi_filter return.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "../bio/plan7_filter_reference.hpp"
+#include "../recurrences/plan7_msv.hpp"
+#include "../recurrences/plan7_viterbi_filter.hpp"
+#include "../recurrences/striped.hpp"
+
+namespace cudp::engine {
+
+namespace detail {
+// Fills a Kp- or Count-row striped table: value(row, node) for real nodes, padding for nodes past M.
+template <class L, class Value>
+std::vector<typename L::word> stripe_rows(const recurrences::StripedShape& shape, int rows, int M, int padding,
+                                          Value value) {
+  std::vector<typename L::word> table(static_cast<std::size_t>(rows) * shape.words(), 0);
+  for (int r = 0; r < rows; ++r) {
+    for (int q = 0; q < shape.segments; ++q) {
+      for (int t = 0; t < shape.group; ++t) {
+        typename L::word w = 0;
+        for (int b = 0; b < L::width; ++b) {
+          const int k = shape.node(q, t, b);
+          w = L::insert(w, b, k <= M ? value(r, k) : padding);
+        }
+        table[static_cast<std::size_t>(r) * shape.words() + shape.word_index(q, t)] = w;
+      }
+    }
+  }
+  return table;
+}
+}  // namespace detail
+
+// The shape holding M nodes with `group` lanes: the fewest segments that fit.
+inline recurrences::StripedShape striped_shape_for(int M, int group, int width) {
+  const int positions = group * width;
+  return {group, std::max(1, (M + positions - 1) / positions), width};
+}
+
+template <class L>
+struct StripedMsvTables {
+  using Policy = recurrences::Plan7Msv<L>;
+  recurrences::StripedShape shape;
+  std::vector<typename L::word> costs;
+  std::vector<std::uint8_t> move_costs;  // by target length, 0..max_length
+  int bias = 0, base = 190, entry_cost = 0, end_cost = 0;
+
+  typename Policy::Model model(const typename L::word* costs_at, const std::uint8_t* moves_at) const {
+    typename Policy::Model md;
+    md.costs = costs_at;
+    md.move_cost_by_length = moves_at;
+    md.shape = shape;
+    md.bias = bias;
+    md.base = base;
+    md.entry_cost = entry_cost;
+    md.end_cost = end_cost;
+    return md;
+  }
+  typename Policy::Model host_model() const { return model(costs.data(), move_costs.data()); }
+};
+
+template <class L>
+StripedMsvTables<L> stripe_msv(const bio::MsvFilterProfile& profile, const recurrences::StripedShape& shape,
+                               std::uint32_t max_length) {
+  using Bytes = recurrences::ByteSaturation<L>;
+  StripedMsvTables<L> t;
+  t.shape = shape;
+  t.costs = detail::stripe_rows<L>(shape, profile.Kp, profile.M, Bytes::stored_cost(255),
+                                   [&](int x, int k) { return Bytes::stored_cost(profile.cost(k, x)); });
+  bio::MsvFilterProfile by_length = profile;
+  t.move_costs.resize(static_cast<std::size_t>(max_length) + 1);
+  for (std::uint32_t n = 0; n <= max_length; ++n) {
+    by_length.set_target_length(n);
+    t.move_costs[n] = by_length.move_cost;
+  }
+  t.bias = profile.bias;
+  t.base = profile.base;
+  t.entry_cost = profile.entry_cost;
+  t.end_cost = profile.end_cost;
+  return t;
+}
+
+// HMMER's p7_MSVFilter answer for a target of length L from the policy's result (the MSV DP gives the same score
+// and status as SSV wherever SSV answers; see bio/plan7_filter_reference.hpp).
+template <class Result>
+bio::FilterResult msv_filter_result(bio::MsvFilterProfile& profile, std::uint32_t L, const Result& r) {
+  if (r.status == recurrences::StripedStatus::Overflow) return bio::detail::overflow();
+  profile.set_target_length(L);
+  return {bio::FilterStatus::Ok, bio::detail::msv_nats_from_j(profile, r.xJ)};
+}
+
+template <class L>
+struct StripedViterbiTables {
+  using Policy = recurrences::Plan7ViterbiFilter<L>;
+  recurrences::StripedShape shape;
+  std::vector<typename L::word> match, transitions;
+  std::vector<std::int16_t> moves;  // N->B = J->B = C->T by target length, 0..max_length
+  int base = 12000, e_loop = 0, e_move = 0, ddbound = 0, max_match = 0;
+
+  typename Policy::Model model(const typename L::word* match_at, const typename L::word* transitions_at,
+                               const std::int16_t* moves_at) const {
+    typename Policy::Model md;
+    md.match = match_at;
+    md.transitions = transitions_at;
+    md.move_by_length = moves_at;
+    md.shape = shape;
+    md.base = base;
+    md.e_loop = e_loop;
+    md.e_move = e_move;
+    md.ddbound = ddbound;
+    md.max_match = max_match;
+    return md;
+  }
+  typename Policy::Model host_model() const { return model(match.data(), transitions.data(), moves.data()); }
+};
+
+template <class L>
+StripedViterbiTables<L> stripe_viterbi(const bio::ViterbiFilterProfile& p, const recurrences::StripedShape& shape,
+                                       std::uint32_t max_length) {
+  using T = recurrences::ViterbiTransition;
+  constexpr int floor = recurrences::Plan7ViterbiFilter<L>::floor;
+  auto clamp = [](int v) { return std::max(v, recurrences::Plan7ViterbiFilter<L>::floor); };
+  StripedViterbiTables<L> t;
+  t.shape = shape;
+  t.match = detail::stripe_rows<L>(shape, p.Kp, p.M, floor, [&](int x, int k) { return clamp(p.match_score(k, x)); });
+  t.transitions = detail::stripe_rows<L>(shape, static_cast<int>(T::Count), p.M, floor, [&](int row, int k) {
+    const bio::ViterbiFilterNode& at = p.nodes[static_cast<std::size_t>(k)];
+    const bio::ViterbiFilterNode& from = p.nodes[static_cast<std::size_t>(k) - 1];
+    switch (static_cast<T>(row)) {
+      case T::Entry: return clamp(at.entry);
+      case T::MM: return clamp(from.mm);
+      case T::IM: return clamp(from.im);
+      case T::DM: return clamp(from.dm);
+      case T::MD: return clamp(at.md);
+      case T::DD: return clamp(at.dd);
+      case T::MI: return clamp(at.mi);
+      default: return clamp(at.ii);
+    }
+  });
+  bio::ViterbiFilterProfile by_length = p;
+  t.moves.resize(static_cast<std::size_t>(max_length) + 1);
+  for (std::uint32_t n = 0; n <= max_length; ++n) {
+    by_length.set_target_length(n);
+    t.moves[n] = by_length.n_move;
+  }
+  t.base = p.base;
+  t.e_loop = p.e_loop;
+  t.e_move = p.e_move;
+  t.ddbound = p.ddbound;
+  t.max_match = *std::max_element(p.match.begin(), p.match.end());
+  return t;
+}
+
+// Whether the 16-bit words (floor -16384) give HMMER's Viterbi filter scores for this model and targets up to
+// max_length: no real transition or residue score below the floor, and every row entered from B above it. Residue
+// codes whose scores fall below the floor (not-a-residue, missing data) are returned in `unsafe_codes`: targets
+// holding them must be scored elsewhere.
+inline bool viterbi_filter_fits_words(const bio::ViterbiFilterProfile& p, std::uint32_t max_length,
+                                      std::uint64_t& unsafe_codes) {
+  constexpr int floor = recurrences::Plan7ViterbiFilter<lanes::s16x2>::floor;
+  bio::ViterbiFilterProfile longest = p;
+  longest.set_target_length(max_length);
+  const int lowest_b = p.base + longest.n_move;
+  int lowest_entry = std::numeric_limits<int>::max();
+  for (int k = 1; k <= p.M; ++k) {
+    const bio::ViterbiFilterNode& n = p.nodes[static_cast<std::size_t>(k)];
+    lowest_entry = std::min<int>(lowest_entry, n.entry);
+    if (n.entry <= floor) return false;
+    if (k >= 2) {
+      const bio::ViterbiFilterNode& from = p.nodes[static_cast<std::size_t>(k) - 1];
+      if (from.mm <= floor || from.im <= floor || from.dm <= floor) return false;
+    }
+    if (k < p.M && (n.md <= floor || n.dd <= floor || n.mi <= floor || n.ii <= floor)) return false;
+  }
+  if (lowest_b + lowest_entry <= floor) return false;
+  unsafe_codes = 0;
+  for (int x = 0; x < p.Kp; ++x) {
+    int best_entry_and_score = std::numeric_limits<int>::min();
+    bool below = false;
+    for (int k = 1; k <= p.M; ++k) {
+      below = below || p.match_score(k, x) <= floor;
+      best_entry_and_score =
+          std::max(best_entry_and_score, static_cast<int>(p.nodes[static_cast<std::size_t>(k)].entry) + p.match_score(k, x));
+    }
+    if (below || lowest_b + best_entry_and_score <= floor) unsafe_codes |= std::uint64_t{1} << x;
+  }
+  return true;
+}
+
+// HMMER's p7_ViterbiFilter answer from the policy's result, for a target of length L.
+template <class Result>
+bio::FilterResult viterbi_filter_result(bio::ViterbiFilterProfile& profile, std::uint32_t L, const Result& r) {
+  if (r.status == recurrences::StripedStatus::Overflow) return bio::detail::overflow();
+  if (r.xC <= -32768) return {bio::FilterStatus::Ok, -std::numeric_limits<float>::infinity()};
+  profile.set_target_length(L);
+  float score = static_cast<float>(r.xC) + static_cast<float>(profile.c_move) - static_cast<float>(profile.base);
+  score /= profile.scale;
+  return {bio::FilterStatus::Ok, static_cast<float>(static_cast<double>(score) - 3.0)};
+}
+
+}  // namespace cudp::engine

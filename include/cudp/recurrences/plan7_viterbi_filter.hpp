@@ -1,0 +1,163 @@
+#pragma once
+// HMMER 3.3.2's Viterbi filter (p7_ViterbiFilter: signed 16-bit words, scale 500/ln2, base 12000) as a striped row
+// policy with Lazy-F:
+//   M(i,k) = max(xB + tBM(k), M(i-1,k-1) + tMM, I(i-1,k-1) + tIM, D(i-1,k-1) + tDM) + msc(k, x_i)
+//   I(i,k) = max(M(i-1,k) + tMI, I(i-1,k) + tII)          D(i,k) = M(i,k-1) + tMD [, D(i,k-1) + tDD]
+//   xE = max_k M(i,k) (overflow at 32767); xC, xJ, xB as int16 variables; N, C, J loops cost 0.
+// The D->D chains are closed only on rows where max_k D(i,k) + ddbound > xB (Lazy-F): otherwise no chain can beat
+// entering the next row from B. Closing on more rows than HMMER changes no score, so the test may be taken over
+// several groups at once (a tier keeps a warp converged that way).
+//
+// HMMER saturates every addition to int16. With DPX the additions wrap instead, so the words hold
+// max(HMMER's value, floor) with floor = -16384: every sum of a word (>= floor) and a table entry (>= floor) stays
+// in range, and the floor stands for everything below it. That is exact when nothing below the floor can win a
+// maximum, which the engine checks per model (see viterbi_filter_fits_words): every real node is entered from B
+// above the floor and no real transition or score is below it. Near the top, where M + msc could pass 32767, a
+// row switches to the saturating add (rows after a score near HMMER's overflow point only).
+#include <cstdint>
+
+#include "../config.hpp"
+#include "../lanes/s16x2.hpp"
+#include "striped.hpp"
+
+namespace cudp::recurrences {
+
+enum class ViterbiTransition : int { Entry = 0, MM, IM, DM, MD, DD, MI, II, Count };
+
+template <class L>
+struct Plan7ViterbiFilter {
+  using Lane = L;
+  using Word = typename L::word;
+  static constexpr const char* name = "viterbi";
+  static constexpr int floor = -16384;
+  static constexpr int top = 32767;
+
+  struct Model {
+    const Word* match = nullptr;        // Kp rows of shape.words() words, striped
+    const Word* transitions = nullptr;  // ViterbiTransition::Count rows of shape.words() words, striped; entries
+                                        // "into k" (MM, IM, DM from node k-1) sit at node k's place
+    const std::int16_t* move_by_length = nullptr;  // N->B = J->B = C->T for a target of length L
+    StripedShape shape;
+    int base = 12000, e_loop = 0, e_move = 0, ddbound = 0;
+    int max_match = 0;  // the largest match score: a row may overflow 16 bits only when xE has come this close to top
+  };
+
+  template <class Seg>
+  struct TransitionSegments {
+    Seg t[static_cast<int>(ViterbiTransition::Count)];
+    void resize(int Q) {
+      for (auto& s : t) s.resize(Q);
+    }
+  };
+  // The transitions of the lane's nodes, loaded once per model. On the device Seg is a register array.
+  template <class Seg>
+  struct Columns {
+    TransitionSegments<Seg> tr;
+    void resize(int Q) { tr.resize(Q); }
+    template <class Group>
+    CUDP_HD void load(const Model& md, const Group& g) {
+      CUDP_UNROLL
+      for (int t = 0; t < static_cast<int>(ViterbiTransition::Count); ++t) {
+        const Word* row = md.transitions + static_cast<std::size_t>(t) * md.shape.words() + g.lane();
+        CUDP_UNROLL
+        for (int q = 0; q < tr.t[t].size(); ++q) tr.t[t][q] = row[q * md.shape.group];
+      }
+    }
+    CUDP_HD const Seg& operator[](ViterbiTransition t) const { return tr.t[static_cast<int>(t)]; }
+  };
+
+  template <class Seg>
+  struct Cells {
+    Seg m, ins, d;
+    void resize(int Q) {
+      m.resize(Q);
+      ins.resize(Q);
+      d.resize(Q);
+    }
+  };
+  struct Specials {
+    int xB = 0, xC = -32768, xJ = -32768;
+    int best_e = -32768;  // the largest xE so far, to know when M + msc may saturate
+    int move = 0;
+    bool overflow = false;
+  };
+  struct Result {
+    StripedStatus status = StripedStatus::Ok;
+    std::int32_t xC = -32768;
+  };
+
+  template <class Seg>
+  CUDP_HD static void begin(const Model& md, std::uint32_t length, Cells<Seg>& c, Specials& s) {
+    const Word minus_infinity = L::splat(floor);
+    for (int q = 0; q < c.m.size(); ++q) c.m[q] = c.ins[q] = c.d[q] = minus_infinity;
+    s.move = md.move_by_length[length];
+    s.xB = static_cast<std::int16_t>(md.base + s.move);
+    s.xC = s.xJ = s.best_e = -32768;
+    s.overflow = false;
+  }
+
+  template <class Group, class Seg>
+  CUDP_HD static void row(const Model& md, const Group& g, const Columns<Seg>& tr, Cells<Seg>& c, Specials& s,
+                          int code) {
+    using T = ViterbiTransition;
+    const Word minus_infinity = L::splat(floor);
+    const Word* msc = md.match + static_cast<std::size_t>(code) * md.shape.words() + g.lane();
+    const Word xBv = L::splat(s.xB);
+    const int last = c.m.size() - 1;
+    Word mpv = g.template shift<L>(c.m[last], minus_infinity);
+    Word ipv = g.template shift<L>(c.ins[last], minus_infinity);
+    Word dpv = g.template shift<L>(c.d[last], minus_infinity);
+    Word xEv = minus_infinity, dmaxv = minus_infinity, dcv = minus_infinity;
+    const int highest_entry = s.best_e > md.base ? s.best_e : md.base;  // bounds every M before its emission
+    const bool saturate = g.any(highest_entry + md.max_match >= top);
+    CUDP_UNROLL
+    for (int q = 0; q < c.m.size(); ++q) {
+      Word sv = L::add_max(xBv, tr[T::Entry][q], minus_infinity);
+      sv = L::add_max(mpv, tr[T::MM][q], sv);
+      sv = L::add_max(ipv, tr[T::IM][q], sv);
+      sv = L::add_max(dpv, tr[T::DM][q], sv);
+      const Word score = msc[q * md.shape.group];
+      sv = saturate ? L::max(L::adds(sv, score), minus_infinity) : L::add_max(sv, score, minus_infinity);
+      xEv = L::max(xEv, sv);
+      mpv = c.m[q];
+      ipv = c.ins[q];
+      dpv = c.d[q];
+      c.m[q] = sv;
+      c.d[q] = dcv;
+      dcv = L::add_max(sv, tr[T::MD][q], minus_infinity);
+      dmaxv = L::max(dmaxv, dcv);
+      c.ins[q] = L::add_max(ipv, tr[T::II][q], L::add_max(mpv, tr[T::MI][q], minus_infinity));
+    }
+    const int xE = g.max(horizontal_max<L>(xEv));
+    if (xE >= top) s.overflow = true;
+    s.best_e = s.best_e > xE ? s.best_e : xE;
+    s.xC = static_cast<std::int16_t>(s.xC > xE + md.e_move ? s.xC : xE + md.e_move);
+    s.xJ = static_cast<std::int16_t>(s.xJ > xE + md.e_loop ? s.xJ : xE + md.e_loop);
+    const int from_j = s.xJ + s.move, from_n = md.base + s.move;
+    s.xB = static_cast<std::int16_t>(from_j > from_n ? from_j : from_n);
+
+    // Lazy-F: M->D into segment 0 comes from the last segment; D->D only where a chain could beat B next row.
+    dcv = g.template shift<L>(dcv, minus_infinity);
+    const int dmax = g.max(horizontal_max<L>(dmaxv));
+    if (!g.any(dmax + md.ddbound > s.xB)) {
+      c.d[0] = dcv;
+      return;
+    }
+    for (;;) {
+      CUDP_UNROLL
+      for (int q = 0; q < c.d.size(); ++q) {
+        c.d[q] = L::max(dcv, c.d[q]);
+        dcv = L::add_max(c.d[q], tr[T::DD][q], minus_infinity);
+      }
+      dcv = g.template shift<L>(dcv, minus_infinity);
+      if (!g.any(L::gt_mask(dcv, c.d[0]) != 0)) break;  // nothing crosses into segment 0: the chains are closed
+    }
+  }
+
+  CUDP_HD static bool finished(const Specials& s) { return s.overflow; }
+  CUDP_HD static Result finish(const Specials& s) {
+    return {s.overflow ? StripedStatus::Overflow : StripedStatus::Ok, s.xC};
+  }
+};
+
+}  // namespace cudp::recurrences

@@ -1,0 +1,97 @@
+// The striped Plan7 filters on the GPU against HMMER's scalar reference: MSV in s16x2 (DPX) and u8x4, the Viterbi
+// filter in s16x2 with Lazy-F, on every compiled shape of the menus, with random and adversarial models and
+// targets (consensus runs that overflow, long delete chains, degenerate codes, length-1 targets).
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cudp/engine/device_striped.cuh"
+#include "../support/striped_filter_check.hpp"
+
+namespace {
+
+using namespace cudp;
+
+template <class Filter>
+int check_msv_on_every_shape(test::StripedFilterCase& c, const engine::DeviceStripedDatabase& db, Filter& filter,
+                             std::size_t shapes, int width) {
+  int compared = 0;
+  for (std::size_t shape = 0; shape < shapes; ++shape) {
+    filter.force_shape(static_cast<int>(shape));
+    const auto got = filter.scores(c.msv, c.ids);
+    if (filter.last_shape().capacity() < c.msv.M) continue;
+    for (std::size_t i = 0; i < c.ids.size(); ++i) {
+      const auto want = test::reference_msv(c, c.ids[i]);
+      INFO("width " << width << " shape G=" << filter.last_shape().group << " Q=" << filter.last_shape().segments
+                    << " M=" << c.msv.M << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": "
+                    << test::describe(got[i]) << " vs " << test::describe(want));
+      CHECK(test::same_filter_result(got[i], want));
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+}  // namespace
+
+TEST_CASE("device MSV equals HMMER's on every shape, s16x2 and u8x4", "[gpu][plan7]") {
+  int compared = 0;
+  auto ladder = test::striped_model_ladder();
+  ladder.push_back({1000, false, 91});
+  ladder.push_back({2400, true, 92});
+  for (const auto& o : ladder) {
+    auto c = test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900);
+    const engine::DeviceStripedDatabase db(c.view());
+    engine::DeviceMsvFilter<lanes::s16x2> words(db);
+    engine::DeviceMsvFilter<lanes::u8x4> bytes(db);
+    compared += check_msv_on_every_shape(c, db, words, engine::MsvMenu::size, 2);
+    compared += check_msv_on_every_shape(c, db, bytes, engine::MsvMenu::size, 4);
+  }
+  CHECK(compared > 10000);
+}
+
+TEST_CASE("device Viterbi filter equals HMMER's on every shape", "[gpu][plan7]") {
+  int compared = 0, overflows = 0;
+  auto ladder = test::striped_model_ladder();
+  ladder.push_back({1000, true, 93});
+  ladder.push_back({1500, false, 94});
+  for (const auto& o : ladder) {
+    auto c = test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900);
+    const engine::DeviceStripedDatabase db(c.view());
+    engine::DeviceViterbiFilter<> filter(db);
+    for (std::size_t shape = 0; shape < engine::ViterbiMenu::size; ++shape) {
+      filter.force_shape(static_cast<int>(shape));
+      std::vector<std::uint32_t> host_targets;
+      const auto got = filter.scores(c.viterbi, c.ids, c.view(), host_targets);
+      REQUIRE(host_targets.empty());
+      if (filter.last_shape().capacity() < c.viterbi.M) continue;
+      for (std::size_t i = 0; i < c.ids.size(); ++i) {
+        const auto want = test::reference_viterbi(c, c.ids[i]);
+        INFO("shape G=" << filter.last_shape().group << " Q=" << filter.last_shape().segments << " M=" << c.viterbi.M
+                        << (o.sticky_deletes ? " sticky" : "") << " target " << c.ids[i] << " L="
+                        << c.length(c.ids[i]) << ": " << test::describe(got[i]) << " vs " << test::describe(want));
+        CHECK(test::same_filter_result(got[i], want));
+        ++compared;
+        overflows += want.status == bio::FilterStatus::Overflow;
+      }
+    }
+  }
+  CHECK(overflows > 0);
+  CHECK(compared > 10000);
+}
+
+TEST_CASE("device Viterbi filter hands targets with unscorable codes back to the host", "[gpu][plan7]") {
+  auto c = test::make_striped_case({60, false, 5}, 20, 200);
+  const auto& a = *c.profile.alphabet;
+  c.residues[c.offsets[3] + 0] = static_cast<std::uint8_t>(a.nonresidue());
+  const engine::DeviceStripedDatabase db(c.view());
+  engine::DeviceViterbiFilter<> filter(db);
+  std::vector<std::uint32_t> host_targets;
+  const auto got = filter.scores(c.viterbi, c.ids, c.view(), host_targets);
+  REQUIRE(host_targets == std::vector<std::uint32_t>{3});
+  for (std::size_t i = 0; i < c.ids.size(); ++i) {
+    if (c.ids[i] == 3) continue;
+    CHECK(test::same_filter_result(got[i], test::reference_viterbi(c, c.ids[i])));
+  }
+}

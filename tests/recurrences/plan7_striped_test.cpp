@@ -1,0 +1,83 @@
+// The striped Plan7 filter policies (MSV in u8x4 and s16x2, the Viterbi filter in s16x2) on the host tier against
+// the scalar HMMER reference: identical statuses and scores on random and adversarial models and targets.
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cudp/engine/plan7_striped_tables.hpp"
+#include "cudp/tiers/striped_rows_host.hpp"
+#include "../support/striped_filter_check.hpp"
+
+namespace {
+
+using namespace cudp;
+
+template <class L>
+void check_msv(test::StripedFilterCase& c) {
+  const auto shape = engine::striped_shape_for(c.msv.M, 1, L::width);
+  const auto tables = engine::stripe_msv<L>(c.msv, shape, 100000);
+  tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
+  const auto raw = tiers::striped_rows_on_host<recurrences::Plan7Msv<L>>(tables.host_model(), targets, 2);
+  int overflows = 0;
+  for (std::size_t i = 0; i < c.ids.size(); ++i) {
+    auto profile = c.msv;
+    const auto got = engine::msv_filter_result(profile, c.length(c.ids[i]), raw[i]);
+    const auto want = test::reference_msv(c, c.ids[i]);
+    INFO(L::name << " M=" << c.msv.M << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": "
+                 << test::describe(got) << " vs " << test::describe(want));
+    CHECK(test::same_filter_result(got, want));
+    overflows += want.status == bio::FilterStatus::Overflow;
+  }
+  if (c.msv.M >= 17) CHECK(overflows > 0);  // the consensus runs must reach the top of the bytes
+}
+
+}  // namespace
+
+TEST_CASE("striped MSV equals HMMER's MSV filter in u8x4 and s16x2", "[plan7][striped]") {
+  for (const auto& o : test::striped_model_ladder()) {
+    auto c = test::make_striped_case(o, 60, 700);
+    check_msv<lanes::u8x4>(c);
+    check_msv<lanes::s16x2>(c);
+  }
+}
+
+TEST_CASE("striped Viterbi filter equals HMMER's, Lazy-F included", "[plan7][striped]") {
+  int compared = 0, overflows = 0;
+  for (const auto& o : test::striped_model_ladder()) {
+    auto c = test::make_striped_case(o, 60, 700);
+    std::uint64_t unsafe_codes = 0;
+    REQUIRE(engine::viterbi_filter_fits_words(c.viterbi, 100000, unsafe_codes));
+    using L = lanes::s16x2;
+    const auto shape = engine::striped_shape_for(c.viterbi.M, 1, L::width);
+    const auto tables = engine::stripe_viterbi<L>(c.viterbi, shape, 100000);
+    tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
+    const auto raw = tiers::striped_rows_on_host<recurrences::Plan7ViterbiFilter<L>>(tables.host_model(), targets, 2);
+    for (std::size_t i = 0; i < c.ids.size(); ++i) {
+      auto profile = c.viterbi;
+      const auto got = engine::viterbi_filter_result(profile, c.length(c.ids[i]), raw[i]);
+      const auto want = test::reference_viterbi(c, c.ids[i]);
+      INFO("M=" << c.viterbi.M << (o.sticky_deletes ? " sticky" : "") << " target " << c.ids[i]
+                << " L=" << c.length(c.ids[i]) << ": " << test::describe(got) << " vs " << test::describe(want));
+      CHECK(test::same_filter_result(got, want));
+      ++compared;
+      overflows += want.status == bio::FilterStatus::Overflow;
+    }
+  }
+  CHECK(overflows > 0);
+  CHECK(compared > 1000);
+}
+
+TEST_CASE("models the 16-bit words cannot score exactly are refused", "[plan7][striped]") {
+  auto c = test::make_striped_case({50, false, 3}, 4, 50);
+  std::uint64_t unsafe_codes = 0;
+  REQUIRE(engine::viterbi_filter_fits_words(c.viterbi, 1000, unsafe_codes));
+  // Not-a-residue and missing-data codes score -infinity: targets holding them go elsewhere.
+  const auto& a = *c.profile.alphabet;
+  CHECK(((unsafe_codes >> a.nonresidue()) & 1u) == 1u);
+  CHECK(((unsafe_codes >> a.missing()) & 1u) == 1u);
+  CHECK((unsafe_codes & ((1ull << a.K) - 1)) == 0u);
+  // A transition of probability 0 inside the model is below any floor.
+  c.viterbi.nodes[10].dd = -32768;
+  CHECK_FALSE(engine::viterbi_filter_fits_words(c.viterbi, 1000, unsafe_codes));
+}
