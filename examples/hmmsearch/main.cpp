@@ -195,6 +195,7 @@ int main(int argc, char** argv) {
     header.nonull2 = o.nonull2;
     header.Z = o.Z;
     header.domZ = o.domZ;
+    header.cpu = o.cpu;
     header.backend = backend;
 
     std::string text, tbl, domtbl;
