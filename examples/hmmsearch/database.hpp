@@ -19,6 +19,20 @@
 
 namespace hmmsearch {
 
+// hmmsearch 3.3.2 refuses targets longer than this ("over comparison pipeline limit"; nhmmer is for long DNA).
+constexpr std::uint32_t kMaxTargetLength = 100000;
+
+inline void check_target_lengths(const cudp::io::SequenceSet& set, const std::string& path) {
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    if (set.length(i) > kMaxTargetLength) {
+      throw cudp::io::InputError(cudp::io::format_error(
+          path, "sequence " + std::to_string(i + 1) + " ('" + set.names[i] + "') has " +
+                    std::to_string(set.length(i)) + " residues; hmmsearch's pipeline takes targets of up to 100000 "
+                    "(for long DNA, cut it into windows or use nhmmer)"));
+    }
+  }
+}
+
 // The alphabet kind written in a cudp-makedb file's header (0 protein, 1 DNA), read without loading the file.
 inline int packed_database_kind(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
@@ -62,6 +76,7 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
                                                 "') is empty"));
     }
     if (set.size() == 0) throw InputError(format_error(path, "the database holds no sequences"));
+    check_target_lengths(set, path);
     return set;
   }
   try {
@@ -88,6 +103,7 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
                                           "the models of " + models + " are amino (protein) models"));
     }
   }
+  check_target_lengths(set, path);
   return set;
 }
 

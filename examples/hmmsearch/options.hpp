@@ -111,12 +111,13 @@ inline int parse_count(const std::string& flag, const std::string& text) {
 inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   std::vector<std::string> files;
-  const auto positive = [](const std::string& flag, double v) {
-    if (!(v > 0)) throw UsageError("option " + flag + " must be > 0, got " + std::to_string(v));
+  std::string value;
+  const auto positive = [&value](const std::string& flag, double v) {
+    if (!(v > 0)) throw UsageError("option " + flag + " must be > 0, got " + value);
     return v;
   };
-  const auto probability = [](const std::string& flag, double v) {
-    if (v < 0) throw UsageError("option " + flag + " must be >= 0, got " + std::to_string(v));
+  const auto probability = [&value](const std::string& flag, double v) {
+    if (v < 0) throw UsageError("option " + flag + " must be >= 0, got " + value);
     return v;
   };
   for (int a = 1; a < argc; ++a) {
@@ -141,7 +142,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       continue;
     }
     if (a + 1 >= argc) throw UsageError("option " + flag + " needs a value");
-    const std::string value = argv[++a];
+    value = argv[++a];
     o.given.push_back(flag);
     o.given.push_back(value);
     if (flag == "-o") o.output = value;

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# cudp-hmmsearch on bad input: every case must fail with a non-zero exit status, a message on standard error that
+# names the offending file (file:line where there is a line) or option, and no output file left behind (nor a
+# .tmp, nor a change to an older file of the same name). Then two good runs: a cudp-makedb database gives the same
+# tables as its FASTA source, and --cpu 1 the same as all threads.
+#   hmmsearch_bad_input.sh CUDP_HMMSEARCH CUDP_MAKEDB EXAMPLES_DIR
+set -uo pipefail
+hmmsearch=$1 makedb=$2 examples=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+globins=$examples/tutorial/globins4.hmm
+made1=$examples/tutorial/MADE1.hmm
+proteins=$examples/tutorial/globins45.fa
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# expect_failure NAME STATUS PATTERN -- ARGS...: runs with -o/--tblout/--domtblout into out.*; out.txt already
+# exists with old content and must keep it.
+expect_failure() {
+  local name=$1 status=$2 pattern=$3
+  shift 4
+  rm -f out.* ./*.tmp
+  echo old > out.txt
+  "$hmmsearch" -o out.txt --tblout out.tbl --domtblout out.dom "$@" > stdout.txt 2> stderr.txt
+  local rc=$?
+  local message
+  message=$(cat stderr.txt)
+  if [ "$rc" -eq 0 ]; then
+    fail "$name: exit status 0"
+  elif [ "$status" != any ] && [ "$rc" -ne "$status" ]; then
+    fail "$name: exit status $rc, expected $status"
+  fi
+  if ! grep -qE -- "$pattern" stderr.txt; then
+    fail "$name: message does not match '$pattern': $message"
+  fi
+  if [ "$(cat out.txt)" != old ] || [ -e out.tbl ] || [ -e out.dom ] || ls ./*.tmp > /dev/null 2>&1; then
+    fail "$name: output files were touched: $(ls)"
+  fi
+  if [ -s stdout.txt ]; then
+    fail "$name: wrote to standard output"
+  fi
+  echo "ok: $name: $message"
+}
+
+# Inputs.
+printf '>empty_one\n>next\nACDEFGHIKL\n' > empty.fa
+printf '>nt1\nACGTACGTACGTTTGACCAGTACGATCGATCG\n>nt2\nACGTTGCATGCAAAAAAACCCGGGTTT\n' > dna.fa
+printf 'ACDEF\n>x\nACDE\n' > noheader.fa
+head -c 3000 "$globins" > truncated.hmm
+grep -v '^STATS' "$globins" > nostats.hmm
+sed 's/^  COMPO   2.36553/  COMPO   2.3x553/' "$globins" > badnumber.hmm
+cat "$globins" "$made1" > mixed.hmm
+: > empty.hmm
+python3 -c "print('>long'); print('ACDEFGHIKLMNPQRSTVWY' * 5001)" > long.fa
+"$makedb" --dna dna.fa dna.cudpdb 2> /dev/null
+printf 'CUDPDB01garbage' > corrupt.cudpdb
+
+expect_failure "missing HMM file" 1 "no_such.hmm" -- no_such.hmm "$proteins"
+expect_failure "missing database" 1 "no_such.fa" -- "$globins" no_such.fa
+expect_failure "truncated HMM file" 1 "truncated.hmm:[0-9]+:" -- truncated.hmm "$proteins"
+expect_failure "HMM without STATS" 1 "nostats.hmm:1:.*STATS" -- nostats.hmm "$proteins"
+expect_failure "non-numeric HMM field" 1 "badnumber.hmm:[0-9]+:.*2.3x553" -- badnumber.hmm "$proteins"
+expect_failure "models of two alphabets" 1 "mixed.hmm:[0-9]+:.*alphabet" -- mixed.hmm "$proteins"
+expect_failure "empty HMM file" 1 "empty.hmm" -- empty.hmm "$proteins"
+expect_failure "empty sequence" 1 "empty.fa:1:.*empty" -- "$globins" empty.fa
+expect_failure "FASTA without header" 1 "noheader.fa:1:" -- "$globins" noheader.fa
+expect_failure "protein model, DNA sequences" 1 "dna.fa:.*nucleotide" -- "$globins" dna.fa
+expect_failure "DNA model, protein sequences" 1 "globins45.fa:[0-9]+:[0-9]+:.*invalid residue" -- "$made1" "$proteins"
+expect_failure "protein model, DNA cudp database" 1 "dna.cudpdb:.*DNA" -- "$globins" dna.cudpdb
+expect_failure "corrupt cudp database" 1 "corrupt.cudpdb" -- "$globins" corrupt.cudpdb
+expect_failure "target over 100000 residues" 1 "long.fa:.*long.*100000" -- "$globins" long.fa
+expect_failure "E-value 0" 2 "-E" -- -E 0 "$globins" "$proteins"
+expect_failure "non-numeric E-value" 2 "-E.*abc" -- -E abc "$globins" "$proteins"
+expect_failure "negative --cpu" 2 "--cpu" -- --cpu -1 "$globins" "$proteins"
+expect_failure "-E with -T" 2 "-E.*-T" -- -E 1 -T 20 "$globins" "$proteins"
+expect_failure "--max with --F1" 2 "--max.*--F1" -- --max --F1 0.1 "$globins" "$proteins"
+expect_failure "negative --F2" 2 "--F2" -- --F2 -0.5 "$globins" "$proteins"
+expect_failure "unknown --backend" 2 "--backend" -- --backend gpu "$globins" "$proteins"
+expect_failure "unknown option" 2 "--bogus" -- --bogus "$globins" "$proteins"
+expect_failure "missing option value" 2 "--domZ" -- "$globins" "$proteins" --domZ
+expect_failure "one file argument" 2 "two arguments" -- "$globins"
+if "$hmmsearch" --backend cuda "$globins" "$proteins" > /dev/null 2> cuda.txt; then
+  echo "ok: --backend cuda ran (a CUDA device is present)"
+else
+  expect_failure "--backend cuda without a device" 1 "CUDA" -- --backend cuda "$globins" "$proteins"
+fi
+
+# Good runs: the same tables from a FASTA file and from its cudp-makedb database, and from one or all threads.
+strip_tail() { sed '/^#$/,$d' "$1"; }
+"$makedb" "$proteins" proteins.cudpdb 2> /dev/null || fail "cudp-makedb failed"
+"$hmmsearch" --tblout fa.tbl --domtblout fa.dom -o /dev/null "$globins" "$proteins" || fail "FASTA run failed"
+"$hmmsearch" --tblout db.tbl --domtblout db.dom -o /dev/null "$globins" proteins.cudpdb || fail "packed run failed"
+"$hmmsearch" --cpu 1 --tblout one.tbl -o /dev/null "$globins" "$proteins" || fail "--cpu 1 run failed"
+[ "$(grep -vc '^#' fa.tbl)" -gt 0 ] || fail "the FASTA run reported nothing"
+cmp -s <(strip_tail fa.tbl) <(strip_tail db.tbl) || fail "tblout differs between FASTA and cudp-makedb database"
+cmp -s <(strip_tail fa.dom) <(strip_tail db.dom) || fail "domtblout differs between FASTA and cudp-makedb database"
+cmp -s <(strip_tail fa.tbl) <(strip_tail one.tbl) || fail "tblout differs between --cpu 1 and all threads"
+"$hmmsearch" --help | grep -q "Usage: cudp-hmmsearch" || fail "--help"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all bad-input cases rejected cleanly; FASTA, cudp-makedb and thread-count runs agree"

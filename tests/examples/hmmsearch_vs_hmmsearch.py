@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""cudp-hmmsearch against hmmsearch 3.3.2: the same search, the same tables.
+
+Usage: hmmsearch_vs_hmmsearch.py CUDP_HMMSEARCH EXAMPLES_DIR HMMSEARCH HMMEMIT CASE [BACKEND]
+
+CASE picks the models, the database and the options (see CASES). The database mixes the hmmer-examples sequences,
+homologs sampled from the models with hmmemit (whole core-model sequences, and local multihit samples embedded in
+random flanks) and random background sequences (HMMER's background composition, lognormal lengths), all seeded.
+Both programs run on it with the same options (hmmsearch with --cpu 0, so that its hit list is deterministic), and
+for every query:
+  - the pipeline statistics lines (Query model(s) .. Domain search space) must be identical, byte for byte;
+  - the reported sequences must be the same, in the same order (two hits may swap only when their scores are
+    within 0.1 bit of each other);
+  - scores (full sequence and best domain) must agree within 0.1 bit as printed (one decimal: 0.05 bit of true
+    difference can print 0.1 apart), E-values within 1% beyond their two-digit printing;
+  - the domain-number columns (reg, clu, ov, env, dom, rep, inc) are compared and counted;
+  - tblout and domtblout header lines, the trailer lines that do not carry a date, path or program name, and every
+    row whose fields all agree must be byte-identical.
+Exit status 0 when everything agrees.
+"""
+import gzip
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+AMINO = "ACDEFGHIKLMNPQRSTVWY"
+AMINO_BG = [0.0787945, 0.0151600, 0.0535222, 0.0668298, 0.0397062, 0.0695071, 0.0229198, 0.0590092, 0.0594422,
+            0.0963728, 0.0237718, 0.0414386, 0.0482904, 0.0395639, 0.0540978, 0.0683364, 0.0540687, 0.0673417,
+            0.0114135, 0.0304133]
+
+CASES = {
+    # Three protein models in one file (globins, fn3 with 9 domains in 7LESS_DROME, kinases), default options.
+    "protein": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
+                    options=[]),
+    # Thresholds and filter settings: E-value and score thresholds, -Z/--domZ, no null2, no bias filter, looser F1.
+    "protein-options": dict(models=["tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
+                            options=["-E", "1e-2", "--domE", "1e-3", "--incE", "1e-8", "--incdomT", "25", "-Z", "2000",
+                                     "--nonull2", "--nobias", "--F1", "0.05"]),
+    "protein-max": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
+                        options=["--max", "-T", "5", "--domT", "2", "--incT", "30", "--domZ", "100"]),
+    # A DNA model (MADE1) against DNA targets.
+    "dna": dict(models=["tutorial/MADE1.hmm"], alphabet="dna", options=[]),
+}
+
+
+def read_text(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return f.read()
+
+
+def records(text):
+    """FASTA records, or the ID/SQ sections of a Swiss-Prot flat file: (name, description, sequence)."""
+    out = []
+    if text.startswith("ID "):
+        name, seq, in_seq = None, [], False
+        for line in text.splitlines():
+            if line.startswith("ID "):
+                name, seq, in_seq = line.split()[1], [], False
+            elif line.startswith("SQ "):
+                in_seq = True
+            elif line.startswith("//"):
+                out.append((name, "", "".join(seq)))
+            elif in_seq:
+                seq.append("".join(line.split()))
+        return out
+    name, desc, seq = None, "", []
+    for line in text.splitlines():
+        if line.startswith(">"):
+            if name is not None:
+                out.append((name, desc, "".join(seq)))
+            head = line[1:].split(None, 1)
+            name, desc, seq = head[0], head[1].strip() if len(head) > 1 else "", []
+        elif name is not None:
+            seq.append(line.strip())
+    if name is not None:
+        out.append((name, desc, "".join(seq)))
+    return out
+
+
+def hmmemit(tool, model, args):
+    text = subprocess.run([tool] + args + [model], check=True, capture_output=True, text=True).stdout
+    return records(text)
+
+
+def build_database(case, examples, hmmemit_tool, path):
+    rng = random.Random(20261121)
+    seqs = []
+    if case["alphabet"] == "amino":
+        for f in ["tutorial/globins45.fa", "tutorial/7LESS_DROME", "testsuite/PAX8_HUMAN", "tutorial/HBB_HUMAN"]:
+            seqs += records(read_text(os.path.join(examples, f)))
+        letters, weights = AMINO, AMINO_BG
+        n_random, mu = 250, math.log(250)
+    else:
+        # hmmsearch refuses targets over 100,000 residues: dna_target.fa (330 kb) goes in 20 kb pieces.
+        for name, desc, s in records(read_text(os.path.join(examples, "tutorial/dna_target.fa"))):
+            seqs += [("%s/%d" % (name, i // 20000 + 1), desc, s[i:i + 20000]) for i in range(0, len(s), 20000)]
+        seqs += records(read_text(os.path.join(examples, "testsuite/ecori.fa")))
+        letters, weights = "ACGT", [0.25] * 4
+        n_random, mu = 60, math.log(800)
+
+    def background(n):
+        return "".join(rng.choices(letters, weights, k=n))
+
+    for m, rel in enumerate(case["models"]):
+        model = os.path.join(examples, rel)
+        stem = os.path.basename(rel).split(".")[0]
+        for name, _, s in hmmemit(hmmemit_tool, model, ["-N", "4", "--seed", str(11 + m)]):
+            seqs.append(("core-%s-%s" % (stem, name.split("-")[-1]), "sampled from %s" % stem, s))
+        for name, _, s in hmmemit(hmmemit_tool, model, ["-p", "-N", "6", "--seed", str(17 + m)]):
+            flank = int(rng.lognormvariate(mu, 0.5)) // 3
+            seqs.append(("planted-%s-%s" % (stem, name.split("-")[-1]), "",
+                         background(flank) + s + background(flank)))
+    for i in range(n_random):
+        n = max(10, min(3000, int(rng.lognormvariate(mu, 0.6))))
+        seqs.append(("random%04d" % i, "background sequence %d" % i if i % 3 == 0 else "", background(n)))
+    seen = set()
+    with open(path, "w") as f:
+        for name, desc, s in seqs:
+            if name in seen or not s:
+                continue
+            seen.add(name)
+            f.write(">%s%s\n" % (name, " " + desc if desc else ""))
+            for i in range(0, len(s), 60):
+                f.write(s[i:i + 60] + "\n")
+    return len(seen)
+
+
+def table(path):
+    """Rows of a tblout/domtblout per query name, in file order; header and trailer lines apart."""
+    rows, header, trailer = {}, [], []
+    order = []
+    with open(path) as f:
+        lines = f.read().split("\n")
+    in_trailer = False
+    for line in lines:
+        if line == "#":
+            in_trailer = True
+        if line.startswith("#"):
+            (trailer if in_trailer else header).append(line)
+            continue
+        if not line.strip():
+            continue
+        q = line.split()[2] if len(line.split()) > 2 else ""
+        rows.setdefault(q, []).append(line)
+    return rows, header, trailer
+
+
+def tbl_fields(line):
+    f = line.split(None, 18)
+    return f
+
+
+def statistics(path):
+    """Per query: the pipeline statistics lines from 'Query model(s):' to 'Domain search space'."""
+    out, current, q = {}, None, None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("Query:       "):
+                q = line.split()[1]
+            if line.startswith("Query model(s):"):
+                current = out.setdefault(q, [])
+            if current is not None:
+                current.append(line)
+                if line.startswith("Domain search space"):
+                    current = None
+    return out
+
+
+def evalue_interval(text):
+    e = float(text)
+    if e == 0:
+        return 0.0, 0.0
+    half = 0.05 * 10 ** math.floor(math.log10(e) + 1e-12)
+    return e - half, e + half
+
+
+def evalues_agree(a, b, relative=0.01):
+    lo_a, hi_a = evalue_interval(a)
+    lo_b, hi_b = evalue_interval(b)
+    return max(lo_a, lo_b) <= min(hi_a, hi_b) * (1 + relative) + 1e-300
+
+
+def main():
+    cudp, examples, hmmsearch, hmmemit_tool, case_name = sys.argv[1:6]
+    backend = sys.argv[6] if len(sys.argv) > 6 else "host"
+    case = CASES[case_name]
+    failures = []
+    with tempfile.TemporaryDirectory() as work:
+        models = os.path.join(work, "models.hmm")
+        with open(models, "w") as f:
+            for rel in case["models"]:
+                f.write(read_text(os.path.join(examples, rel)))
+        db = os.path.join(work, "db.fa")
+        ntargets = build_database(case, examples, hmmemit_tool, db)
+        out = {}
+        for tool, args in (("hmmsearch", [hmmsearch, "--cpu", "0"]), ("cudp", [cudp, "--backend", backend])):
+            o, t, d = (os.path.join(work, "%s.%s" % (tool, x)) for x in ("txt", "tbl", "dom"))
+            subprocess.run(args + ["--noali", "-o", o, "--tblout", t, "--domtblout", d] + case["options"] +
+                           [models, db], check=True)
+            out[tool] = (o, t, d)
+
+        stats_h, stats_c = statistics(out["hmmsearch"][0]), statistics(out["cudp"][0])
+        tbl_h, head_h, tail_h = table(out["hmmsearch"][1])
+        tbl_c, head_c, tail_c = table(out["cudp"][1])
+        dom_h, dhead_h, dtail_h = table(out["hmmsearch"][2])
+        dom_c, dhead_c, dtail_c = table(out["cudp"][2])
+
+        if head_h != head_c:
+            failures.append("tblout header lines differ:\n  %s\n  %s" % ("\n  ".join(head_h), "\n  ".join(head_c)))
+        if dhead_h != dhead_c:
+            failures.append("domtblout header lines differ")
+        keep = ("# Pipeline mode", "# Query file", "# Target file", "# [ok]")
+        for name, a, b in (("tblout", tail_h, tail_c), ("domtblout", dtail_h, dtail_c)):
+            if [l for l in a if l.startswith(keep)] != [l for l in b if l.startswith(keep)] or len(a) != len(b):
+                failures.append("%s trailer differs: %s / %s" % (name, a, b))
+
+        hits = bit_diffs = 0
+        max_bit_diff = 0.0
+        identical_rows = domain_columns_equal = 0
+        for q in stats_h:
+            if stats_h[q] != stats_c.get(q):
+                failures.append("%s: pipeline statistics differ:\n    hmmsearch: %s\n    cudp:      %s" %
+                                (q, "\n               ".join(stats_h[q]), "\n               ".join(stats_c.get(q, []))))
+            rows_h, rows_c = tbl_h.get(q, []), tbl_c.get(q, [])
+            names_h = [r.split()[0] for r in rows_h]
+            names_c = [r.split()[0] for r in rows_c]
+            if sorted(names_h) != sorted(names_c):
+                failures.append("%s: reported sequences differ: only hmmsearch %s; only cudp %s" %
+                                (q, sorted(set(names_h) - set(names_c)), sorted(set(names_c) - set(names_h))))
+                continue
+            by_name_c = {r.split()[0]: r for r in rows_c}
+            score_h = {r.split()[0]: float(r.split()[5]) for r in rows_h}
+            for i, (a, b) in enumerate(zip(names_h, names_c)):
+                if a != b and abs(score_h[a] - score_h[b]) > 0.1:
+                    failures.append("%s: rank %d is %s (%.1f bits) for hmmsearch, %s (%.1f) for cudp" %
+                                    (q, i + 1, a, score_h[a], b, score_h[b]))
+            for row_h in rows_h:
+                fh = tbl_fields(row_h)
+                fc = tbl_fields(by_name_c[fh[0]])
+                hits += 1
+                for col, what in ((5, "score"), (8, "best-domain score")):
+                    d = abs(float(fh[col]) - float(fc[col]))
+                    max_bit_diff = max(max_bit_diff, d)
+                    bit_diffs += d > 0
+                    if d > 0.1 + 1e-9:
+                        failures.append("%s %s: %s %s (hmmsearch) vs %s (cudp)" % (q, fh[0], what, fh[col], fc[col]))
+                for col, what in ((4, "E-value"), (7, "best-domain E-value")):
+                    if not evalues_agree(fh[col], fc[col]):
+                        failures.append("%s %s: %s %s (hmmsearch) vs %s (cudp)" % (q, fh[0], what, fh[col], fc[col]))
+                if fh[11:18] == fc[11:18]:
+                    domain_columns_equal += 1
+                else:
+                    print("  domain numbers differ: %s %s reg..inc hmmsearch %s cudp %s" %
+                          (q, fh[0], " ".join(fh[11:18]), " ".join(fc[11:18])))
+                if fh == fc:
+                    identical_rows += 1
+                    if row_h != by_name_c[fh[0]]:
+                        failures.append("%s %s: same fields, different bytes:\n  %r\n  %r" %
+                                        (q, fh[0], row_h, by_name_c[fh[0]]))
+            # Domain rows: the same count per query when the domain numbers agree everywhere.
+            if len(dom_h.get(q, [])) != len(dom_c.get(q, [])):
+                print("  %s: %d domain rows (hmmsearch) vs %d (cudp)" % (q, len(dom_h.get(q, [])),
+                                                                         len(dom_c.get(q, []))))
+        print("case %s, backend %s: %d targets, %d queries, %d reported hits; scores differing in print: %d, "
+              "largest %.1f bit; rows identical: %d; domain-number columns equal: %d/%d" %
+              (case_name, backend, ntargets, len(stats_h), hits, bit_diffs, max_bit_diff, identical_rows,
+               domain_columns_equal, hits))
+        if hits == 0:
+            failures.append("no hits at all: the comparison tested nothing")
+        # Domain definition is stochastic in places (HMMER samples tracebacks); allow a few differing hits.
+        if domain_columns_equal < 0.9 * hits:
+            failures.append("domain numbers differ for %d of %d hits" % (hits - domain_columns_equal, hits))
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
