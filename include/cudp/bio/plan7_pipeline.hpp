@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,8 +29,11 @@
 #include "../io/hmm_file.hpp"
 #include "null_model.hpp"
 #include "plan7_bias_filter.hpp"
+#include "plan7_domains.hpp"
 #include "plan7_filter_reference.hpp"
 #include "plan7_filters.hpp"
+#include "plan7_odds_profile.hpp"
+#include "plan7_posterior.hpp"
 #include "plan7_profile.hpp"
 #include "plan7_reference.hpp"
 
@@ -88,7 +92,7 @@ struct Plan7SequenceHit {
 class Plan7Pipeline {
  public:
   Plan7Pipeline(const io::HmmModel& model, const NullModel& null_model, Plan7PipelineOptions options = {})
-      : options_(options), name_(model.name), M_(model.length) {
+      : options_(options), name_(model.name), M_(model.length), definer_(plan7_alphabet_of(model.alphabet)) {
     if (!model.stats) throw std::invalid_argument("Plan7Pipeline: model '" + model.name + "' has no STATS lines");
     stats_ = *model.stats;
     if (options_.max) {
@@ -101,6 +105,7 @@ class Plan7Pipeline {
     profile_ = configure_profile(model, null_model, Plan7Mode::MultihitLocal, 400);
     msv_ = make_msv_filter_profile(profile_, 400);
     viterbi_ = make_viterbi_filter_profile(profile_, 400);
+    odds_ = StripedOddsProfile(profile_);
     bias_ = BiasFilter(null_model, model.composition.empty() ? model_composition(model) : model.composition, M_);
   }
 
@@ -109,6 +114,10 @@ class Plan7Pipeline {
     Plan7Profile profile;
     MsvFilterProfile msv;
     ViterbiFilterProfile viterbi;
+    StripedOddsProfile odds;
+    StripedMatrix forward, backward;  // parser matrices of the whole target
+    DomainWorkspace domains;
+    DomainDefinition definition;
     const Plan7Pipeline* owner = nullptr;  // the pipeline whose profiles these are copies of
   };
 
@@ -161,26 +170,92 @@ class Plan7Pipeline {
     return true;
   }
 
-  // Stage 4 and everything after it, for a target that passed the filters. No hit when Forward's P-value is
-  // above F3, or (as in HMMER) when domain definition finds no region or no envelope.
-  //
-  // EARLY VERSION: domain definition and null2 are not implemented yet; the hit carries the Forward score
-  // (without null2, no domains).
+  // Stage 4 and everything after it, for a target that passed the filters: Forward against F3, then Backward,
+  // domain definition (plan7_domains.hpp), null2 and the reported scores, as p7_Pipeline computes them. No hit
+  // when Forward's P-value is above F3, or (as in HMMER) when domain definition finds no region or no envelope;
+  // reporting thresholds (E-values need Z) are the caller's.
   std::optional<Plan7SequenceHit> after_filters(const std::uint8_t* codes, std::size_t L, float filter_nats,
                                                 Plan7PipelineCounts& counts, Workspace& ws) const {
+    CUDP_PLAN7_NO_FP_CONTRACT
     if (L == 0) return std::nullopt;
     prepare(ws, L);
+    const int n = static_cast<int>(L);
     const float nullsc = null1_score(static_cast<std::int64_t>(L));
-    const float fwdsc = static_cast<float>(forward_score<double>(ws.profile, codes, L));
-    const float filter_bits_fwd = static_cast<float>((fwdsc - filter_nats) / detail::kLn2);
-    const double P = exponential_survival(filter_bits_fwd, stats_.forward_tau, stats_.forward_lambda);
+    const float fwdsc = striped_forward(ws.odds, codes, n, ws.forward, false);
+    const float filtered_bits = static_cast<float>((fwdsc - filter_nats) / detail::kLn2);
+    const double P = exponential_survival(filtered_bits, stats_.forward_tau, stats_.forward_lambda);
     if (P > options_.F3) return std::nullopt;
     counts.passed_forward += 1;
     counts.residues_passed_forward += L;
+
+    striped_backward(ws.odds, codes, n, ws.forward, ws.backward, false);
+    definer_.define(ws.odds, codes, n, ws.forward, ws.backward, ws.domains, ws.definition);
+    const DomainDefinition& dd = ws.definition;
+    if (dd.regions == 0 || dd.envelopes == 0) return std::nullopt;
+
+    const float log_omega = static_cast<float>(std::log(static_cast<double>(kOmega)));
+    float seqbias = 0.0f;
+    if (options_.null2) {
+      seqbias = detail::easel_sum(dd.null2_scores.data(), L + 1);
+      seqbias = hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + seqbias));
+    }
+    float pre_score = static_cast<float>((fwdsc - nullsc) / detail::kLn2);
+    float seq_score = static_cast<float>((fwdsc - (nullsc + seqbias)) / detail::kLn2);
+
+    // The "reconstruction score": the sum of the domains that stay positive after their own null2 correction,
+    // replacing the Forward score when it is higher.
+    const double flank = std::log(static_cast<double>(static_cast<float>(n) / static_cast<float>(n + 3)));
+    float sum_score = 0.0f;
+    float sum_bias = 0.0f;
+    int covered = 0;
+    for (const DomainEnvelope& d : dd.domains) {
+      const bool counts_in = options_.null2 ? d.env_nats - d.domcorrection > 0.0f : d.env_nats > 0.0f;
+      if (!counts_in) continue;
+      sum_score += d.env_nats;
+      covered += d.env_to - d.env_from + 1;
+      if (options_.null2) sum_bias += d.domcorrection;
+    }
+    sum_bias = options_.null2 ? hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + sum_bias)) : 0.0f;
+    sum_score = static_cast<float>(sum_score + (n - covered) * flank);
+    const float pre2_score = static_cast<float>((sum_score - nullsc) / detail::kLn2);
+    sum_score = static_cast<float>((sum_score - (nullsc + sum_bias)) / detail::kLn2);
+    if (covered > 0 && sum_score > seq_score) {
+      seq_score = sum_score;
+      pre_score = pre2_score;
+    }
+
     Plan7SequenceHit hit;
-    hit.pre_bits = static_cast<float>((fwdsc - nullsc) / detail::kLn2);
-    hit.bits = hit.pre_bits;
-    hit.lnP = exponential_log_survival(hit.bits);
+    hit.pre_bits = pre_score;
+    hit.bits = seq_score;
+    hit.lnP = exponential_log_survival(seq_score);
+    hit.expected_domains = dd.expected;
+    hit.regions = dd.regions;
+    hit.clustered = dd.clustered;
+    hit.overlaps = dd.overlaps;
+    hit.envelopes = dd.envelopes;
+    hit.domains.reserve(dd.domains.size());
+    for (const DomainEnvelope& d : dd.domains) {
+      Plan7DomainHit dom;
+      dom.env_from = d.env_from;
+      dom.env_to = d.env_to;
+      dom.ali_from = d.ali_from;
+      dom.ali_to = d.ali_to;
+      dom.hmm_from = d.hmm_from;
+      dom.hmm_to = d.hmm_to;
+      dom.env_nats = d.env_nats;
+      dom.null2_nats = d.domcorrection;
+      const int Ld = d.env_to - d.env_from + 1;
+      float bitscore = static_cast<float>(d.env_nats + (n - Ld) * flank);
+      const float dombias =
+          options_.null2 ? hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + d.domcorrection)) : 0.0f;
+      bitscore = static_cast<float>((bitscore - (nullsc + dombias)) / detail::kLn2);
+      dom.bits = bitscore;
+      dom.bias_bits = static_cast<float>(dombias * kLog2Reciprocal);
+      dom.lnP = exponential_log_survival(bitscore);
+      dom.mean_posterior =
+          static_cast<float>(d.expected_correct / (1.0 + std::fabs(static_cast<float>(d.env_to - d.env_from))));
+      hit.domains.push_back(dom);
+    }
     return hit;
   }
 
@@ -225,13 +300,33 @@ class Plan7Pipeline {
       ws.profile = profile_;
       ws.msv = msv_;
       ws.viterbi = viterbi_;
+      ws.odds = odds_;
       ws.owner = this;
     }
     const auto length = static_cast<std::int64_t>(L);
     if (ws.profile.target_length != length) ws.profile.set_target_length(length);
     if (ws.msv.target_length != length) ws.msv.set_target_length(length);
     if (ws.viterbi.target_length != length) ws.viterbi.set_target_length(length);
+    if (ws.odds.length() != length || !ws.odds.multihit()) ws.odds.set_mode(true, length);
   }
+
+  // p7_FLogsum: log(e^a + e^b) by HMMER's table (1/1000-nat steps), which its null2 corrections use.
+  static float hmmer_logsum(float a, float b) {
+    static const std::vector<float> table = [] {
+      std::vector<float> t(16000);
+      for (int i = 0; i < 16000; ++i) {
+        t[static_cast<std::size_t>(i)] = static_cast<float>(std::log(1.0 + std::exp(static_cast<double>(-i) / 1000.0)));
+      }
+      return t;
+    }();
+    const float max = a > b ? a : b;
+    const float min = a > b ? b : a;
+    if (min == -std::numeric_limits<float>::infinity() || (max - min) >= 15.7f) return max;
+    return max + table[static_cast<std::size_t>(static_cast<int>((max - min) * 1000.0f))];
+  }
+
+  static constexpr float kOmega = 1.0f / 256.0f;  // prior probability of the null2 hypothesis
+  static constexpr double kLog2Reciprocal = 1.44269504088896341;
 
   Plan7PipelineOptions options_;
   std::string name_;
@@ -240,7 +335,9 @@ class Plan7Pipeline {
   Plan7Profile profile_;
   MsvFilterProfile msv_;
   ViterbiFilterProfile viterbi_;
+  StripedOddsProfile odds_;
   BiasFilter bias_;
+  DomainDefiner definer_;
 };
 
 }  // namespace cudp::bio
