@@ -1,0 +1,77 @@
+// cudp-hmmsearch's GPU path (search_with_device) against its host path (search_on_host), with the device filters
+// emulated on the host (hmmsearch_emulated_device_filters.cpp): same counts, same hits, same numbers, for every
+// pipeline setting that changes which stage decides.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <cudp/bio/null_model.hpp>
+#include <cudp/bio/plan7_pipeline.hpp>
+#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/engine/sequences.hpp>
+#include <cudp/io/hmm_file.hpp>
+
+#include "database.hpp"
+#include "search.hpp"
+
+namespace {
+
+void require_same(const hmmsearch::SearchOutcome& a, const hmmsearch::SearchOutcome& b) {
+  CHECK(a.counts.targets == b.counts.targets);
+  CHECK(a.counts.residues == b.counts.residues);
+  CHECK(a.counts.passed_msv == b.counts.passed_msv);
+  CHECK(a.counts.passed_bias == b.counts.passed_bias);
+  CHECK(a.counts.passed_viterbi == b.counts.passed_viterbi);
+  CHECK(a.counts.passed_forward == b.counts.passed_forward);
+  REQUIRE(a.hits.size() == b.hits.size());
+  for (std::size_t i = 0; i < a.hits.size(); ++i) {
+    CHECK(a.hits[i].target == b.hits[i].target);
+    CHECK(a.hits[i].bits == b.hits[i].bits);
+    CHECK(a.hits[i].pre_bits == b.hits[i].pre_bits);
+    CHECK(a.hits[i].lnP == b.hits[i].lnP);
+    REQUIRE(a.hits[i].domains.size() == b.hits[i].domains.size());
+    for (std::size_t d = 0; d < a.hits[i].domains.size(); ++d) {
+      CHECK(a.hits[i].domains[d].env_from == b.hits[i].domains[d].env_from);
+      CHECK(a.hits[i].domains[d].env_to == b.hits[i].domains[d].env_to);
+      CHECK(a.hits[i].domains[d].bits == b.hits[i].domains[d].bits);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results", "[hmmsearch]") {
+  const std::string examples = CUDP_HMMER_EXAMPLES;
+  const std::string globins = examples + "/tutorial/globins45.fa";
+  std::ifstream probe(globins);
+  if (!probe) {
+    WARN("hmmer-examples not installed: skipped");
+    return;
+  }
+  for (const char* model_file : {"/tutorial/globins4.hmm", "/tutorial/fn3.hmm", "/tutorial/Pkinase.hmm"}) {
+    const auto models = cudp::io::read_hmm_file(examples + model_file);
+    const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
+    const auto db = hmmsearch::load_database(globins, alphabet, model_file);
+    const auto null_model = cudp::bio::default_null_model(alphabet);
+    hmmsearch::DeviceFilters device(cudp::engine::view_of(db));
+    for (int setting = 0; setting < 4; ++setting) {
+      cudp::bio::Plan7PipelineOptions options;
+      if (setting == 1) options.max = true;
+      if (setting == 2) {
+        options.F1 = 0.5;
+        options.F2 = 0.2;
+        options.bias_filter = false;
+      }
+      if (setting == 3) {
+        options.F1 = 1.0;
+        options.F2 = 0.3;  // most targets go through the Viterbi filter, some pass it
+        options.null2 = false;
+      }
+      INFO(model_file << " setting " << setting);
+      const cudp::bio::Plan7Pipeline pipeline(models.front(), null_model, options);
+      require_same(hmmsearch::search_with_device(pipeline, db, device, 2), hmmsearch::search_on_host(pipeline, db, 3));
+    }
+  }
+}
