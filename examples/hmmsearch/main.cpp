@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -98,29 +99,53 @@ hmmsearch::Hit to_report_hit(cudp::bio::Plan7SequenceHit&& h, const cudp::io::Se
 }
 
 // Writes every output file as path.tmp first and renames them only when all were written, so that a failure
-// leaves no partial file (nor a truncated one from an earlier run).
+// leaves no partial file (nor a truncated one from an earlier run). A path that is not a regular file (/dev/null, a
+// named pipe, /dev/stdout) is written directly: renaming over it would replace the device or pipe with a file. A
+// symbolic link is followed, so that the link stays and its target is replaced.
 void write_outputs(const std::vector<std::pair<std::string, const std::string*>>& files) {
+  namespace fs = std::filesystem;
+  struct Plan {
+    std::string path, target, tmp;
+    const std::string* text;
+    bool direct;
+  };
+  std::vector<Plan> plans;
+  for (const auto& [path, text] : files) {
+    std::error_code ec;
+    std::string target = path;
+    if (fs::is_symlink(fs::symlink_status(path, ec))) target = fs::weakly_canonical(path, ec).string();
+    const fs::file_status st = fs::status(target, ec);
+    const bool direct = fs::exists(st) && !fs::is_regular_file(st);
+    plans.push_back({path, target, target + ".tmp", text, direct});
+  }
   std::vector<std::string> temporaries;
   const auto discard = [&] {
     for (const auto& t : temporaries) std::remove(t.c_str());
   };
-  for (const auto& [path, text] : files) {
-    const std::string tmp = path + ".tmp";
-    temporaries.push_back(tmp);
-    std::ofstream f(tmp, std::ios::binary);
-    f.write(text->data(), static_cast<std::streamsize>(text->size()));
+  const auto write = [](const std::string& where, const std::string& text) {
+    std::ofstream f(where, std::ios::binary);
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
     f.close();
-    if (!f) {
+    return static_cast<bool>(f);
+  };
+  for (const auto& p : plans) {
+    if (p.direct) continue;
+    temporaries.push_back(p.tmp);
+    if (!write(p.tmp, *p.text)) {
       discard();
-      throw cudp::io::InputError(cudp::io::format_error(path, "cannot write (" + tmp + ")"));
+      throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot write (" + p.tmp + ")"));
     }
   }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (std::rename(temporaries[i].c_str(), files[i].first.c_str()) != 0) {
+  for (const auto& p : plans) {
+    if (p.direct) continue;
+    if (std::rename(p.tmp.c_str(), p.target.c_str()) != 0) {
       discard();
-      throw cudp::io::InputError(cudp::io::format_error(files[i].first, "cannot rename " + temporaries[i] + " to it"));
+      throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot rename " + p.tmp + " to it"));
     }
   }
+  for (const auto& p : plans)
+    if (p.direct && !write(p.target, *p.text))
+      throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot write"));
 }
 
 std::string current_dir() {

@@ -93,14 +93,29 @@ fi
 # Good runs: the same tables from a FASTA file and from its cudp-makedb database, and from one or all threads.
 strip_tail() { sed '/^#$/,$d' "$1"; }
 "$makedb" "$proteins" proteins.cudpdb 2> /dev/null || fail "cudp-makedb failed"
-"$hmmsearch" --tblout fa.tbl --domtblout fa.dom -o /dev/null "$globins" "$proteins" || fail "FASTA run failed"
-"$hmmsearch" --tblout db.tbl --domtblout db.dom -o /dev/null "$globins" proteins.cudpdb || fail "packed run failed"
-"$hmmsearch" --cpu 1 --tblout one.tbl -o /dev/null "$globins" "$proteins" || fail "--cpu 1 run failed"
+"$hmmsearch" --tblout fa.tbl --domtblout fa.dom -o fa.txt "$globins" "$proteins" || fail "FASTA run failed"
+"$hmmsearch" --tblout db.tbl --domtblout db.dom -o db.txt "$globins" proteins.cudpdb || fail "packed run failed"
+"$hmmsearch" --cpu 1 --tblout one.tbl "$globins" "$proteins" > one.txt || fail "--cpu 1 run failed"
 [ "$(grep -vc '^#' fa.tbl)" -gt 0 ] || fail "the FASTA run reported nothing"
 cmp -s <(strip_tail fa.tbl) <(strip_tail db.tbl) || fail "tblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.dom) <(strip_tail db.dom) || fail "domtblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.tbl) <(strip_tail one.tbl) || fail "tblout differs between --cpu 1 and all threads"
 "$hmmsearch" --help | grep -q "Usage: cudp-hmmsearch" || fail "--help"
+grep -q '^\[ok\]$' one.txt || fail "the main output on standard output is incomplete"
+
+# Outputs that are not regular files are written in place, never renamed over: a named pipe stays a pipe (and
+# /dev/null a device), a symbolic link stays a link and its target gets the table.
+mkfifo pipe.tbl
+cat pipe.tbl > from_pipe.tbl &
+reader=$!
+echo old > real.tbl
+ln -s real.tbl link.tbl
+"$hmmsearch" --tblout pipe.tbl --domtblout link.tbl -o fifo.txt "$globins" "$proteins" || fail "run with a pipe failed"
+wait "$reader"
+[ -p pipe.tbl ] || fail "the named pipe was replaced"
+cmp -s <(strip_tail from_pipe.tbl) <(strip_tail fa.tbl) || fail "the table written into a pipe differs"
+[ -L link.tbl ] || fail "the symbolic link was replaced"
+cmp -s <(strip_tail real.tbl) <(strip_tail fa.dom) || fail "the symbolic link's target did not get the table"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
