@@ -3,7 +3,7 @@
 //   counts  model  targets  residues  passed_msv  passed_bias  passed_vit  passed_fwd
 //   hit     model  target  length  bits  pre_bits  lnP  exp  reg  clu  ov  env  dom
 //   domain  model  target  index  env_from  env_to  ali_from  ali_to  hmm_from  hmm_to  bits  bias_bits  lnP  acc
-// Options after the two files: --max, --nobias, --nonull2, --F1 x, --F2 x, --F3 x (as hmmsearch's).
+// Options after the two files: --max, --nobias, --nonull2, --F1 x, --F2 x, --F3 x, --seed n (as hmmsearch's).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +17,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s MODELS.hmm TARGETS.fa [--max] [--nobias] [--nonull2] [--F1 x] [--F2 x] [--F3 x]\n",
+    std::fprintf(stderr, "usage: %s MODELS.hmm TARGETS.fa [--max] [--nobias] [--nonull2] [--F1 x] [--F2 x] [--F3 x] [--seed n]\n",
                  argv[0]);
     return 2;
   }
@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     if (arg == "--max") options.max = true;
     else if (arg == "--nobias") options.bias_filter = false;
     else if (arg == "--nonull2") options.null2 = false;
+    else if (arg == "--seed" && a + 1 < argc) options.seed = static_cast<std::uint32_t>(std::atol(argv[++a]));
     else if ((arg == "--F1" || arg == "--F2" || arg == "--F3") && a + 1 < argc) {
       const double value = std::atof(argv[++a]);
       (arg == "--F1" ? options.F1 : arg == "--F2" ? options.F2 : options.F3) = value;

@@ -44,6 +44,10 @@ struct Plan7PipelineOptions {
   bool bias_filter = true;
   bool null2 = true;
   bool max = false;  // --max: every filter passes, as hmmsearch --max
+  // --seed: the random generator of domain definition is reseeded with this before every multi-domain region,
+  // as hmmsearch does (its default 42). hmmsearch's --seed 0 (one arbitrary seed, no reseeding) is not supported:
+  // 0 is taken as 42.
+  std::uint32_t seed = 42;
 };
 
 // What hmmsearch's "Internal pipeline statistics summary" counts. A target that skips the Viterbi filter because
@@ -92,7 +96,7 @@ struct Plan7SequenceHit {
 class Plan7Pipeline {
  public:
   Plan7Pipeline(const io::HmmModel& model, const NullModel& null_model, Plan7PipelineOptions options = {})
-      : options_(options), name_(model.name), M_(model.length), definer_(plan7_alphabet_of(model.alphabet)) {
+      : options_(options), name_(model.name), M_(model.length), definer_(plan7_alphabet_of(model.alphabet), domain_parameters(options)) {
     if (!model.stats) throw std::invalid_argument("Plan7Pipeline: model '" + model.name + "' has no STATS lines");
     stats_ = *model.stats;
     if (options_.max) {
@@ -308,6 +312,12 @@ class Plan7Pipeline {
     if (ws.msv.target_length != length) ws.msv.set_target_length(length);
     if (ws.viterbi.target_length != length) ws.viterbi.set_target_length(length);
     if (ws.odds.length() != length || !ws.odds.multihit()) ws.odds.set_mode(true, length);
+  }
+
+  static DomainDefinitionParameters domain_parameters(const Plan7PipelineOptions& options) {
+    DomainDefinitionParameters p;
+    p.seed = options.seed == 0 ? 42u : options.seed;
+    return p;
   }
 
   // p7_FLogsum: log(e^a + e^b) by HMMER's table (1/1000-nat steps), which its null2 corrections use.

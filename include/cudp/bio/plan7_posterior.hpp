@@ -608,18 +608,19 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
         break;
       }
       case TS::E: {
-        // select_e: scan M then D per striped vector, lanes in order, against one deviate.
-        float sum = 0.0f;
-        const float roll = static_cast<float>(rng.next());
-        const float norm = static_cast<float>(1.0 / static_cast<double>(ox.x(i, SM::kE)));
-        const Lanes4 normv = lanes4::splat(norm);
+        // select_e: scan M then D per striped vector, lanes in order, accumulating in double against one deviate
+        // (HMMER 3.3's version; the cells are scaled by E's reciprocal in single precision first).
+        double sum = 0.0;
+        const double roll = rng.next();
+        const double norm = 1.0 / static_cast<double>(ox.x(i, SM::kE));
+        const Lanes4 normv = lanes4::splat(static_cast<float>(norm));
         const Lanes4* row = ox.row(i);
         bool found = false;
         for (int pass = 0; pass < 64 && !found; ++pass) {
           for (int q = 0; q < Q && !found; ++q) {
             const Lanes4 mv = lanes4::mul(detail::cell(row, q, SM::kM), normv);
             for (int r = 0; r < 4 && !found; ++r) {
-              sum += mv.v[r];
+              sum += static_cast<double>(mv.v[r]);
               if (roll < sum) {
                 k = r * Q + q + 1;
                 s1 = TS::M;
@@ -629,7 +630,7 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
             if (found) break;
             const Lanes4 dv = lanes4::mul(detail::cell(row, q, SM::kD), normv);
             for (int r = 0; r < 4 && !found; ++r) {
-              sum += dv.v[r];
+              sum += static_cast<double>(dv.v[r]);
               if (roll < sum) {
                 k = r * Q + q + 1;
                 s1 = TS::D;
@@ -637,7 +638,8 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
               }
             }
           }
-          if (!found && sum < 0.99f) return false;
+          // HMMER loops until the deviate is reached; a row that sums to less than ~1 can never reach it.
+          if (!found && sum < 0.99) return false;
         }
         if (!found) return false;
         break;
