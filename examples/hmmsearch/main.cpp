@@ -220,6 +220,7 @@ int main(int argc, char** argv) {
     header.nonull2 = o.nonull2;
     header.Z = o.Z;
     header.domZ = o.domZ;
+    header.seed = o.seed;
     header.cpu = o.cpu;
     header.backend = backend;
 
@@ -233,6 +234,7 @@ int main(int argc, char** argv) {
     pipeline_options.bias_filter = !o.nobias;
     pipeline_options.null2 = !o.nonull2;
     pipeline_options.max = o.max;
+    if (o.seed) pipeline_options.seed = *o.seed;
 
     for (std::size_t m = 0; m < models.size(); ++m) {
       const auto& model = models[m];

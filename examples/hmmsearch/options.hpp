@@ -2,6 +2,7 @@
 // cudp-hmmsearch's command line: hmmsearch 3.3.2's options, value ranges and incompatibilities, plus --backend.
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
@@ -52,6 +53,7 @@ inline const char* usage_text() {
          "  --nonull2     : turn off biased composition score corrections\n"
          "  -Z <x>        : set # of comparisons done, for E-value calculation  (x>0)\n"
          "  --domZ <x>    : set # of significant seqs, for domain E-value calculation  (x>0)\n"
+         "  --seed <n>    : set RNG seed to <n> (domain definition's sampled tracebacks)  [42]  (n>=1)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
          "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n";
 }
@@ -63,6 +65,7 @@ struct Options {
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3;
   bool max = false, nobias = false, nonull2 = false;
   std::optional<int> cpu;
+  std::optional<std::uint32_t> seed;
   std::string backend = "auto";
   // The options as given, in order, for the tabular outputs' "Option settings" line.
   std::vector<std::string> given;
@@ -106,6 +109,18 @@ inline int parse_count(const std::string& flag, const std::string& text) {
   return static_cast<int>(v);
 }
 
+// hmmsearch's --seed 0 (an arbitrary seed, never reseeded) is not reproduced.
+inline std::uint32_t parse_seed(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 0xffffffffLL)
+    throw UsageError("option --seed expects an integer 1..4294967295, got '" + text + "'");
+  if (v == 0)
+    throw UsageError("option --seed 0 (a one-time arbitrary seed) is not supported; give a seed n >= 1");
+  return static_cast<std::uint32_t>(v);
+}
+
 // nullopt for -h/--help. Options take their value as the next argument; they may come before or after the two
 // file arguments.
 inline std::optional<Options> parse_options(int argc, const char* const* argv) {
@@ -131,7 +146,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
                              flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
                              flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
                              flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
-                             flag == "--cpu" || flag == "--backend";
+                             flag == "--cpu" || flag == "--seed" || flag == "--backend";
     if (!takes_value) {
       if (flag == "--noali") o.noali = true;
       else if (flag == "--max") o.max = true;
@@ -162,6 +177,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     else if (flag == "--F2") o.F2 = probability(flag, parse_real(flag, value));
     else if (flag == "--F3") o.F3 = probability(flag, parse_real(flag, value));
     else if (flag == "--cpu") o.cpu = parse_count(flag, value);
+    else if (flag == "--seed") o.seed = parse_seed(value);
     else if (flag == "--backend") {
       if (value != "auto" && value != "cuda" && value != "host")
         throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");

@@ -209,6 +209,7 @@ struct HeaderSettings {
   std::optional<double> F1, F2, F3;
   bool nobias = false, nonull2 = false;
   std::optional<double> Z, domZ;
+  std::optional<std::uint32_t> seed;
   std::optional<int> cpu;
   std::string backend;  // "host, 16 threads", "CUDA: NVIDIA H100 ..."
 };
@@ -240,6 +241,7 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.nonull2) out += "# null2 bias corrections:          off\n";
   if (s.Z) appendf(out, "# sequence search space set to:    %.0f\n", *s.Z);
   if (s.domZ) appendf(out, "# domain search space set to:      %.0f\n", *s.domZ);
+  if (s.seed) appendf(out, "# random number seed set to:       %u\n", static_cast<unsigned>(*s.seed));
   if (s.cpu) appendf(out, "# number of worker threads:        %d\n", *s.cpu);
   if (!s.backend.empty()) appendf(out, "# cudp backend:                    %s\n", s.backend.c_str());
   out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n\n";

@@ -67,6 +67,8 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"--max", "--F2", "0.1", "m", "d"}, "--max and --F2"},
       {{"--backend", "opencl", "m", "d"}, "--backend must be auto, cuda or host"},
       {{"--acc", "m", "d"}, "unknown option --acc"},
+      {{"--seed", "0", "m", "d"}, "--seed 0"},
+      {{"--seed", "-3", "m", "d"}, "--seed expects an integer"},
       {{"m", "d", "-o"}, "-o needs a value"},
       {{"m"}, "expected two arguments"},
       {{"m", "d", "e"}, "got 3"},
