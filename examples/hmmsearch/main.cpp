@@ -203,7 +203,10 @@ int main(int argc, char** argv) {
     header.output = o.output;
     header.tblout = o.tblout;
     header.domtblout = o.domtblout;
+    header.acc = o.acc;
     header.noali = o.noali;
+    header.notextw = o.notextw;
+    header.textw = o.textw;
     header.E = o.E;
     header.T = o.T;
     header.domE = o.domE;
@@ -252,6 +255,8 @@ int main(int argc, char** argv) {
       report.accession = model.accession;
       report.description = model.description;
       report.M = model.length;
+      report.text_width = o.notextw ? 0 : o.textw ? *o.textw : hmmsearch::kTextWidth;
+      report.show_accessions = o.acc;
       report.F1 = pipeline.options().F1;
       report.F2 = pipeline.options().F2;
       report.F3 = pipeline.options().F3;

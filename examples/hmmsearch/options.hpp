@@ -28,7 +28,10 @@ inline const char* usage_text() {
          "  -o <f>           : direct output to file <f>, not stdout\n"
          "  --tblout <f>     : save parseable table of per-sequence hits to file <f>\n"
          "  --domtblout <f>  : save parseable table of per-domain hits to file <f>\n"
+         "  --acc            : prefer accessions over names in output\n"
          "  --noali          : don't output alignments (cudp-hmmsearch never prints alignments yet)\n"
+         "  --notextw        : unlimit ASCII text output line width\n"
+         "  --textw <n>      : set max width of ASCII text output lines  [120]  (n>=120)\n"
          "\n"
          "Options controlling reporting thresholds:\n"
          "  -E <x>     : report sequences <= this E-value threshold in output  [10.0]  (x>0)\n"
@@ -61,7 +64,8 @@ inline const char* usage_text() {
 struct Options {
   std::string hmm_file, seq_file;
   std::optional<std::string> output, tblout, domtblout;
-  bool noali = false;
+  bool acc = false, noali = false, notextw = false;
+  std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3;
   bool max = false, nobias = false, nonull2 = false;
   std::optional<int> cpu;
@@ -146,9 +150,11 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
                              flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
                              flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
                              flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
-                             flag == "--cpu" || flag == "--seed" || flag == "--backend";
+                             flag == "--cpu" || flag == "--seed" || flag == "--backend" || flag == "--textw";
     if (!takes_value) {
       if (flag == "--noali") o.noali = true;
+      else if (flag == "--acc") o.acc = true;
+      else if (flag == "--notextw") o.notextw = true;
       else if (flag == "--max") o.max = true;
       else if (flag == "--nobias") o.nobias = true;
       else if (flag == "--nonull2") o.nonull2 = true;
@@ -178,6 +184,10 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     else if (flag == "--F3") o.F3 = probability(flag, parse_real(flag, value));
     else if (flag == "--cpu") o.cpu = parse_count(flag, value);
     else if (flag == "--seed") o.seed = parse_seed(value);
+    else if (flag == "--textw") {
+      o.textw = parse_count(flag, value);
+      if (*o.textw < 120) throw UsageError("option --textw must be >= 120, got " + value);
+    }
     else if (flag == "--backend") {
       if (value != "auto" && value != "cuda" && value != "host")
         throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");
@@ -196,6 +206,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   exclusive(o.max, o.F2.has_value(), "--max", "--F2");
   exclusive(o.max, o.F3.has_value(), "--max", "--F3");
   exclusive(o.max, o.nobias, "--max", "--nobias");
+  exclusive(o.notextw, o.textw.has_value(), "--notextw", "--textw");
   if (files.size() != 2)
     throw UsageError("expected two arguments, <hmmfile> and <seqdb>, got " + std::to_string(files.size()));
   o.hmm_file = files[0];

@@ -120,7 +120,13 @@ struct QueryReport {
   double Z = 0, domZ = 0;
   bool Z_from_option = false, domZ_from_option = false;
   double cpu_user = 0, cpu_system = 0, elapsed = 0;  // seconds
+  int text_width = kTextWidth;   // --textw; 0 for --notextw (descriptions never cut)
+  bool show_accessions = false;  // --acc: a hit's accession, when it has one, instead of its name
 };
+
+inline const std::string& shown_name(const QueryReport& q, const Hit& h) {
+  return q.show_accessions && !h.accession.empty() ? h.accession : h.name;
+}
 
 // The hits that enter hmmsearch's top hits list, in its order. p7_Pipeline adds a hit only when it is reportable
 // with the search space counted so far (the targets searched up to and including this one, in a serial run; -Z
@@ -203,7 +209,8 @@ struct HeaderSettings {
   std::string version_line;  // second banner line, after "# "
   std::string hmm_file, seq_file;
   std::optional<std::string> output, tblout, domtblout;
-  bool noali = false;
+  bool acc = false, noali = false, notextw = false;
+  std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT;
   bool max = false;
   std::optional<double> F1, F2, F3;
@@ -223,8 +230,11 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.output) appendf(out, "# output directed to file:         %s\n", s.output->c_str());
   if (s.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", s.tblout->c_str());
   if (s.domtblout) appendf(out, "# per-dom hits tabular output:     %s\n", s.domtblout->c_str());
+  if (s.acc) out += "# prefer accessions over names:    yes\n";
   if (s.noali) out += "# show alignments in output:       no\n";
   else out += "# show alignments in output:       no (cudp-hmmsearch does not compute alignments yet)\n";
+  if (s.notextw) out += "# max ASCII text line length:      unlimited\n";
+  if (s.textw) appendf(out, "# max ASCII text line length:      %d\n", *s.textw);
   if (s.E) appendf(out, "# sequence reporting threshold:    E-value <= %g\n", *s.E);
   if (s.T) appendf(out, "# sequence reporting threshold:    score >= %g\n", *s.T);
   if (s.domE) appendf(out, "# domain reporting threshold:      E-value <= %g\n", *s.domE);
@@ -249,8 +259,10 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
 
 // p7_tophits_Targets: "Scores for complete sequences".
 inline void write_targets(std::string& out, const QueryReport& q) {
-  const int namew = static_cast<int>(std::max<std::size_t>(8, max_name_length(q.hits)));
-  const int descw = std::max(32, kTextWidth - namew - 61);
+  std::size_t longest = 0;
+  for (const Hit& h : q.hits) longest = std::max(longest, shown_name(q, h).size());
+  const int namew = static_cast<int>(std::max<std::size_t>(8, longest));
+  const int descw = std::max(32, q.text_width - namew - 61);
   out += "Scores for complete sequences (score includes all domains):\n";
   appendf(out, "  %22s  %22s  %8s\n", " --- full sequence ---", " --- best 1 domain ---", "-#dom-");
   appendf(out, "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %-*s %s\n", "E-value", " score", " bias", "E-value", " score",
@@ -270,8 +282,11 @@ inline void write_targets(std::string& out, const QueryReport& q) {
     appendf(out, "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s ", ' ', std::exp(h.lnP) * q.Z,
             static_cast<double>(h.bits), static_cast<double>(h.pre_bits - h.bits), std::exp(d.lnP) * q.Z,
             static_cast<double>(d.bits), static_cast<double>(d.bias_bits), static_cast<double>(h.expected_domains),
-            h.n_reported, namew, h.name.c_str());
-    appendf(out, " %-.*s\n", descw, h.description.c_str());
+            h.n_reported, namew, shown_name(q, h).c_str());
+    if (q.text_width > 0)
+      appendf(out, " %-.*s\n", descw, h.description.c_str());
+    else
+      appendf(out, " %s\n", h.description.c_str());
   }
   if (reported == 0) out += "\n   [No hits detected that satisfy reporting thresholds]\n";
 }
@@ -283,8 +298,12 @@ inline void write_domains(std::string& out, const QueryReport& q) {
   for (const Hit& h : q.hits) {
     if (!h.reported) continue;
     ++reported;
-    const int descw = std::max(32, kTextWidth - static_cast<int>(h.name.size()) - 5);
-    appendf(out, ">> %s  %-.*s\n", h.name.c_str(), descw, h.description.c_str());
+    const std::string& name = shown_name(q, h);
+    const int descw = std::max(32, q.text_width - static_cast<int>(name.size()) - 5);
+    if (q.text_width > 0)
+      appendf(out, ">> %s  %-.*s\n", name.c_str(), descw, h.description.c_str());
+    else
+      appendf(out, ">> %s  %s\n", name.c_str(), h.description.c_str());
     if (h.n_reported == 0) {
       out += "   [No individual domains that satisfy reporting thresholds (although complete target did)]\n\n";
       continue;

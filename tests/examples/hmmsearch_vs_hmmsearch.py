@@ -15,7 +15,8 @@ for every query:
     difference can print 0.1 apart), E-values within 1% beyond their two-digit printing;
   - the domain-number columns (reg, clu, ov, env, dom, rep, inc) are compared and counted;
   - tblout and domtblout header lines, the trailer lines that do not carry a date, path or program name, and every
-    row whose fields all agree must be byte-identical.
+    row whose fields all agree must be byte-identical; when every row agrees, the main text from the first "Query:"
+    on (sequence and domain tables, statistics; not the timing lines) must be identical too.
 Exit status 0 when everything agrees.
 """
 import gzip
@@ -40,11 +41,12 @@ CASES = {
                             options=["-E", "1e-2", "--domE", "1e-3", "--incE", "1e-8", "--incdomT", "25", "-Z", "2000",
                                      "--nonull2", "--nobias", "--F1", "0.05", "--seed", "7"]),
     "protein-max": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
-                        options=["--max", "-T", "5", "--domT", "2", "--incT", "30", "--domZ", "100"]),
+                        options=["--max", "-T", "5", "--domT", "2", "--incT", "30", "--domZ", "100", "--acc",
+                                 "--textw", "150"]),
     # --max with E-value thresholds: many weak random hits enter hmmsearch's hit list while only a part of the
     # database has been counted, then fall below the final threshold; they still widen the name columns.
     "protein-max-widths": dict(models=["tutorial/fn3.hmm", "tutorial/globins4.hmm"], alphabet="amino",
-                               options=["--max"], random_first=True),
+                               options=["--max", "--notextw"], random_first=True),
     # The testsuite's HMMER3/e protein models (hmmsearch reads one save format per file): lengths 1 to 1142.
     "protein-testsuite": dict(models=["testsuite/20aa.hmm.gz", "testsuite/Caudal_act.hmm.gz",
                                       "testsuite/LuxC.hmm.gz", "testsuite/RRM_1.hmm.gz", "testsuite/M1.hmm",
@@ -118,7 +120,10 @@ def build_database(case, examples, hmmemit_tool, path):
         model = os.path.join(examples, rel)
         stem = os.path.basename(rel).split(".")[0]
         for name, _, s in hmmemit(hmmemit_tool, model, ["-N", "4", "--seed", str(11 + m)]):
-            seqs.append(("core-%s-%s" % (stem, name.split("-")[-1]), "sampled from %s" % stem, s))
+            k = int(name.split("-")[-1].replace("sample", "") or 0)
+            # Descriptions of 30 to 500 characters: the text output cuts them at its width (--textw, --notextw).
+            desc = "sampled from %s by hmmemit, " % stem + " ".join("word%d" % w for w in range(25 * k - 20))
+            seqs.append(("core-%s-%s" % (stem, name.split("-")[-1]), desc.rstrip(" ,"), s))
         for name, _, s in hmmemit(hmmemit_tool, model, ["-p", "-N", "6", "--seed", str(17 + m)]):
             flank = int(rng.lognormvariate(mu, 0.5)) // 3
             seqs.append(("planted-%s-%s" % (stem, name.split("-")[-1]), "",
@@ -227,6 +232,14 @@ def main():
         if dhead_h != dhead_c:
             failures.append("domtblout header lines differ")
         keep = ("# Pipeline mode", "# Query file", "# Target file", "# [ok]")
+        # The main text from the first query on, without the timing lines: identical whenever the tables are.
+        def main_text(path):
+            with open(path) as f:
+                text = f.read()
+            text = text[text.find("\nQuery:") + 1:]
+            return [l for l in text.split("\n") if not l.startswith(("# CPU time:", "# Mc/sec:"))]
+        text_h, text_c = main_text(out["hmmsearch"][0]), main_text(out["cudp"][0])
+        text_equal = sum(a == b for a, b in zip(text_h, text_c))
         for name, a, b in (("tblout", tail_h, tail_c), ("domtblout", dtail_h, dtail_c)):
             if [l for l in a if l.startswith(keep)] != [l for l in b if l.startswith(keep)] or len(a) != len(b):
                 failures.append("%s trailer differs: %s / %s" % (name, a, b))
@@ -285,6 +298,13 @@ def main():
               "largest %.1f bit; rows identical: %d; domain-number columns equal: %d/%d; name columns widened by "
               "unreported hits: %d" % (case_name, backend, ntargets, len(stats_h), hits, bit_diffs, max_bit_diff,
                                        identical_rows, domain_columns_equal, hits, widened))
+        print("main text lines identical: %d of %d (cudp: %d lines)" % (text_equal, len(text_h), len(text_c)))
+        if identical_rows == hits and (text_equal != len(text_h) or len(text_h) != len(text_c)):
+            first = next(i for i in range(min(len(text_h), len(text_c)) + 1)
+                         if i == min(len(text_h), len(text_c)) or text_h[i] != text_c[i])
+            failures.append("the tables agree but the main text differs, first at its line %d:\n  %r\n  %r" %
+                            (first + 1, text_h[first] if first < len(text_h) else None,
+                             text_c[first] if first < len(text_c) else None))
         if hits == 0:
             failures.append("no hits at all: the comparison tested nothing")
         if case.get("random_first") and widened == 0:
