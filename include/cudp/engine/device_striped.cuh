@@ -139,42 +139,68 @@ class DeviceStripedRunner {
   double kernel_ms_ = 0, last_kernel_ms_ = 0;
 };
 
-// HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4).
+// HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4). Models
+// whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4.
 template <class L = lanes::s16x2, class Menu = MsvMenu>
 class DeviceMsvFilter {
  public:
-  using Policy = recurrences::Plan7Msv<L>;
-  explicit DeviceMsvFilter(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+  explicit DeviceMsvFilter(const DeviceStripedDatabase& db) : db_(db), lane_(db), bytes_(db) {}
 
   // False when no compiled shape holds the model (then score it on the host).
   bool fits(int M) const { return choose_striped_shape<Menu>(M, L::width) >= 0; }
-
   // Runs every model on the menu's shape `index` (when it holds the model), -1 to choose by size again.
   void force_shape(int index) { forced_ = index; }
 
   std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids) {
-    const int index = detail::shape_index<Menu>(forced_, profile.M, L::width);
-    if (index < 0) throw std::invalid_argument("DeviceMsvFilter: no striped shape holds a model of " + std::to_string(profile.M) + " nodes");
-    last_shape_ = striped_shape_of<Menu>(index, L::width);
-    const StripedMsvTables<L> tables = stripe_msv<L>(profile, last_shape_, db_.max_length());
-    costs_.upload(tables.costs);
-    moves_.upload(tables.move_costs);
-    const auto raw = runner_.run(index, tables.model(costs_.get(), moves_.get()), ids);
-    bio::MsvFilterProfile by_length = profile;
-    std::vector<bio::FilterResult> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = msv_filter_result(by_length, db_.length(ids[i]), raw[i]);
-    return out;
+    if (recurrences::Plan7Msv<L>::wide_lanes_exact(profile.base, profile.bias)) {
+      last_ = &lane_;
+      return lane_.scores(profile, db_, ids, forced_);
+    }
+    last_ = &bytes_;
+    return bytes_.scores(profile, db_, ids, forced_);
   }
-  recurrences::StripedShape last_shape() const { return last_shape_; }
-  double kernel_ms() const { return runner_.kernel_ms(); }
-  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
+  recurrences::StripedShape last_shape() const { return last_->shape; }
+  double kernel_ms() const { return lane_.kernel_ms() + bytes_.kernel_ms(); }
+  double last_kernel_ms() const { return last_->last_kernel_ms(); }
 
  private:
+  struct Run {
+    virtual ~Run() = default;
+    virtual double kernel_ms() const = 0;
+    virtual double last_kernel_ms() const = 0;
+    recurrences::StripedShape shape;
+  };
+  template <class Lane>
+  struct LaneRun final : Run {
+    using Policy = recurrences::Plan7Msv<Lane>;
+    explicit LaneRun(const DeviceStripedDatabase& db) : runner(db) {}
+    std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const DeviceStripedDatabase& db,
+                                          const std::vector<std::uint32_t>& ids, int forced) {
+      const int index = detail::shape_index<Menu>(forced, profile.M, Lane::width);
+      if (index < 0) {
+        throw std::invalid_argument("DeviceMsvFilter: no striped shape holds a model of " + std::to_string(profile.M) +
+                                    " nodes");
+      }
+      this->shape = striped_shape_of<Menu>(index, Lane::width);
+      const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->shape, db.max_length());
+      costs.upload(tables.costs);
+      moves.upload(tables.move_costs);
+      const auto raw = runner.run(index, tables.model(costs.get(), moves.get()), ids);
+      bio::MsvFilterProfile by_length = profile;
+      std::vector<bio::FilterResult> out(ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) out[i] = msv_filter_result(by_length, db.length(ids[i]), raw[i]);
+      return out;
+    }
+    double kernel_ms() const override { return runner.kernel_ms(); }
+    double last_kernel_ms() const override { return runner.last_kernel_ms(); }
+    DeviceStripedRunner<Policy, Menu> runner;
+    DeviceBuffer<typename Lane::word> costs;
+    DeviceBuffer<std::uint8_t> moves;
+  };
   const DeviceStripedDatabase& db_;
-  DeviceStripedRunner<Policy, Menu> runner_;
-  DeviceBuffer<typename L::word> costs_;
-  DeviceBuffer<std::uint8_t> moves_;
-  recurrences::StripedShape last_shape_;
+  LaneRun<L> lane_;
+  LaneRun<lanes::u8x4> bytes_;
+  const Run* last_ = &lane_;
   int forced_ = -1;
 };
 

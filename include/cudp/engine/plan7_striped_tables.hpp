@@ -70,8 +70,8 @@ StripedMsvTables<L> stripe_msv(const bio::MsvFilterProfile& profile, const recur
   using Bytes = recurrences::ByteSaturation<L>;
   StripedMsvTables<L> t;
   t.shape = shape;
-  t.costs = detail::stripe_rows<L>(shape, profile.Kp, profile.M, Bytes::stored_cost(255),
-                                   [&](int x, int k) { return Bytes::stored_cost(profile.cost(k, x)); });
+  t.costs = detail::stripe_rows<L>(shape, profile.Kp, profile.M, Bytes::stored_cost(255, profile.bias),
+                                   [&](int x, int k) { return Bytes::stored_cost(profile.cost(k, x), profile.bias); });
   bio::MsvFilterProfile by_length = profile;
   t.move_costs.resize(static_cast<std::size_t>(max_length) + 1);
   for (std::uint32_t n = 0; n <= max_length; ++n) {

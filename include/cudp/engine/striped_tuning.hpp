@@ -2,7 +2,6 @@
 // Which striped shapes (G lanes x Q segments) exist as compiled kernels for the Plan7 filters, and which one a
 // model of M nodes runs on. Tuning, kept apart from the algorithms: the menus trade compile time for padding.
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -24,21 +23,21 @@ struct StripedMenu {
   static constexpr std::array<int, sizeof...(Shapes)> segments{Shapes::segments...};
 };
 
-// Small models share a warp between 4 (G=8) or 2 (G=16) targets; from a few hundred nodes a target owns the warp.
-using MsvMenu = StripedMenu<StripedShapeOf<8, 4>, StripedShapeOf<8, 8>, StripedShapeOf<16, 6>, StripedShapeOf<16, 8>,
-                            StripedShapeOf<32, 6>, StripedShapeOf<32, 8>, StripedShapeOf<32, 12>,
-                            StripedShapeOf<32, 16>, StripedShapeOf<32, 24>, StripedShapeOf<32, 32>,
-                            StripedShapeOf<32, 40>, StripedShapeOf<32, 64>>;
-// The Viterbi filter keeps 8 transition words and 3 state words per segment in registers: fewer segments.
-using ViterbiMenu = StripedMenu<StripedShapeOf<8, 4>, StripedShapeOf<8, 8>, StripedShapeOf<16, 6>,
-                                StripedShapeOf<16, 8>, StripedShapeOf<32, 6>, StripedShapeOf<32, 8>,
+// A row costs every lane Q segment updates plus a fixed part (residue broadcast, the shift, votes) worth about
+// three segments, so small groups with many segments run more targets per warp for the same fixed cost. MSV keeps
+// one word per segment in registers; the Viterbi filter eleven (three states, eight transitions), which caps Q.
+using MsvMenu = StripedMenu<StripedShapeOf<4, 4>, StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, StripedShapeOf<4, 32>,
+                            StripedShapeOf<8, 24>, StripedShapeOf<8, 32>, StripedShapeOf<8, 48>,
+                            StripedShapeOf<16, 32>, StripedShapeOf<16, 48>, StripedShapeOf<32, 32>,
+                            StripedShapeOf<32, 40>, StripedShapeOf<32, 48>, StripedShapeOf<32, 64>>;
+using ViterbiMenu = StripedMenu<StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, StripedShapeOf<8, 12>,
+                                StripedShapeOf<8, 16>, StripedShapeOf<16, 12>, StripedShapeOf<16, 16>,
                                 StripedShapeOf<32, 12>, StripedShapeOf<32, 16>, StripedShapeOf<32, 24>,
                                 StripedShapeOf<32, 40>>;
 
-// Relative cost of one target row on a shape: the group's share of a warp times the lane's work (segments plus
-// the shift and log2(G) reduction steps that every row pays).
+// Relative cost of one target row on a shape: the group's share of a warp times a lane's work.
 inline double striped_row_cost(int group, int segments) {
-  return static_cast<double>(group) / 32.0 * (segments + 3.0 + 1.5 * std::log2(static_cast<double>(group)));
+  return static_cast<double>(group) / 32.0 * (segments + 3.0);
 }
 
 // Index of the cheapest shape of the menu that holds M nodes of `width` sub-words per word; -1 if none does.

@@ -7,7 +7,7 @@
 //   xJ = max(xJ, subs(xE, tEC));  xB = subs(max(base, xJ), tJB + tBM)
 // The lane decides how the byte saturation is done (ByteSaturation): natively in u8x4, or in s16x2 with one DPX
 // add-min (clamp at 255) and one add-max (clamp at 0), exact because no value leaves 0..510 before clamping.
-// One row: a shift for the diagonal of segment 0, one update per segment word, a group maximum for xE.
+// One row: a shift for the diagonal of segment 0, one update per segment word, and a vote.
 #include <cstdint>
 
 #include "../config.hpp"
@@ -17,23 +17,25 @@
 
 namespace cudp::recurrences {
 
+// One MSV cell, M = subs(adds(from, bias), cost), as a lane can do it exactly. u8x4 follows HMMER's two byte
+// saturations. Wider lanes store bias - cost and take max(from + (bias - cost), 0): the top saturation never
+// binds, because from <= max(previous xE, xB), the row that brought xE to 255 - bias stopped the sweep (overflow),
+// and xB + bias <= base + bias <= 255 (the engine checks that last condition per model; see wide_lanes_exact).
 template <class L>
 struct ByteSaturation;
 
 template <>
 struct ByteSaturation<lanes::u8x4> {
   using L = lanes::u8x4;
-  static int stored_cost(int cost) { return cost; }
-  CUDP_HD static L::word add_bias(L::word a, L::word bias) { return L::adds(a, bias); }
-  CUDP_HD static L::word take_cost(L::word a, L::word stored) { return L::subs(a, stored); }
+  static int stored_cost(int cost, int) { return cost; }
+  CUDP_HD static L::word cell(L::word from, L::word stored, L::word bias) { return L::subs(L::adds(from, bias), stored); }
 };
 
 template <>
 struct ByteSaturation<lanes::s16x2> {
   using L = lanes::s16x2;
-  static int stored_cost(int cost) { return -cost; }
-  CUDP_HD static L::word add_bias(L::word a, L::word bias) { return L::add_min(a, bias, L::splat(255)); }
-  CUDP_HD static L::word take_cost(L::word a, L::word stored) { return L::add_max(a, stored, 0u); }
+  static int stored_cost(int cost, int bias) { return bias - cost; }
+  CUDP_HD static L::word cell(L::word from, L::word stored, L::word) { return L::add_max(from, stored, 0u); }
 };
 
 template <class L>
@@ -42,6 +44,9 @@ struct Plan7Msv {
   using Word = typename L::word;
   using Bytes = ByteSaturation<L>;
   static constexpr const char* name = "msv";
+
+  // Whether lane L gives HMMER's bytes for this model (u8x4 always; wider lanes while base + bias <= 255).
+  static bool wide_lanes_exact(int base, int bias) { return L::bits == 8 || base + bias <= 255; }
 
   struct Model {
     const Word* costs = nullptr;                      // Kp rows of shape.words() words: stored costs, striped
@@ -62,6 +67,7 @@ struct Plan7Msv {
   };
   struct Specials {
     int xJ = 0, xB = 0, begin_cost = 0;
+    int lane_best_e = 0;  // this lane's largest row maximum so far; the group's gives the final xJ
     bool overflow = false;
   };
   struct Result {
@@ -76,9 +82,13 @@ struct Plan7Msv {
     s.begin_cost = (md.move_cost_by_length[length] + md.entry_cost) & 0xFF;
     s.xJ = 0;
     s.xB = md.base - s.begin_cost > 0 ? md.base - s.begin_cost : 0;
+    s.lane_best_e = 0;
     s.overflow = false;
   }
 
+  // xJ = max over rows of subs(xE, tEC) needs no per-row reduction: B moves only when a row's xE - tEC passes
+  // max(base, xJ), and overflow only when xE + bias reaches 255; a vote finds those rows, the others leave B as
+  // it is and enter xJ through the lanes' running maxima at the end.
   template <class Group, class Seg>
   CUDP_HD static void row(const Model& md, const Group& g, const Columns<Seg>&, Cells<Seg>& c, Specials& s, int code) {
     const Word* costs = md.costs + static_cast<std::size_t>(code) * md.shape.words() + g.lane();
@@ -86,13 +96,23 @@ struct Plan7Msv {
     Word diagonal = g.template shift<L>(c.m[c.m.size() - 1], L::splat(0));
     Word xEv = L::splat(0);
     CUDP_UNROLL
-    for (int q = 0; q < c.m.size(); ++q) {
-      const Word sv = Bytes::take_cost(Bytes::add_bias(L::max(diagonal, xBv), biasv), costs[q * md.shape.group]);
-      xEv = L::max(xEv, sv);
+    for (int q = 0; q < c.m.size(); q += 2) {  // two segments per step: one 3-way max takes both into xE
+      const Word first = Bytes::cell(L::max(diagonal, xBv), costs[q * Group::size], biasv);
       diagonal = c.m[q];
-      c.m[q] = sv;
+      c.m[q] = first;
+      Word second = first;
+      if (q + 1 < c.m.size()) {
+        second = Bytes::cell(L::max(diagonal, xBv), costs[(q + 1) * Group::size], biasv);
+        diagonal = c.m[q + 1];
+        c.m[q + 1] = second;
+      }
+      xEv = L::max3(xEv, first, second);
     }
-    const int xE = g.max(horizontal_max<L>(xEv));
+    const int lane_e = horizontal_max<L>(xEv);
+    s.lane_best_e = s.lane_best_e > lane_e ? s.lane_best_e : lane_e;
+    const int moves_b = (md.base > s.xJ ? md.base : s.xJ) + md.end_cost;
+    if (!g.any(lane_e > moves_b || lane_e + md.bias >= 255)) return;
+    const int xE = g.max(lane_e);
     if (xE + md.bias >= 255) s.overflow = true;
     const int from_e = xE - md.end_cost > 0 ? xE - md.end_cost : 0;
     s.xJ = s.xJ > from_e ? s.xJ : from_e;
@@ -101,8 +121,11 @@ struct Plan7Msv {
   }
 
   CUDP_HD static bool finished(const Specials& s) { return s.overflow; }
-  CUDP_HD static Result finish(const Specials& s) {
-    return {s.overflow ? StripedStatus::Overflow : StripedStatus::Ok, s.xJ};
+  template <class Group>
+  CUDP_HD static Result finish(const Model& md, const Group& g, const Specials& s) {
+    const int best_e = g.max(s.lane_best_e);
+    const int xJ = best_e - md.end_cost > s.xJ ? best_e - md.end_cost : s.xJ;
+    return {s.overflow ? StripedStatus::Overflow : StripedStatus::Ok, xJ};
   }
 };
 

@@ -76,10 +76,11 @@ struct Plan7ViterbiFilter {
     }
   };
   struct Specials {
-    int xB = 0, xC = -32768, xJ = -32768;
-    int best_e = -32768;  // the largest xE so far, to know when M + msc may saturate
+    int xB = 0, xJ = -32768;
+    int lane_best_e = -32768;  // this lane's largest row maximum so far: gives xC at the end, and when to saturate
     int move = 0;
     bool overflow = false;
+    bool any_row = false;
   };
   struct Result {
     StripedStatus status = StripedStatus::Ok;
@@ -92,32 +93,30 @@ struct Plan7ViterbiFilter {
     for (int q = 0; q < c.m.size(); ++q) c.m[q] = c.ins[q] = c.d[q] = minus_infinity;
     s.move = md.move_by_length[length];
     s.xB = static_cast<std::int16_t>(md.base + s.move);
-    s.xC = s.xJ = s.best_e = -32768;
+    s.xJ = s.lane_best_e = -32768;
     s.overflow = false;
+    s.any_row = false;
   }
 
-  template <class Group, class Seg>
-  CUDP_HD static void row(const Model& md, const Group& g, const Columns<Seg>& tr, Cells<Seg>& c, Specials& s,
-                          int code) {
+  // One row's sweep over the segments. Saturate: M + msc may pass 32767 on this row, so that add saturates.
+  template <bool Saturate, class Group, class Seg>
+  CUDP_HD static void segments(const Model& md, const Columns<Seg>& tr, Cells<Seg>& c, int code, int lane, Word xBv,
+                               Word mpv, Word ipv, Word dpv, Word& xEv, Word& dmaxv, Word& dcv) {
     using T = ViterbiTransition;
     const Word minus_infinity = L::splat(floor);
-    const Word* msc = md.match + static_cast<std::size_t>(code) * md.shape.words() + g.lane();
-    const Word xBv = L::splat(s.xB);
-    const int last = c.m.size() - 1;
-    Word mpv = g.template shift<L>(c.m[last], minus_infinity);
-    Word ipv = g.template shift<L>(c.ins[last], minus_infinity);
-    Word dpv = g.template shift<L>(c.d[last], minus_infinity);
-    Word xEv = minus_infinity, dmaxv = minus_infinity, dcv = minus_infinity;
-    const int highest_entry = s.best_e > md.base ? s.best_e : md.base;  // bounds every M before its emission
-    const bool saturate = g.any(highest_entry + md.max_match >= top);
+    const Word* msc = md.match + static_cast<std::size_t>(code) * md.shape.words() + lane;
     CUDP_UNROLL
     for (int q = 0; q < c.m.size(); ++q) {
       Word sv = L::add_max(xBv, tr[T::Entry][q], minus_infinity);
       sv = L::add_max(mpv, tr[T::MM][q], sv);
       sv = L::add_max(ipv, tr[T::IM][q], sv);
       sv = L::add_max(dpv, tr[T::DM][q], sv);
-      const Word score = msc[q * md.shape.group];
-      sv = saturate ? L::max(L::adds(sv, score), minus_infinity) : L::add_max(sv, score, minus_infinity);
+      const Word score = msc[q * Group::size];
+      if constexpr (Saturate) {
+        sv = L::max(L::adds(sv, score), minus_infinity);
+      } else {
+        sv = L::add_max(sv, score, minus_infinity);
+      }
       xEv = L::max(xEv, sv);
       mpv = c.m[q];
       ipv = c.ins[q];
@@ -128,18 +127,44 @@ struct Plan7ViterbiFilter {
       dmaxv = L::max(dmaxv, dcv);
       c.ins[q] = L::add_max(ipv, tr[T::II][q], L::add_max(mpv, tr[T::MI][q], minus_infinity));
     }
-    const int xE = g.max(horizontal_max<L>(xEv));
-    if (xE >= top) s.overflow = true;
-    s.best_e = s.best_e > xE ? s.best_e : xE;
-    s.xC = static_cast<std::int16_t>(s.xC > xE + md.e_move ? s.xC : xE + md.e_move);
-    s.xJ = static_cast<std::int16_t>(s.xJ > xE + md.e_loop ? s.xJ : xE + md.e_loop);
-    const int from_j = s.xJ + s.move, from_n = md.base + s.move;
-    s.xB = static_cast<std::int16_t>(from_j > from_n ? from_j : from_n);
+  }
+
+  template <class Group, class Seg>
+  CUDP_HD static void row(const Model& md, const Group& g, const Columns<Seg>& tr, Cells<Seg>& c, Specials& s,
+                          int code) {
+    using T = ViterbiTransition;
+    const Word minus_infinity = L::splat(floor);
+    const int last = c.m.size() - 1;
+    Word mpv = g.template shift<L>(c.m[last], minus_infinity);
+    Word ipv = g.template shift<L>(c.ins[last], minus_infinity);
+    Word dpv = g.template shift<L>(c.d[last], minus_infinity);
+    Word xEv = minus_infinity, dmaxv = minus_infinity, dcv = minus_infinity;
+    const Word xBv = L::splat(s.xB);
+    const int highest_entry = s.lane_best_e > md.base ? s.lane_best_e : md.base;  // bounds M before its emission
+    const bool saturate = g.any(highest_entry + md.max_match >= top);
+    if (saturate) {
+      segments<true, Group>(md, tr, c, code, g.lane(), xBv, mpv, ipv, dpv, xEv, dmaxv, dcv);
+    } else {
+      segments<false, Group>(md, tr, c, code, g.lane(), xBv, mpv, ipv, dpv, xEv, dmaxv, dcv);
+    }
+
+    // xC = max over rows of xE + tEC comes from the lanes' running maxima at the end. B moves only when a row's
+    // xE + tEJ passes max(xJ, base), overflow comes at 32767: a vote finds those rows, and only they reduce.
+    const int lane_e = horizontal_max<L>(xEv);
+    s.lane_best_e = s.lane_best_e > lane_e ? s.lane_best_e : lane_e;
+    s.any_row = true;
+    const int moves_b = (s.xJ > md.base ? s.xJ : md.base) - md.e_loop;
+    if (g.any(lane_e > moves_b || lane_e >= top)) {
+      const int xE = g.max(lane_e);
+      if (xE >= top) s.overflow = true;
+      s.xJ = static_cast<std::int16_t>(s.xJ > xE + md.e_loop ? s.xJ : xE + md.e_loop);
+      const int from_j = s.xJ + s.move, from_n = md.base + s.move;
+      s.xB = static_cast<std::int16_t>(from_j > from_n ? from_j : from_n);
+    }
 
     // Lazy-F: M->D into segment 0 comes from the last segment; D->D only where a chain could beat B next row.
     dcv = g.template shift<L>(dcv, minus_infinity);
-    const int dmax = g.max(horizontal_max<L>(dmaxv));
-    if (!g.any(dmax + md.ddbound > s.xB)) {
+    if (!g.any(horizontal_max<L>(dmaxv) + md.ddbound > s.xB)) {
       c.d[0] = dcv;
       return;
     }
@@ -155,8 +180,11 @@ struct Plan7ViterbiFilter {
   }
 
   CUDP_HD static bool finished(const Specials& s) { return s.overflow; }
-  CUDP_HD static Result finish(const Specials& s) {
-    return {s.overflow ? StripedStatus::Overflow : StripedStatus::Ok, s.xC};
+  template <class Group>
+  CUDP_HD static Result finish(const Model& md, const Group& g, const Specials& s) {
+    const int best_e = g.max(s.lane_best_e);
+    const int xC = s.any_row ? static_cast<std::int16_t>(best_e + md.e_move) : -32768;
+    return {s.overflow ? StripedStatus::Overflow : StripedStatus::Ok, xC};
   }
 };
 

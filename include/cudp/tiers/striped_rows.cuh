@@ -7,7 +7,8 @@
 //
 // Policy contract (see recurrences/plan7_msv.hpp): Model (device pointers and constants, with a StripedShape),
 // Columns<Seg> (per-lane node constants, load()), Cells<Seg> (per-lane DP words), Specials (row-uniform state),
-// Result; begin(), row(), finished(), finish(). The group object gives the policy lane(), shift<L>(), max(), any().
+// Result; begin(), row(), finished(), finish(). The group object gives the policy lane(), shift<L>(), max(), any();
+// row() and finish() must be called by the whole warp (they may shuffle and vote).
 #include <cstdint>
 
 #include "../config.hpp"
@@ -19,6 +20,7 @@ namespace cudp::tiers {
 template <int G>
 struct WarpStripedGroup {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "a power-of-two part of a warp");
+  static constexpr int size = G;  // also the stride between a lane's segments in a striped table row
   int rank = 0;
   CUDP_DEVICE int lane() const { return rank; }
   template <class L>
@@ -77,9 +79,14 @@ __global__ void __launch_bounds__(BlockThreads)
       const int chunk = rows - i0 < static_cast<std::uint32_t>(G) ? static_cast<int>(rows - i0) : G;
       for (int r = 0; r < chunk; ++r) {
         Policy::row(md, g, columns, cells, specials, __shfl_sync(0xffffffffu, code, r, G));
-        if (!done && (Policy::finished(specials) || i0 + static_cast<std::uint32_t>(r) + 1 == length)) {
-          result = Policy::finish(specials);
-          done = true;
+        const bool record = !done && (Policy::finished(specials) || i0 + static_cast<std::uint32_t>(r) + 1 == length);
+        if (__any_sync(0xffffffffu, record)) {  // finish() may reduce over the group: the whole warp calls it
+          const typename Policy::Result answer = Policy::finish(md, g, specials);
+          if (record) {
+            result = answer;
+            done = true;
+            Policy::begin(md, 0, cells, specials);  // idle from a fresh start, so its votes stay quiet
+          }
         }
       }
       if (__all_sync(0xffffffffu, done)) break;  // every group of the warp has its answer (overflow ends early)

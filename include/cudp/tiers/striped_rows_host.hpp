@@ -11,6 +11,7 @@
 namespace cudp::tiers {
 
 struct SoloStripedGroup {
+  static constexpr int size = 1;
   int lane() const { return 0; }
   template <class L>
   typename L::word shift(typename L::word w, typename L::word fill) const {
@@ -51,7 +52,7 @@ std::vector<typename Policy::Result> striped_rows_on_host(const typename Policy:
           Policy::row(md, g, s.columns, s.cells, specials, codes[i]);
           if (Policy::finished(specials)) break;
         }
-        results[n] = Policy::finish(specials);
+        results[n] = Policy::finish(md, g, specials);
       });
   return results;
 }
