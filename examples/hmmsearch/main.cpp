@@ -3,12 +3,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -148,6 +151,58 @@ void write_outputs(const std::vector<std::pair<std::string, const std::string*>>
       throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot write"));
 }
 
+// A line on standard error, redrawn four times a second while a model is searched: only when it is a terminal.
+class Progress {
+ public:
+  Progress(bool enabled, std::size_t models, std::size_t targets)
+      : enabled_(enabled), models_(models), targets_(targets) {}
+  ~Progress() { stop(); }
+
+  void start(std::size_t model, const std::string& name) {
+    if (!enabled_) return;
+    stop();
+    done = 0;
+    model_ = model;
+    name_ = name;
+    running_ = true;
+    thread_ = std::thread([this] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      do draw();
+      while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return !running_; }));
+    });
+  }
+  void stop() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      running_ = false;
+    }
+    wake_.notify_all();
+    thread_.join();
+    draw();
+  }
+  void finish() {
+    stop();
+    if (enabled_) std::fprintf(stderr, "\n");
+  }
+
+  std::atomic<std::uint64_t> done{0};
+
+ private:
+  void draw() {
+    std::fprintf(stderr, "\rcudp-hmmsearch: model %zu/%zu %-24.24s %llu/%zu targets", model_ + 1, models_,
+                 name_.c_str(), static_cast<unsigned long long>(done.load()), targets_);
+  }
+
+  bool enabled_;
+  std::size_t models_, targets_, model_ = 0;
+  std::string name_;
+  bool running_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
 std::string current_dir() {
   std::vector<char> buf(4096);
   return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
@@ -239,16 +294,18 @@ int main(int argc, char** argv) {
     pipeline_options.max = o.max;
     if (o.seed) pipeline_options.seed = *o.seed;
 
+    Progress display(progress, models.size(), db.size());
     for (std::size_t m = 0; m < models.size(); ++m) {
       const auto& model = models[m];
-      if (progress)
-        std::fprintf(stderr, "\rcudp-hmmsearch: model %zu/%zu %-40.40s", m + 1, models.size(), model.name.c_str());
+      display.start(m, model.name);
       const auto wall0 = clock::now();
       const CpuTimes cpu0 = cpu_times();
 
       const cudp::bio::Plan7Pipeline pipeline(model, null_model, pipeline_options);
-      hmmsearch::SearchOutcome outcome = device ? hmmsearch::search_with_device(pipeline, db, *device, threads)
-                                                : hmmsearch::search_on_host(pipeline, db, threads);
+      hmmsearch::SearchOutcome outcome =
+          device ? hmmsearch::search_with_device(pipeline, db, *device, threads, &display.done)
+                 : hmmsearch::search_on_host(pipeline, db, threads, &display.done);
+      display.stop();
 
       hmmsearch::QueryReport report;
       report.name = model.name;
@@ -283,7 +340,7 @@ int main(int argc, char** argv) {
       if (o.tblout) hmmsearch::write_tblout(tbl, report, m == 0);
       if (o.domtblout) hmmsearch::write_domtblout(domtbl, report, m == 0);
     }
-    if (progress) std::fprintf(stderr, "\n");
+    display.finish();
     text += "[ok]\n";
 
     hmmsearch::TabularTail tail;

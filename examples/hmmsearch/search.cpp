@@ -64,16 +64,18 @@ void keep(Worker& w, std::optional<Plan7SequenceHit> hit, std::size_t target) {
 
 }  // namespace
 
-SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads) {
+SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads,
+                             std::atomic<std::uint64_t>* progress) {
   Workers workers(threads);
   workers.run(db.size(), [&](Worker& w, std::size_t i) {
     keep(w, pipeline.run(db.data(i), db.length(i), w.counts, w.workspace), i);
+    if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
   });
   return workers.collect();
 }
 
 SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                                 DeviceFilters& filters, int threads) {
+                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress) {
   const std::size_t n = db.size();
   Workers workers(threads);
 
@@ -87,6 +89,7 @@ SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::
     const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
     filter_nats[i] = r.filter_nats;
     stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
+    if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
   });
 
   // Stage 3: the Viterbi filter on the device for the targets that need it.

@@ -1,7 +1,9 @@
 #pragma once
 // One model against the whole database through cudp::bio::Plan7Pipeline: on host threads only, or with the MSV and
 // Viterbi filters on the GPU (DeviceFilters) and every decision and the stages after the filters on host threads.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include <cudp/bio/plan7_pipeline.hpp>
@@ -16,12 +18,14 @@ struct SearchOutcome {
   cudp::bio::Plan7PipelineCounts counts;
 };
 
-// threads: 0 runs everything on the calling thread (hmmsearch --cpu 0); otherwise that many workers.
+// threads: 0 runs everything on the calling thread (hmmsearch --cpu 0); otherwise that many workers. When
+// `progress` is given, it counts the targets done (for a progress display on another thread).
 SearchOutcome search_on_host(const cudp::bio::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                             int threads);
+                             int threads, std::atomic<std::uint64_t>* progress = nullptr);
 
-// The filters on the device, the rest on `threads` host workers. Same results as search_on_host.
+// The filters on the device, the rest on `threads` host workers. Same results as search_on_host. `progress`
+// counts the targets whose filter decisions are made.
 SearchOutcome search_with_device(const cudp::bio::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                                 DeviceFilters& filters, int threads);
+                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr);
 
 }  // namespace hmmsearch
