@@ -4,14 +4,17 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -203,6 +206,21 @@ class Progress {
   std::thread thread_;
 };
 
+// Fails early, before a long search, when an output file cannot be created (a missing directory, no permission).
+void check_writable(const std::optional<std::string>& path) {
+  namespace fs = std::filesystem;
+  if (!path) return;
+  std::error_code ec;
+  const fs::file_status st = fs::status(*path, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st)) return;  // written in place
+  const std::string probe = *path + ".tmp";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (f == nullptr)
+    throw cudp::io::InputError(cudp::io::format_error(*path, std::string("cannot create: ") + std::strerror(errno)));
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
 std::string current_dir() {
   std::vector<char> buf(4096);
   return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
@@ -229,6 +247,10 @@ int main(int argc, char** argv) {
     const hmmsearch::Thresholds thresholds = o.thresholds();
     const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
+    check_writable(o.output);
+    check_writable(o.tblout);
+    check_writable(o.domtblout);
+
     // Inputs, all read and checked before anything is searched or written.
     const std::vector<cudp::io::HmmModel> models = cudp::io::read_hmm_file(o.hmm_file);
     check_models(models);
@@ -245,9 +267,9 @@ int main(int argc, char** argv) {
         throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
       device = std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db));
       backend = "CUDA filters on " + device->device_name() + ", " + std::to_string(std::max(1, threads)) +
-                " host threads";
+                (threads > 1 ? " host threads" : " host thread");
     } else {
-      backend = "host, " + std::to_string(std::max(1, threads)) + " threads";
+      backend = "host, " + std::to_string(std::max(1, threads)) + (threads > 1 ? " threads" : " thread");
     }
 
     hmmsearch::HeaderSettings header;

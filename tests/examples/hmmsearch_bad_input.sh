@@ -84,6 +84,7 @@ expect_failure "unknown --backend" 2 "--backend" -- --backend gpu "$globins" "$p
 expect_failure "unknown option" 2 "--bogus" -- --bogus "$globins" "$proteins"
 expect_failure "missing option value" 2 "--domZ" -- "$globins" "$proteins" --domZ
 expect_failure "one file argument" 2 "two arguments" -- "$globins"
+expect_failure "output directory missing" 1 "no_such_dir/x.tbl: cannot create" -- --tblout no_such_dir/x.tbl "$globins" "$proteins"
 if "$hmmsearch" --backend cuda "$globins" "$proteins" > /dev/null 2> cuda.txt; then
   echo "ok: --backend cuda ran (a CUDA device is present)"
 else
