@@ -53,8 +53,13 @@ CpuTimes cpu_times() {
           static_cast<double>(usage.ru_stime.tv_sec) + 1e-6 * static_cast<double>(usage.ru_stime.tv_usec)};
 }
 
-// Every model must be calibrated (STATS lines give the E-values) and share the first model's alphabet.
-void check_models(const std::vector<cudp::io::HmmModel>& models) {
+const std::optional<cudp::io::HmmCutoff>& cutoff_of(const cudp::io::HmmModel& m, const std::string& kind) {
+  return kind == "GA" ? m.gathering : kind == "NC" ? m.noise : m.trusted;
+}
+
+// Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
+// cutoffs that --cut_ga/nc/tc ask for.
+void check_models(const std::vector<cudp::io::HmmModel>& models, const std::string& cut) {
   using cudp::io::format_error;
   for (const auto& m : models) {
     if (!m.stats) {
@@ -68,6 +73,11 @@ void check_models(const std::vector<cudp::io::HmmModel>& models) {
           "model '" + m.name + "' is " + cudp::io::alphabet_name(m.alphabet) + " but the first model ('" +
               models.front().name + "') is " + cudp::io::alphabet_name(models.front().alphabet) +
               "; all models of a file must share one alphabet"));
+    }
+    if (!cut.empty() && !cutoff_of(m, cut)) {
+      throw cudp::io::InputError(format_error(m.source, m.line,
+                                              "model '" + m.name + "' has no " + cut + " line: " + cut +
+                                                  " bit thresholds unavailable for --cut_" + hmmsearch::lower(cut)));
     }
   }
 }
@@ -253,7 +263,7 @@ int main(int argc, char** argv) {
 
     // Inputs, all read and checked before anything is searched or written.
     const std::vector<cudp::io::HmmModel> models = cudp::io::read_hmm_file(o.hmm_file);
-    check_models(models);
+    check_models(models, o.cut);
     const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
     const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file);
@@ -292,6 +302,7 @@ int main(int argc, char** argv) {
     header.incT = o.incT;
     header.incdomE = o.incdomE;
     header.incdomT = o.incdomT;
+    header.cut = o.cut;
     header.max = o.max;
     header.F1 = o.F1;
     header.F2 = o.F2;
@@ -350,8 +361,13 @@ int main(int argc, char** argv) {
       std::vector<hmmsearch::Hit> candidates;
       candidates.reserve(outcome.hits.size());
       for (auto& h : outcome.hits) candidates.push_back(to_report_hit(std::move(h), db));
-      report.hits = hmmsearch::rank_hits(std::move(candidates), thresholds);
-      hmmsearch::apply_thresholds(report, thresholds);
+      hmmsearch::Thresholds model_thresholds = thresholds;
+      if (!o.cut.empty()) {
+        const cudp::io::HmmCutoff& c = *cutoff_of(model, o.cut);
+        model_thresholds = hmmsearch::model_cutoff_thresholds(thresholds, c.sequence, c.domain);
+      }
+      report.hits = hmmsearch::rank_hits(std::move(candidates), model_thresholds);
+      hmmsearch::apply_thresholds(report, model_thresholds);
 
       const CpuTimes cpu1 = cpu_times();
       report.cpu_user = cpu1.user - cpu0.user;

@@ -45,6 +45,11 @@ inline const char* usage_text() {
          "  --incdomE <x> : consider domains <= this E-value threshold as significant  [0.01]  (x>0)\n"
          "  --incdomT <x> : consider domains >= this score threshold as significant\n"
          "\n"
+         "Options controlling model-specific thresholding:\n"
+         "  --cut_ga : use profile's GA gathering cutoffs to set all thresholding\n"
+         "  --cut_nc : use profile's NC noise cutoffs to set all thresholding\n"
+         "  --cut_tc : use profile's TC trusted cutoffs to set all thresholding\n"
+         "\n"
          "Options controlling acceleration heuristics:\n"
          "  --max    : Turn all heuristic filters off (less speed, more power)\n"
          "  --F1 <x> : Stage 1 (MSV) threshold: promote hits w/ P <= F1  [0.02]  (x>=0)\n"
@@ -68,12 +73,14 @@ struct Options {
   std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3;
   bool max = false, nobias = false, nonull2 = false;
+  std::string cut;  // "GA", "NC" or "TC" for --cut_ga/--cut_nc/--cut_tc; empty otherwise
   std::optional<int> cpu;
   std::optional<std::uint32_t> seed;
   std::string backend = "auto";
   // The options as given, in order, for the tabular outputs' "Option settings" line.
   std::vector<std::string> given;
 
+  // The thresholds for every model, or for none of them with --cut_ga/nc/tc (see thresholds_for_model).
   Thresholds thresholds() const {
     Thresholds t;
     if (E) t.E = *E;
@@ -111,6 +118,11 @@ inline int parse_count(const std::string& flag, const std::string& text) {
   if (text.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 1 << 20)
     throw UsageError("option " + flag + " expects an integer n >= 0, got '" + text + "'");
   return static_cast<int>(v);
+}
+
+inline std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
 }
 
 // hmmsearch's --seed 0 (an arbitrary seed, never reseeded) is not reproduced.
@@ -158,6 +170,12 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       else if (flag == "--max") o.max = true;
       else if (flag == "--nobias") o.nobias = true;
       else if (flag == "--nonull2") o.nonull2 = true;
+      else if (flag == "--cut_ga" || flag == "--cut_nc" || flag == "--cut_tc") {
+        const std::string kind = flag == "--cut_ga" ? "GA" : flag == "--cut_nc" ? "NC" : "TC";
+        if (!o.cut.empty() && o.cut != kind)
+          throw UsageError("options --cut_" + lower(o.cut) + " and " + flag + " cannot be combined");
+        o.cut = kind;
+      }
       else throw UsageError("unknown option " + flag);
       o.given.push_back(flag);
       continue;
@@ -207,6 +225,14 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   exclusive(o.max, o.F3.has_value(), "--max", "--F3");
   exclusive(o.max, o.nobias, "--max", "--nobias");
   exclusive(o.notextw, o.textw.has_value(), "--notextw", "--textw");
+  if (!o.cut.empty()) {
+    const std::string cut = "--cut_" + lower(o.cut);
+    const std::pair<const char*, bool> thresholds[] = {
+        {"-E", o.E.has_value()},         {"-T", o.T.has_value()},       {"--domE", o.domE.has_value()},
+        {"--domT", o.domT.has_value()},   {"--incE", o.incE.has_value()}, {"--incT", o.incT.has_value()},
+        {"--incdomE", o.incdomE.has_value()}, {"--incdomT", o.incdomT.has_value()}};
+    for (const auto& [name, given] : thresholds) exclusive(given, true, name, cut.c_str());
+  }
   if (files.size() != 2)
     throw UsageError("expected two arguments, <hmmfile> and <seqdb>, got " + std::to_string(files.size()));
   o.hmm_file = files[0];

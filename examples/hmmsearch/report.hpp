@@ -62,6 +62,15 @@ struct Thresholds {
   std::optional<double> Z, domZ;
 };
 
+// --cut_ga/nc/tc: every threshold from the model's cutoff line (sequence score for reporting and inclusion of
+// sequences, domain score for domains), as p7_pli_NewModelThresholds sets them.
+inline Thresholds model_cutoff_thresholds(Thresholds t, float sequence, float domain) {
+  t.by_E = t.dom_by_E = t.inc_by_E = t.incdom_by_E = false;
+  t.T = t.incT = static_cast<double>(sequence);
+  t.domT = t.incdomT = static_cast<double>(domain);
+  return t;
+}
+
 inline bool target_reportable(const Thresholds& t, double Z, float bits, double lnP) {
   return t.by_E ? std::exp(lnP) * Z <= t.E : bits >= t.T;
 }
@@ -212,6 +221,7 @@ struct HeaderSettings {
   bool acc = false, noali = false, notextw = false;
   std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT;
+  std::string cut;  // "GA", "NC", "TC" for --cut_ga/nc/tc
   bool max = false;
   std::optional<double> F1, F2, F3;
   bool nobias = false, nonull2 = false;
@@ -243,6 +253,7 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.incT) appendf(out, "# sequence inclusion threshold:    score >= %g\n", *s.incT);
   if (s.incdomE) appendf(out, "# domain inclusion threshold:      E-value <= %g\n", *s.incdomE);
   if (s.incdomT) appendf(out, "# domain inclusion threshold:      score >= %g\n", *s.incdomT);
+  if (!s.cut.empty()) appendf(out, "# model-specific thresholding:     %s cutoffs\n", s.cut.c_str());
   if (s.max) out += "# Max sensitivity mode:            on [all heuristic filters off]\n";
   if (s.F1) appendf(out, "# MSV filter P threshold:       <= %g\n", *s.F1);
   if (s.F2) appendf(out, "# Vit filter P threshold:       <= %g\n", *s.F2);

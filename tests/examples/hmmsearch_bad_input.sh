@@ -67,6 +67,7 @@ expect_failure "HMM without STATS" 1 "nostats.hmm:1:.*STATS" -- nostats.hmm "$pr
 expect_failure "non-numeric HMM field" 1 "badnumber.hmm:[0-9]+:.*2.3x553" -- badnumber.hmm "$proteins"
 expect_failure "models of two alphabets" 1 "mixed.hmm:[0-9]+:.*alphabet" -- mixed.hmm "$proteins"
 expect_failure "empty HMM file" 1 "empty.hmm" -- empty.hmm "$proteins"
+expect_failure "--cut_ga without GA lines" 1 "globins4.hmm:1:.*GA" -- --cut_ga "$globins" "$proteins"
 expect_failure "empty sequence" 1 "empty.fa:1:.*empty" -- "$globins" empty.fa
 expect_failure "FASTA without header" 1 "noheader.fa:1:" -- "$globins" noheader.fa
 expect_failure "protein model, DNA sequences" 1 "dna.fa:.*nucleotide" -- "$globins" dna.fa

@@ -40,6 +40,9 @@ CASES = {
     "protein-options": dict(models=["tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
                             options=["-E", "1e-2", "--domE", "1e-3", "--incE", "1e-8", "--incdomT", "25", "-Z", "2000",
                                      "--nonull2", "--nobias", "--F1", "0.05", "--seed", "7"]),
+    # Pfam's per-model bit score cutoffs (GA lines of fn3 and Pkinase), hits sorted by score.
+    "protein-cut": dict(models=["tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
+                        options=["--cut_ga", "--F1", "0.1"]),
     "protein-max": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
                         options=["--max", "-T", "5", "--domT", "2", "--incT", "30", "--domZ", "100", "--acc",
                                  "--textw", "150"]),
