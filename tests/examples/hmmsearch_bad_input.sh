@@ -98,6 +98,17 @@ strip_tail() { sed '/^#$/,$d' "$1"; }
 "$hmmsearch" --tblout fa.tbl --domtblout fa.dom -o fa.txt "$globins" "$proteins" || fail "FASTA run failed"
 "$hmmsearch" --tblout db.tbl --domtblout db.dom -o db.txt "$globins" proteins.cudpdb || fail "packed run failed"
 "$hmmsearch" --cpu 1 --tblout one.tbl "$globins" "$proteins" > one.txt || fail "--cpu 1 run failed"
+python3 - "$examples/tutorial/dna_target.fa" > pieces.fa <<'PY'
+import sys
+seq = "".join(l.strip() for l in open(sys.argv[1]) if not l.startswith(">"))
+for i in range(0, len(seq), 20000):
+    print(">piece%d\n%s" % (i // 20000, seq[i:i + 20000]))
+PY
+"$makedb" --dna pieces.fa pieces.cudpdb 2> /dev/null || fail "cudp-makedb --dna failed"
+"$hmmsearch" --tblout dnafa.tbl -o dnafa.txt "$made1" pieces.fa || fail "DNA FASTA run failed"
+"$hmmsearch" --tblout dnadb.tbl -o dnadb.txt "$made1" pieces.cudpdb || fail "DNA packed run failed"
+[ "$(grep -vc '^#' dnafa.tbl)" -gt 0 ] || fail "the DNA run reported nothing"
+cmp -s <(strip_tail dnafa.tbl) <(strip_tail dnadb.tbl) || fail "tblout differs between DNA FASTA and cudp-makedb --dna"
 [ "$(grep -vc '^#' fa.tbl)" -gt 0 ] || fail "the FASTA run reported nothing"
 cmp -s <(strip_tail fa.tbl) <(strip_tail db.tbl) || fail "tblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.dom) <(strip_tail db.dom) || fail "domtblout differs between FASTA and cudp-makedb database"
