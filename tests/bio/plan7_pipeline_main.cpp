@@ -4,7 +4,12 @@
 //   hit     model  target  length  bits  pre_bits  lnP  exp  reg  clu  ov  env  dom
 //   domain  model  target  index  env_from  env_to  ali_from  ali_to  hmm_from  hmm_to  bits  bias_bits  lnP  acc
 // Options after the two files: --max, --nobias, --nonull2, --F1 x, --F2 x, --F3 x, --seed n (as hmmsearch's).
+// --bits adds, per hit, the numbers of domain definition as raw float bits (hexadecimal), for bit-for-bit
+// comparisons with HMMER's own:
+//   bits-hit     model  target  expected  regions  clustered  overlaps  envelopes  domains
+//   bits-domain  model  target  env_from  env_to  ali_from  ali_to  hmm_from  hmm_to  env_nats  null2_nats
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +20,14 @@
 #include "cudp/io/fasta.hpp"
 #include "cudp/io/hmm_file.hpp"
 
+namespace {
+unsigned float_bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s MODELS.hmm TARGETS.fa [--max] [--nobias] [--nonull2] [--F1 x] [--F2 x] [--F3 x] [--seed n]\n",
@@ -22,9 +35,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   cudp::bio::Plan7PipelineOptions options;
+  bool bits = false;
   for (int a = 3; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--max") options.max = true;
+    else if (arg == "--bits") bits = true;
     else if (arg == "--nobias") options.bias_filter = false;
     else if (arg == "--nonull2") options.null2 = false;
     else if (arg == "--seed" && a + 1 < argc) options.seed = static_cast<std::uint32_t>(std::atol(argv[++a]));
@@ -52,6 +67,16 @@ int main(int argc, char** argv) {
         std::printf("hit\t%s\t%s\t%u\t%.4f\t%.4f\t%.6g\t%.4f\t%d\t%d\t%d\t%d\t%zu\n", hmm.name.c_str(), name,
                     targets.length(s), hit->bits, hit->pre_bits, hit->lnP, hit->expected_domains, hit->regions,
                     hit->clustered, hit->overlaps, hit->envelopes, hit->domains.size());
+        if (bits) {
+          std::printf("bits-hit\t%s\t%s\t%08x\t%d\t%d\t%d\t%d\t%zu\n", hmm.name.c_str(), name,
+                      float_bits(hit->expected_domains), hit->regions, hit->clustered, hit->overlaps, hit->envelopes,
+                      hit->domains.size());
+          for (const auto& dom : hit->domains) {
+            std::printf("bits-domain\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%08x\t%08x\n", hmm.name.c_str(), name,
+                        dom.env_from, dom.env_to, dom.ali_from, dom.ali_to, dom.hmm_from, dom.hmm_to,
+                        float_bits(dom.env_nats), float_bits(dom.null2_nats));
+          }
+        }
         for (std::size_t d = 0; d < hit->domains.size(); ++d) {
           const auto& dom = hit->domains[d];
           std::printf("domain\t%s\t%s\t%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.6g\t%.4f\n", hmm.name.c_str(), name,
