@@ -50,7 +50,8 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
   using cudp::io::format_error;
   using cudp::io::InputError;
   cudp::io::SequenceSet set;
-  if (cudp::io::is_database_file(path)) {
+  const std::string name = path == "-" ? "standard input" : path;
+  if (path != "-" && cudp::io::is_database_file(path)) {
     const int kind = packed_database_kind(path);
     const bool protein_models = alphabet.kind == cudp::bio::AlphabetKind::Protein;
     if (kind != 0 && kind != 1)
@@ -80,7 +81,15 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
     return set;
   }
   try {
-    set = cudp::io::read_fasta(path, alphabet.sequence_alphabet);
+    if (path == "-") {  // FASTA on standard input
+      std::string text;
+      char buf[1 << 16];
+      for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) text.append(buf, n);
+      if (std::ferror(stdin)) throw InputError("standard input: read error");
+      set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet);
+    } else {
+      set = cudp::io::read_fasta(path, alphabet.sequence_alphabet);
+    }
   } catch (const InputError& e) {
     // An invalid letter is most often a database of the other alphabet: say what the models expected.
     if (std::strstr(e.what(), "invalid residue") != nullptr)
@@ -99,11 +108,11 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
       }
     }
     if (all_nucleotide) {
-      throw InputError(format_error(path, "every residue is A, C, G, T, U or N: these are nucleotide sequences, but "
+      throw InputError(format_error(name, "every residue is A, C, G, T, U or N: these are nucleotide sequences, but "
                                           "the models of " + models + " are amino (protein) models"));
     }
   }
-  check_target_lengths(set, path);
+  check_target_lengths(set, name);
   return set;
 }
 

@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -262,7 +263,16 @@ int main(int argc, char** argv) {
     check_writable(o.domtblout);
 
     // Inputs, all read and checked before anything is searched or written.
-    const std::vector<cudp::io::HmmModel> models = cudp::io::read_hmm_file(o.hmm_file);
+    if (o.hmm_file == "-" && o.seq_file == "-")
+      throw hmmsearch::UsageError("<hmmfile> and <seqdb> cannot both be standard input ('-')");
+    std::vector<cudp::io::HmmModel> models;
+    if (o.hmm_file == "-") {
+      cudp::io::HmmReader reader(std::cin, "standard input");
+      for (cudp::io::HmmModel m; reader.next(m);) models.push_back(std::move(m));
+      if (models.empty()) throw cudp::io::InputError("standard input: no HMMER3 profile found");
+    } else {
+      models = cudp::io::read_hmm_file(o.hmm_file);
+    }
     check_models(models, o.cut);
     const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());

@@ -85,6 +85,9 @@ expect_failure "unknown --backend" 2 "--backend" -- --backend gpu "$globins" "$p
 expect_failure "unknown option" 2 "--bogus" -- --bogus "$globins" "$proteins"
 expect_failure "missing option value" 2 "--domZ" -- "$globins" "$proteins" --domZ
 expect_failure "one file argument" 2 "two arguments" -- "$globins"
+expect_failure "both inputs on standard input" 2 "standard input" -- - -
+printf '>a\nAC1\n' > bad_stdin.fa
+expect_failure "bad residue on standard input" 1 "standard input:2:3:" -- "$globins" - < bad_stdin.fa
 expect_failure "output directory missing" 1 "no_such_dir/x.tbl: cannot create" -- --tblout no_such_dir/x.tbl "$globins" "$proteins"
 if "$hmmsearch" --backend cuda "$globins" "$proteins" > /dev/null 2> cuda.txt; then
   echo "ok: --backend cuda ran (a CUDA device is present)"
@@ -113,6 +116,10 @@ cmp -s <(strip_tail dnafa.tbl) <(strip_tail dnadb.tbl) || fail "tblout differs b
 cmp -s <(strip_tail fa.tbl) <(strip_tail db.tbl) || fail "tblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.dom) <(strip_tail db.dom) || fail "domtblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.tbl) <(strip_tail one.tbl) || fail "tblout differs between --cpu 1 and all threads"
+"$hmmsearch" --tblout in1.tbl -o in1.txt "$globins" - < "$proteins" || fail "database on standard input failed"
+"$hmmsearch" --tblout in2.tbl -o in2.txt - "$proteins" < "$globins" || fail "models on standard input failed"
+cmp -s <(strip_tail fa.tbl) <(strip_tail in1.tbl) || fail "tblout differs with the database on standard input"
+cmp -s <(strip_tail fa.tbl) <(strip_tail in2.tbl) || fail "tblout differs with the models on standard input"
 "$hmmsearch" --help | grep -q "Usage: cudp-hmmsearch" || fail "--help"
 grep -q '^\[ok\]$' one.txt || fail "the main output on standard output is incomplete"
 
