@@ -163,7 +163,7 @@ class DeviceMsvFilter {
   double kernel_ms() const { return lane_.kernel_ms() + bytes_.kernel_ms(); }
   double last_kernel_ms() const { return last_->last_kernel_ms(); }
 
- private:
+ // (public only because nvcc's kernel stubs name the policy through this type)
   struct Run {
     virtual ~Run() = default;
     virtual double kernel_ms() const = 0;
@@ -197,6 +197,8 @@ class DeviceMsvFilter {
     DeviceBuffer<typename Lane::word> costs;
     DeviceBuffer<std::uint8_t> moves;
   };
+
+ private:
   const DeviceStripedDatabase& db_;
   LaneRun<L> lane_;
   LaneRun<lanes::u8x4> bytes_;

@@ -91,22 +91,29 @@ struct Plan7Msv {
   // it is and enter xJ through the lanes' running maxima at the end.
   template <class Group, class Seg>
   CUDP_HD static void row(const Model& md, const Group& g, const Columns<Seg>&, Cells<Seg>& c, Specials& s, int code) {
-    const Word* costs = md.costs + static_cast<std::size_t>(code) * md.shape.words() + g.lane();
+    const Word* costs = md.shape.lane_words(md.costs, code, g.lane());
     const Word xBv = L::splat(s.xB), biasv = L::splat(md.bias);
     Word diagonal = g.template shift<L>(c.m[c.m.size() - 1], L::splat(0));
     Word xEv = L::splat(0);
     CUDP_UNROLL
-    for (int q = 0; q < c.m.size(); q += 2) {  // two segments per step: one 3-way max takes both into xE
-      const Word first = Bytes::cell(L::max(diagonal, xBv), costs[q * Group::size], biasv);
-      diagonal = c.m[q];
-      c.m[q] = first;
-      Word second = first;
-      if (q + 1 < c.m.size()) {
-        second = Bytes::cell(L::max(diagonal, xBv), costs[(q + 1) * Group::size], biasv);
-        diagonal = c.m[q + 1];
-        c.m[q + 1] = second;
+    for (int q0 = 0; q0 < c.m.size(); q0 += 4) {
+      Word stored[4];
+      load_four(costs, q0, c.m, stored);
+      CUDP_UNROLL
+      for (int j = 0; j < 4; j += 2) {  // two segments per step: one 3-way max takes both into xE
+        const int q = q0 + j;
+        if (q >= c.m.size()) break;
+        const Word first = Bytes::cell(L::max(diagonal, xBv), stored[j], biasv);
+        diagonal = c.m[q];
+        c.m[q] = first;
+        Word second = first;
+        if (q + 1 < c.m.size()) {
+          second = Bytes::cell(L::max(diagonal, xBv), stored[j + 1], biasv);
+          diagonal = c.m[q + 1];
+          c.m[q + 1] = second;
+        }
+        xEv = L::max3(xEv, first, second);
       }
-      xEv = L::max3(xEv, first, second);
     }
     const int lane_e = horizontal_max<L>(xEv);
     s.lane_best_e = s.lane_best_e > lane_e ? s.lane_best_e : lane_e;

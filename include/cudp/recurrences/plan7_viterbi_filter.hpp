@@ -58,9 +58,9 @@ struct Plan7ViterbiFilter {
     CUDP_HD void load(const Model& md, const Group& g) {
       CUDP_UNROLL
       for (int t = 0; t < static_cast<int>(ViterbiTransition::Count); ++t) {
-        const Word* row = md.transitions + static_cast<std::size_t>(t) * md.shape.words() + g.lane();
+        const Word* run = md.shape.lane_words(md.transitions, t, g.lane());
         CUDP_UNROLL
-        for (int q = 0; q < tr.t[t].size(); ++q) tr.t[t][q] = row[q * md.shape.group];
+        for (int q = 0; q < tr.t[t].size(); ++q) tr.t[t][q] = run[q];
       }
     }
     CUDP_HD const Seg& operator[](ViterbiTransition t) const { return tr.t[static_cast<int>(t)]; }
@@ -99,19 +99,21 @@ struct Plan7ViterbiFilter {
   }
 
   // One row's sweep over the segments. Saturate: M + msc may pass 32767 on this row, so that add saturates.
-  template <bool Saturate, class Group, class Seg>
+  template <bool Saturate, class Seg>
   CUDP_HD static void segments(const Model& md, const Columns<Seg>& tr, Cells<Seg>& c, int code, int lane, Word xBv,
                                Word mpv, Word ipv, Word dpv, Word& xEv, Word& dmaxv, Word& dcv) {
     using T = ViterbiTransition;
     const Word minus_infinity = L::splat(floor);
-    const Word* msc = md.match + static_cast<std::size_t>(code) * md.shape.words() + lane;
+    const Word* msc = md.shape.lane_words(md.match, code, lane);
+    Word scores[4];
     CUDP_UNROLL
     for (int q = 0; q < c.m.size(); ++q) {
+      if (q % 4 == 0) load_four(msc, q, c.m, scores);
       Word sv = L::add_max(xBv, tr[T::Entry][q], minus_infinity);
       sv = L::add_max(mpv, tr[T::MM][q], sv);
       sv = L::add_max(ipv, tr[T::IM][q], sv);
       sv = L::add_max(dpv, tr[T::DM][q], sv);
-      const Word score = msc[q * Group::size];
+      const Word score = scores[q % 4];
       if constexpr (Saturate) {
         sv = L::max(L::adds(sv, score), minus_infinity);
       } else {
@@ -143,9 +145,9 @@ struct Plan7ViterbiFilter {
     const int highest_entry = s.lane_best_e > md.base ? s.lane_best_e : md.base;  // bounds M before its emission
     const bool saturate = g.any(highest_entry + md.max_match >= top);
     if (saturate) {
-      segments<true, Group>(md, tr, c, code, g.lane(), xBv, mpv, ipv, dpv, xEv, dmaxv, dcv);
+      segments<true>(md, tr, c, code, g.lane(), xBv, mpv, ipv, dpv, xEv, dmaxv, dcv);
     } else {
-      segments<false, Group>(md, tr, c, code, g.lane(), xBv, mpv, ipv, dpv, xEv, dmaxv, dcv);
+      segments<false>(md, tr, c, code, g.lane(), xBv, mpv, ipv, dpv, xEv, dmaxv, dcv);
     }
 
     // xC = max over rows of xE + tEC comes from the lanes' running maxima at the end. B moves only when a row's

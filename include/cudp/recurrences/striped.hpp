@@ -24,11 +24,19 @@ struct StripedShape {
   int width = 1;     // sub-words per word
   CUDP_HD int positions() const { return width * group; }
   CUDP_HD int capacity() const { return positions() * segments; }
-  // Word index of (segment q, lane t) in a table holding one row of words per residue.
+  // Word index of (segment q, lane t) in a table row: a lane's segments are contiguous, so that it reads them
+  // with 16-byte loads (segments come in multiples of 4 on the device). Runs start an odd number of 16-byte
+  // chunks apart, so that the 8 lanes of a load phase hit 8 different bank groups.
+  CUDP_HD int lane_stride() const { return segments % 8 == 0 ? segments + 4 : segments; }
   CUDP_HD std::size_t word_index(int q, int lane) const {
-    return static_cast<std::size_t>(q) * static_cast<std::size_t>(group) + static_cast<std::size_t>(lane);
+    return static_cast<std::size_t>(lane) * static_cast<std::size_t>(lane_stride()) + static_cast<std::size_t>(q);
   }
-  CUDP_HD std::size_t words() const { return static_cast<std::size_t>(group) * static_cast<std::size_t>(segments); }
+  // Start of lane t's run of segment words in table row r.
+  template <class Word>
+  CUDP_HD const Word* lane_words(const Word* table, int r, int lane) const {
+    return table + static_cast<std::size_t>(r) * words() + word_index(0, lane);
+  }
+  CUDP_HD std::size_t words() const { return static_cast<std::size_t>(group) * static_cast<std::size_t>(lane_stride()); }
   // Node (1-based) stored in segment q, lane t, sub-word b; past M means padding.
   CUDP_HD int node(int q, int lane, int b) const { return (width * lane + b) * segments + q + 1; }
 };
@@ -52,6 +60,22 @@ struct DynamicSegments {
   const Word& operator[](int q) const { return v[static_cast<std::size_t>(q)]; }
   void resize(int Q) { v.assign(static_cast<std::size_t>(Q), Word{}); }
 };
+
+// Words q .. q+3 of a lane's run (fewer at the end of a host run): one 16-byte load on the device, where runs
+// are 16-byte aligned and hold a multiple of 4 words.
+template <class Word, class Seg>
+CUDP_HD void load_four(const Word* run, int q, const Seg& segments, Word (&out)[4]) {
+#if CUDP_DEVICE_PASS
+  static_assert(sizeof(Word) == 4, "32-bit lane words");
+  const uint4 v = __ldg(reinterpret_cast<const uint4*>(run + q));
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+  out[3] = v.w;
+#else
+  for (int j = 0; j < 4; ++j) out[j] = q + j < segments.size() ? run[q + j] : Word{};
+#endif
+}
 
 // A word moved up one position: sub-word b takes sub-word b-1, sub-word 0 takes the top sub-word of `below` (the
 // word of the lane one rank down, or the fill value at the bottom of the group).
