@@ -15,6 +15,11 @@
 // The stage decisions are separate calls so that the filters can run elsewhere (the GPU) and only their results
 // come back: after_msv, after_viterbi, after_filters. run() does all of it on the host.
 //
+// Everything after the filters reproduces HMMER's single-precision SSE arithmetic operation for operation
+// (plan7_odds_profile.hpp, plan7_posterior.hpp, plan7_domains.hpp), so scores, envelopes, alignment coordinates and
+// the sampled-traceback null2 corrections are HMMER's own floats, not approximations of them; the alignment itself
+// (the display strings) is not built here, only its coordinates.
+//
 // Zero-length targets: hmmsearch counts them as targets and skips them; every call here does the same (counts
 // targets, never passes a stage, returns no hit).
 #include <algorithm>

@@ -704,8 +704,8 @@ inline void null2_by_trace(const StripedOddsProfile& om, const Plan7Alphabet& al
 }
 
 // p7_OptimalAccuracy + p7_OATrace on a posterior matrix: the alignment maximising the expected number of correctly
-// aligned residues. Returns that expectation (HMMER's oasc) and the first domain's coordinates (an envelope is
-// aligned in unihit mode: one domain).
+// aligned residues. Returns that expectation (HMMER's oasc) and the first and last match states' coordinates,
+// what p7_alidisplay_Create shows; envelopes are aligned in unihit mode, so the trace holds one domain.
 struct OptimalAccuracyResult {
   float expected_correct = 0;
   int sq_from = 0, sq_to = 0, hmm_from = 0, hmm_to = 0;
@@ -884,9 +884,6 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
       }
       result.sq_from = i;
       result.hmm_from = k;
-    }
-    if (s1 == TS::B && seen_m) {
-      // Only the first domain of the trace is displayed; walking backwards the last one seen is the first.
     }
     if ((s1 == TS::N || s1 == TS::J || s1 == TS::C) && s1 == s0) --i;
     s0 = s1;
