@@ -261,6 +261,7 @@ int main(int argc, char** argv) {
     check_writable(o.output);
     check_writable(o.tblout);
     check_writable(o.domtblout);
+    check_writable(o.pfamtblout);
 
     // Inputs, all read and checked before anything is searched or written.
     if (o.hmm_file == "-" && o.seq_file == "-")
@@ -300,6 +301,7 @@ int main(int argc, char** argv) {
     header.output = o.output;
     header.tblout = o.tblout;
     header.domtblout = o.domtblout;
+    header.pfamtblout = o.pfamtblout;
     header.acc = o.acc;
     header.noali = o.noali;
     header.notextw = o.notextw;
@@ -325,7 +327,7 @@ int main(int argc, char** argv) {
     header.cpu = o.cpu;
     header.backend = backend;
 
-    std::string text, tbl, domtbl;
+    std::string text, tbl, domtbl, pfamtbl;
     hmmsearch::write_header(text, header);
 
     cudp::bio::Plan7PipelineOptions pipeline_options;
@@ -387,6 +389,7 @@ int main(int argc, char** argv) {
       hmmsearch::write_query(text, report);
       if (o.tblout) hmmsearch::write_tblout(tbl, report, m == 0);
       if (o.domtblout) hmmsearch::write_domtblout(domtbl, report, m == 0);
+      if (o.pfamtblout) hmmsearch::write_pfamtblout(pfamtbl, report, model_thresholds.inc_by_E);
     }
     display.finish();
     text += "[ok]\n";
@@ -403,11 +406,13 @@ int main(int argc, char** argv) {
     tail.date = now_ctime();
     if (o.tblout) hmmsearch::write_tabular_tail(tbl, tail);
     if (o.domtblout) hmmsearch::write_tabular_tail(domtbl, tail);
+    if (o.pfamtblout) hmmsearch::write_tabular_tail(pfamtbl, tail);
 
     std::vector<std::pair<std::string, const std::string*>> files;
     if (o.output) files.emplace_back(*o.output, &text);
     if (o.tblout) files.emplace_back(*o.tblout, &tbl);
     if (o.domtblout) files.emplace_back(*o.domtblout, &domtbl);
+    if (o.pfamtblout) files.emplace_back(*o.pfamtblout, &pfamtbl);
     write_outputs(files);
     if (!o.output) std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

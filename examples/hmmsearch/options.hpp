@@ -28,6 +28,7 @@ inline const char* usage_text() {
          "  -o <f>           : direct output to file <f>, not stdout\n"
          "  --tblout <f>     : save parseable table of per-sequence hits to file <f>\n"
          "  --domtblout <f>  : save parseable table of per-domain hits to file <f>\n"
+         "  --pfamtblout <f> : save table of hits and domains to file, in Pfam format <f>\n"
          "  --acc            : prefer accessions over names in output\n"
          "  --noali          : don't output alignments (cudp-hmmsearch never prints alignments yet)\n"
          "  --notextw        : unlimit ASCII text output line width\n"
@@ -68,7 +69,7 @@ inline const char* usage_text() {
 
 struct Options {
   std::string hmm_file, seq_file;
-  std::optional<std::string> output, tblout, domtblout;
+  std::optional<std::string> output, tblout, domtblout, pfamtblout;
   bool acc = false, noali = false, notextw = false;
   std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3;
@@ -158,8 +159,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       files.push_back(flag);
       continue;
     }
-    const bool takes_value = flag == "-o" || flag == "--tblout" || flag == "--domtblout" || flag == "-E" ||
-                             flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
+    const bool takes_value = flag == "-o" || flag == "--tblout" || flag == "--domtblout" ||
+                             flag == "--pfamtblout" || flag == "-E" || flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
                              flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
                              flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
                              flag == "--cpu" || flag == "--seed" || flag == "--backend" || flag == "--textw";
@@ -187,6 +188,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     if (flag == "-o") o.output = value;
     else if (flag == "--tblout") o.tblout = value;
     else if (flag == "--domtblout") o.domtblout = value;
+    else if (flag == "--pfamtblout") o.pfamtblout = value;
     else if (flag == "-E") o.E = positive(flag, parse_real(flag, value));
     else if (flag == "-T") o.T = parse_real(flag, value);
     else if (flag == "--domE") o.domE = positive(flag, parse_real(flag, value));

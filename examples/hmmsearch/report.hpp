@@ -217,7 +217,7 @@ struct HeaderSettings {
   std::string program = "cudp-hmmsearch";
   std::string version_line;  // second banner line, after "# "
   std::string hmm_file, seq_file;
-  std::optional<std::string> output, tblout, domtblout;
+  std::optional<std::string> output, tblout, domtblout, pfamtblout;
   bool acc = false, noali = false, notextw = false;
   std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT;
@@ -240,6 +240,7 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.output) appendf(out, "# output directed to file:         %s\n", s.output->c_str());
   if (s.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", s.tblout->c_str());
   if (s.domtblout) appendf(out, "# per-dom hits tabular output:     %s\n", s.domtblout->c_str());
+  if (s.pfamtblout) appendf(out, "# pfam-style tabular hit output:   %s\n", s.pfamtblout->c_str());
   if (s.acc) out += "# prefer accessions over names:    yes\n";
   if (s.noali) out += "# show alignments in output:       no\n";
   else out += "# show alignments in output:       no (cudp-hmmsearch does not compute alignments yet)\n";
@@ -464,6 +465,51 @@ inline void write_domtblout(std::string& out, const QueryReport& q, bool header)
               static_cast<double>(d.bias_bits), d.hmm_from, d.hmm_to, d.ali_from, d.ali_to, d.env_from, d.env_to,
               static_cast<double>(d.mean_posterior), h.description.empty() ? "-" : h.description.c_str());
     }
+  }
+}
+
+// p7_tophits_TabularXfam for protein searches (--pfamtblout): the reported sequences in rank order, then their
+// reported domains ranked on their own (by -ln P, or by score with inclusion by score; ties by name, then start).
+inline void write_pfamtblout(std::string& out, const QueryReport& q, bool inc_by_E) {
+  const int tnamew = static_cast<int>(std::max<std::size_t>(20, max_name_length(q.hits)));
+  out += "# Sequence scores\n# ---------------\n#\n";
+  appendf(out, "# %-*s %6s %9s %3s %5s %5s    %s\n", tnamew - 1, "name", " bits", "  E-value", "n", "exp", " bias",
+          "description");
+  appendf(out, "# %*s %6s %9s %3s %5s %5s    %s\n", tnamew - 1, "-------------------", "------", "---------", "---",
+          "-----", "-----", "---------------------");
+  struct DomainRow {
+    const Hit* hit;
+    const Domain* domain;
+    int ordinal;
+    double sortkey;
+  };
+  std::vector<DomainRow> domains;
+  for (const Hit& h : q.hits) {
+    if (!h.reported) continue;
+    appendf(out, "%-*s  %6.1f %9.2g %3d %5.1f %5.1f    %s\n", tnamew, h.name.c_str(), static_cast<double>(h.bits),
+            std::exp(h.lnP) * q.Z, static_cast<int>(h.domains.size()), static_cast<double>(h.expected_domains),
+            static_cast<double>(h.pre_bits - h.bits), h.description.empty() ? "-" : h.description.c_str());
+    int ordinal = 0;
+    for (const Domain& d : h.domains)
+      if (d.reported) domains.push_back({&h, &d, ++ordinal, inc_by_E ? -d.lnP : static_cast<double>(d.bits)});
+  }
+  std::stable_sort(domains.begin(), domains.end(), [](const DomainRow& a, const DomainRow& b) {
+    if (a.sortkey != b.sortkey) return a.sortkey > b.sortkey;
+    if (const int c = a.hit->name.compare(b.hit->name); c != 0) return c < 0;
+    return a.domain->ali_from < b.domain->ali_from;
+  });
+  out += "\n# Domain scores\n# -------------\n#\n";
+  appendf(out, "# %-*s %6s %9s %5s %5s %6s %6s %6s %6s %6s %6s     %s\n", tnamew - 1, " name", "bits", "E-value", "hit",
+          "bias", "env-st", "env-en", "ali-st", "ali-en", "hmm-st", "hmm-en", "description");
+  appendf(out, "# %*s %6s %9s %5s %5s %6s %6s %6s %6s %6s %6s      %s\n", tnamew - 1, "-------------------", "------",
+          "---------", "-----", "-----", "------", "------", "------", "------", "------", "------",
+          "---------------------");
+  for (const DomainRow& r : domains) {
+    const Domain& d = *r.domain;
+    appendf(out, "%-*s  %6.1f %9.2g %5d %5.1f %6d %6d %6d %6d %6d %6d     %s\n", tnamew, r.hit->name.c_str(),
+            static_cast<double>(d.bits), std::exp(d.lnP) * q.Z, r.ordinal, static_cast<double>(d.bias_bits),
+            d.env_from, d.env_to, d.ali_from, d.ali_to, d.hmm_from, d.hmm_to,
+            r.hit->description.empty() ? "-" : r.hit->description.c_str());
   }
 }
 

@@ -16,7 +16,8 @@ for every query:
   - the domain-number columns (reg, clu, ov, env, dom, rep, inc) are compared and counted;
   - tblout and domtblout header lines, the trailer lines that do not carry a date, path or program name, and every
     row whose fields all agree must be byte-identical; when every row agrees, the main text from the first "Query:"
-    on (sequence and domain tables, statistics; not the timing lines) must be identical too.
+    on (sequence and domain tables, statistics; not the timing lines) and --pfamtblout must be identical
+    too.
 Exit status 0 when everything agrees.
 """
 import gzip
@@ -219,10 +220,11 @@ def main():
         ntargets = build_database(case, examples, hmmemit_tool, db)
         out = {}
         for tool, args in (("hmmsearch", [hmmsearch, "--cpu", "0"]), ("cudp", [cudp, "--backend", backend])):
-            o, t, d = (os.path.join(work, "%s.%s" % (tool, x)) for x in ("txt", "tbl", "dom"))
-            subprocess.run(args + ["--noali", "-o", o, "--tblout", t, "--domtblout", d] + case["options"] +
+            o, t, d, p = (os.path.join(work, "%s.%s" % (tool, x)) for x in ("txt", "tbl", "dom", "pfam"))
+            pfam = ["--pfamtblout", p]
+            subprocess.run(args + ["--noali", "-o", o, "--tblout", t, "--domtblout", d] + pfam + case["options"] +
                            [models, db], check=True)
-            out[tool] = (o, t, d)
+            out[tool] = (o, t, d, p)
 
         stats_h, stats_c = statistics(out["hmmsearch"][0]), statistics(out["cudp"][0])
         tbl_h, head_h, tail_h = table(out["hmmsearch"][1])
@@ -243,6 +245,14 @@ def main():
             return [l for l in text.split("\n") if not l.startswith(("# CPU time:", "# Mc/sec:"))]
         text_h, text_c = main_text(out["hmmsearch"][0]), main_text(out["cudp"][0])
         text_equal = sum(a == b for a, b in zip(text_h, text_c))
+
+        def pfam_table(path):
+            if not os.path.exists(path):
+                return None
+            with open(path) as f:
+                text = f.read()
+            return text[:text.find("\n#\n# Program:")]
+        pfam_h, pfam_c = pfam_table(out["hmmsearch"][3]), pfam_table(out["cudp"][3])
         for name, a, b in (("tblout", tail_h, tail_c), ("domtblout", dtail_h, dtail_c)):
             if [l for l in a if l.startswith(keep)] != [l for l in b if l.startswith(keep)] or len(a) != len(b):
                 failures.append("%s trailer differs: %s / %s" % (name, a, b))
@@ -308,6 +318,8 @@ def main():
             failures.append("the tables agree but the main text differs, first at its line %d:\n  %r\n  %r" %
                             (first + 1, text_h[first] if first < len(text_h) else None,
                              text_c[first] if first < len(text_c) else None))
+        if identical_rows == hits and pfam_h != pfam_c:
+            failures.append("the tables agree but --pfamtblout differs")
         if hits == 0:
             failures.append("no hits at all: the comparison tested nothing")
         if case.get("random_first") and widened == 0:
