@@ -324,6 +324,7 @@ int main(int argc, char** argv) {
     header.Z = o.Z;
     header.domZ = o.domZ;
     header.seed = o.seed;
+    header.tformat = o.tformat;
     header.cpu = o.cpu;
     header.backend = backend;
 

@@ -63,6 +63,7 @@ inline const char* usage_text() {
          "  -Z <x>        : set # of comparisons done, for E-value calculation  (x>0)\n"
          "  --domZ <x>    : set # of significant seqs, for domain E-value calculation  (x>0)\n"
          "  --seed <n>    : set RNG seed to <n> (domain definition's sampled tracebacks)  [42]  (n>=1)\n"
+         "  --tformat <s> : assert target <seqfile> is in format <s>: only fasta (a cudp-makedb file is recognised anyway)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
          "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n";
 }
@@ -77,6 +78,7 @@ struct Options {
   std::string cut;  // "GA", "NC" or "TC" for --cut_ga/--cut_nc/--cut_tc; empty otherwise
   std::optional<int> cpu;
   std::optional<std::uint32_t> seed;
+  std::optional<std::string> tformat;
   std::string backend = "auto";
   // The options as given, in order, for the tabular outputs' "Option settings" line.
   std::vector<std::string> given;
@@ -163,7 +165,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
                              flag == "--pfamtblout" || flag == "-E" || flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
                              flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
                              flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
-                             flag == "--cpu" || flag == "--seed" || flag == "--backend" || flag == "--textw";
+                             flag == "--cpu" || flag == "--seed" || flag == "--backend" || flag == "--textw" ||
+                             flag == "--tformat";
     if (!takes_value) {
       if (flag == "--noali") o.noali = true;
       else if (flag == "--acc") o.acc = true;
@@ -204,7 +207,11 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     else if (flag == "--F3") o.F3 = probability(flag, parse_real(flag, value));
     else if (flag == "--cpu") o.cpu = parse_count(flag, value);
     else if (flag == "--seed") o.seed = parse_seed(value);
-    else if (flag == "--textw") {
+    else if (flag == "--tformat") {
+      if (lower(value) != "fasta")
+        throw UsageError("option --tformat: only fasta is supported, got '" + value + "'");
+      o.tformat = value;
+    } else if (flag == "--textw") {
       o.textw = parse_count(flag, value);
       if (*o.textw < 120) throw UsageError("option --textw must be >= 120, got " + value);
     }

@@ -227,6 +227,7 @@ struct HeaderSettings {
   bool nobias = false, nonull2 = false;
   std::optional<double> Z, domZ;
   std::optional<std::uint32_t> seed;
+  std::optional<std::string> tformat;
   std::optional<int> cpu;
   std::string backend;  // "host, 16 threads", "CUDA: NVIDIA H100 ..."
 };
@@ -264,6 +265,7 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.Z) appendf(out, "# sequence search space set to:    %.0f\n", *s.Z);
   if (s.domZ) appendf(out, "# domain search space set to:      %.0f\n", *s.domZ);
   if (s.seed) appendf(out, "# random number seed set to:       %u\n", static_cast<unsigned>(*s.seed));
+  if (s.tformat) appendf(out, "# targ <seqfile> format asserted:  %s\n", s.tformat->c_str());
   if (s.cpu) appendf(out, "# number of worker threads:        %d\n", *s.cpu);
   if (!s.backend.empty()) appendf(out, "# cudp backend:                    %s\n", s.backend.c_str());
   out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n\n";

@@ -73,6 +73,7 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"--textw", "100", "m", "d"}, "--textw must be >= 120"},
       {{"--textw", "130", "--notextw", "m", "d"}, "--notextw and --textw"},
       {{"--seed", "0", "m", "d"}, "--seed 0"},
+      {{"--tformat", "embl", "m", "d"}, "only fasta"},
       {{"--seed", "-3", "m", "d"}, "--seed expects an integer"},
       {{"m", "d", "-o"}, "-o needs a value"},
       {{"m"}, "expected two arguments"},

@@ -40,7 +40,7 @@ CASES = {
     # Thresholds and filter settings: E-value and score thresholds, -Z/--domZ, no null2, no bias filter, looser F1.
     "protein-options": dict(models=["tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
                             options=["-E", "1e-2", "--domE", "1e-3", "--incE", "1e-8", "--incdomT", "25", "-Z", "2000",
-                                     "--nonull2", "--nobias", "--F1", "0.05", "--seed", "7"]),
+                                     "--nonull2", "--nobias", "--F1", "0.05", "--seed", "7", "--tformat", "fasta"]),
     # Pfam's per-model bit score cutoffs (GA lines of fn3 and Pkinase), hits sorted by score.
     "protein-cut": dict(models=["tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
                         options=["--cut_ga", "--F1", "0.1"]),
