@@ -15,6 +15,7 @@
 // above the floor and no real transition or score is below it. Near the top, where M + msc could pass 32767, a
 // row switches to the saturating add (rows after a score near HMMER's overflow point only).
 #include <cstdint>
+#include <type_traits>
 
 #include "../config.hpp"
 #include "../lanes/s16x2.hpp"
@@ -49,21 +50,36 @@ struct Plan7ViterbiFilter {
       for (auto& s : t) s.resize(Q);
     }
   };
-  // The transitions of the lane's nodes, loaded once per model. On the device Seg is a register array.
+  // The transitions of the lane's nodes: loaded once per model into registers while they fit (up to 16 segments:
+  // 128 registers), read from the (L1-cached) table four segments at a time beyond that.
   template <class Seg>
   struct Columns {
-    TransitionSegments<Seg> tr;
+    static constexpr bool in_registers = fixed_segments_v<Seg> == 0 || fixed_segments_v<Seg> <= 16;
+    struct NoStorage {
+      void resize(int) {}
+    };
+    std::conditional_t<in_registers, TransitionSegments<Seg>, NoStorage> tr;
     void resize(int Q) { tr.resize(Q); }
     template <class Group>
     CUDP_HD void load(const Model& md, const Group& g) {
-      CUDP_UNROLL
-      for (int t = 0; t < static_cast<int>(ViterbiTransition::Count); ++t) {
-        const Word* run = md.shape.lane_words(md.transitions, t, g.lane());
+      if constexpr (in_registers) {
         CUDP_UNROLL
-        for (int q = 0; q < tr.t[t].size(); ++q) tr.t[t][q] = run[q];
+        for (int t = 0; t < static_cast<int>(ViterbiTransition::Count); ++t) {
+          const Word* run = md.shape.lane_words(md.transitions, t, g.lane());
+          CUDP_UNROLL
+          for (int q = 0; q < tr.t[t].size(); ++q) tr.t[t][q] = run[q];
+        }
       }
     }
-    CUDP_HD const Seg& operator[](ViterbiTransition t) const { return tr.t[static_cast<int>(t)]; }
+    // Transition t of segments q0 .. q0+3.
+    CUDP_HD void quad(const Model& md, int lane, ViterbiTransition t, int q0, const Seg& like, Word (&out)[4]) const {
+      if constexpr (in_registers) {
+        CUDP_UNROLL
+        for (int j = 0; j < 4; ++j) out[j] = q0 + j < like.size() ? tr.t[static_cast<int>(t)][q0 + j] : Word{};
+      } else {
+        load_four(md.shape.lane_words(md.transitions, static_cast<int>(t), lane), q0, like, out);
+      }
+    }
   };
 
   template <class Seg>
@@ -105,29 +121,40 @@ struct Plan7ViterbiFilter {
     using T = ViterbiTransition;
     const Word minus_infinity = L::splat(floor);
     const Word* msc = md.shape.lane_words(md.match, code, lane);
-    Word scores[4];
     CUDP_UNROLL
-    for (int q = 0; q < c.m.size(); ++q) {
-      if (q % 4 == 0) load_four(msc, q, c.m, scores);
-      Word sv = L::add_max(xBv, tr[T::Entry][q], minus_infinity);
-      sv = L::add_max(mpv, tr[T::MM][q], sv);
-      sv = L::add_max(ipv, tr[T::IM][q], sv);
-      sv = L::add_max(dpv, tr[T::DM][q], sv);
-      const Word score = scores[q % 4];
-      if constexpr (Saturate) {
-        sv = L::max(L::adds(sv, score), minus_infinity);
-      } else {
-        sv = L::add_max(sv, score, minus_infinity);
+    for (int q0 = 0; q0 < c.m.size(); q0 += 4) {
+      Word scores[4], entry[4], mm[4], im[4], dm[4], to_d[4], mi[4], ii[4];
+      load_four(msc, q0, c.m, scores);
+      tr.quad(md, lane, T::Entry, q0, c.m, entry);
+      tr.quad(md, lane, T::MM, q0, c.m, mm);
+      tr.quad(md, lane, T::IM, q0, c.m, im);
+      tr.quad(md, lane, T::DM, q0, c.m, dm);
+      tr.quad(md, lane, T::MD, q0, c.m, to_d);
+      tr.quad(md, lane, T::MI, q0, c.m, mi);
+      tr.quad(md, lane, T::II, q0, c.m, ii);
+      CUDP_UNROLL
+      for (int j = 0; j < 4; ++j) {
+        const int q = q0 + j;
+        if (q >= c.m.size()) break;
+        Word sv = L::add_max(xBv, entry[j], minus_infinity);
+        sv = L::add_max(mpv, mm[j], sv);
+        sv = L::add_max(ipv, im[j], sv);
+        sv = L::add_max(dpv, dm[j], sv);
+        if constexpr (Saturate) {
+          sv = L::max(L::adds(sv, scores[j]), minus_infinity);
+        } else {
+          sv = L::add_max(sv, scores[j], minus_infinity);
+        }
+        xEv = L::max(xEv, sv);
+        mpv = c.m[q];
+        ipv = c.ins[q];
+        dpv = c.d[q];
+        c.m[q] = sv;
+        c.d[q] = dcv;
+        dcv = L::add_max(sv, to_d[j], minus_infinity);
+        dmaxv = L::max(dmaxv, dcv);
+        c.ins[q] = L::add_max(ipv, ii[j], L::add_max(mpv, mi[j], minus_infinity));
       }
-      xEv = L::max(xEv, sv);
-      mpv = c.m[q];
-      ipv = c.ins[q];
-      dpv = c.d[q];
-      c.m[q] = sv;
-      c.d[q] = dcv;
-      dcv = L::add_max(sv, tr[T::MD][q], minus_infinity);
-      dmaxv = L::max(dmaxv, dcv);
-      c.ins[q] = L::add_max(ipv, tr[T::II][q], L::add_max(mpv, tr[T::MI][q], minus_infinity));
     }
   }
 
@@ -172,9 +199,14 @@ struct Plan7ViterbiFilter {
     }
     for (;;) {
       CUDP_UNROLL
-      for (int q = 0; q < c.d.size(); ++q) {
-        c.d[q] = L::max(dcv, c.d[q]);
-        dcv = L::add_max(c.d[q], tr[T::DD][q], minus_infinity);
+      for (int q0 = 0; q0 < c.d.size(); q0 += 4) {
+        Word dd[4];
+        tr.quad(md, g.lane(), T::DD, q0, c.d, dd);
+        CUDP_UNROLL
+        for (int j = 0; j < 4 && q0 + j < c.d.size(); ++j) {
+          c.d[q0 + j] = L::max(dcv, c.d[q0 + j]);
+          dcv = L::add_max(c.d[q0 + j], dd[j], minus_infinity);
+        }
       }
       dcv = g.template shift<L>(dcv, minus_infinity);
       if (!g.any(L::gt_mask(dcv, c.d[0]) != 0)) break;  // nothing crosses into segment 0: the chains are closed

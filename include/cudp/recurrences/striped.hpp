@@ -52,6 +52,12 @@ struct FixedSegments {
   CUDP_HD void resize(int) {}
 };
 
+// Q of a compile-time segment array, 0 for a run-time sized one.
+template <class Seg>
+inline constexpr int fixed_segments_v = 0;
+template <class Word, int Q>
+inline constexpr int fixed_segments_v<FixedSegments<Word, Q>> = Q;
+
 template <class Word>
 struct DynamicSegments {
   std::vector<Word> v;
