@@ -106,6 +106,20 @@ TEST_CASE("The biased-composition filter score is the two-state HMM's Forward sc
   REQUIRE(filter.score(sequences.back().data(), L) > cudp::bio::null1_score(static_cast<std::int64_t>(L)) + 5.0f);
 }
 
+TEST_CASE("The composition computed from the model matches the file's COMPO line", "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  for (const char* model : {"tutorial/globins4.hmm", "tutorial/Pkinase.hmm", "tutorial/MADE1.hmm", "testsuite/SMC_N.hmm.gz"}) {
+    Example e;
+    e.hmm = cudp::io::read_hmm_file(std::string(CUDP_HMMER_EXAMPLES) + "/" + model).at(0);
+    REQUIRE(e.hmm.composition.size() == static_cast<std::size_t>(e.hmm.residues()));
+    const std::vector<float> computed = cudp::bio::model_composition(e.hmm);
+    for (int x = 0; x < e.hmm.residues(); ++x) {
+      // COMPO holds -ln p with five decimals: relative precision 1e-5, plus the file's own rounding of the model.
+      REQUIRE(computed[static_cast<std::size_t>(x)] == Approx(e.hmm.composition[static_cast<std::size_t>(x)]).epsilon(2e-4));
+    }
+  }
+}
+
 TEST_CASE("Striped Forward equals the reference Forward; Backward, decoding and domain posteriors agree with it",
           "[plan7][pipeline]") {
   if (!have_examples()) return;

@@ -19,23 +19,19 @@
 #include "../io/hmm_file.hpp"
 #include "null_model.hpp"
 #include "plan7_alphabet.hpp"
+#include "plan7_profile.hpp"
 
 namespace cudp::bio {
 
 // HMMER's p7_hmm_SetComposition, for models whose file has no COMPO line: the mean residue composition of the
-// paths through the core model, match and insert emissions weighted by the states' expected occupancy.
+// paths through the core model, match and insert emissions weighted by the states' expected occupancy
+// (p7_hmm_CalculateOccupancy: match occupancy as in profile configuration, insert occupancy from the expected
+// insert run length where M_k is occupied). Normalised with Easel's compensated sum.
 inline std::vector<float> model_composition(const io::HmmModel& hmm) {
   const int M = hmm.length;
   const int K = hmm.residues();
-  // p7_hmm_CalculateOccupancy: match occupancy as in profile configuration, insert occupancy from the expected
-  // insert run length given M_k is occupied.
-  std::vector<float> mocc(static_cast<std::size_t>(M) + 1, 0.0f), iocc(static_cast<std::size_t>(M) + 1, 0.0f);
-  mocc[1] = hmm.transition(0, io::kMI) + hmm.transition(0, io::kMM);
-  for (int k = 2; k <= M; ++k) {
-    const float previous = mocc[static_cast<std::size_t>(k) - 1];
-    mocc[static_cast<std::size_t>(k)] = previous * (hmm.transition(k - 1, io::kMM) + hmm.transition(k - 1, io::kMI)) +
-                                        (1.0f - previous) * hmm.transition(k - 1, io::kDM);
-  }
+  const std::vector<float> mocc = detail::match_occupancy(hmm);
+  std::vector<float> iocc(static_cast<std::size_t>(M) + 1, 0.0f);
   iocc[0] = hmm.transition(0, io::kMI) / hmm.transition(0, io::kIM);
   for (int k = 1; k <= M; ++k) {
     iocc[static_cast<std::size_t>(k)] =
@@ -46,12 +42,21 @@ inline std::vector<float> model_composition(const io::HmmModel& hmm) {
   for (int k = 1; k <= M; ++k) {
     for (int x = 0; x < K; ++x) {
       compo[static_cast<std::size_t>(x)] += mocc[static_cast<std::size_t>(k)] * hmm.match_probability(k, x);
+    }
+    for (int x = 0; x < K; ++x) {
       compo[static_cast<std::size_t>(x)] += iocc[static_cast<std::size_t>(k)] * hmm.insert_probability(k, x);
     }
   }
-  float sum = 0.0f;
-  for (float v : compo) sum += v;
-  for (float& v : compo) v /= sum;
+  float sum = 0.0f, compensation = 0.0f;
+  for (float v : compo) {
+    const float y = v - compensation;
+    const float t = sum + y;
+    compensation = (t - sum) - y;
+    sum = t;
+  }
+  if (sum != 0.0f) {
+    for (float& v : compo) v /= sum;
+  }
   return compo;
 }
 
