@@ -177,7 +177,7 @@ TEST_CASE("Easel's fast generator restarts identically on reseeding and is unifo
   float p[3] = {0.0f, 0.0f, 0.0f};  // all-zero paths: uniform choice, never a failure
   for (int i = 0; i < 100; ++i) {
     p[0] = p[1] = p[2] = 0.0f;
-    const int c = a.choose_normalized(p, 3);
+    const int c = cudp::bio::choose_normalized(a, p, 3);
     REQUIRE(c >= 0);
     REQUIRE(c < 3);
   }

@@ -23,7 +23,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "easel_random.hpp"
 #include "plan7_posterior.hpp"
+#include "plan7_traces.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options

@@ -62,6 +62,21 @@ inline float sum(const Lanes4& a) {
 }
 }  // namespace lanes4
 
+namespace detail {
+// esl_vec_FSum: Easel sums float vectors with Kahan compensation (null2 totals, normalisations).
+inline float easel_sum(const float* v, std::size_t n) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  float sum = 0.0f, c = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float y = v[i] - c;
+    const float t = sum + y;
+    c = (t - sum) - y;
+    sum = t;
+  }
+  return sum;
+}
+}  // namespace detail
+
 // esl_sse_expf, one lane at a time: a Cephes polynomial after range reduction by powers of 2.
 inline float easel_sse_expf(float x) {
   CUDP_PLAN7_NO_FP_CONTRACT

@@ -39,6 +39,7 @@
 #include "plan7_filters.hpp"
 #include "plan7_odds_profile.hpp"
 #include "plan7_posterior.hpp"
+#include "plan7_traces.hpp"
 #include "plan7_profile.hpp"
 #include "plan7_reference.hpp"
 
