@@ -62,6 +62,8 @@ printf 'CUDPDB01garbage' > corrupt.cudpdb
 
 expect_failure "missing HMM file" 1 "no_such.hmm" -- no_such.hmm "$proteins"
 expect_failure "missing database" 1 "no_such.fa" -- "$globins" no_such.fa
+expect_failure "arguments swapped" 1 "globins45.fa:1:.*HMMER3" -- "$proteins" "$globins"
+expect_failure "an HMM file as the database" 1 "globins4.hmm:1:.*'>'" -- "$globins" "$globins"
 expect_failure "truncated HMM file" 1 "truncated.hmm:[0-9]+:" -- truncated.hmm "$proteins"
 expect_failure "HMM without STATS" 1 "nostats.hmm:1:.*STATS" -- nostats.hmm "$proteins"
 expect_failure "non-numeric HMM field" 1 "badnumber.hmm:[0-9]+:.*2.3x553" -- badnumber.hmm "$proteins"
