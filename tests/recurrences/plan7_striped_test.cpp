@@ -21,8 +21,7 @@ void check_msv(test::StripedFilterCase& c) {
   const auto raw = tiers::striped_rows_on_host<recurrences::Plan7Msv<L>>(tables.host_model(), targets, 2);
   int overflows = 0;
   for (std::size_t i = 0; i < c.ids.size(); ++i) {
-    auto profile = c.msv;
-    const auto got = engine::msv_filter_result(profile, c.length(c.ids[i]), raw[i]);
+    const auto got = engine::msv_filter_result(c.msv, tables, c.length(c.ids[i]), raw[i]);
     const auto want = test::reference_msv(c, c.ids[i]);
     INFO(L::name << " M=" << c.msv.M << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": "
                  << test::describe(got) << " vs " << test::describe(want));
@@ -54,8 +53,7 @@ TEST_CASE("striped Viterbi filter equals HMMER's, Lazy-F included", "[plan7][str
     tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
     const auto raw = tiers::striped_rows_on_host<recurrences::Plan7ViterbiFilter<L>>(tables.host_model(), targets, 2);
     for (std::size_t i = 0; i < c.ids.size(); ++i) {
-      auto profile = c.viterbi;
-      const auto got = engine::viterbi_filter_result(profile, c.length(c.ids[i]), raw[i]);
+      const auto got = engine::viterbi_filter_result(c.viterbi, tables, c.length(c.ids[i]), raw[i]);
       const auto want = test::reference_viterbi(c, c.ids[i]);
       INFO("M=" << c.viterbi.M << (o.sticky_deletes ? " sticky" : "") << " target " << c.ids[i]
                 << " L=" << c.length(c.ids[i]) << ": " << test::describe(got) << " vs " << test::describe(want));

@@ -54,8 +54,18 @@ inline void require_length(std::int64_t configured, std::size_t L, const char* w
 }
 
 // Both byte filters end the same way: C->T from the J value, in HMMER's float arithmetic.
-inline float msv_nats_from_j(const MsvFilterProfile& p, int j) {
-  float score = static_cast<float>(j - p.move_cost) - static_cast<float>(p.base);
+// (move_cost: tJB of the target's length, as set_target_length would set it.)
+inline float msv_nats_from_j(const MsvFilterProfile& p, int move_cost, int j) {
+  float score = static_cast<float>(j - move_cost) - static_cast<float>(p.base);
+  score /= p.scale;
+  return static_cast<float>(static_cast<double>(score) - 3.0);
+}
+inline float msv_nats_from_j(const MsvFilterProfile& p, int j) { return msv_nats_from_j(p, p.move_cost, j); }
+
+// The Viterbi filter's score from its final C state, in HMMER's float arithmetic (c_move: C->T of the target's
+// length).
+inline float viterbi_nats_from_c(const ViterbiFilterProfile& p, int c_move, int xC) {
+  float score = static_cast<float>(xC) + static_cast<float>(c_move) - static_cast<float>(p.base);
   score /= p.scale;
   return static_cast<float>(static_cast<double>(score) - 3.0);
 }
@@ -186,9 +196,7 @@ inline FilterResult viterbi_filter(const ViterbiFilterProfile& p, const std::uin
     std::swap(d_prev, d_cur);
   }
   if (xC <= minus_infinity) return {FilterStatus::Ok, -std::numeric_limits<float>::infinity()};
-  float score = static_cast<float>(xC) + static_cast<float>(p.c_move) - static_cast<float>(p.base);
-  score /= p.scale;
-  return {FilterStatus::Ok, static_cast<float>(static_cast<double>(score) - 3.0)};
+  return {FilterStatus::Ok, detail::viterbi_nats_from_c(p, p.c_move, xC)};
 }
 
 // The first two stages of hmmsearch's pipeline (p7_Pipeline) without the bias filter (--nobias): the MSV

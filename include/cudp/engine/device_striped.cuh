@@ -102,13 +102,17 @@ class DeviceStripedRunner {
 
   std::vector<typename Policy::Result> run(int shape_index, const typename Policy::Model& md,
                                            const std::vector<std::uint32_t>& ids) {
-    std::vector<std::uint32_t> order(ids.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return db_.length(ids[a]) > db_.length(ids[b]); });
-    std::vector<std::uint32_t> sorted(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) sorted[i] = ids[order[i]];
-    ids_.upload(sorted);
+    if (ids != last_ids_) {  // every model of a run filters the whole database: sort and upload that list once
+      order_.resize(ids.size());
+      std::iota(order_.begin(), order_.end(), 0u);
+      std::stable_sort(order_.begin(), order_.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return db_.length(ids[a]) > db_.length(ids[b]); });
+      std::vector<std::uint32_t> sorted(ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) sorted[i] = ids[order_[i]];
+      ids_.upload(sorted);
+      last_ids_ = ids;
+    }
+    const std::vector<std::uint32_t>& order = order_;
     results_.reserve(ids.size());
     tiers::StripedTargets targets{db_.residues(), db_.offsets(), ids_.get(), static_cast<std::uint32_t>(ids.size())};
     CUDP_CUDA_CHECK(cudaEventRecord(start_));
@@ -133,6 +137,7 @@ class DeviceStripedRunner {
 
  private:
   const DeviceStripedDatabase& db_;
+  std::vector<std::uint32_t> last_ids_, order_;
   DeviceBuffer<std::uint32_t> ids_;
   DeviceBuffer<typename Policy::Result> results_;
   cudaEvent_t start_{}, stop_{};
@@ -186,9 +191,8 @@ class DeviceMsvFilter {
       costs.upload(tables.costs);
       moves.upload(tables.move_costs);
       const auto raw = runner.run(index, tables.model(costs.get(), moves.get()), ids);
-      bio::MsvFilterProfile by_length = profile;
       std::vector<bio::FilterResult> out(ids.size());
-      for (std::size_t i = 0; i < ids.size(); ++i) out[i] = msv_filter_result(by_length, db.length(ids[i]), raw[i]);
+      for (std::size_t i = 0; i < ids.size(); ++i) out[i] = msv_filter_result(profile, tables, db.length(ids[i]), raw[i]);
       return out;
     }
     double kernel_ms() const override { return runner.kernel_ms(); }
@@ -244,9 +248,8 @@ class DeviceViterbiFilter {
     transitions_.upload(tables.transitions);
     moves_.upload(tables.moves);
     const auto raw = runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
-    bio::ViterbiFilterProfile by_length = profile;
     for (std::size_t i = 0; i < device_ids.size(); ++i) {
-      out[device_positions[i]] = viterbi_filter_result(by_length, db_.length(device_ids[i]), raw[i]);
+      out[device_positions[i]] = viterbi_filter_result(profile, tables, db_.length(device_ids[i]), raw[i]);
     }
     return out;
   }

@@ -86,12 +86,13 @@ StripedMsvTables<L> stripe_msv(const bio::MsvFilterProfile& profile, const recur
 }
 
 // HMMER's p7_MSVFilter answer for a target of length L from the policy's result (the MSV DP gives the same score
-// and status as SSV wherever SSV answers; see bio/plan7_filter_reference.hpp).
-template <class Result>
-bio::FilterResult msv_filter_result(bio::MsvFilterProfile& profile, std::uint32_t L, const Result& r) {
+// and status as SSV wherever SSV answers; see bio/plan7_filter_reference.hpp). The length model comes from the
+// tables, as the device used it.
+template <class L, class Result>
+bio::FilterResult msv_filter_result(const bio::MsvFilterProfile& profile, const StripedMsvTables<L>& tables,
+                                    std::uint32_t length, const Result& r) {
   if (r.status == recurrences::StripedStatus::Overflow) return bio::detail::overflow();
-  profile.set_target_length(L);
-  return {bio::FilterStatus::Ok, bio::detail::msv_nats_from_j(profile, r.xJ)};
+  return {bio::FilterStatus::Ok, bio::detail::msv_nats_from_j(profile, tables.move_costs[length], r.xJ)};
 }
 
 template <class L>
@@ -193,14 +194,12 @@ inline bool viterbi_filter_fits_words(const bio::ViterbiFilterProfile& p, std::u
 }
 
 // HMMER's p7_ViterbiFilter answer from the policy's result, for a target of length L.
-template <class Result>
-bio::FilterResult viterbi_filter_result(bio::ViterbiFilterProfile& profile, std::uint32_t L, const Result& r) {
+template <class L, class Result>
+bio::FilterResult viterbi_filter_result(const bio::ViterbiFilterProfile& profile, const StripedViterbiTables<L>& tables,
+                                        std::uint32_t length, const Result& r) {
   if (r.status == recurrences::StripedStatus::Overflow) return bio::detail::overflow();
   if (r.xC <= -32768) return {bio::FilterStatus::Ok, -std::numeric_limits<float>::infinity()};
-  profile.set_target_length(L);
-  float score = static_cast<float>(r.xC) + static_cast<float>(profile.c_move) - static_cast<float>(profile.base);
-  score /= profile.scale;
-  return {bio::FilterStatus::Ok, static_cast<float>(static_cast<double>(score) - 3.0)};
+  return {bio::FilterStatus::Ok, bio::detail::viterbi_nats_from_c(profile, tables.moves[length], r.xC)};
 }
 
 }  // namespace cudp::engine

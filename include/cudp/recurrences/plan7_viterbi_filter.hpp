@@ -50,11 +50,11 @@ struct Plan7ViterbiFilter {
       for (auto& s : t) s.resize(Q);
     }
   };
-  // The transitions of the lane's nodes: loaded once per model into registers while they fit (up to 16 segments:
-  // 128 registers), read from the (L1-cached) table four segments at a time beyond that.
+  // The transitions of the lane's nodes: loaded once per model into registers while they fit (up to 24 segments,
+  // with a few spills), read from the (L1-cached) table four segments at a time beyond that.
   template <class Seg>
   struct Columns {
-    static constexpr bool in_registers = fixed_segments_v<Seg> == 0 || fixed_segments_v<Seg> <= 16;
+    static constexpr bool in_registers = fixed_segments_v<Seg> == 0 || fixed_segments_v<Seg> <= 24;
     struct NoStorage {
       void resize(int) {}
     };
