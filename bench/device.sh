@@ -45,20 +45,32 @@ fi
 /usr/bin/time -v build-gpu/examples/makedb/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" 2>"$OUT/makedb.log"
 log "makedb: $(grep -E 'Elapsed' "$OUT/makedb.log")"
 
-# HMMER: the filters alone (GCUPS per model size), then cudp-hmmsearch against hmmsearch on all cores, same data.
+# HMMER: the filters alone (GCUPS per model size), then cudp-hmmsearch against hmmsearch on all cores, same data:
+# the real models of about 100, 260, 400, 800 and 1100 nodes one at a time, then a batch of 20 models in one run.
 EX=/tmp/cputools/usr/share/doc/hmmer/examples
 if [ -z "${SKIP_HMM:-}" ]; then
-  build-gpu/bench/cudp-hmm-filter-bench "$DATA/db.fa" $(ls $EX/tutorial/{fn3,globins4,Pkinase}.hmm 2>/dev/null) 2>&1 | tee "$OUT/hmm-filter-bench.txt" | grep -E "OVERALL|MISMATCH|error"
+  mkdir -p /tmp/models
+  for m in tutorial/fn3 tutorial/globins4 tutorial/Pkinase testsuite/20aa testsuite/2OG-FeII_Oxy_3 testsuite/Caudal_act \
+           testsuite/LuxC testsuite/Patched testsuite/RRM_1 testsuite/SMC_N testsuite/M1 testsuite/XYPPX; do
+    zcat -f $EX/$m.hmm* > /tmp/models/$(basename $m).hmm 2>/dev/null
+  done
+  M=/tmp/models
+  build-gpu/bench/cudp-hmm-filter-bench "$DATA/db.fa" $M/fn3.hmm $M/globins4.hmm $M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm \
+    $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm 2>&1 | tee "$OUT/hmm-filter-bench.txt" | grep -E "OVERALL|MISMATCH|error"
   grep -E "GCUPS|MISMATCH" "$OUT/hmm-filter-bench.txt" >>"$OUT/summary.txt"
+  # 20 models: the 12 protein models of hmmer-examples, the first 8 of them twice.
+  ls $M/*.hmm | sort > /tmp/models.list
+  cat $(cat /tmp/models.list) $(head -8 /tmp/models.list) > /tmp/batch20.hmm
   if [ -x build-gpu/examples/hmmsearch/cudp-hmmsearch ] && [ "$have_cpu_tools" = 1 ]; then
-    for model in ${HMM_MODELS:-$EX/tutorial/globins4.hmm $EX/tutorial/Pkinase.hmm}; do
+    for model in ${HMM_MODELS:-$M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm /tmp/batch20.hmm}; do
       name=$(basename "$model" .hmm)
       /usr/bin/time -f "%e" -o "$OUT/cudp-hmmsearch-$name.time" build-gpu/examples/hmmsearch/cudp-hmmsearch \
         --tblout "$OUT/cudp-$name.tbl" -o "$OUT/cudp-$name.out" "$model" "$DATA/db.cudpdb" 2>"$OUT/cudp-hmmsearch-$name.err"
       /usr/bin/time -f "%e" -o "$OUT/hmmsearch-$name.time" hmmsearch --cpu "$JOBS" --tblout "$OUT/hmmer-$name.tbl" \
         -o "$OUT/hmmer-$name.out" "$model" "$DATA/db.fa"
-      same=$(diff <(grep -v '^#' "$OUT/cudp-$name.tbl" | awk '{print $1, $6}') <(grep -v '^#' "$OUT/hmmer-$name.tbl" | awk '{print $1, $6}') >/dev/null && echo same || echo DIFFERENT)
-      log "hmmsearch $name: cudp-hmmsearch $(cat "$OUT/cudp-hmmsearch-$name.time") s, hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; tblout hits+scores $same ($(grep -vc '^#' "$OUT/hmmer-$name.tbl") hits)"
+      same=$(diff <(grep -v '^#' "$OUT/cudp-$name.tbl" | awk '{print $1, $3, $6}') <(grep -v '^#' "$OUT/hmmer-$name.tbl" | awk '{print $1, $3, $6}') >/dev/null && echo same || echo DIFFERENT)
+      stages=$(diff <(grep -E "^Passed|^Target" "$OUT/cudp-$name.out") <(grep -E "^Passed|^Target" "$OUT/hmmer-$name.out") >/dev/null && echo same || echo DIFFERENT)
+      log "hmmsearch $name: cudp-hmmsearch $(cat "$OUT/cudp-hmmsearch-$name.time") s (pipeline $(grep -o 'Elapsed: [0-9:.]*' "$OUT/cudp-$name.out" | awk '{split($2,t,":"); s+=t[1]*3600+t[2]*60+t[3]} END {printf "%.2f", s}') s), hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; tblout names+scores $same ($(grep -vc '^#' "$OUT/hmmer-$name.tbl") hits); filter pass counts $stages"
     done
   fi
 fi
