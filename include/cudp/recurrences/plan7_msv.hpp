@@ -97,23 +97,18 @@ struct Plan7Msv {
     Word xEv = L::splat(0);
     CUDP_UNROLL
     for (int q0 = 0; q0 < c.m.size(); q0 += 4) {
-      Word stored[4];
+      Word stored[4], out[4];
       load_four(costs, q0, c.m, stored);
       CUDP_UNROLL
-      for (int j = 0; j < 4; j += 2) {  // two segments per step: one 3-way max takes both into xE
+      for (int j = 0; j < 4; ++j) {
         const int q = q0 + j;
-        if (q >= c.m.size()) break;
-        const Word first = Bytes::cell(L::max(diagonal, xBv), stored[j], biasv);
+        out[j] = L::splat(0);
+        if (q >= c.m.size()) continue;
+        out[j] = Bytes::cell(L::max(diagonal, xBv), stored[j], biasv);
         diagonal = c.m[q];
-        c.m[q] = first;
-        Word second = first;
-        if (q + 1 < c.m.size()) {
-          second = Bytes::cell(L::max(diagonal, xBv), stored[j + 1], biasv);
-          diagonal = c.m[q + 1];
-          c.m[q + 1] = second;
-        }
-        xEv = L::max3(xEv, first, second);
+        c.m[q] = out[j];
       }
+      xEv = L::max3(xEv, L::max3(out[0], out[1], out[2]), out[3]);  // one link per quad in the xE chain
     }
     const int lane_e = horizontal_max<L>(xEv);
     s.lane_best_e = s.lane_best_e > lane_e ? s.lane_best_e : lane_e;

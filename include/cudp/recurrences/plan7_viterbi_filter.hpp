@@ -132,10 +132,12 @@ struct Plan7ViterbiFilter {
       tr.quad(md, lane, T::MD, q0, c.m, to_d);
       tr.quad(md, lane, T::MI, q0, c.m, mi);
       tr.quad(md, lane, T::II, q0, c.m, ii);
+      Word m_out[4], d_out[4];  // this quad's M and M->D values, folded into xE and Dmax after the quad
       CUDP_UNROLL
       for (int j = 0; j < 4; ++j) {
         const int q = q0 + j;
-        if (q >= c.m.size()) break;
+        m_out[j] = d_out[j] = minus_infinity;
+        if (q >= c.m.size()) continue;
         Word sv = L::add_max(xBv, entry[j], minus_infinity);
         sv = L::add_max(mpv, mm[j], sv);
         sv = L::add_max(ipv, im[j], sv);
@@ -145,16 +147,19 @@ struct Plan7ViterbiFilter {
         } else {
           sv = L::add_max(sv, scores[j], minus_infinity);
         }
-        xEv = L::max(xEv, sv);
+        m_out[j] = sv;
         mpv = c.m[q];
         ipv = c.ins[q];
         dpv = c.d[q];
         c.m[q] = sv;
         c.d[q] = dcv;
         dcv = L::add_max(sv, to_d[j], minus_infinity);
-        dmaxv = L::max(dmaxv, dcv);
+        d_out[j] = dcv;
         c.ins[q] = L::add_max(ipv, ii[j], L::add_max(mpv, mi[j], minus_infinity));
       }
+      // One link per quad in the xE and Dmax chains, not one per segment: shorter dependency chains.
+      xEv = L::max3(xEv, L::max3(m_out[0], m_out[1], m_out[2]), m_out[3]);
+      dmaxv = L::max3(dmaxv, L::max3(d_out[0], d_out[1], d_out[2]), d_out[3]);
     }
   }
 
