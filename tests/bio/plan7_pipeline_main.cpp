@@ -8,6 +8,8 @@
 // comparisons with HMMER's own:
 //   bits-hit     model  target  expected  regions  clustered  overlaps  envelopes  domains
 //   bits-domain  model  target  env_from  env_to  ali_from  ali_to  hmm_from  hmm_to  env_nats  null2_nats
+// and for every target the biased-composition filter's score (nats):
+//   bits-bias    model  target  filter_nats
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -61,6 +63,10 @@ int main(int argc, char** argv) {
       cudp::bio::Plan7PipelineCounts counts;
       cudp::bio::Plan7Pipeline::Workspace ws;
       for (std::size_t s = 0; s < targets.size(); ++s) {
+        if (bits && targets.length(s) > 0) {
+          std::printf("bits-bias\t%s\t%s\t%08x\n", hmm.name.c_str(), targets.names[s].c_str(),
+                      float_bits(pipeline.bias_filter().score(targets.data(s), targets.length(s))));
+        }
         const auto hit = pipeline.run(targets.data(s), targets.length(s), counts, ws);
         if (!hit) continue;
         const char* name = targets.names[s].c_str();

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares cudp's domain definition with HMMER 3.3.2's own, bit for bit, inside HMMER's code.
+"""Compares cudp's domain definition and bias filter with HMMER 3.3.2's own, bit for bit, inside HMMER's code.
 
 hmmsearch prints scores to 0.1 bit; domain definition samples 200 stochastic tracebacks per multi-domain region,
 so two implementations that agree at that precision can still disagree at a float tie. This check runs HMMER's
@@ -8,8 +8,9 @@ hmmpgmd2msa_utest calls p7_Pipeline on sequences it samples from a model. Under 
 call, the script replaces the sequence with one of ours (and the target-length settings with its length, every
 filter passing as with --max), lets the pipeline run, and reads back the hit HMMER stored: expected domain count,
 regions, clustered regions, overlaps, envelopes, and per domain the envelope, alignment and model coordinates and
-the raw float bits of the envelope score and of the null2 correction. The driver prints the same numbers
-(--bits); they must be identical.
+the raw float bits of the envelope score and of the null2 correction. A second pass stops the pipeline where
+p7_bg_FilterScore's result (filtersc) is live and reads its bits. The driver prints the same numbers (--bits); they
+must be identical.
 
 The sequences: per protein model of hmmsearch_pipeline.py's set, the targets with clustered regions (sampled
 tracebacks) first, then a few others.
@@ -71,18 +72,57 @@ def gdb_script(codes, model_path):
     return "\n".join(g) + "\n"
 
 
+def bias_script(codes, model_path, address):
+    """Stops HMMER's pipeline on our sequence where the bias filter's score is live and prints its bits."""
+    L = len(codes)
+    g = ["set pagination off", "set confirm off",
+         "break 'p7_Pipeline.constprop.0.isra.0'",
+         "run %s" % model_path,
+         "set $buf = (unsigned char *) malloc(%d)" % (L + 2),
+         "set $buf[0] = 255"]
+    g += ["set $buf[%d] = %d" % (i + 1, c) for i, c in enumerate(codes)]
+    g += ["set $buf[%d] = 255" % (L + 1),
+          "set sq->dsq = $buf", "set sq->n = %d" % L,
+          # p7_bg_SetLength for length L
+          "set var bg->p1 = (float)%d / (float)%d" % (L, L + 1),
+          "set var bg->fhmm->t[0][0] = bg->p1", "set var bg->fhmm->t[0][1] = (float)1.0 - bg->p1",
+          "set var pli->F1 = 1.0", "set var pli->do_biasfilter = 1",
+          "break *%s" % address, "continue",
+          'printf "bits-bias %08x\\n", *(unsigned int*)&filtersc',
+          "kill", "quit"]
+    return "\n".join(g) + "\n"
+
+
+def filtersc_address(gdb, utest, model_path, work):
+    """Where p7_Pipeline's filtersc first becomes live (right after p7_bg_FilterScore), from the debug information."""
+    script = os.path.join(work, "scope.gdb")
+    with open(script, "w") as f:
+        f.write("set pagination off\nset confirm off\nbreak 'p7_Pipeline.constprop.0.isra.0'\nrun %s\n"
+                "info scope 'p7_Pipeline.constprop.0.isra.0'\nkill\nquit\n" % model_path)
+    out = subprocess.run([gdb, "-batch", "-x", script, utest], capture_output=True, text=True, timeout=300).stdout
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Symbol filtersc"):
+            for later in lines[i + 1:i + 4]:
+                if "Range 0x" in later:
+                    return later.split("Range ")[1].split("-")[0]
+    return None
+
+
 def ours_by_target(driver, model, targets):
     out = subprocess.run([driver, model, targets, "--max", "--bits"], check=True, capture_output=True,
                          text=True).stdout
-    hits, clustered = {}, {}
+    hits, clustered, bias = {}, {}, {}
     for line in out.splitlines():
         f = line.split("\t")
-        if f[0] == "bits-hit":
+        if f[0] == "bits-bias":
+            bias[f[2]] = "bits-bias " + f[3]
+        elif f[0] == "bits-hit":
             hits[f[2]] = ["bits-hit " + " ".join(f[3:9])]
             clustered[f[2]] = int(f[5]) > 0
         elif f[0] == "bits-domain":
             hits[f[2]].append("bits-domain " + " ".join(f[3:]))
-    return hits, clustered
+    return hits, clustered, bias
 
 
 def main():
@@ -102,6 +142,7 @@ def main():
         print("gdb or %s missing: skipped" % utest_gz)
         return 77
     compared, identical, failures = 0, 0, []
+    bias_compared, bias_identical = 0, 0
     with tempfile.TemporaryDirectory() as work:
         utest = os.path.join(work, "hmmpgmd2msa_utest")
         with gzip.open(utest_gz, "rb") as f, open(utest, "wb") as out:
@@ -117,7 +158,7 @@ def main():
             targets = os.path.join(work, "targets.fa")
             build_targets(hmmemit_path, model, examples, target_files, targets, False)
             sequences = dict(fasta_records(open(targets).read()))
-            hits, clustered = ours_by_target(driver, model, targets)
+            hits, clustered, bias = ours_by_target(driver, model, targets)
             names = [n for n in hits if clustered[n] and len(sequences[n]) <= 3000][:per_model]
             names += [n for n in hits if not clustered[n] and len(sequences[n]) <= 3000][:max(1, per_model // 3)]
             for name in names:
@@ -132,11 +173,32 @@ def main():
                     identical += 1
                 else:
                     failures.append("%s %s:\n  ours %s\n  HMMER %s" % (model_rel, name, hits[name], ref))
+            # The bias filter on a few targets of each kind, biased ones (shuffled model samples, low complexity)
+            # included.
+            address = filtersc_address(gdb, utest, model, work)
+            kinds = ["iid-", "shuf-core-", "lowc-"]
+            bias_names = [next((n for n in bias if n.startswith(k) and len(sequences[n]) <= 3000), None) for k in kinds]
+            for name in [n for n in bias_names if n]:
+                if address is None:
+                    failures.append("%s: filtersc not found in the debug information" % model_rel)
+                    break
+                script = os.path.join(work, "bias.gdb")
+                with open(script, "w") as f:
+                    f.write(bias_script([AMINO_CODES.index(c) for c in sequences[name].upper()], model, address))
+                out = subprocess.run([gdb, "-batch", "-x", script, utest], capture_output=True, text=True,
+                                     timeout=600).stdout
+                ref = [l.strip() for l in out.splitlines() if l.startswith("bits-bias")]
+                bias_compared += 1
+                if ref == [bias[name]]:
+                    bias_identical += 1
+                else:
+                    failures.append("%s %s bias filter: ours %s, HMMER %s" % (model_rel, name, bias[name], ref))
             print("%-34s sequences %d (clustered %d)" % (model_rel, len(names), sum(clustered[n] for n in names)))
     for failure in failures:
         print("MISMATCH " + failure)
-    print("sequences compared bit for bit with HMMER's p7_Pipeline: %d, identical %d" % (compared, identical))
-    return 1 if failures or compared == 0 else 0
+    print("sequences compared bit for bit with HMMER's p7_Pipeline: %d, identical %d; bias filter scores %d, "
+          "identical %d" % (compared, identical, bias_compared, bias_identical))
+    return 1 if failures or compared == 0 or bias_compared == 0 else 0
 
 
 if __name__ == "__main__":
