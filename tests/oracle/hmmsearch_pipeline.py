@@ -3,7 +3,7 @@
 with hmmsearch 3.3.2 itself.
 
 Targets per model: the hmmer-examples sequences of the model's alphabet, hmmemit samples (full-length core,
-multihit local, short local; fixed seeds), and background that exercises the filters: i.i.d. random sequences,
+multihit local, short local, long multihit, local with 5% degenerate residue codes; fixed seeds), and background that exercises the filters: i.i.d. random sequences,
 shuffled copies of the examples, and shuffled model samples (the model's own composition without its order, the
 case the biased-composition filter exists for). Each model runs under hmmsearch's defaults and, for a subset,
 under --nobias, --nonull2 and --max.
@@ -94,6 +94,11 @@ def build_targets(hmmemit_path, model, examples, target_files, path, dna):
     records += [("short-" + n, s) for n, s in hmmemit(hmmemit_path, model, ["-p", "-L", "40", "-N", "4", "--seed", "5"])]
     multi = hmmemit(hmmemit_path, model, ["-p", "-L", "600", "-N", "4", "--seed", "23"])
     records += [("multi-" + n, s) for n, s in multi]
+    # Degenerate residue codes (X, B, Z, U, O, J; N, R, Y, ... in DNA) in 5% of the positions of local samples:
+    # their expected emission scores, the bias filter's and null2's averaged odds.
+    degenerate = "RYMKSWHBVDN" if dna else "XBZUOJ"
+    for name, seq in hmmemit(hmmemit_path, model, ["-p", "-N", "4", "--seed", "29"]):
+        records.append(("degen-" + name, "".join(rng.choice(degenerate) if rng.random() < 0.05 else c for c in seq)))
     # Background: shuffled examples and model samples (same composition, no homology), i.i.d. random sequences.
     background = []
     for name, seq in records:
