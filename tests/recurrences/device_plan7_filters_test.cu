@@ -1,12 +1,15 @@
 // The striped Plan7 filters on the GPU against HMMER's scalar reference: MSV in s16x2 (DPX) and u8x4, the Viterbi
 // filter in s16x2 with Lazy-F, on every compiled shape of the menus, with random and adversarial models and
 // targets (consensus runs that overflow, long delete chains, degenerate codes, length-1 targets).
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "cudp/engine/device_striped.cuh"
+#include "cudp/tiers/striped_rows_host.hpp"
 #include "../support/striped_filter_check.hpp"
 
 namespace {
@@ -94,4 +97,35 @@ TEST_CASE("device Viterbi filter hands targets with unscorable codes back to the
     if (c.ids[i] == 3) continue;
     CHECK(test::same_filter_result(got[i], test::reference_viterbi(c, c.ids[i])));
   }
+}
+
+TEST_CASE("device Forward equals the host striped Forward on every shape", "[gpu][plan7]") {
+  int compared = 0;
+  double worst = 0;
+  auto ladder = test::striped_model_ladder();
+  ladder.push_back({1000, true, 95});
+  ladder.push_back({1500, false, 96});
+  for (const auto& o : ladder) {
+    auto c = test::make_striped_case(o, 100, o.M > 500 ? 2000 : 800);
+    const engine::DeviceStripedDatabase db(c.view());
+    engine::DeviceForwardFilter<> filter(db);
+    const auto host_tables = engine::stripe_forward(c.profile, engine::striped_shape_for(c.profile.M, 1, 1));
+    tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
+    const auto want = tiers::striped_rows_on_host<recurrences::Plan7Forward>(host_tables.host_model(), targets, 2);
+    for (std::size_t shape = 0; shape < engine::ForwardMenu::size; ++shape) {
+      filter.force_shape(static_cast<int>(shape));
+      const auto got = filter.scores(c.profile, c.ids);
+      if (filter.last_shape().capacity() < c.profile.M) continue;
+      for (std::size_t i = 0; i < c.ids.size(); ++i) {
+        INFO("shape G=" << filter.last_shape().group << " Q=" << filter.last_shape().segments << " M=" << c.profile.M
+                        << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": " << got[i] << " vs "
+                        << want[i].nats);
+        CHECK(got[i] == Approx(want[i].nats).margin(1e-3).epsilon(1e-5));
+        worst = std::max(worst, static_cast<double>(std::fabs(got[i] - want[i].nats)));
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 5000);
+  WARN("device Forward: " << compared << " comparisons, largest difference " << worst << " nats");
 }

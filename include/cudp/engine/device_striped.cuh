@@ -273,4 +273,43 @@ class DeviceViterbiFilter {
   int forced_ = -1;
 };
 
+// The Plan7 Forward score (float, all paths) of database targets on the GPU, for the F3 stage: agrees with
+// HMMER's to float rounding, not bit for bit (see recurrences/plan7_forward.hpp).
+template <class Menu = ForwardMenu>
+class DeviceForwardFilter {
+ public:
+  using Policy = recurrences::Plan7Forward;
+  explicit DeviceForwardFilter(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+
+  bool fits(int M) const { return choose_striped_shape<Menu>(M, 1) >= 0; }
+  void force_shape(int index) { forced_ = index; }
+
+  // Forward scores in nats of the targets `ids`, with the profile's length model set per target.
+  std::vector<float> scores(const bio::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
+    const int index = detail::shape_index<Menu>(forced_, profile.M, 1);
+    if (index < 0) {
+      throw std::invalid_argument("DeviceForwardFilter: no striped shape holds a model of " + std::to_string(profile.M) +
+                                  " nodes");
+    }
+    last_shape_ = striped_shape_of<Menu>(index, 1);
+    const StripedForwardTables tables = stripe_forward(profile, last_shape_);
+    match_.upload(tables.match);
+    transitions_.upload(tables.transitions);
+    const auto raw = runner_.run(index, tables.model(match_.get(), transitions_.get()), ids);
+    std::vector<float> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = raw[i].nats;
+    return out;
+  }
+  recurrences::StripedShape last_shape() const { return last_shape_; }
+  double kernel_ms() const { return runner_.kernel_ms(); }
+  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
+
+ private:
+  const DeviceStripedDatabase& db_;
+  DeviceStripedRunner<Policy, Menu> runner_;
+  DeviceBuffer<float> match_, transitions_;
+  recurrences::StripedShape last_shape_;
+  int forced_ = -1;
+};
+
 }  // namespace cudp::engine

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "../bio/plan7_filter_reference.hpp"
+#include "../bio/plan7_profile.hpp"
+#include "../recurrences/plan7_forward.hpp"
 #include "../recurrences/plan7_msv.hpp"
 #include "../recurrences/plan7_viterbi_filter.hpp"
 #include "../recurrences/striped.hpp"
@@ -16,8 +18,8 @@ namespace cudp::engine {
 
 namespace detail {
 // Fills a Kp- or Count-row striped table: value(row, node) for real nodes, padding for nodes past M.
-template <class L, class Value>
-std::vector<typename L::word> stripe_rows(const recurrences::StripedShape& shape, int rows, int M, int padding,
+template <class L, class Padding, class Value>
+std::vector<typename L::word> stripe_rows(const recurrences::StripedShape& shape, int rows, int M, Padding padding,
                                           Value value) {
   std::vector<typename L::word> table(static_cast<std::size_t>(rows) * shape.words(), 0);
   for (int r = 0; r < rows; ++r) {
@@ -200,6 +202,51 @@ bio::FilterResult viterbi_filter_result(const bio::ViterbiFilterProfile& profile
   if (r.status == recurrences::StripedStatus::Overflow) return bio::detail::overflow();
   if (r.xC <= -32768) return {bio::FilterStatus::Ok, -std::numeric_limits<float>::infinity()};
   return {bio::FilterStatus::Ok, bio::detail::viterbi_nats_from_c(profile, tables.moves[length], r.xC)};
+}
+
+struct StripedForwardTables {
+  using Policy = recurrences::Plan7Forward;
+  recurrences::StripedShape shape;
+  std::vector<float> match, transitions;
+  float expected_j_uses = 1.0f, e_loop = 0.5f, e_move = 0.5f;
+
+  Policy::Model model(const float* match_at, const float* transitions_at) const {
+    Policy::Model md;
+    md.match = match_at;
+    md.transitions = transitions_at;
+    md.shape = shape;
+    md.expected_j_uses = expected_j_uses;
+    md.e_loop = e_loop;
+    md.e_move = e_move;
+    return md;
+  }
+  Policy::Model host_model() const { return model(match.data(), transitions.data()); }
+};
+
+// Odds (exp of the profile's log scores) in the striped layout; absent transitions and padding are 0.
+inline StripedForwardTables stripe_forward(const bio::Plan7Profile& p, const recurrences::StripedShape& shape) {
+  using T = recurrences::ForwardTransition;
+  using L = lanes::f32;
+  auto odds = [](float log_score) { return std::exp(log_score); };
+  StripedForwardTables t;
+  t.shape = shape;
+  t.match = detail::stripe_rows<L>(shape, p.alphabet->Kp, p.M, 0.0f, [&](int x, int k) { return odds(p.match_score(k, x)); });
+  t.transitions = detail::stripe_rows<L>(shape, static_cast<int>(T::Count), p.M, 0.0f, [&](int row, int k) {
+    switch (static_cast<T>(row)) {
+      case T::Entry: return odds(p.entry[static_cast<std::size_t>(k)]);
+      case T::MM: return odds(p.transition(k - 1, io::kMM));
+      case T::IM: return odds(p.transition(k - 1, io::kIM));
+      case T::DM: return odds(p.transition(k - 1, io::kDM));
+      case T::MD: return odds(p.transition(k, io::kMD));
+      case T::DD: return odds(p.transition(k, io::kDD));
+      case T::MI: return odds(p.transition(k, io::kMI));
+      default: return odds(p.transition(k, io::kII));
+    }
+  });
+  t.expected_j_uses = p.expected_j_uses;
+  t.e_loop = odds(p.e.loop);
+  t.e_move = odds(p.e.move);
+  return t;
 }
 
 }  // namespace cudp::engine

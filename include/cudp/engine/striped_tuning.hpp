@@ -35,6 +35,12 @@ using ViterbiMenu = StripedMenu<StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, Str
                                 StripedShapeOf<32, 12>, StripedShapeOf<32, 16>, StripedShapeOf<32, 24>,
                                 StripedShapeOf<32, 40>>;
 
+// Forward in f32: one node per word, three state words per segment; transitions from the table past 24. Larger
+// models (past 1536 nodes) spill heavily: their Forward runs on the host.
+using ForwardMenu = StripedMenu<StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, StripedShapeOf<8, 16>,
+                                StripedShapeOf<16, 16>, StripedShapeOf<32, 12>, StripedShapeOf<32, 16>,
+                                StripedShapeOf<32, 24>, StripedShapeOf<32, 40>, StripedShapeOf<32, 48>>;
+
 // Relative cost of one target row on a shape: the group's share of a warp times a lane's work.
 inline double striped_row_cost(int group, int segments) {
   return static_cast<double>(group) / 32.0 * (segments + 3.0);

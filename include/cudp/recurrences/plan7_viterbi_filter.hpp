@@ -15,7 +15,6 @@
 // above the floor and no real transition or score is below it. Near the top, where M + msc could pass 32767, a
 // row switches to the saturating add (rows after a score near HMMER's overflow point only).
 #include <cstdint>
-#include <type_traits>
 
 #include "../config.hpp"
 #include "../lanes/s16x2.hpp"
@@ -43,42 +42,18 @@ struct Plan7ViterbiFilter {
     int max_match = 0;  // the largest match score: a row may overflow 16 bits only when xE has come this close to top
   };
 
+  // The transitions of the lane's nodes: in registers up to 24 segments (with a few spills), read from the table
+  // four segments at a time beyond.
   template <class Seg>
-  struct TransitionSegments {
-    Seg t[static_cast<int>(ViterbiTransition::Count)];
-    void resize(int Q) {
-      for (auto& s : t) s.resize(Q);
-    }
-  };
-  // The transitions of the lane's nodes: loaded once per model into registers while they fit (up to 24 segments,
-  // with a few spills), read from the (L1-cached) table four segments at a time beyond that.
-  template <class Seg>
-  struct Columns {
-    static constexpr bool in_registers = fixed_segments_v<Seg> == 0 || fixed_segments_v<Seg> <= 24;
-    struct NoStorage {
-      void resize(int) {}
-    };
-    std::conditional_t<in_registers, TransitionSegments<Seg>, NoStorage> tr;
-    void resize(int Q) { tr.resize(Q); }
+  struct Columns : TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24> {
     template <class Group>
     CUDP_HD void load(const Model& md, const Group& g) {
-      if constexpr (in_registers) {
-        CUDP_UNROLL
-        for (int t = 0; t < static_cast<int>(ViterbiTransition::Count); ++t) {
-          const Word* run = md.shape.lane_words(md.transitions, t, g.lane());
-          CUDP_UNROLL
-          for (int q = 0; q < tr.t[t].size(); ++q) tr.t[t][q] = run[q];
-        }
-      }
+      TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24>::load(md.transitions, md.shape,
+                                                                                          g.lane());
     }
-    // Transition t of segments q0 .. q0+3.
-    CUDP_HD void quad(const Model& md, int lane, ViterbiTransition t, int q0, const Seg& like, Word (&out)[4]) const {
-      if constexpr (in_registers) {
-        CUDP_UNROLL
-        for (int j = 0; j < 4; ++j) out[j] = q0 + j < like.size() ? tr.t[static_cast<int>(t)][q0 + j] : Word{};
-      } else {
-        load_four(md.shape.lane_words(md.transitions, static_cast<int>(t), lane), q0, like, out);
-      }
+    CUDP_HD void quad(ViterbiTransition t, int q0, const Seg& like, Word (&out)[4]) const {
+      TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24>::quad(static_cast<int>(t), q0, like,
+                                                                                          out);
     }
   };
 
@@ -125,13 +100,13 @@ struct Plan7ViterbiFilter {
     for (int q0 = 0; q0 < c.m.size(); q0 += 4) {
       Word scores[4], entry[4], mm[4], im[4], dm[4], to_d[4], mi[4], ii[4];
       load_four(msc, q0, c.m, scores);
-      tr.quad(md, lane, T::Entry, q0, c.m, entry);
-      tr.quad(md, lane, T::MM, q0, c.m, mm);
-      tr.quad(md, lane, T::IM, q0, c.m, im);
-      tr.quad(md, lane, T::DM, q0, c.m, dm);
-      tr.quad(md, lane, T::MD, q0, c.m, to_d);
-      tr.quad(md, lane, T::MI, q0, c.m, mi);
-      tr.quad(md, lane, T::II, q0, c.m, ii);
+      tr.quad(T::Entry, q0, c.m, entry);
+      tr.quad(T::MM, q0, c.m, mm);
+      tr.quad(T::IM, q0, c.m, im);
+      tr.quad(T::DM, q0, c.m, dm);
+      tr.quad(T::MD, q0, c.m, to_d);
+      tr.quad(T::MI, q0, c.m, mi);
+      tr.quad(T::II, q0, c.m, ii);
       Word m_out[4], d_out[4];  // this quad's M and M->D values, folded into xE and Dmax after the quad
       CUDP_UNROLL
       for (int j = 0; j < 4; ++j) {
@@ -206,7 +181,7 @@ struct Plan7ViterbiFilter {
       CUDP_UNROLL
       for (int q0 = 0; q0 < c.d.size(); q0 += 4) {
         Word dd[4];
-        tr.quad(md, g.lane(), T::DD, q0, c.d, dd);
+        tr.quad(T::DD, q0, c.d, dd);
         CUDP_UNROLL
         for (int j = 0; j < 4 && q0 + j < c.d.size(); ++j) {
           c.d[q0 + j] = L::max(dcv, c.d[q0 + j]);

@@ -9,6 +9,7 @@
 // they only ever feed other padding.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "../config.hpp"
@@ -82,6 +83,58 @@ CUDP_HD void load_four(const Word* run, int q, const Seg& segments, Word (&out)[
   for (int j = 0; j < 4; ++j) out[j] = q + j < segments.size() ? run[q + j] : Word{};
 #endif
 }
+
+// Per-lane node constants of a striped policy (transition rows of its table): in registers while Q is at most
+// MaxInRegisters (or on the host), else read from the L1-cached table four segments at a time.
+template <class Word, class Seg, int Rows, int MaxInRegisters>
+struct TransitionColumns {
+  static constexpr bool in_registers = fixed_segments_v<Seg> == 0 || fixed_segments_v<Seg> <= MaxInRegisters;
+  struct Registers {
+    Seg rows[Rows];
+    void resize(int Q) {
+      for (auto& r : rows) r.resize(Q);
+    }
+  };
+  struct NoStorage {
+    void resize(int) {}
+  };
+  std::conditional_t<in_registers, Registers, NoStorage> held;
+  const Word* table = nullptr;
+  StripedShape shape;
+  int lane = 0;
+
+  void resize(int Q) { held.resize(Q); }
+  CUDP_HD void load(const Word* transitions, const StripedShape& s, int lane_of_group) {
+    table = transitions;
+    shape = s;
+    lane = lane_of_group;
+    if constexpr (in_registers) {
+      CUDP_UNROLL
+      for (int t = 0; t < Rows; ++t) {
+        const Word* run = shape.lane_words(table, t, lane);
+        CUDP_UNROLL
+        for (int q = 0; q < held.rows[t].size(); ++q) held.rows[t][q] = run[q];
+      }
+    }
+  }
+  // Row t of segments q0 .. q0+3 (zero past the end of a host run).
+  CUDP_HD void quad(int t, int q0, const Seg& like, Word (&out)[4]) const {
+    if constexpr (in_registers) {
+      CUDP_UNROLL
+      for (int j = 0; j < 4; ++j) out[j] = q0 + j < like.size() ? held.rows[t][q0 + j] : Word{};
+    } else {
+      load_four(shape.lane_words(table, t, lane), q0, like, out);
+    }
+  }
+  // Row t of the last segment.
+  CUDP_HD Word last(int t, const Seg& like) const {
+    if constexpr (in_registers) {
+      return held.rows[t][like.size() - 1];
+    } else {
+      return shape.lane_words(table, t, lane)[like.size() - 1];
+    }
+  }
+};
 
 // A word moved up one position: sub-word b takes sub-word b-1, sub-word 0 takes the top sub-word of `below` (the
 // word of the lane one rank down, or the fill value at the bottom of the group).

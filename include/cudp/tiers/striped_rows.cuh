@@ -7,7 +7,7 @@
 //
 // Policy contract (see recurrences/plan7_msv.hpp): Model (device pointers and constants, with a StripedShape),
 // Columns<Seg> (per-lane node constants, load()), Cells<Seg> (per-lane DP words), Specials (row-uniform state),
-// Result; begin(), row(), finished(), finish(). The group object gives the policy lane(), shift<L>(), max(), any();
+// Result; begin(), row(), finished(), finish(). The group object gives the policy lane(), shift<L>(), up(), max(), sum(), any();
 // row() and finish() must be called by the whole warp (they may shuffle and vote).
 #include <cstdint>
 
@@ -35,6 +35,16 @@ struct WarpStripedGroup {
       v = v > other ? v : other;
     }
     return v;
+  }
+  CUDP_DEVICE float sum(float v) const {
+    CUDP_UNROLL
+    for (int offset = G / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset, G);
+    return v;
+  }
+  // The value of the lane `offset` ranks down (a lane's own value where there is none).
+  template <class T>
+  CUDP_DEVICE T up(T v, int offset) const {
+    return __shfl_up_sync(0xffffffffu, v, offset, G);
   }
   // Over the whole warp, not just this group: for decisions where doing more work than needed is harmless.
   CUDP_DEVICE bool any(bool p) const { return __any_sync(0xffffffffu, p); }

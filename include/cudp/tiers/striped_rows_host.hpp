@@ -18,6 +18,11 @@ struct SoloStripedGroup {
     return recurrences::shift_in<L>(w, fill);
   }
   int max(int v) const { return v; }
+  float sum(float v) const { return v; }
+  template <class T>
+  T up(T v, int) const {
+    return v;
+  }
   bool any(bool p) const { return p; }
 };
 
