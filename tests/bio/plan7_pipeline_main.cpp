@@ -32,19 +32,26 @@ unsigned float_bits(float f) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s MODELS.hmm TARGETS.fa [--max] [--nobias] [--nonull2] [--F1 x] [--F2 x] [--F3 x] [--seed n]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s MODELS.hmm TARGETS.fa [--max] [--nobias] [--nonull2] [--F1 x] [--F2 x] [--F3 x] [--seed n]\n",
+        argv[0]);
     return 2;
   }
   cudp::bio::Plan7PipelineOptions options;
   bool bits = false;
   for (int a = 3; a < argc; ++a) {
     const std::string arg = argv[a];
-    if (arg == "--max") options.max = true;
-    else if (arg == "--bits") bits = true;
-    else if (arg == "--nobias") options.bias_filter = false;
-    else if (arg == "--nonull2") options.null2 = false;
-    else if (arg == "--seed" && a + 1 < argc) options.seed = static_cast<std::uint32_t>(std::atol(argv[++a]));
+    if (arg == "--max")
+      options.max = true;
+    else if (arg == "--bits")
+      bits = true;
+    else if (arg == "--nobias")
+      options.bias_filter = false;
+    else if (arg == "--nonull2")
+      options.null2 = false;
+    else if (arg == "--seed" && a + 1 < argc)
+      options.seed = static_cast<std::uint32_t>(std::atol(argv[++a]));
     else if ((arg == "--F1" || arg == "--F2" || arg == "--F3") && a + 1 < argc) {
       const double value = std::atof(argv[++a]);
       (arg == "--F1" ? options.F1 : arg == "--F2" ? options.F2 : options.F3) = value;
@@ -92,7 +99,8 @@ int main(int argc, char** argv) {
       }
       std::printf("counts\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", hmm.name.c_str(),
                   static_cast<unsigned long long>(counts.targets), static_cast<unsigned long long>(counts.residues),
-                  static_cast<unsigned long long>(counts.passed_msv), static_cast<unsigned long long>(counts.passed_bias),
+                  static_cast<unsigned long long>(counts.passed_msv),
+                  static_cast<unsigned long long>(counts.passed_bias),
                   static_cast<unsigned long long>(counts.passed_viterbi),
                   static_cast<unsigned long long>(counts.passed_forward));
     }

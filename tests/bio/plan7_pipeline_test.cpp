@@ -2,7 +2,10 @@
 // log-space reference DP in double, a direct two-state HMM in double), the invariants of posterior decoding, and
 // the pipeline's stage logic and thread safety. tests/oracle/hmmsearch_pipeline.py compares the whole pipeline
 // with hmmsearch itself.
+#include "cudp/bio/plan7_pipeline.hpp"
+
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -11,9 +14,6 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
-#include "cudp/bio/plan7_pipeline.hpp"
 #include "cudp/io/fasta.hpp"
 #include "cudp/io/hmm_file.hpp"
 
@@ -21,9 +21,7 @@ namespace {
 
 using cudp::bio::StripedMatrix;
 
-bool have_examples() {
-  return std::filesystem::exists(std::string(CUDP_HMMER_EXAMPLES) + "/tutorial/globins4.hmm");
-}
+bool have_examples() { return std::filesystem::exists(std::string(CUDP_HMMER_EXAMPLES) + "/tutorial/globins4.hmm"); }
 
 struct Example {
   cudp::io::HmmModel hmm;
@@ -108,14 +106,16 @@ TEST_CASE("The biased-composition filter score is the two-state HMM's Forward sc
 
 TEST_CASE("The composition computed from the model matches the file's COMPO line", "[plan7][pipeline]") {
   if (!have_examples()) return;
-  for (const char* model : {"tutorial/globins4.hmm", "tutorial/Pkinase.hmm", "tutorial/MADE1.hmm", "testsuite/SMC_N.hmm.gz"}) {
+  for (const char* model :
+       {"tutorial/globins4.hmm", "tutorial/Pkinase.hmm", "tutorial/MADE1.hmm", "testsuite/SMC_N.hmm.gz"}) {
     Example e;
     e.hmm = cudp::io::read_hmm_file(std::string(CUDP_HMMER_EXAMPLES) + "/" + model).at(0);
     REQUIRE(e.hmm.composition.size() == static_cast<std::size_t>(e.hmm.residues()));
     const std::vector<float> computed = cudp::bio::model_composition(e.hmm);
     for (int x = 0; x < e.hmm.residues(); ++x) {
       // COMPO holds -ln p with five decimals: relative precision 1e-5, plus the file's own rounding of the model.
-      REQUIRE(computed[static_cast<std::size_t>(x)] == Approx(e.hmm.composition[static_cast<std::size_t>(x)]).epsilon(2e-4));
+      REQUIRE(computed[static_cast<std::size_t>(x)] ==
+              Approx(e.hmm.composition[static_cast<std::size_t>(x)]).epsilon(2e-4));
     }
   }
 }
@@ -146,15 +146,18 @@ TEST_CASE("Striped Forward equals the reference Forward; Backward, decoding and 
       REQUIRE(backward_total == Approx(parser).margin(2e-3));
       REQUIRE(bck.x(0, StripedMatrix::kN) == bck_full.x(0, StripedMatrix::kN));
       REQUIRE(cudp::bio::domain_posteriors(om, fwd, bck, posteriors));
-      REQUIRE(posteriors.btot[static_cast<std::size_t>(L)] == Approx(posteriors.etot[static_cast<std::size_t>(L)]).margin(1e-3));
+      REQUIRE(posteriors.btot[static_cast<std::size_t>(L)] ==
+              Approx(posteriors.etot[static_cast<std::size_t>(L)]).margin(1e-3));
       REQUIRE(cudp::bio::posterior_decoding(om, fwd_full, bck_full, pp));
       for (int i = 1; i <= L; ++i) {
         // Each residue is emitted by exactly one state: M, I, N, J or C.
         double total = pp.x(i, StripedMatrix::kN) + pp.x(i, StripedMatrix::kJ) + pp.x(i, StripedMatrix::kC);
-        for (int k = 1; k <= om.M(); ++k) total += pp.node(i, k, StripedMatrix::kM) + (k < om.M() ? pp.node(i, k, StripedMatrix::kI) : 0.0f);
+        for (int k = 1; k <= om.M(); ++k)
+          total += pp.node(i, k, StripedMatrix::kM) + (k < om.M() ? pp.node(i, k, StripedMatrix::kI) : 0.0f);
         REQUIRE(total == Approx(1.0).margin(2e-3));
         REQUIRE(posteriors.mocc[static_cast<std::size_t>(i)] ==
-                Approx(1.0 - pp.x(i, StripedMatrix::kN) - pp.x(i, StripedMatrix::kJ) - pp.x(i, StripedMatrix::kC)).margin(1e-4));
+                Approx(1.0 - pp.x(i, StripedMatrix::kN) - pp.x(i, StripedMatrix::kJ) - pp.x(i, StripedMatrix::kC))
+                    .margin(1e-4));
       }
     }
   }
@@ -188,7 +191,8 @@ TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equ
   const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
   std::mt19937 rng(11);
   std::vector<std::vector<std::uint8_t>> targets;
-  for (std::size_t s = 0; s < e.targets.size(); ++s) targets.emplace_back(e.targets.data(s), e.targets.data(s) + e.targets.length(s));
+  for (std::size_t s = 0; s < e.targets.size(); ++s)
+    targets.emplace_back(e.targets.data(s), e.targets.data(s) + e.targets.length(s));
   for (int n = 0; n < 30; ++n) targets.push_back(random_protein(rng, 50 + 37 * static_cast<std::size_t>(n)));
   targets.emplace_back();  // zero length: counted as a target, never passes
 
@@ -199,9 +203,11 @@ TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equ
     const auto hit = pipeline.run(x.data(), x.size(), counts, ws);
     // The same decisions from the three stage calls.
     std::optional<cudp::bio::Plan7SequenceHit> split;
-    const auto msv = pipeline.after_msv(x.data(), x.size(), pipeline.msv_filter(x.data(), x.size(), ws), split_counts, ws);
-    if (msv.passed && (!msv.run_viterbi || pipeline.after_viterbi(x.size(), pipeline.viterbi_filter(x.data(), x.size(), ws),
-                                                                  msv.filter_nats, split_counts))) {
+    const auto msv =
+        pipeline.after_msv(x.data(), x.size(), pipeline.msv_filter(x.data(), x.size(), ws), split_counts, ws);
+    if (msv.passed &&
+        (!msv.run_viterbi || pipeline.after_viterbi(x.size(), pipeline.viterbi_filter(x.data(), x.size(), ws),
+                                                    msv.filter_nats, split_counts))) {
       split = pipeline.after_filters(x.data(), x.size(), msv.filter_nats, split_counts, ws);
     }
     REQUIRE(hit.has_value() == split.has_value());

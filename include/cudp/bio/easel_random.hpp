@@ -24,6 +24,8 @@ class EaselFastRandom {
   }
 
  private:
+  // esl_rnd_mix3: Bob Jenkins' 96-bit mix.
+  // clang-format off
   static std::uint32_t mix3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     a -= b; a -= c; a ^= (c >> 13);
     b -= c; b -= a; b ^= (a << 8);
@@ -36,6 +38,7 @@ class EaselFastRandom {
     c -= a; c -= b; c ^= (b >> 15);
     return c;
   }
+  // clang-format on
   std::uint32_t seed_ = 42, x_ = 0;
 };
 

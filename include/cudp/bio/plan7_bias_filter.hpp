@@ -66,7 +66,8 @@ class BiasFilter {
 
   // composition: the model's COMPO line (K probabilities); M: model length, which sets the mean length M/8 of a
   // biased segment.
-  BiasFilter(const NullModel& null_model, const std::vector<float>& composition, int M) : alphabet_(null_model.alphabet) {
+  BiasFilter(const NullModel& null_model, const std::vector<float>& composition, int M)
+      : alphabet_(null_model.alphabet) {
     if (alphabet_ == nullptr) throw std::invalid_argument("BiasFilter: null model without an alphabet");
     const int K = alphabet_->K;
     const int Kp = alphabet_->Kp;
@@ -82,7 +83,8 @@ class BiasFilter {
     const std::vector<float>& f = null_model.frequencies;
     for (int x = 0; x < K; ++x) {
       odds_[static_cast<std::size_t>(x) * 2 + 0] = f[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
-      odds_[static_cast<std::size_t>(x) * 2 + 1] = composition[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
+      odds_[static_cast<std::size_t>(x) * 2 + 1] =
+          composition[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
     }
     for (int x = K + 1; x <= Kp - 3; ++x) {
       for (int state = 0; state < 2; ++state) {
@@ -133,7 +135,9 @@ class BiasFilter {
   }
 
  private:
-  float odds(std::uint8_t code, int state) const { return odds_[static_cast<std::size_t>(code) * 2 + static_cast<std::size_t>(state)]; }
+  float odds(std::uint8_t code, int state) const {
+    return odds_[static_cast<std::size_t>(code) * 2 + static_cast<std::size_t>(state)];
+  }
 
   static float rescale(float& a, float& b) {
     float max = 0.0f;

@@ -37,8 +37,8 @@ namespace cudp::bio {
 struct DomainEnvelope {
   int env_from = 0, env_to = 0;  // 1-based, inclusive
   int ali_from = 0, ali_to = 0, hmm_from = 0, hmm_to = 0;
-  float env_nats = 0;        // envsc: unihit Forward score of the envelope, whole-target length model
-  float domcorrection = 0;   // sum of the envelope residues' null2 scores (nats)
+  float env_nats = 0;          // envsc: unihit Forward score of the envelope, whole-target length model
+  float domcorrection = 0;     // sum of the envelope residues' null2 scores (nats)
   float expected_correct = 0;  // oasc: expected correctly aligned residues of the optimal-accuracy alignment
 };
 
@@ -82,7 +82,8 @@ struct Cluster {
 };
 
 // link_spsamples of p7_spensemble.c, its quirks included (the model overlap has no +1).
-inline bool linked(const DomainWorkspace::Sample& a, const DomainWorkspace::Sample& b, const DomainDefinitionParameters& p) {
+inline bool linked(const DomainWorkspace::Sample& a, const DomainWorkspace::Sample& b,
+                   const DomainDefinitionParameters& p) {
   int nov = std::min(a.j, b.j) - std::max(a.i, b.i) + 1;
   int n = std::min(a.j - a.i + 1, b.j - b.i + 1);
   if (static_cast<float>(nov) / static_cast<float>(n) < p.min_overlap) return false;
@@ -110,7 +111,8 @@ inline int single_linkage(DomainWorkspace& ws, const DomainDefinitionParameters&
       v = ws.stack[static_cast<std::size_t>(--nb)];
       ws.assignment[static_cast<std::size_t>(v)] = nc;
       for (int a = na - 1; a >= 0; --a) {
-        if (linked(ws.samples[static_cast<std::size_t>(v)], ws.samples[static_cast<std::size_t>(ws.available[static_cast<std::size_t>(a)])], p)) {
+        if (linked(ws.samples[static_cast<std::size_t>(v)],
+                   ws.samples[static_cast<std::size_t>(ws.available[static_cast<std::size_t>(a)])], p)) {
           const int w = ws.available[static_cast<std::size_t>(a)];
           ws.available[static_cast<std::size_t>(a)] = ws.available[static_cast<std::size_t>(na - 1)];
           --na;
@@ -146,37 +148,45 @@ inline std::vector<Cluster> cluster_samples(DomainWorkspace& ws, int nsamples, c
         kmin = kmax = s.k;
         mmin = mmax = s.m;
       } else {
-        imin = std::min(imin, s.i); imax = std::max(imax, s.i);
-        jmin = std::min(jmin, s.j); jmax = std::max(jmax, s.j);
-        kmin = std::min(kmin, s.k); kmax = std::max(kmax, s.k);
-        mmin = std::min(mmin, s.m); mmax = std::max(mmax, s.m);
+        imin = std::min(imin, s.i);
+        imax = std::max(imax, s.i);
+        jmin = std::min(jmin, s.j);
+        jmax = std::max(jmax, s.j);
+        kmin = std::min(kmin, s.k);
+        kmax = std::max(kmax, s.k);
+        mmin = std::min(mmin, s.m);
+        mmax = std::max(mmax, s.m);
       }
     }
     const int threshold = static_cast<int>(std::ceil(static_cast<float>(ninc) * p.min_endpointp));
     auto histogram = [&](int lo, int hi, int DomainWorkspace::Sample::*field) {
       ws.endpoint_counts.assign(static_cast<std::size_t>(hi - lo + 1), 0);
       for (int h = 0; h < n; ++h) {
-        if (ws.assignment[static_cast<std::size_t>(h)] == c) ++ws.endpoint_counts[static_cast<std::size_t>(ws.samples[static_cast<std::size_t>(h)].*field - lo)];
+        if (ws.assignment[static_cast<std::size_t>(h)] == c)
+          ++ws.endpoint_counts[static_cast<std::size_t>(ws.samples[static_cast<std::size_t>(h)].*field - lo)];
       }
     };
     auto arg_max = [&]() {
       int best = 0;
       for (int z = 1; z < static_cast<int>(ws.endpoint_counts.size()); ++z) {
-        if (ws.endpoint_counts[static_cast<std::size_t>(z)] > ws.endpoint_counts[static_cast<std::size_t>(best)]) best = z;
+        if (ws.endpoint_counts[static_cast<std::size_t>(z)] > ws.endpoint_counts[static_cast<std::size_t>(best)])
+          best = z;
       }
       return best;
     };
     auto leftmost = [&](int lo, int hi, int DomainWorkspace::Sample::*field) {
       histogram(lo, hi, field);
       int best = lo;
-      for (; best <= hi; ++best) if (ws.endpoint_counts[static_cast<std::size_t>(best - lo)] >= threshold) break;
+      for (; best <= hi; ++best)
+        if (ws.endpoint_counts[static_cast<std::size_t>(best - lo)] >= threshold) break;
       if (best > hi) best = lo + arg_max();
       return best;
     };
     auto rightmost = [&](int lo, int hi, int DomainWorkspace::Sample::*field) {
       histogram(lo, hi, field);
       int best = hi;
-      for (; best >= lo; --best) if (ws.endpoint_counts[static_cast<std::size_t>(best - lo)] >= threshold) break;
+      for (; best >= lo; --best)
+        if (ws.endpoint_counts[static_cast<std::size_t>(best - lo)] >= threshold) break;
       if (best < lo) best = lo + arg_max();
       return best;
     };
@@ -185,9 +195,11 @@ inline std::vector<Cluster> cluster_samples(DomainWorkspace& ws, int nsamples, c
     const int best_j = rightmost(jmin, jmax, &DomainWorkspace::Sample::j);
     const int best_m = rightmost(mmin, mmax, &DomainWorkspace::Sample::m);
     if (best_i > best_j || best_k > best_m) continue;
-    significant.push_back(Cluster{best_i, best_j, best_k, best_m, static_cast<float>(ninc) / static_cast<float>(nsamples)});
+    significant.push_back(
+        Cluster{best_i, best_j, best_k, best_m, static_cast<float>(ninc) / static_cast<float>(nsamples)});
   }
-  std::stable_sort(significant.begin(), significant.end(), [](const Cluster& a, const Cluster& b) { return a.i < b.i; });
+  std::stable_sort(significant.begin(), significant.end(),
+                   [](const Cluster& a, const Cluster& b) { return a.i < b.i; });
   return significant;
 }
 
@@ -200,8 +212,8 @@ class DomainDefiner {
 
   // om: the target's profile in multihit mode for length L (left so on return); fwd, bck: its Forward and
   // Backward parser matrices over dsq[0..L-1].
-  void define(StripedOddsProfile& om, const std::uint8_t* dsq, int L, const StripedMatrix& fwd, const StripedMatrix& bck,
-              DomainWorkspace& ws, DomainDefinition& out) const {
+  void define(StripedOddsProfile& om, const std::uint8_t* dsq, int L, const StripedMatrix& fwd,
+              const StripedMatrix& bck, DomainWorkspace& ws, DomainDefinition& out) const {
     CUDP_PLAN7_NO_FP_CONTRACT
     out = DomainDefinition{};
     out.null2_scores.assign(static_cast<std::size_t>(L) + 1, 0.0f);
@@ -274,7 +286,8 @@ class DomainDefiner {
       if (!stochastic_trace(ws.rng, om, ws.fwd, Lr, ws.trace)) ws.trace.clear();
       int pos = 1;
       for (const TraceDomain& d : ws.trace) {
-        ws.samples.push_back(DomainWorkspace::Sample{t, d.sq_from + ireg - 1, d.sq_to + ireg - 1, d.hmm_from, d.hmm_to});
+        ws.samples.push_back(
+            DomainWorkspace::Sample{t, d.sq_from + ireg - 1, d.sq_to + ireg - 1, d.hmm_from, d.hmm_to});
         null2_by_trace(om, *alphabet_, d, ws.usage, ws.null2);
         // As HMMER: the domain's first residue counts as outside (odds 1).
         for (; pos <= d.sq_from; ++pos) n2sc[static_cast<std::size_t>(ireg + pos - 1)] += 1.0f;

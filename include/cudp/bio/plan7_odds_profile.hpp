@@ -158,11 +158,15 @@ class StripedOddsProfile {
         auto node_score = [&](int node, io::HmmTransition t) {
           return node < M_ ? profile.transition(node, t) : Plan7Profile::minus_infinity;
         };
-        const float scores[7] = {
-            from < M_ ? profile.entry[static_cast<std::size_t>(k)] : Plan7Profile::minus_infinity,
-            node_score(from, io::kMM), node_score(from, io::kIM), node_score(from, io::kDM),
-            node_score(k, io::kMD),    node_score(k, io::kMI),    node_score(k, io::kII)};
-        for (int t = 0; t < 7; ++t) transitions_[static_cast<std::size_t>(q) * 7 + static_cast<std::size_t>(t)].v[r] = easel_sse_expf(scores[t]);
+        const float scores[7] = {from < M_ ? profile.entry[static_cast<std::size_t>(k)] : Plan7Profile::minus_infinity,
+                                 node_score(from, io::kMM),
+                                 node_score(from, io::kIM),
+                                 node_score(from, io::kDM),
+                                 node_score(k, io::kMD),
+                                 node_score(k, io::kMI),
+                                 node_score(k, io::kII)};
+        for (int t = 0; t < 7; ++t)
+          transitions_[static_cast<std::size_t>(q) * 7 + static_cast<std::size_t>(t)].v[r] = easel_sse_expf(scores[t]);
         dd_[static_cast<std::size_t>(q)].v[r] = easel_sse_expf(node_score(k, io::kDD));
       }
     }

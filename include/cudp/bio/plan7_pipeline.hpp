@@ -39,9 +39,9 @@
 #include "plan7_filters.hpp"
 #include "plan7_odds_profile.hpp"
 #include "plan7_posterior.hpp"
-#include "plan7_traces.hpp"
 #include "plan7_profile.hpp"
 #include "plan7_reference.hpp"
+#include "plan7_traces.hpp"
 
 namespace cudp::bio {
 
@@ -80,11 +80,11 @@ struct Plan7PipelineCounts {
 // One domain (an envelope), coordinates 1-based and inclusive.
 struct Plan7DomainHit {
   int env_from = 0, env_to = 0, ali_from = 0, ali_to = 0, hmm_from = 0, hmm_to = 0;
-  float env_nats = 0;     // Forward score of the envelope alone (unihit, length model of the whole target)
-  float null2_nats = 0;   // the domain's null2 correction before the omega prior (HMMER's domcorrection)
-  float bits = 0;         // domain score as hmmsearch reports it
-  float bias_bits = 0;    // the domain's bias column
-  double lnP = 0;         // natural log of the domain's P-value (E-value = exp(lnP) * domZ)
+  float env_nats = 0;        // Forward score of the envelope alone (unihit, length model of the whole target)
+  float null2_nats = 0;      // the domain's null2 correction before the omega prior (HMMER's domcorrection)
+  float bits = 0;            // domain score as hmmsearch reports it
+  float bias_bits = 0;       // the domain's bias column
+  double lnP = 0;            // natural log of the domain's P-value (E-value = exp(lnP) * domZ)
   float mean_posterior = 0;  // mean posterior probability of the aligned residues (HMMER's oasc / alignment length)
   bool reported = false, included = false;  // set by the caller's thresholding
 };
@@ -93,7 +93,7 @@ struct Plan7SequenceHit {
   std::size_t target = 0;  // the caller's index; after_filters leaves it 0
   float pre_bits = 0;      // score before the null2 correction; the bias column is pre_bits - bits
   float bits = 0;
-  double lnP = 0;          // natural log of the P-value (E-value = exp(lnP) * Z)
+  double lnP = 0;  // natural log of the P-value (E-value = exp(lnP) * Z)
   float expected_domains = 0;
   int regions = 0, clustered = 0, overlaps = 0, envelopes = 0;
   std::vector<Plan7DomainHit> domains;
@@ -102,7 +102,10 @@ struct Plan7SequenceHit {
 class Plan7Pipeline {
  public:
   Plan7Pipeline(const io::HmmModel& model, const NullModel& null_model, Plan7PipelineOptions options = {})
-      : options_(options), name_(model.name), M_(model.length), definer_(plan7_alphabet_of(model.alphabet), domain_parameters(options)) {
+      : options_(options),
+        name_(model.name),
+        M_(model.length),
+        definer_(plan7_alphabet_of(model.alphabet), domain_parameters(options)) {
     if (!model.stats) throw std::invalid_argument("Plan7Pipeline: model '" + model.name + "' has no STATS lines");
     stats_ = *model.stats;
     if (options_.max) {
@@ -225,7 +228,8 @@ class Plan7Pipeline {
       covered += d.env_to - d.env_from + 1;
       if (options_.null2) sum_bias += d.domcorrection;
     }
-    sum_bias = options_.null2 ? hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + sum_bias)) : 0.0f;
+    sum_bias =
+        options_.null2 ? hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + sum_bias)) : 0.0f;
     sum_score = static_cast<float>(sum_score + (n - covered) * flank);
     const float pre2_score = static_cast<float>((sum_score - nullsc) / detail::kLn2);
     sum_score = static_cast<float>((sum_score - (nullsc + sum_bias)) / detail::kLn2);
@@ -257,7 +261,8 @@ class Plan7Pipeline {
       const int Ld = d.env_to - d.env_from + 1;
       float bitscore = static_cast<float>(d.env_nats + (n - Ld) * flank);
       const float dombias =
-          options_.null2 ? hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + d.domcorrection)) : 0.0f;
+          options_.null2 ? hmmer_logsum(0.0f, static_cast<float>(static_cast<double>(log_omega) + d.domcorrection))
+                         : 0.0f;
       bitscore = static_cast<float>((bitscore - (nullsc + dombias)) / detail::kLn2);
       dom.bits = bitscore;
       dom.bias_bits = static_cast<float>(dombias * kLog2Reciprocal);
@@ -277,7 +282,8 @@ class Plan7Pipeline {
     }
     const AfterMsv msv = after_msv(codes, L, msv_filter(codes, L, ws), counts, ws);
     if (!msv.passed) return std::nullopt;
-    if (msv.run_viterbi && !after_viterbi(L, viterbi_filter(codes, L, ws), msv.filter_nats, counts)) return std::nullopt;
+    if (msv.run_viterbi && !after_viterbi(L, viterbi_filter(codes, L, ws), msv.filter_nats, counts))
+      return std::nullopt;
     return after_filters(codes, L, msv.filter_nats, counts, ws);
   }
 

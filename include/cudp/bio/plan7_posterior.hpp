@@ -76,7 +76,8 @@ inline float striped_forward(const StripedOddsProfile& om, const std::uint8_t* d
   ox.has_own_scales = true;
   const OddsSpecials& xf = om.xf();
   Lanes4* dpc = ox.row(0);
-  for (int q = 0; q < Q; ++q) detail::cell(dpc, q, SM::kM) = detail::cell(dpc, q, SM::kI) = detail::cell(dpc, q, SM::kD) = Lanes4{};
+  for (int q = 0; q < Q; ++q)
+    detail::cell(dpc, q, SM::kM) = detail::cell(dpc, q, SM::kI) = detail::cell(dpc, q, SM::kD) = Lanes4{};
   float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = xf.n_move, xC = 0.0f;
   ox.x(0, SM::kE) = xE;
   ox.x(0, SM::kN) = xN;
@@ -344,8 +345,8 @@ inline bool domain_posteriors(const StripedOddsProfile& om, const StripedMatrix&
   out.mocc.assign(static_cast<std::size_t>(L) + 1, 0.0f);
   for (int i = 1; i <= L; ++i) {
     const auto u = static_cast<std::size_t>(i);
-    out.btot[u] = out.btot[u - 1] +
-                  (fwd.x(i - 1, SM::kB) * bck.x(i - 1, SM::kB) * fwd.x(i - 1, SM::kScale) * scaleproduct);
+    out.btot[u] =
+        out.btot[u - 1] + (fwd.x(i - 1, SM::kB) * bck.x(i - 1, SM::kB) * fwd.x(i - 1, SM::kScale) * scaleproduct);
     if (bck.has_own_scales) scaleproduct *= fwd.x(i - 1, SM::kScale) / bck.x(i - 1, SM::kScale);
     out.etot[u] = out.etot[u - 1] + (fwd.x(i, SM::kE) * bck.x(i, SM::kE) * fwd.x(i, SM::kScale) * scaleproduct);
     float njcp = fwd.x(i - 1, SM::kN) * bck.x(i, SM::kN) * xf.n_loop * scaleproduct;
@@ -442,8 +443,10 @@ inline void null2_by_expectation(const StripedOddsProfile& om, const Plan7Alphab
   for (int i = 2; i <= Ld; ++i) {
     const Lanes4* row = pp.row(i);
     for (int q = 0; q < Q; ++q) {
-      detail::cell(usage.data(), q, SM::kM) = lanes4::add(detail::cell(row, q, SM::kM), detail::cell(usage.data(), q, SM::kM));
-      detail::cell(usage.data(), q, SM::kI) = lanes4::add(detail::cell(row, q, SM::kI), detail::cell(usage.data(), q, SM::kI));
+      detail::cell(usage.data(), q, SM::kM) =
+          lanes4::add(detail::cell(row, q, SM::kM), detail::cell(usage.data(), q, SM::kM));
+      detail::cell(usage.data(), q, SM::kI) =
+          lanes4::add(detail::cell(row, q, SM::kI), detail::cell(usage.data(), q, SM::kI));
     }
     xN += pp.x(i, SM::kN);
     xC += pp.x(i, SM::kC);

@@ -76,7 +76,8 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
       case TS::M: {
         // From B(i-1), M(i-1,k-1), I(i-1,k-1), D(i-1,k-1).
         float path[4] = {ox.x(i - 1, SM::kB) * t_into(k, kOddsBM), value(i - 1, k - 1, SM::kM) * t_into(k, kOddsMM),
-                         value(i - 1, k - 1, SM::kI) * t_into(k, kOddsIM), value(i - 1, k - 1, SM::kD) * t_into(k, kOddsDM)};
+                         value(i - 1, k - 1, SM::kI) * t_into(k, kOddsIM),
+                         value(i - 1, k - 1, SM::kD) * t_into(k, kOddsDM)};
         const TS states[4] = {TS::B, TS::M, TS::I, TS::D};
         const int c = choose_normalized(rng, path, 4);
         if (c < 0) return false;
@@ -228,7 +229,8 @@ struct OptimalAccuracyResult {
   bool ok = false;
 };
 
-inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, const StripedMatrix& pp, StripedMatrix& ox) {
+inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, const StripedMatrix& pp,
+                                              StripedMatrix& ox) {
   CUDP_PLAN7_NO_FP_CONTRACT
   using SM = StripedMatrix;
   const int Q = om.Q();
@@ -249,7 +251,8 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
   auto shift_up_inf = [&](const Lanes4& a) { return Lanes4{{ninf, a.v[0], a.v[1], a.v[2]}}; };
   ox.resize(om.M(), Q, L, true);
   Lanes4* dpc = ox.row(0);
-  for (int q = 0; q < Q; ++q) detail::cell(dpc, q, SM::kM) = detail::cell(dpc, q, SM::kI) = detail::cell(dpc, q, SM::kD) = infv;
+  for (int q = 0; q < Q; ++q)
+    detail::cell(dpc, q, SM::kM) = detail::cell(dpc, q, SM::kI) = detail::cell(dpc, q, SM::kD) = infv;
   ox.x(0, SM::kE) = ninf;
   ox.x(0, SM::kN) = 0.0f;
   ox.x(0, SM::kJ) = ninf;
@@ -330,7 +333,8 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
         path[2] = t_into(k, kOddsDM) == 0.0f ? ninf : value(i - 1, k - 1, SM::kD);
         const TS states[4] = {TS::M, TS::I, TS::D, TS::B};
         int best = 0;
-        for (int c = 1; c < 4; ++c) if (path[c] > path[best]) best = c;
+        for (int c = 1; c < 4; ++c)
+          if (path[c] > path[best]) best = c;
         s1 = states[best];
         --k;
         --i;
@@ -338,7 +342,8 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
       }
       case TS::D: {
         const float p0 = k > 1 && t_into(k - 1, kOddsMD) != 0.0f ? value(i, k - 1, SM::kM) : ninf;
-        const float p1 = k > 1 && om.dd(om.segment_of(k - 1)).v[om.lane_of(k - 1)] != 0.0f ? value(i, k - 1, SM::kD) : ninf;
+        const float p1 =
+            k > 1 && om.dd(om.segment_of(k - 1)).v[om.lane_of(k - 1)] != 0.0f ? value(i, k - 1, SM::kD) : ninf;
         s1 = p0 >= p1 ? TS::M : TS::D;
         --k;
         break;
@@ -372,10 +377,18 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
         const Lanes4* row = ox.row(i);
         for (int q = 0; q < Q; ++q) {
           for (int r = 0; r < 4; ++r) {
-            if (detail::cell(row, q, SM::kM).v[r] >= max) { max = detail::cell(row, q, SM::kM).v[r]; smax = TS::M; kmax = r * Q + q + 1; }
+            if (detail::cell(row, q, SM::kM).v[r] >= max) {
+              max = detail::cell(row, q, SM::kM).v[r];
+              smax = TS::M;
+              kmax = r * Q + q + 1;
+            }
           }
           for (int r = 0; r < 4; ++r) {
-            if (detail::cell(row, q, SM::kD).v[r] > max) { max = detail::cell(row, q, SM::kD).v[r]; smax = TS::D; kmax = r * Q + q + 1; }
+            if (detail::cell(row, q, SM::kD).v[r] > max) {
+              max = detail::cell(row, q, SM::kD).v[r];
+              smax = TS::D;
+              kmax = r * Q + q + 1;
+            }
           }
         }
         k = kmax;
