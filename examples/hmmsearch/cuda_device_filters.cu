@@ -16,7 +16,8 @@ bool cuda_available() {
 }
 
 struct DeviceFilters::Impl {
-  explicit Impl(const cudp::engine::SequencesView& view) : db(view), device_db(view), msv(device_db), viterbi(device_db) {
+  explicit Impl(const cudp::engine::SequencesView& view)
+      : db(view), device_db(view), msv(device_db), viterbi(device_db), forward(device_db) {
     all.resize(view.count);
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
   }
@@ -24,6 +25,7 @@ struct DeviceFilters::Impl {
   cudp::engine::DeviceStripedDatabase device_db;
   cudp::engine::DeviceMsvFilter<cudp::lanes::s16x2> msv;
   cudp::engine::DeviceViterbiFilter<> viterbi;
+  cudp::engine::DeviceForwardFilter<> forward;
   std::vector<std::uint32_t> all;
 };
 
@@ -71,8 +73,14 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
   return out;
 }
 
+std::vector<float> DeviceFilters::forward(const cudp::bio::Plan7Profile& profile,
+                                           const std::vector<std::uint32_t>& targets) {
+  if (!impl_->forward.fits(profile.M)) return {};
+  return impl_->forward.scores(profile, targets);
+}
+
 double DeviceFilters::kernel_seconds() const {
-  return (impl_->msv.kernel_ms() + impl_->viterbi.kernel_ms()) / 1e3;
+  return (impl_->msv.kernel_ms() + impl_->viterbi.kernel_ms() + impl_->forward.kernel_ms()) / 1e3;
 }
 
 }  // namespace hmmsearch

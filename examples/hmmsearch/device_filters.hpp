@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <cudp/bio/plan7_filter_reference.hpp>
+#include <cudp/bio/plan7_profile.hpp>
 #include <cudp/engine/sequences.hpp>
 
 namespace hmmsearch {
@@ -28,6 +29,10 @@ class DeviceFilters {
   // p7_ViterbiFilter for the listed targets (indices into the database), in that order.
   std::vector<cudp::bio::FilterResult> viterbi(const cudp::bio::ViterbiFilterProfile& profile,
                                                const std::vector<std::uint32_t>& targets);
+  // Forward scores (nats) of the listed targets for the F3 stage: HMMER's to float rounding, not bit for bit, so
+  // the caller keeps a margin and lets the host pipeline decide. Empty when the model is too large for the
+  // device Forward (the host then computes every Forward).
+  std::vector<float> forward(const cudp::bio::Plan7Profile& profile, const std::vector<std::uint32_t>& targets);
   double kernel_seconds() const;  // device time spent in the filter kernels so far
 
  private:

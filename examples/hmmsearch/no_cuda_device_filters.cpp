@@ -26,6 +26,10 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
+std::vector<float> DeviceFilters::forward(const cudp::bio::Plan7Profile&, const std::vector<std::uint32_t>&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
+}
+
 double DeviceFilters::kernel_seconds() const { return 0.0; }
 
 }  // namespace hmmsearch

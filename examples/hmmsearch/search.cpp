@@ -1,6 +1,7 @@
 #include "search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -62,6 +63,26 @@ void keep(Worker& w, std::optional<Plan7SequenceHit> hit, std::size_t target) {
   w.hits.push_back(std::move(*hit));
 }
 
+// Targets whose device Forward score, given 0.05 bits to spare (a thousand times the float rounding), still fails
+// F3 are dropped; the others go on. Everything goes on when the device has no Forward for the model or F3 is off.
+std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline, DeviceFilters& filters,
+                                                  const std::vector<std::uint32_t>& targets,
+                                                  const std::vector<float>& filter_nats) {
+  const double F3 = pipeline.options().F3;
+  const auto& stats = pipeline.profile().stats;
+  if (targets.empty() || F3 >= 1.0 || !stats) return targets;
+  const std::vector<float> nats = filters.forward(pipeline.profile(), targets);
+  if (nats.size() != targets.size()) return targets;
+  constexpr double kSpareBits = 0.05;
+  std::vector<std::uint32_t> kept;
+  for (std::size_t j = 0; j < targets.size(); ++j) {
+    const double bits = (nats[j] - filter_nats[targets[j]]) / 0.69314718055994529 + kSpareBits;
+    const double P = bits < stats->forward_tau ? 1.0 : std::exp(-stats->forward_lambda * (bits - stats->forward_tau));
+    if (P <= F3) kept.push_back(targets[j]);
+  }
+  return kept;
+}
+
 }  // namespace
 
 SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads,
@@ -106,10 +127,14 @@ SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::
     });
   }
 
-  // Stage 4 and domain definition on the host.
+  // Stage 4: Forward on the device sets aside the targets that clearly fail F3; the host pipeline computes Forward
+  // again for the rest and makes the decision, so the device's float rounding cannot change an answer.
   std::vector<std::uint32_t> survivors;
   for (std::size_t i = 0; i < n; ++i)
     if (stage[i] == kForward) survivors.push_back(static_cast<std::uint32_t>(i));
+  survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
+
+  // Domain definition and the reported scores on the host.
   workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
     const std::size_t i = survivors[j];
     keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace), i);
