@@ -1,6 +1,6 @@
 // Plan7 filter benchmark: the MSV filter (s16x2 with DPX and u8x4) and the Viterbi filter on the GPU over a whole
 // database, for models of a ladder of sizes (the hmmer-examples models given on the command line, then random
-// models of about 100 to 2400 nodes), printing GCUPS (kernel time, events) and checking a sample of targets
+// models of about 100 to 2400 nodes), with Forward (float) too, printing GCUPS (kernel time, events) and checking a sample of targets
 // against the scalar HMMER reference.
 // Usage: cudp-hmm-filter-bench DB.fa [MODEL.hmm ...]
 #include <chrono>
@@ -21,7 +21,7 @@ namespace {
 using namespace cudp;
 
 struct Totals {
-  double cells = 0, msv_s = 0, msv_bytes_s = 0, vit_s = 0;
+  double cells = 0, msv_s = 0, msv_bytes_s = 0, vit_s = 0, fwd_cells = 0, fwd_s = 0;
 };
 
 int check_sample(const io::SequenceSet& db, bio::MsvFilterProfile msv, bio::ViterbiFilterProfile vf,
@@ -61,14 +61,22 @@ void bench_model(const std::string& label, const io::HmmModel& hmm, const io::Se
   std::vector<std::uint32_t> host_targets;
   const auto vit_got = viterbi.scores(vf, all, engine::view_of(db), host_targets);
   const double vit_s = viterbi.last_kernel_ms() / 1e3;
+  engine::DeviceForwardFilter<> forward(device_db);
+  double fwd_s = 0;
+  if (forward.fits(hmm.length)) {
+    forward.scores(profile, all);
+    fwd_s = forward.last_kernel_ms() / 1e3;
+    totals.fwd_cells += cells;
+    totals.fwd_s += fwd_s;
+  }
   int passed = 0;
   for (const auto& r : msv_got) passed += r.status == bio::FilterStatus::Overflow;
   const int mismatches = check_sample(db, msv, vf, msv_got, vit_got);
   std::printf("%-14s M %5d  MSV s16x2 G%-2d Q%-2d %8.1f GCUPS  u8x4 %8.1f GCUPS  Viterbi G%-2d Q%-2d %8.1f GCUPS  "
-              "(host-scored %zu, MSV overflows %d, sample mismatches %d)\n",
+              "Forward %7.1f GCUPS  (host-scored %zu, MSV overflows %d, sample mismatches %d)\n",
               label.c_str(), hmm.length, words.last_shape().group, words.last_shape().segments, cells / msv_s / 1e9,
               cells / bytes_s / 1e9, viterbi.last_shape().group, viterbi.last_shape().segments, cells / vit_s / 1e9,
-              host_targets.size(), passed, mismatches);
+              fwd_s > 0 ? cells / fwd_s / 1e9 : 0.0, host_targets.size(), passed, mismatches);
   std::fflush(stdout);
   totals.cells += cells;
   totals.msv_s += msv_s;
@@ -104,8 +112,8 @@ int main(int argc, char** argv) {
   for (int M : {100, 260, 400, 800, 1100, 2400}) {
     bench_model("random" + std::to_string(M), test::random_hmm({M, false, seed++}), db, device_db, all, totals);
   }
-  std::printf("OVERALL MSV s16x2 %.1f GCUPS, MSV u8x4 %.1f GCUPS, Viterbi filter %.1f GCUPS (%s)\n",
+  std::printf("OVERALL MSV s16x2 %.1f GCUPS, MSV u8x4 %.1f GCUPS, Viterbi filter %.1f GCUPS, Forward %.1f GCUPS (%s)\n",
               totals.cells / totals.msv_s / 1e9, totals.cells / totals.msv_bytes_s / 1e9,
-              totals.cells / totals.vit_s / 1e9, prop.name);
+              totals.cells / totals.vit_s / 1e9, totals.fwd_cells / totals.fwd_s / 1e9, prop.name);
   return 0;
 }
