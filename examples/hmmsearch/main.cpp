@@ -28,6 +28,7 @@
 #include <cudp/engine/sequences.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/hmm_file.hpp>
+#include <cudp/io/output_files.hpp>
 
 #include "database.hpp"
 #include "device_filters.hpp"
@@ -115,56 +116,6 @@ hmmsearch::Hit to_report_hit(cudp::bio::Plan7SequenceHit&& h, const cudp::io::Se
   return r;
 }
 
-// Writes every output file as path.tmp first and renames them only when all were written, so that a failure
-// leaves no partial file (nor a truncated one from an earlier run). A path that is not a regular file (/dev/null, a
-// named pipe, /dev/stdout) is written directly: renaming over it would replace the device or pipe with a file. A
-// symbolic link is followed, so that the link stays and its target is replaced.
-void write_outputs(const std::vector<std::pair<std::string, const std::string*>>& files) {
-  namespace fs = std::filesystem;
-  struct Plan {
-    std::string path, target, tmp;
-    const std::string* text;
-    bool direct;
-  };
-  std::vector<Plan> plans;
-  for (const auto& [path, text] : files) {
-    std::error_code ec;
-    std::string target = path;
-    if (fs::is_symlink(fs::symlink_status(path, ec))) target = fs::weakly_canonical(path, ec).string();
-    const fs::file_status st = fs::status(target, ec);
-    const bool direct = fs::exists(st) && !fs::is_regular_file(st);
-    plans.push_back({path, target, target + ".tmp", text, direct});
-  }
-  std::vector<std::string> temporaries;
-  const auto discard = [&] {
-    for (const auto& t : temporaries) std::remove(t.c_str());
-  };
-  const auto write = [](const std::string& where, const std::string& text) {
-    std::ofstream f(where, std::ios::binary);
-    f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    f.close();
-    return static_cast<bool>(f);
-  };
-  for (const auto& p : plans) {
-    if (p.direct) continue;
-    temporaries.push_back(p.tmp);
-    if (!write(p.tmp, *p.text)) {
-      discard();
-      throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot write (" + p.tmp + ")"));
-    }
-  }
-  for (const auto& p : plans) {
-    if (p.direct) continue;
-    if (std::rename(p.tmp.c_str(), p.target.c_str()) != 0) {
-      discard();
-      throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot rename " + p.tmp + " to it"));
-    }
-  }
-  for (const auto& p : plans)
-    if (p.direct && !write(p.target, *p.text))
-      throw cudp::io::InputError(cudp::io::format_error(p.path, "cannot write"));
-}
-
 // A line on standard error, redrawn four times a second while a model is searched: only when it is a terminal.
 class Progress {
  public:
@@ -217,21 +168,6 @@ class Progress {
   std::thread thread_;
 };
 
-// Fails early, before a long search, when an output file cannot be created (a missing directory, no permission).
-void check_writable(const std::optional<std::string>& path) {
-  namespace fs = std::filesystem;
-  if (!path) return;
-  std::error_code ec;
-  const fs::file_status st = fs::status(*path, ec);
-  if (fs::exists(st) && !fs::is_regular_file(st)) return;  // written in place
-  const std::string probe = *path + ".tmp";
-  std::FILE* f = std::fopen(probe.c_str(), "wb");
-  if (f == nullptr)
-    throw cudp::io::InputError(cudp::io::format_error(*path, std::string("cannot create: ") + std::strerror(errno)));
-  std::fclose(f);
-  std::remove(probe.c_str());
-}
-
 std::string current_dir() {
   std::vector<char> buf(4096);
   return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
@@ -258,10 +194,10 @@ int main(int argc, char** argv) {
     const hmmsearch::Thresholds thresholds = o.thresholds();
     const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
-    check_writable(o.output);
-    check_writable(o.tblout);
-    check_writable(o.domtblout);
-    check_writable(o.pfamtblout);
+    cudp::io::check_writable(o.output);
+    cudp::io::check_writable(o.tblout);
+    cudp::io::check_writable(o.domtblout);
+    cudp::io::check_writable(o.pfamtblout);
 
     // Inputs, all read and checked before anything is searched or written.
     if (o.hmm_file == "-" && o.seq_file == "-")
@@ -414,7 +350,7 @@ int main(int argc, char** argv) {
     if (o.tblout) files.emplace_back(*o.tblout, &tbl);
     if (o.domtblout) files.emplace_back(*o.domtblout, &domtbl);
     if (o.pfamtblout) files.emplace_back(*o.pfamtblout, &pfamtbl);
-    write_outputs(files);
+    cudp::io::write_outputs(files);
     if (!o.output) std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   } catch (const hmmsearch::UsageError& e) {

@@ -22,6 +22,7 @@
 #include <cudp/io/database_file.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/matrix.hpp>
+#include <cudp/io/output_files.hpp>
 
 #include "backend.hpp"
 
@@ -223,20 +224,7 @@ int main(int argc, char** argv) {
     if (o.out.empty()) {
       std::fwrite(text.data(), 1, text.size(), stdout);
     } else {
-      // Written whole to a temporary and renamed, so a failure never leaves a partial file behind.
-      std::string tmp = o.out + ".tmp";
-      {
-        std::ofstream f(tmp, std::ios::binary);
-        f.write(text.data(), static_cast<std::streamsize>(text.size()));
-        if (!f) {
-          std::remove(tmp.c_str());
-          throw std::runtime_error(o.out + ": cannot write");
-        }
-      }
-      if (std::rename(tmp.c_str(), o.out.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error(o.out + ": cannot write");
-      }
+      cudp::io::write_outputs({{o.out, &text}});  // all or nothing; /dev/null and pipes are written in place
     }
     return 0;
   } catch (const std::invalid_argument& e) {
