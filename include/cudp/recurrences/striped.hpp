@@ -74,11 +74,19 @@ template <class Word, class Seg>
 CUDP_HD void load_four(const Word* run, int q, const Seg& segments, Word (&out)[4]) {
 #if CUDP_DEVICE_PASS
   static_assert(sizeof(Word) == 4, "32-bit lane words");
-  const uint4 v = __ldg(reinterpret_cast<const uint4*>(run + q));
-  out[0] = v.x;
-  out[1] = v.y;
-  out[2] = v.z;
-  out[3] = v.w;
+  if constexpr (std::is_same_v<Word, float>) {
+    const float4 v = __ldg(reinterpret_cast<const float4*>(run + q));
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = v.w;
+  } else {  // integer lane words: the bits as they are
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(run + q));
+    out[0] = static_cast<Word>(v.x);
+    out[1] = static_cast<Word>(v.y);
+    out[2] = static_cast<Word>(v.z);
+    out[3] = static_cast<Word>(v.w);
+  }
 #else
   for (int j = 0; j < 4; ++j) out[j] = q + j < segments.size() ? run[q + j] : Word{};
 #endif
