@@ -58,9 +58,10 @@ if [ -z "${SKIP_HMM:-}" ]; then
   build-gpu/bench/cudp-hmm-filter-bench "$DATA/db.fa" $M/fn3.hmm $M/globins4.hmm $M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm \
     $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm 2>&1 | tee "$OUT/hmm-filter-bench.txt" | grep -E "OVERALL|MISMATCH|error"
   grep -E "GCUPS|MISMATCH" "$OUT/hmm-filter-bench.txt" >>"$OUT/summary.txt"
-  # 20 models: the 12 protein models of hmmer-examples, the first 8 of them twice.
+  # 20 models: the 12 protein models of hmmer-examples, the first 8 of them twice, all in HMMER3/f (hmmsearch
+  # refuses a file mixing save formats).
   ls $M/*.hmm | sort > /tmp/models.list
-  cat $(cat /tmp/models.list) $(head -8 /tmp/models.list) > /tmp/batch20.hmm
+  for f in $(cat /tmp/models.list) $(head -8 /tmp/models.list); do hmmconvert "$f"; done > /tmp/batch20.hmm
   if [ -x build-gpu/examples/hmmsearch/cudp-hmmsearch ] && [ "$have_cpu_tools" = 1 ]; then
     for model in ${HMM_MODELS:-$M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm /tmp/batch20.hmm}; do
       name=$(basename "$model" .hmm)
