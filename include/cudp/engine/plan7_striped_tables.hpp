@@ -36,6 +36,18 @@ std::vector<typename L::word> stripe_rows(const recurrences::StripedShape& shape
   }
   return table;
 }
+
+// A length-model value of the profile for every target length 0 .. max_length, computed as the host filters
+// compute it (set_target_length), so that the device uses exactly the same value.
+template <class Value, class Profile, class Pick>
+std::vector<Value> by_length(Profile profile, std::uint32_t max_length, Pick pick) {
+  std::vector<Value> table(static_cast<std::size_t>(max_length) + 1);
+  for (std::uint32_t n = 0; n <= max_length; ++n) {
+    profile.set_target_length(n);
+    table[n] = pick(profile);
+  }
+  return table;
+}
 }  // namespace detail
 
 // The shape holding M nodes with `group` lanes: the fewest segments that fit.
@@ -74,12 +86,7 @@ StripedMsvTables<L> stripe_msv(const bio::MsvFilterProfile& profile, const recur
   t.shape = shape;
   t.costs = detail::stripe_rows<L>(shape, profile.Kp, profile.M, Bytes::stored_cost(255, profile.bias),
                                    [&](int x, int k) { return Bytes::stored_cost(profile.cost(k, x), profile.bias); });
-  bio::MsvFilterProfile by_length = profile;
-  t.move_costs.resize(static_cast<std::size_t>(max_length) + 1);
-  for (std::uint32_t n = 0; n <= max_length; ++n) {
-    by_length.set_target_length(n);
-    t.move_costs[n] = by_length.move_cost;
-  }
+  t.move_costs = detail::by_length<std::uint8_t>(profile, max_length, [](const auto& p) { return p.move_cost; });
   t.bias = profile.bias;
   t.base = profile.base;
   t.entry_cost = profile.entry_cost;
@@ -145,12 +152,7 @@ StripedViterbiTables<L> stripe_viterbi(const bio::ViterbiFilterProfile& p, const
       default: return clamp(at.ii);
     }
   });
-  bio::ViterbiFilterProfile by_length = p;
-  t.moves.resize(static_cast<std::size_t>(max_length) + 1);
-  for (std::uint32_t n = 0; n <= max_length; ++n) {
-    by_length.set_target_length(n);
-    t.moves[n] = by_length.n_move;
-  }
+  t.moves = detail::by_length<std::int16_t>(p, max_length, [](const auto& v) { return v.n_move; });
   t.base = p.base;
   t.e_loop = p.e_loop;
   t.e_move = p.e_move;
