@@ -46,14 +46,13 @@ struct Plan7ViterbiFilter {
   // four segments at a time beyond.
   template <class Seg>
   struct Columns : TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24> {
+    using Base = TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24>;
     template <class Group>
     CUDP_HD void load(const Model& md, const Group& g) {
-      TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24>::load(md.transitions, md.shape,
-                                                                                          g.lane());
+      Base::load(md.transitions, md.shape, g.lane());
     }
     CUDP_HD void quad(ViterbiTransition t, int q0, const Seg& like, Word (&out)[4]) const {
-      TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24>::quad(static_cast<int>(t), q0, like,
-                                                                                          out);
+      Base::quad(static_cast<int>(t), q0, like, out);
     }
   };
 
