@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cudp/engine/plan7_striped_tables.hpp"
+#include "cudp/lanes/sse.hpp"
 #include "cudp/tiers/striped_rows_host.hpp"
 #include "../support/striped_filter_check.hpp"
 
@@ -40,6 +41,26 @@ TEST_CASE("striped MSV equals HMMER's MSV filter in u8x4 and s16x2", "[plan7][st
     auto c = test::make_striped_case(o, 60, 700);
     check_msv<lanes::u8x4>(c);
     check_msv<lanes::s16x2>(c);
+#if CUDP_HAS_SSE_LANES
+    check_msv<lanes::u8x16>(c);
+#endif
+  }
+}
+
+template <class L>
+void check_viterbi(test::StripedFilterCase& c, const test::RandomModelOptions& o, int& compared, int& overflows) {
+  const auto shape = engine::striped_shape_for(c.viterbi.M, 1, L::width);
+  const auto tables = engine::stripe_viterbi<L>(c.viterbi, shape, 100000);
+  tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
+  const auto raw = tiers::striped_rows_on_host<recurrences::Plan7ViterbiFilter<L>>(tables.host_model(), targets, 2);
+  for (std::size_t i = 0; i < c.ids.size(); ++i) {
+    const auto got = engine::viterbi_filter_result(c.viterbi, tables, c.length(c.ids[i]), raw[i]);
+    const auto want = test::reference_viterbi(c, c.ids[i]);
+    INFO(L::name << " M=" << c.viterbi.M << (o.sticky_deletes ? " sticky" : "") << " target " << c.ids[i]
+                 << " L=" << c.length(c.ids[i]) << ": " << test::describe(got) << " vs " << test::describe(want));
+    CHECK(test::same_filter_result(got, want));
+    ++compared;
+    overflows += want.status == bio::FilterStatus::Overflow;
   }
 }
 
@@ -49,20 +70,10 @@ TEST_CASE("striped Viterbi filter equals HMMER's, Lazy-F included", "[plan7][str
     auto c = test::make_striped_case(o, 60, 700);
     std::uint64_t unsafe_codes = 0;
     REQUIRE(engine::viterbi_filter_fits_words(c.viterbi, 100000, unsafe_codes));
-    using L = lanes::s16x2;
-    const auto shape = engine::striped_shape_for(c.viterbi.M, 1, L::width);
-    const auto tables = engine::stripe_viterbi<L>(c.viterbi, shape, 100000);
-    tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
-    const auto raw = tiers::striped_rows_on_host<recurrences::Plan7ViterbiFilter<L>>(tables.host_model(), targets, 2);
-    for (std::size_t i = 0; i < c.ids.size(); ++i) {
-      const auto got = engine::viterbi_filter_result(c.viterbi, tables, c.length(c.ids[i]), raw[i]);
-      const auto want = test::reference_viterbi(c, c.ids[i]);
-      INFO("M=" << c.viterbi.M << (o.sticky_deletes ? " sticky" : "") << " target " << c.ids[i]
-                << " L=" << c.length(c.ids[i]) << ": " << test::describe(got) << " vs " << test::describe(want));
-      CHECK(test::same_filter_result(got, want));
-      ++compared;
-      overflows += want.status == bio::FilterStatus::Overflow;
-    }
+    check_viterbi<lanes::s16x2>(c, o, compared, overflows);
+#if CUDP_HAS_SSE_LANES
+    check_viterbi<lanes::s16x8>(c, o, compared, overflows);
+#endif
   }
   CHECK(overflows > 0);
   CHECK(compared > 1000);

@@ -12,6 +12,8 @@
 #include "../recurrences/plan7_forward.hpp"
 #include "../recurrences/plan7_msv.hpp"
 #include "../recurrences/plan7_viterbi_filter.hpp"
+#include "../lanes/s16x2.hpp"
+#include "../lanes/u8x4.hpp"
 #include "../recurrences/striped.hpp"
 
 namespace cudp::engine {
@@ -21,11 +23,11 @@ namespace detail {
 template <class L, class Padding, class Value>
 std::vector<typename L::word> stripe_rows(const recurrences::StripedShape& shape, int rows, int M, Padding padding,
                                           Value value) {
-  std::vector<typename L::word> table(static_cast<std::size_t>(rows) * shape.words(), 0);
+  std::vector<typename L::word> table(static_cast<std::size_t>(rows) * shape.words(), typename L::word{});
   for (int r = 0; r < rows; ++r) {
     for (int q = 0; q < shape.segments; ++q) {
       for (int t = 0; t < shape.group; ++t) {
-        typename L::word w = 0;
+        typename L::word w{};
         for (int b = 0; b < L::width; ++b) {
           const int k = shape.node(q, t, b);
           w = L::insert(w, b, k <= M ? value(r, k) : padding);

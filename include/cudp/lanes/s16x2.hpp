@@ -122,6 +122,7 @@ struct s16x2 {
     return model::map(a, b, 0, [](int x, int y, int) { return x > y ? -1 : 0; });
 #endif
   }
+  CUDP_HD static bool any_greater(word a, word b) { return gt_mask(a, b) != 0u; }
   // All-ones in the lanes whose bit is set in `bits` (bit k selects lane k).
   CUDP_HD static word mask_from_bits(unsigned bits) { return ((bits & 1u) ? 0xffffu : 0u) | ((bits & 2u) ? 0xffff0000u : 0u); }
   CUDP_HD static word select(word mask, word if_set, word if_clear) {

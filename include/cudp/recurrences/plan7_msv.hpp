@@ -11,31 +11,26 @@
 #include <cstdint>
 
 #include "../config.hpp"
-#include "../lanes/s16x2.hpp"
-#include "../lanes/u8x4.hpp"
 #include "striped.hpp"
 
 namespace cudp::recurrences {
 
-// One MSV cell, M = subs(adds(from, bias), cost), as a lane can do it exactly. u8x4 follows HMMER's two byte
-// saturations. Wider lanes store bias - cost and take max(from + (bias - cost), 0): the top saturation never
-// binds, because from <= max(previous xE, xB), the row that brought xE to 255 - bias stopped the sweep (overflow),
-// and xB + bias <= base + bias <= 255 (the engine checks that last condition per model; see wide_lanes_exact).
+// One MSV cell, M = subs(adds(from, bias), cost), as a lane can do it exactly. Byte lanes (u8x4, u8x16) follow
+// HMMER's two byte saturations. Wider lanes store bias - cost and take max(from + (bias - cost), 0): the top
+// saturation never binds, because from <= max(previous xE, xB), the row that brought xE to 255 - bias stopped the
+// sweep (overflow), and xB + bias <= base + bias <= 255 (the engine checks that last condition per model; see
+// wide_lanes_exact).
 template <class L>
-struct ByteSaturation;
-
-template <>
-struct ByteSaturation<lanes::u8x4> {
-  using L = lanes::u8x4;
-  static int stored_cost(int cost, int) { return cost; }
-  CUDP_HD static L::word cell(L::word from, L::word stored, L::word bias) { return L::subs(L::adds(from, bias), stored); }
-};
-
-template <>
-struct ByteSaturation<lanes::s16x2> {
-  using L = lanes::s16x2;
-  static int stored_cost(int cost, int bias) { return bias - cost; }
-  CUDP_HD static L::word cell(L::word from, L::word stored, L::word) { return L::add_max(from, stored, 0u); }
+struct ByteSaturation {
+  static constexpr bool bytes = L::bits == 8;
+  static int stored_cost(int cost, int bias) { return bytes ? cost : bias - cost; }
+  CUDP_HD static typename L::word cell(typename L::word from, typename L::word stored, typename L::word bias) {
+    if constexpr (bytes) {
+      return L::subs(L::adds(from, bias), stored);
+    } else {
+      return L::add_max(from, stored, L::splat(0));
+    }
+  }
 };
 
 template <class L>

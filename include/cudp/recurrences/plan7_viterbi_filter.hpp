@@ -17,7 +17,6 @@
 #include <cstdint>
 
 #include "../config.hpp"
-#include "../lanes/s16x2.hpp"
 #include "striped.hpp"
 
 namespace cudp::recurrences {
@@ -188,7 +187,7 @@ struct Plan7ViterbiFilter {
         }
       }
       dcv = g.template shift<L>(dcv, minus_infinity);
-      if (!g.any(L::gt_mask(dcv, c.d[0]) != 0)) break;  // nothing crosses into segment 0: the chains are closed
+      if (!g.any(L::any_greater(dcv, c.d[0]))) break;  // nothing crosses into segment 0: the chains are closed
     }
   }
 

@@ -150,8 +150,10 @@ template <class L>
 CUDP_HD typename L::word shift_in(typename L::word w, typename L::word below) {
   if constexpr (L::width == 1) {
     return below;
-  } else {
+  } else if constexpr (sizeof(typename L::word) == 4) {
     return static_cast<typename L::word>((w << L::bits) | (below >> (32 - L::bits)));
+  } else {
+    return L::shift_up(w, below);  // wider host words (lanes/sse.hpp)
   }
 }
 

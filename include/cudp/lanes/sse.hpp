@@ -1,0 +1,66 @@
+#pragma once
+// 128-bit SSE2 lanes for the host backend: sixteen unsigned bytes (HMMER's MSV/SSV arithmetic) and eight signed
+// 16-bit words (its Viterbi filter arithmetic). The additions saturate, as HMMER's _mm_adds_* do, so add_max is
+// max(a +sat b, c). Host only: nothing here compiles for a device. With a group of one lane, the striped layout of
+// these words is Farrar's, the layout of HMMER's own SSE filters.
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#define CUDP_HAS_SSE_LANES 1
+#include <emmintrin.h>
+
+#include <cstdint>
+
+namespace cudp::lanes {
+
+namespace detail {
+template <class Scalar, int Width>
+struct SseScalars {
+  static Scalar get(__m128i w, int k) {
+    alignas(16) Scalar v[Width];
+    _mm_store_si128(reinterpret_cast<__m128i*>(v), w);
+    return v[k];
+  }
+  static __m128i set(__m128i w, int k, int value) {
+    alignas(16) Scalar v[Width];
+    _mm_store_si128(reinterpret_cast<__m128i*>(v), w);
+    v[k] = static_cast<Scalar>(value);
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(v));
+  }
+};
+}  // namespace detail
+
+struct u8x16 {
+  using word = __m128i;
+  using scalar = std::uint8_t;
+  static constexpr int width = 16;
+  static constexpr int bits = 8;
+  static constexpr const char* name = "u8x16 (SSE2)";
+  static word splat(int v) { return _mm_set1_epi8(static_cast<char>(v)); }
+  static int extract(word w, int k) { return detail::SseScalars<std::uint8_t, 16>::get(w, k); }
+  static word insert(word w, int k, int v) { return detail::SseScalars<std::uint8_t, 16>::set(w, k, v); }
+  static word adds(word a, word b) { return _mm_adds_epu8(a, b); }
+  static word subs(word a, word b) { return _mm_subs_epu8(a, b); }
+  static word max(word a, word b) { return _mm_max_epu8(a, b); }
+  static word max3(word a, word b, word c) { return _mm_max_epu8(_mm_max_epu8(a, b), c); }
+  // The word moved up one byte, the top byte of `below` entering at the bottom.
+  static word shift_up(word w, word below) { return _mm_or_si128(_mm_slli_si128(w, 1), _mm_srli_si128(below, 15)); }
+};
+
+struct s16x8 {
+  using word = __m128i;
+  using scalar = std::int16_t;
+  static constexpr int width = 8;
+  static constexpr int bits = 16;
+  static constexpr const char* name = "s16x8 (SSE2)";
+  static word splat(int v) { return _mm_set1_epi16(static_cast<short>(v)); }
+  static int extract(word w, int k) { return detail::SseScalars<std::int16_t, 8>::get(w, k); }
+  static word insert(word w, int k, int v) { return detail::SseScalars<std::int16_t, 8>::set(w, k, v); }
+  static word adds(word a, word b) { return _mm_adds_epi16(a, b); }
+  static word max(word a, word b) { return _mm_max_epi16(a, b); }
+  static word max3(word a, word b, word c) { return _mm_max_epi16(_mm_max_epi16(a, b), c); }
+  static word add_max(word a, word b, word c) { return _mm_max_epi16(_mm_adds_epi16(a, b), c); }
+  static bool any_greater(word a, word b) { return _mm_movemask_epi8(_mm_cmpgt_epi16(a, b)) != 0; }
+  static word shift_up(word w, word below) { return _mm_or_si128(_mm_slli_si128(w, 2), _mm_srli_si128(below, 14)); }
+};
+
+}  // namespace cudp::lanes
+#endif
