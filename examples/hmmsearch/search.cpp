@@ -6,7 +6,10 @@
 #include <memory>
 #include <mutex>
 
+#include <cudp/engine/sequences.hpp>
 #include <cudp/tiers/parallel_for.hpp>
+
+#include "host_filters.hpp"
 
 namespace hmmsearch {
 
@@ -65,7 +68,8 @@ void keep(Worker& w, std::optional<Plan7SequenceHit> hit, std::size_t target) {
 
 // Targets whose device Forward score, given 0.05 bits to spare (a thousand times the float rounding), still fails
 // F3 are dropped; the others go on. Everything goes on when the device has no Forward for the model or F3 is off.
-std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline, DeviceFilters& filters,
+template <class Filters>
+std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline, Filters& filters,
                                                   const std::vector<std::uint32_t>& targets,
                                                   const std::vector<float>& filter_nats) {
   const double F3 = pipeline.options().F3;
@@ -83,20 +87,12 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
   return kept;
 }
 
-}  // namespace
 
-SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads,
-                             std::atomic<std::uint64_t>* progress) {
-  Workers workers(threads);
-  workers.run(db.size(), [&](Worker& w, std::size_t i) {
-    keep(w, pipeline.run(db.data(i), db.length(i), w.counts, w.workspace), i);
-    if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
-  });
-  return workers.collect();
-}
-
-SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress) {
+// The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
+// host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
+template <class Filters>
+SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
+                            int threads, std::atomic<std::uint64_t>* progress) {
   const std::size_t n = db.size();
   Workers workers(threads);
 
@@ -140,6 +136,27 @@ SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::
     keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace), i);
   });
   return workers.collect();
+}
+
+}  // namespace
+
+SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads,
+                             std::atomic<std::uint64_t>* progress) {
+  if constexpr (HostFilters::available()) {
+    HostFilters filters(cudp::engine::view_of(db), std::max(1, threads));
+    return staged_search(pipeline, db, filters, threads, progress);
+  }
+  Workers workers(threads);  // without SSE2: one target at a time through the scalar pipeline
+  workers.run(db.size(), [&](Worker& w, std::size_t i) {
+    keep(w, pipeline.run(db.data(i), db.length(i), w.counts, w.workspace), i);
+    if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
+  });
+  return workers.collect();
+}
+
+SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress) {
+  return staged_search(pipeline, db, filters, threads, progress);
 }
 
 }  // namespace hmmsearch

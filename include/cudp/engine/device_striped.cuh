@@ -235,7 +235,7 @@ class DeviceViterbiFilter {
     std::vector<std::uint32_t> device_ids;
     std::vector<std::size_t> device_positions;
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (unsafe_codes != 0 && holds_any(host_db, ids[i], unsafe_codes)) {
+      if (holds_any_code(host_db, ids[i], unsafe_codes)) {
         host_targets.push_back(ids[i]);
       } else {
         device_ids.push_back(ids[i]);
@@ -258,13 +258,6 @@ class DeviceViterbiFilter {
   double last_kernel_ms() const { return runner_.last_kernel_ms(); }
 
  private:
-  static bool holds_any(const SequencesView& db, std::uint32_t id, std::uint64_t codes) {
-    const std::uint8_t* s = db.data(id);
-    for (std::uint32_t i = 0, n = db.length(id); i < n; ++i) {
-      if ((codes >> s[i]) & 1u) return true;
-    }
-    return false;
-  }
   const DeviceStripedDatabase& db_;
   DeviceStripedRunner<Policy, Menu> runner_;
   DeviceBuffer<L::word> match_, transitions_;

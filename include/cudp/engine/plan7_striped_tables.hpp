@@ -15,6 +15,7 @@
 #include "../lanes/s16x2.hpp"
 #include "../lanes/u8x4.hpp"
 #include "../recurrences/striped.hpp"
+#include "sequences.hpp"
 
 namespace cudp::engine {
 
@@ -197,6 +198,17 @@ inline bool viterbi_filter_fits_words(const bio::ViterbiFilterProfile& p, std::u
     if (below || lowest_b + best_entry_and_score <= floor) unsafe_codes |= std::uint64_t{1} << x;
   }
   return true;
+}
+
+// Whether target `id` holds a residue code of the set `codes` (bit x for code x): the targets a filter's words
+// cannot score exactly (see viterbi_filter_fits_words).
+inline bool holds_any_code(const SequencesView& db, std::uint32_t id, std::uint64_t codes) {
+  if (codes == 0) return false;
+  const std::uint8_t* s = db.data(id);
+  for (std::uint32_t i = 0, n = db.length(id); i < n; ++i) {
+    if ((codes >> s[i]) & 1u) return true;
+  }
+  return false;
 }
 
 // HMMER's p7_ViterbiFilter answer from the policy's result, for a target of length L.

@@ -11,55 +11,65 @@
 
 namespace cudp::lanes {
 
+// The register in a plain struct, so that it can be a template argument (std::vector<Sse128>) without the
+// compiler dropping __m128i's attributes.
+struct alignas(16) Sse128 {
+  __m128i v;
+};
+
 namespace detail {
 template <class Scalar, int Width>
 struct SseScalars {
-  static Scalar get(__m128i w, int k) {
+  static Scalar get(Sse128 w, int k) {
     alignas(16) Scalar v[Width];
-    _mm_store_si128(reinterpret_cast<__m128i*>(v), w);
+    _mm_store_si128(reinterpret_cast<__m128i*>(v), w.v);
     return v[k];
   }
-  static __m128i set(__m128i w, int k, int value) {
+  static Sse128 set(Sse128 w, int k, int value) {
     alignas(16) Scalar v[Width];
-    _mm_store_si128(reinterpret_cast<__m128i*>(v), w);
+    _mm_store_si128(reinterpret_cast<__m128i*>(v), w.v);
     v[k] = static_cast<Scalar>(value);
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(v));
+    return {_mm_load_si128(reinterpret_cast<const __m128i*>(v))};
   }
 };
 }  // namespace detail
 
 struct u8x16 {
-  using word = __m128i;
+  using word = Sse128;
   using scalar = std::uint8_t;
   static constexpr int width = 16;
   static constexpr int bits = 8;
   static constexpr const char* name = "u8x16 (SSE2)";
-  static word splat(int v) { return _mm_set1_epi8(static_cast<char>(v)); }
+  static word splat(int v) { return {_mm_set1_epi8(static_cast<char>(v))}; }
   static int extract(word w, int k) { return detail::SseScalars<std::uint8_t, 16>::get(w, k); }
   static word insert(word w, int k, int v) { return detail::SseScalars<std::uint8_t, 16>::set(w, k, v); }
-  static word adds(word a, word b) { return _mm_adds_epu8(a, b); }
-  static word subs(word a, word b) { return _mm_subs_epu8(a, b); }
-  static word max(word a, word b) { return _mm_max_epu8(a, b); }
-  static word max3(word a, word b, word c) { return _mm_max_epu8(_mm_max_epu8(a, b), c); }
+  static word adds(word a, word b) { return {_mm_adds_epu8(a.v, b.v)}; }
+  static word subs(word a, word b) { return {_mm_subs_epu8(a.v, b.v)}; }
+  static word max(word a, word b) { return {_mm_max_epu8(a.v, b.v)}; }
+  static word max3(word a, word b, word c) { return {_mm_max_epu8(_mm_max_epu8(a.v, b.v), c.v)}; }
   // The word moved up one byte, the top byte of `below` entering at the bottom.
-  static word shift_up(word w, word below) { return _mm_or_si128(_mm_slli_si128(w, 1), _mm_srli_si128(below, 15)); }
+  static word shift_up(word w, word below) {
+    return {_mm_or_si128(_mm_slli_si128(w.v, 1), _mm_srli_si128(below.v, 15))};
+  }
 };
 
 struct s16x8 {
-  using word = __m128i;
+  using word = Sse128;
   using scalar = std::int16_t;
   static constexpr int width = 8;
   static constexpr int bits = 16;
   static constexpr const char* name = "s16x8 (SSE2)";
-  static word splat(int v) { return _mm_set1_epi16(static_cast<short>(v)); }
+  static word splat(int v) { return {_mm_set1_epi16(static_cast<short>(v))}; }
   static int extract(word w, int k) { return detail::SseScalars<std::int16_t, 8>::get(w, k); }
   static word insert(word w, int k, int v) { return detail::SseScalars<std::int16_t, 8>::set(w, k, v); }
-  static word adds(word a, word b) { return _mm_adds_epi16(a, b); }
-  static word max(word a, word b) { return _mm_max_epi16(a, b); }
-  static word max3(word a, word b, word c) { return _mm_max_epi16(_mm_max_epi16(a, b), c); }
-  static word add_max(word a, word b, word c) { return _mm_max_epi16(_mm_adds_epi16(a, b), c); }
-  static bool any_greater(word a, word b) { return _mm_movemask_epi8(_mm_cmpgt_epi16(a, b)) != 0; }
-  static word shift_up(word w, word below) { return _mm_or_si128(_mm_slli_si128(w, 2), _mm_srli_si128(below, 14)); }
+  static word adds(word a, word b) { return {_mm_adds_epi16(a.v, b.v)}; }
+  static word max(word a, word b) { return {_mm_max_epi16(a.v, b.v)}; }
+  static word max3(word a, word b, word c) { return {_mm_max_epi16(_mm_max_epi16(a.v, b.v), c.v)}; }
+  static word add_max(word a, word b, word c) { return {_mm_max_epi16(_mm_adds_epi16(a.v, b.v), c.v)}; }
+  static bool any_greater(word a, word b) { return _mm_movemask_epi8(_mm_cmpgt_epi16(a.v, b.v)) != 0; }
+  static word shift_up(word w, word below) {
+    return {_mm_or_si128(_mm_slli_si128(w.v, 2), _mm_srli_si128(below.v, 14))};
+  }
 };
 
 }  // namespace cudp::lanes

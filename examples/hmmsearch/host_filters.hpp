@@ -1,0 +1,94 @@
+#pragma once
+// The filters of cudp-hmmsearch's host backend: the same striped policies as the GPU runs, on host threads, in SSE2
+// words laid out as HMMER's own SSE filters lay them out (u8x16 for MSV, s16x8 for the Viterbi filter, scores and
+// statuses bit for bit HMMER's), and the striped float Forward for the F3 pre-filter. The same interface as
+// DeviceFilters, so that one staged search serves both backends. Without SSE2 (not x86) `available()` is false and
+// the host backend runs the scalar pipeline per target.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <cudp/bio/plan7_filter_reference.hpp>
+#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/engine/plan7_striped_tables.hpp>
+#include <cudp/engine/sequences.hpp>
+#include <cudp/lanes/sse.hpp>
+#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/tiers/striped_rows_host.hpp>
+
+namespace hmmsearch {
+
+class HostFilters {
+ public:
+  HostFilters(const cudp::engine::SequencesView& db, int threads) : db_(db), threads_(threads), all_(db.count) {
+    for (std::uint32_t i = 0; i < all_.size(); ++i) {
+      all_[i] = i;
+      max_length_ = std::max(max_length_, db.length(i));
+    }
+  }
+
+#if CUDP_HAS_SSE_LANES
+  static constexpr bool available() { return true; }
+
+  std::vector<cudp::bio::FilterResult> msv(const cudp::bio::MsvFilterProfile& profile) {
+    using L = cudp::lanes::u8x16;
+    const auto tables = cudp::engine::stripe_msv<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
+                                                    max_length_);
+    const auto raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Msv<L>>(tables.host_model(),
+                                                                                        targets(all_), threads_);
+    std::vector<cudp::bio::FilterResult> out(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) out[i] = cudp::engine::msv_filter_result(profile, tables, db_.length(i), raw[i]);
+    return out;
+  }
+
+  std::vector<cudp::bio::FilterResult> viterbi(const cudp::bio::ViterbiFilterProfile& profile,
+                                               const std::vector<std::uint32_t>& ids) {
+    using L = cudp::lanes::s16x8;
+    std::vector<cudp::bio::FilterResult> out(ids.size());
+    std::uint64_t unsafe_codes = 0;
+    const bool words_exact = cudp::engine::viterbi_filter_fits_words(profile, max_length_, unsafe_codes);
+    std::vector<cudp::recurrences::Plan7ViterbiFilter<L>::Result> raw;
+    const auto tables = cudp::engine::stripe_viterbi<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
+                                                        max_length_);
+    if (words_exact) {
+      raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7ViterbiFilter<L>>(tables.host_model(),
+                                                                                         targets(ids), threads_);
+    }
+    // Targets the words cannot score exactly (see viterbi_filter_fits_words) take the scalar reference.
+    cudp::tiers::parallel_for(ids.size(), threads_, [&] { return profile; },
+                              [&](cudp::bio::ViterbiFilterProfile& p, std::size_t n) {
+                                const std::uint32_t id = ids[n];
+                                if (!words_exact || cudp::engine::holds_any_code(db_, id, unsafe_codes)) {
+                                  p.set_target_length(db_.length(id));
+                                  out[n] = cudp::bio::viterbi_filter(p, db_.data(id), db_.length(id));
+                                } else {
+                                  out[n] = cudp::engine::viterbi_filter_result(profile, tables, db_.length(id), raw[n]);
+                                }
+                              });
+    return out;
+  }
+
+  std::vector<float> forward(const cudp::bio::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
+    const auto tables = cudp::engine::stripe_forward(profile, cudp::engine::striped_shape_for(profile.M, 1, 1));
+    const auto raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Forward>(tables.host_model(),
+                                                                                         targets(ids), threads_);
+    std::vector<float> out(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) out[i] = raw[i].nats;
+    return out;
+  }
+#else
+  static constexpr bool available() { return false; }
+#endif
+
+ private:
+  cudp::tiers::StripedTargets targets(const std::vector<std::uint32_t>& ids) const {
+    return {db_.residues, db_.offsets, ids.data(), static_cast<std::uint32_t>(ids.size())};
+  }
+
+  cudp::engine::SequencesView db_;
+  int threads_;
+  std::vector<std::uint32_t> all_;
+  std::uint32_t max_length_ = 0;
+};
+
+}  // namespace hmmsearch
