@@ -47,6 +47,13 @@ struct u8x16 {
   static word subs(word a, word b) { return {_mm_subs_epu8(a.v, b.v)}; }
   static word max(word a, word b) { return {_mm_max_epu8(a.v, b.v)}; }
   static word max3(word a, word b, word c) { return {_mm_max_epu8(_mm_max_epu8(a.v, b.v), c.v)}; }
+  static int hmax(word w) {
+    __m128i m = _mm_max_epu8(w.v, _mm_srli_si128(w.v, 8));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+    return _mm_cvtsi128_si32(m) & 0xff;
+  }
   // The word moved up one byte, the top byte of `below` entering at the bottom.
   static word shift_up(word w, word below) {
     return {_mm_or_si128(_mm_slli_si128(w.v, 1), _mm_srli_si128(below.v, 15))};
@@ -65,6 +72,12 @@ struct s16x8 {
   static word adds(word a, word b) { return {_mm_adds_epi16(a.v, b.v)}; }
   static word max(word a, word b) { return {_mm_max_epi16(a.v, b.v)}; }
   static word max3(word a, word b, word c) { return {_mm_max_epi16(_mm_max_epi16(a.v, b.v), c.v)}; }
+  static int hmax(word w) {
+    __m128i m = _mm_max_epi16(w.v, _mm_srli_si128(w.v, 8));
+    m = _mm_max_epi16(m, _mm_srli_si128(m, 4));
+    m = _mm_max_epi16(m, _mm_srli_si128(m, 2));
+    return static_cast<std::int16_t>(_mm_cvtsi128_si32(m) & 0xffff);
+  }
   static word add_max(word a, word b, word c) { return {_mm_max_epi16(_mm_adds_epi16(a.v, b.v), c.v)}; }
   static bool any_greater(word a, word b) { return _mm_movemask_epi8(_mm_cmpgt_epi16(a.v, b.v)) != 0; }
   static word shift_up(word w, word below) {

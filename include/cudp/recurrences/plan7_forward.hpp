@@ -21,6 +21,16 @@
 
 namespace cudp::recurrences {
 
+// a * b + c: fused on the device; on the host a plain multiply-add, since without FMA hardware flags fmaf is a
+// library call (the results are the same to float rounding, which is all Forward promises).
+CUDP_HD float multiply_add(float a, float b, float c) {
+#if CUDP_DEVICE_PASS
+  return fmaf(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 enum class ForwardTransition : int { Entry = 0, MM, IM, DM, MD, DD, MI, II, Count };
 
 struct Plan7Forward {
@@ -105,9 +115,9 @@ struct Plan7Forward {
         const int q = q0 + j;
         if (q >= c.m.size()) break;
         float sv = s.xB * entry[j];
-        sv = fmaf(mpv, mm[j], sv);
-        sv = fmaf(ipv, im[j], sv);
-        sv = fmaf(dpv, dm[j], sv);
+        sv = multiply_add(mpv, mm[j], sv);
+        sv = multiply_add(ipv, im[j], sv);
+        sv = multiply_add(dpv, dm[j], sv);
         sv *= odds[j];
         lane_e += sv;
         mpv = c.m[q];
@@ -116,7 +126,7 @@ struct Plan7Forward {
         c.m[q] = sv;
         c.d[q] = dcv;  // M(k-1) tMD for now; the D->D terms come below
         dcv = sv * to_d[j];
-        c.ins[q] = fmaf(ipv, ii[j], mpv * mi[j]);
+        c.ins[q] = multiply_add(ipv, ii[j], mpv * mi[j]);
       }
     }
     close_deletes(g, tr, c, g.template shift<Lane>(dcv, 0.0f));
@@ -166,7 +176,7 @@ struct Plan7Forward {
       for (int j = 0; j < 4; ++j) {
         const int q = q0 + j;
         if (q + 1 >= c.d.size()) break;
-        a = fmaf(dd[j], a, c.d[q + 1]);  // D(q+1) = M(q) tMD(q) + tDD(q) D(q)
+        a = multiply_add(dd[j], a, c.d[q + 1]);  // D(q+1) = M(q) tMD(q) + tDD(q) D(q)
         b *= dd[j];
       }
     }
@@ -174,14 +184,14 @@ struct Plan7Forward {
     for (int offset = 1; offset < Group::size; offset *= 2) {
       const float a_below = g.up(a, offset), b_below = g.up(b, offset);
       if (g.lane() >= offset) {
-        a = fmaf(b, a_below, a);
+        a = multiply_add(b, a_below, a);
         b *= b_below;
       }
     }
     // D entering this run: the last D of the run below (nothing enters the group's first run).
     const float last_below = g.up(a, 1);
     const float d_in = g.lane() == 0 ? 0.0f : last_below;
-    float d = fmaf(dd_in, d_in, from_below);
+    float d = multiply_add(dd_in, d_in, from_below);
     float dd_previous = 0.0f;  // tDD of the segment before q
     CUDP_UNROLL
     for (int q0 = 0; q0 < c.d.size(); q0 += 4) {
@@ -191,7 +201,7 @@ struct Plan7Forward {
       for (int j = 0; j < 4; ++j) {
         const int q = q0 + j;
         if (q >= c.d.size()) break;
-        if (q > 0) d = fmaf(dd_previous, d, c.d[q]);
+        if (q > 0) d = multiply_add(dd_previous, d, c.d[q]);
         c.d[q] = d;
         dd_previous = dd[j];
       }

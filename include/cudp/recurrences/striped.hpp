@@ -160,6 +160,7 @@ CUDP_HD typename L::word shift_in(typename L::word w, typename L::word below) {
 // The largest sub-word of a lane word (lanes extract as signed or unsigned as they are).
 template <class L>
 CUDP_HD int horizontal_max(typename L::word w) {
+  if constexpr (sizeof(typename L::word) > 4) return L::hmax(w);  // wider host words reduce in registers
   int best = L::extract(w, 0);
   CUDP_UNROLL
   for (int b = 1; b < L::width; ++b) best = best > L::extract(w, b) ? best : L::extract(w, b);
