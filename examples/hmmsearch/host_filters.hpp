@@ -2,8 +2,8 @@
 // The filters of cudp-hmmsearch's host backend: the same striped policies as the GPU runs, on host threads, in SSE2
 // words laid out as HMMER's own SSE filters lay them out (u8x16 for MSV, s16x8 for the Viterbi filter, scores and
 // statuses bit for bit HMMER's), and the striped float Forward for the F3 pre-filter. The same interface as
-// DeviceFilters, so that one staged search serves both backends. Without SSE2 (not x86) `available()` is false and
-// the host backend runs the scalar pipeline per target.
+// DeviceFilters, so that one staged search serves both backends. Without SSE2 (not x86) it has no filters and the
+// host backend runs the scalar pipeline per target.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -28,8 +28,6 @@ class HostFilters {
   }
 
 #if CUDP_HAS_SSE_LANES
-  static constexpr bool available() { return true; }
-
   std::vector<cudp::bio::FilterResult> msv(const cudp::bio::MsvFilterProfile& profile) {
     using L = cudp::lanes::u8x16;
     const auto tables = cudp::engine::stripe_msv<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
@@ -76,8 +74,6 @@ class HostFilters {
     for (std::size_t i = 0; i < raw.size(); ++i) out[i] = raw[i].nats;
     return out;
   }
-#else
-  static constexpr bool available() { return false; }
 #endif
 
  private:

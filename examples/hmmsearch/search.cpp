@@ -142,16 +142,17 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
 
 SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads,
                              std::atomic<std::uint64_t>* progress) {
-  if constexpr (HostFilters::available()) {
-    HostFilters filters(cudp::engine::view_of(db), std::max(1, threads));
-    return staged_search(pipeline, db, filters, threads, progress);
-  }
+#if CUDP_HAS_SSE_LANES
+  HostFilters filters(cudp::engine::view_of(db), std::max(1, threads));
+  return staged_search(pipeline, db, filters, threads, progress);
+#else
   Workers workers(threads);  // without SSE2: one target at a time through the scalar pipeline
   workers.run(db.size(), [&](Worker& w, std::size_t i) {
     keep(w, pipeline.run(db.data(i), db.length(i), w.counts, w.workspace), i);
     if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
   });
   return workers.collect();
+#endif
 }
 
 SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
