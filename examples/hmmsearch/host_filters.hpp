@@ -28,14 +28,24 @@ class HostFilters {
   }
 
 #if CUDP_HAS_SSE_LANES
+  // p7_MSVFilter as HMMER runs it: SSV for every target, the MSV DP for those where SSV cannot answer.
   std::vector<cudp::bio::FilterResult> msv(const cudp::bio::MsvFilterProfile& profile) {
     using L = cudp::lanes::u8x16;
     const auto tables = cudp::engine::stripe_msv<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
                                                     max_length_);
-    const auto raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Msv<L>>(tables.host_model(),
+    const auto ssv = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Ssv<L>>(tables.host_ssv_model(),
                                                                                         targets(all_), threads_);
-    std::vector<cudp::bio::FilterResult> out(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i) out[i] = cudp::engine::msv_filter_result(profile, tables, db_.length(i), raw[i]);
+    std::vector<cudp::bio::FilterResult> out(ssv.size());
+    std::vector<std::uint32_t> undecided;
+    for (std::uint32_t i = 0; i < ssv.size(); ++i) {
+      out[i] = cudp::engine::ssv_filter_result(profile, tables, db_.length(i), ssv[i]);
+      if (out[i].status == cudp::bio::FilterStatus::NoResult) undecided.push_back(i);
+    }
+    const auto msv = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Msv<L>>(tables.host_model(),
+                                                                                        targets(undecided), threads_);
+    for (std::size_t n = 0; n < undecided.size(); ++n) {
+      out[undecided[n]] = cudp::engine::msv_filter_result(profile, tables, db_.length(undecided[n]), msv[n]);
+    }
     return out;
   }
 

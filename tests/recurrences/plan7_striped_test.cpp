@@ -34,6 +34,26 @@ void check_msv(test::StripedFilterCase& c) {
   if (c.msv.M >= 17) CHECK(overflows > 0);  // the consensus runs must reach the top of the bytes
 }
 
+// SSV: the striped best diagonal, turned into p7_SSVFilter's answer, equals the scalar SSV (NoResult included).
+template <class L>
+void check_ssv(test::StripedFilterCase& c, int& no_results) {
+  const auto shape = engine::striped_shape_for(c.msv.M, 1, L::width);
+  const auto tables = engine::stripe_msv<L>(c.msv, shape, 100000);
+  tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
+  const auto raw = tiers::striped_rows_on_host<recurrences::Plan7Ssv<L>>(tables.host_ssv_model(), targets, 2);
+  for (std::size_t i = 0; i < c.ids.size(); ++i) {
+    const auto got = engine::ssv_filter_result(c.msv, tables, c.length(c.ids[i]), raw[i]);
+    c.msv.set_target_length(c.length(c.ids[i]));
+    const auto want = bio::ssv_filter(c.msv, c.data(c.ids[i]), c.length(c.ids[i]));
+    INFO(L::name << " M=" << c.msv.M << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": "
+                 << static_cast<int>(got.status) << "/" << got.nats << " vs " << static_cast<int>(want.status) << "/"
+                 << want.nats);
+    CHECK(got.status == want.status);
+    if (want.status == bio::FilterStatus::Ok) CHECK(got.nats == want.nats);
+    no_results += want.status == bio::FilterStatus::NoResult;
+  }
+}
+
 }  // namespace
 
 TEST_CASE("striped MSV equals HMMER's MSV filter in u8x4 and s16x2", "[plan7][striped]") {
@@ -62,6 +82,19 @@ void check_viterbi(test::StripedFilterCase& c, const test::RandomModelOptions& o
     ++compared;
     overflows += want.status == bio::FilterStatus::Overflow;
   }
+}
+
+TEST_CASE("striped SSV equals HMMER's SSV filter, NoResult included", "[plan7][striped]") {
+  int no_results = 0;
+  for (const auto& o : test::striped_model_ladder()) {
+    auto c = test::make_striped_case(o, 60, 700);
+    check_ssv<lanes::u8x4>(c, no_results);
+    check_ssv<lanes::s16x2>(c, no_results);
+#if CUDP_HAS_SSE_LANES
+    check_ssv<lanes::u8x16>(c, no_results);
+#endif
+  }
+  CHECK(no_results > 0);  // strong hits where the J state might have mattered
 }
 
 TEST_CASE("striped Viterbi filter equals HMMER's, Lazy-F included", "[plan7][striped]") {

@@ -101,35 +101,44 @@ inline FilterResult msv_filter_dp(const MsvFilterProfile& p, const std::uint8_t*
 }
 
 // p7_SSVFilter (ssvfilter.c): single-hit diagonals, with its NoResult cases.
+namespace detail {
+// p7_SSVFilter's answer from the best diagonal score above B (h, floored at 0, over the whole target) for a target
+// whose length model gives N->B = C->T cost move_cost. The DP itself does not depend on the length.
+inline FilterResult ssv_from_best(const MsvFilterProfile& p, int move_cost, int best) {
+  if (move_cost + p.entry_cost + p.end_cost + p.bias >= 127) return {FilterStatus::NoResult, 0};
+  const int limit = 255 - p.bias;  // xE (unsigned, 128 + h) at or beyond this may have overflowed
+  int xE = 128 + best;
+  if (xE >= limit) {
+    if (p.base - move_cost - p.entry_cost < 128) return {FilterStatus::NoResult, 0};
+    return overflow();
+  }
+  xE += p.base - move_cost - p.entry_cost - 128;
+  if (xE >= limit) return overflow();
+  const int xJ = static_cast<std::uint16_t>(xE - p.end_cost);
+  if (xJ > p.base) return {FilterStatus::NoResult, 0};
+  return {FilterStatus::Ok, msv_nats_from_j(p, move_cost, xJ)};
+}
+// Once best reaches this, later rows cannot change the answer.
+inline int ssv_decided_at(const MsvFilterProfile& p) { return 127 - p.bias; }
+}  // namespace detail
+
 inline FilterResult ssv_filter(const MsvFilterProfile& p, const std::uint8_t* codes, std::size_t L) {
   detail::require_length(p.target_length, L, "ssv_filter");
   if (p.move_cost + p.entry_cost + p.end_cost + p.bias >= 127) return {FilterStatus::NoResult, 0};
   // h = score above B along a diagonal, floored at 0 (a new diagonal starts from B). HMMER keeps it in a signed
   // byte at -128 + h read as unsigned 128 + h: once h passes 127 the byte wraps, but the predecessor on the
   // diagonal already exceeded the overflow limit, so the maximum below only needs the unwrapped values.
-  const int limit = 255 - p.bias;  // xE (unsigned, 128 + h) at or beyond this may have overflowed
   std::vector<int> previous(static_cast<std::size_t>(p.M) + 1, 0), current(previous.size(), 0);
   int best = 0;
-  bool wrapped = false;
-  for (std::size_t i = 0; i < L && !wrapped; ++i) {
+  for (std::size_t i = 0; i < L && best < detail::ssv_decided_at(p); ++i) {
     for (int k = 1; k <= p.M; ++k) {
       const int h = std::max(previous[static_cast<std::size_t>(k) - 1] + p.bias - p.cost(k, codes[i]), 0);
       current[static_cast<std::size_t>(k)] = h;
       best = std::max(best, h);
     }
-    if (128 + best >= limit) wrapped = true;  // the result no longer depends on later rows
     std::swap(previous, current);
   }
-  int xE = 128 + best;
-  if (xE >= limit) {
-    if (p.base - p.move_cost - p.entry_cost < 128) return {FilterStatus::NoResult, 0};
-    return detail::overflow();
-  }
-  xE += p.base - p.move_cost - p.entry_cost - 128;
-  if (xE >= limit) return detail::overflow();
-  const int xJ = static_cast<std::uint16_t>(xE - p.end_cost);
-  if (xJ > p.base) return {FilterStatus::NoResult, 0};
-  return {FilterStatus::Ok, detail::msv_nats_from_j(p, xJ)};
+  return detail::ssv_from_best(p, p.move_cost, best);
 }
 
 // What p7_MSVFilter returns: SSV's answer, or the MSV DP's where SSV cannot decide.

@@ -11,6 +11,7 @@
 #include "../bio/plan7_profile.hpp"
 #include "../recurrences/plan7_forward.hpp"
 #include "../recurrences/plan7_msv.hpp"
+#include "../recurrences/plan7_ssv.hpp"
 #include "../recurrences/plan7_viterbi_filter.hpp"
 #include "../lanes/s16x2.hpp"
 #include "../lanes/u8x4.hpp"
@@ -79,6 +80,16 @@ struct StripedMsvTables {
     return md;
   }
   typename Policy::Model host_model() const { return model(costs.data(), move_costs.data()); }
+
+  // The same table serves SSV (recurrences/plan7_ssv.hpp).
+  typename recurrences::Plan7Ssv<L>::Model ssv_model(const typename L::word* costs_at) const {
+    typename recurrences::Plan7Ssv<L>::Model md;
+    md.costs = costs_at;
+    md.shape = shape;
+    md.bias = bias;
+    return md;
+  }
+  typename recurrences::Plan7Ssv<L>::Model host_ssv_model() const { return ssv_model(costs.data()); }
 };
 
 template <class L>
@@ -105,6 +116,13 @@ bio::FilterResult msv_filter_result(const bio::MsvFilterProfile& profile, const 
                                     std::uint32_t length, const Result& r) {
   if (r.status == recurrences::StripedStatus::Overflow) return bio::detail::overflow();
   return {bio::FilterStatus::Ok, bio::detail::msv_nats_from_j(profile, tables.move_costs[length], r.xJ)};
+}
+
+// p7_SSVFilter's answer for a target of length L from the SSV policy's best diagonal score.
+template <class L, class Result>
+bio::FilterResult ssv_filter_result(const bio::MsvFilterProfile& profile, const StripedMsvTables<L>& tables,
+                                    std::uint32_t length, const Result& r) {
+  return bio::detail::ssv_from_best(profile, tables.move_costs[length], r.best);
 }
 
 template <class L>
