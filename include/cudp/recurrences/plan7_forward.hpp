@@ -48,26 +48,9 @@ struct Plan7Forward {
   };
 
   template <class Seg>
-  struct Columns : TransitionColumns<float, Seg, static_cast<int>(ForwardTransition::Count), 24> {
-    using Base = TransitionColumns<float, Seg, static_cast<int>(ForwardTransition::Count), 24>;
-    template <class Group>
-    CUDP_HD void load(const Model& md, const Group& g) {
-      Base::load(md.transitions, md.shape, g.lane());
-    }
-    CUDP_HD void quad(ForwardTransition t, int q0, const Seg& like, float (&out)[4]) const {
-      Base::quad(static_cast<int>(t), q0, like, out);
-    }
-  };
-
+  using Columns = TransitionColumns<float, Seg, ForwardTransition, 24>;
   template <class Seg>
-  struct Cells {
-    Seg m, ins, d;
-    void resize(int Q) {
-      m.resize(Q);
-      ins.resize(Q);
-      d.resize(Q);
-    }
-  };
+  using Cells = MatchInsertDelete<Seg>;
   struct Specials {
     float xN = 1, xB = 0, xJ = 0, xC = 0;
     float loop = 0, move = 0;  // N, J, C self-loop and move for this target's length
@@ -166,7 +149,7 @@ struct Plan7Forward {
     using T = ForwardTransition;
     // This lane's run as one map D_last = a + b * D_in, where D_in is the D of the node just below the run and
     // tDD of that node multiplies it.
-    float dd_in = g.template shift<Lane>(tr.last(static_cast<int>(T::DD), c.d), 0.0f);
+    float dd_in = g.template shift<Lane>(tr.last(T::DD, c.d), 0.0f);
     float a = from_below, b = dd_in;
     CUDP_UNROLL
     for (int q0 = 0; q0 < c.d.size(); q0 += 4) {

@@ -44,26 +44,9 @@ struct Plan7ViterbiFilter {
   // The transitions of the lane's nodes: in registers up to 24 segments (with a few spills), read from the table
   // four segments at a time beyond.
   template <class Seg>
-  struct Columns : TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24> {
-    using Base = TransitionColumns<Word, Seg, static_cast<int>(ViterbiTransition::Count), 24>;
-    template <class Group>
-    CUDP_HD void load(const Model& md, const Group& g) {
-      Base::load(md.transitions, md.shape, g.lane());
-    }
-    CUDP_HD void quad(ViterbiTransition t, int q0, const Seg& like, Word (&out)[4]) const {
-      Base::quad(static_cast<int>(t), q0, like, out);
-    }
-  };
-
+  using Columns = TransitionColumns<Word, Seg, ViterbiTransition, 24>;
   template <class Seg>
-  struct Cells {
-    Seg m, ins, d;
-    void resize(int Q) {
-      m.resize(Q);
-      ins.resize(Q);
-      d.resize(Q);
-    }
-  };
+  using Cells = MatchInsertDelete<Seg>;
   struct Specials {
     int xB = 0, xJ = -32768;
     int lane_best_e = -32768;  // this lane's largest row maximum so far: gives xC at the end, and when to saturate

@@ -92,15 +92,17 @@ CUDP_HD void load_four(const Word* run, int q, const Seg& segments, Word (&out)[
 #endif
 }
 
-// Per-lane node constants of a striped policy (transition rows of its table): in registers while Q is at most
-// MaxInRegisters (or on the host), else read from the L1-cached table four segments at a time.
-template <class Word, class Seg, int Rows, int MaxInRegisters>
+// Per-lane node constants of a striped policy (the rows of its transition table, named by the enum Rows, which
+// ends with Count): in registers while Q is at most MaxInRegisters (or on the host), else read from the L1-cached
+// table four segments at a time.
+template <class Word, class Seg, class Rows, int MaxInRegisters>
 struct TransitionColumns {
+  static constexpr int rows = static_cast<int>(Rows::Count);
   static constexpr bool in_registers = fixed_segments_v<Seg> == 0 || fixed_segments_v<Seg> <= MaxInRegisters;
   struct Registers {
-    Seg rows[Rows];
+    Seg row[rows];
     void resize(int Q) {
-      for (auto& r : rows) r.resize(Q);
+      for (auto& r : row) r.resize(Q);
     }
   };
   struct NoStorage {
@@ -112,35 +114,50 @@ struct TransitionColumns {
   int lane = 0;
 
   void resize(int Q) { held.resize(Q); }
-  CUDP_HD void load(const Word* transitions, const StripedShape& s, int lane_of_group) {
-    table = transitions;
-    shape = s;
-    lane = lane_of_group;
+  // From the model's `transitions` table (Rows::Count rows) and `shape`, for this lane of the group.
+  template <class Model, class Group>
+  CUDP_HD void load(const Model& md, const Group& g) {
+    table = md.transitions;
+    shape = md.shape;
+    lane = g.lane();
     if constexpr (in_registers) {
       CUDP_UNROLL
-      for (int t = 0; t < Rows; ++t) {
+      for (int t = 0; t < rows; ++t) {
         const Word* run = shape.lane_words(table, t, lane);
         CUDP_UNROLL
-        for (int q = 0; q < held.rows[t].size(); ++q) held.rows[t][q] = run[q];
+        for (int q = 0; q < held.row[t].size(); ++q) held.row[t][q] = run[q];
       }
     }
   }
   // Row t of segments q0 .. q0+3 (zero past the end of a host run).
-  CUDP_HD void quad(int t, int q0, const Seg& like, Word (&out)[4]) const {
+  CUDP_HD void quad(Rows t, int q0, const Seg& like, Word (&out)[4]) const {
+    const int r = static_cast<int>(t);
     if constexpr (in_registers) {
       CUDP_UNROLL
-      for (int j = 0; j < 4; ++j) out[j] = q0 + j < like.size() ? held.rows[t][q0 + j] : Word{};
+      for (int j = 0; j < 4; ++j) out[j] = q0 + j < like.size() ? held.row[r][q0 + j] : Word{};
     } else {
-      load_four(shape.lane_words(table, t, lane), q0, like, out);
+      load_four(shape.lane_words(table, r, lane), q0, like, out);
     }
   }
   // Row t of the last segment.
-  CUDP_HD Word last(int t, const Seg& like) const {
+  CUDP_HD Word last(Rows t, const Seg& like) const {
+    const int r = static_cast<int>(t);
     if constexpr (in_registers) {
-      return held.rows[t][like.size() - 1];
+      return held.row[r][like.size() - 1];
     } else {
-      return shape.lane_words(table, t, lane)[like.size() - 1];
+      return shape.lane_words(table, r, lane)[like.size() - 1];
     }
+  }
+};
+
+// The DP words of a profile HMM row: match, insert and delete states per segment.
+template <class Seg>
+struct MatchInsertDelete {
+  Seg m, ins, d;
+  void resize(int Q) {
+    m.resize(Q);
+    ins.resize(Q);
+    d.resize(Q);
   }
 };
 
