@@ -116,8 +116,14 @@ def build_targets(hmmemit_path, model, examples, target_files, path):
             pieces.append((name, seq))
         else:
             pieces += [("%s/%d" % (name, i // 40000 + 1), seq[i:i + 40000]) for i in range(0, len(seq), 40000)]
+    return write_unique_fasta(pieces, path)
+
+
+def write_unique_fasta(records, path):
+    """Writes (name, sequence) records as FASTA, keeping the first of each name and no empty sequence; returns
+    how many were written."""
     seen, unique = set(), []
-    for name, seq in pieces:
+    for name, seq in records:
         if name in seen or not seq:
             continue
         seen.add(name)

@@ -31,7 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hmmsearch_forward import (DNA_TARGETS, PROTEIN_TARGETS, fasta_records, hmmemit, read_text,  # noqa: E402
-                               tool_arguments)
+                               table_rows, tool_arguments, write_unique_fasta)
 
 SCORE_TOLERANCE = 0.05 + 2e-3
 ACC_TOLERANCE = 0.01 + 1e-3
@@ -116,25 +116,7 @@ def build_targets(hmmemit_path, model, examples, target_files, path, dna):
         flank = "".join(rng.choices(alphabet, weights=weights, k=100))
         background.append(("lowc-%d" % n, flank[:50] + core + flank[50:]))
     records += background
-    seen, unique = set(), []
-    for name, seq in records:
-        if name in seen or not seq:
-            continue
-        seen.add(name)
-        unique.append((name, seq))
-    with open(path, "w") as f:
-        for name, seq in unique:
-            f.write(">%s\n" % name)
-            for i in range(0, len(seq), 60):
-                f.write(seq[i:i + 60] + "\n")
-    return len(unique)
-
-
-def table_rows(path):
-    with open(path) as f:
-        for line in f:
-            if not line.startswith("#") and line.strip():
-                yield line.split()
+    return write_unique_fasta(records, path)
 
 
 def printed_evalue_matches(ours, printed_text):
