@@ -55,10 +55,11 @@ class HostFilters {
     std::vector<cudp::bio::FilterResult> out(ids.size());
     std::uint64_t unsafe_codes = 0;
     const bool words_exact = cudp::engine::viterbi_filter_fits_words(profile, max_length_, unsafe_codes);
+    cudp::engine::StripedViterbiTables<L> tables;
     std::vector<cudp::recurrences::Plan7ViterbiFilter<L>::Result> raw;
-    const auto tables = cudp::engine::stripe_viterbi<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
-                                                        max_length_);
     if (words_exact) {
+      tables = cudp::engine::stripe_viterbi<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
+                                               max_length_);
       raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7ViterbiFilter<L>>(tables.host_model(),
                                                                                          targets(ids), threads_);
     }
