@@ -65,12 +65,13 @@ if [ -z "${SKIP_HMM:-}" ]; then
   if [ -x build-gpu/examples/hmmsearch/cudp-hmmsearch ] && [ "$have_cpu_tools" = 1 ]; then
     for model in ${HMM_MODELS:-$M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm /tmp/batch20.hmm}; do
       name=$(basename "$model" .hmm)
-      /usr/bin/time -f "%e" -o "$OUT/cudp-hmmsearch-$name.time" build-gpu/examples/hmmsearch/cudp-hmmsearch \
+      CUDP_STAGE_TIMES=1 /usr/bin/time -f "%e" -o "$OUT/cudp-hmmsearch-$name.time" build-gpu/examples/hmmsearch/cudp-hmmsearch \
         --tblout "$OUT/cudp-$name.tbl" -o "$OUT/cudp-$name.out" "$model" "$DATA/db.cudpdb" 2>"$OUT/cudp-hmmsearch-$name.err"
       /usr/bin/time -f "%e" -o "$OUT/hmmsearch-$name.time" hmmsearch --cpu "$JOBS" --tblout "$OUT/hmmer-$name.tbl" \
         -o "$OUT/hmmer-$name.out" "$model" "$DATA/db.fa"
       same=$(diff <(grep -v '^#' "$OUT/cudp-$name.tbl" | awk '{print $1, $3, $6}') <(grep -v '^#' "$OUT/hmmer-$name.tbl" | awk '{print $1, $3, $6}') >/dev/null && echo same || echo DIFFERENT)
       stages=$(diff <(grep -E "^Passed|^Target" "$OUT/cudp-$name.out") <(grep -E "^Passed|^Target" "$OUT/hmmer-$name.out") >/dev/null && echo same || echo DIFFERENT)
+      grep -E "stage|kernels" "$OUT/cudp-hmmsearch-$name.err"
       log "hmmsearch $name: cudp-hmmsearch $(cat "$OUT/cudp-hmmsearch-$name.time") s (pipeline $(grep -o 'Elapsed: [0-9:.]*' "$OUT/cudp-$name.out" | awk '{split($2,t,":"); s+=t[1]*3600+t[2]*60+t[3]} END {printf "%.2f", s}') s), hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; tblout names+scores $same ($(grep -vc '^#' "$OUT/hmmer-$name.tbl") hits); filter pass counts $stages"
     done
   fi

@@ -35,6 +35,7 @@
 #include "options.hpp"
 #include "report.hpp"
 #include "search.hpp"
+#include "stage_times.hpp"
 
 #ifndef CUDP_VERSION
 #define CUDP_VERSION "unknown"
@@ -190,6 +191,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     const hmmsearch::Options& o = *parsed;
+    hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
+    auto t = hmmsearch::StageTimes::clock::now();
     const bool progress = isatty(STDERR_FILENO) != 0;
     const hmmsearch::Thresholds thresholds = o.thresholds();
     const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -211,9 +214,11 @@ int main(int argc, char** argv) {
       models = cudp::io::read_hmm_file(o.hmm_file);
     }
     check_models(models, o.cut);
+    t = times.add("read models", t);
     const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
     const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file);
+    t = times.add("read database", t);
     const cudp::bio::NullModel null_model = cudp::bio::default_null_model(alphabet);
 
     const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && hmmsearch::cuda_available());
@@ -228,6 +233,7 @@ int main(int argc, char** argv) {
     } else {
       backend = "host, " + std::to_string(std::max(1, threads)) + (threads > 1 ? " threads" : " thread");
     }
+    t = times.add("start backend", t);
 
     hmmsearch::HeaderSettings header;
     header.version_line = std::string("cudp ") + CUDP_VERSION +
@@ -284,10 +290,12 @@ int main(int argc, char** argv) {
       const CpuTimes cpu0 = cpu_times();
 
       const cudp::bio::Plan7Pipeline pipeline(model, null_model, pipeline_options);
+      t = times.add("configure profiles", t);
       hmmsearch::SearchOutcome outcome =
           device ? hmmsearch::search_with_device(pipeline, db, *device, threads, &display.done)
                  : hmmsearch::search_on_host(pipeline, db, threads, &display.done);
       display.stop();
+      t = hmmsearch::StageTimes::clock::now();
 
       hmmsearch::QueryReport report;
       report.name = model.name;
@@ -327,6 +335,7 @@ int main(int argc, char** argv) {
       if (o.tblout) hmmsearch::write_tblout(tbl, report, m == 0);
       if (o.domtblout) hmmsearch::write_domtblout(domtbl, report, m == 0);
       if (o.pfamtblout) hmmsearch::write_pfamtblout(pfamtbl, report, model_thresholds.inc_by_E);
+      t = times.add("rank + format", t);
     }
     display.finish();
     text += "[ok]\n";
@@ -352,6 +361,10 @@ int main(int argc, char** argv) {
     if (o.pfamtblout) files.emplace_back(*o.pfamtblout, &pfamtbl);
     cudp::io::write_outputs(files);
     if (!o.output) std::fwrite(text.data(), 1, text.size(), stdout);
+    times.add("write outputs", t);
+    times.print();
+    if (times.enabled() && device)
+      std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels %9.4f s\n", device->kernel_seconds());
     return 0;
   } catch (const hmmsearch::UsageError& e) {
     std::fprintf(stderr, "cudp-hmmsearch: %s (see --help)\n", e.what());

@@ -10,6 +10,7 @@
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "host_filters.hpp"
+#include "stage_times.hpp"
 
 namespace hmmsearch {
 
@@ -95,9 +96,12 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
                             int threads, std::atomic<std::uint64_t>* progress) {
   const std::size_t n = db.size();
   Workers workers(threads);
+  StageTimes& times = StageTimes::global();
+  auto t = StageTimes::clock::now();
 
   // Stage 1-2: MSV on the device for every target, the decisions (and the bias filter) on the host.
   const std::vector<cudp::bio::FilterResult> msv = filters.msv(pipeline.msv_profile());
+  t = times.add("msv filter", t);
   if (msv.size() != n) throw std::logic_error("DeviceFilters::msv returned a result count unlike the database's");
   enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
   std::vector<std::uint8_t> stage(n, kRejected);
@@ -108,6 +112,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
     if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
   });
+  t = times.add("msv decisions + bias", t);
 
   // Stage 3: the Viterbi filter on the device for the targets that need it.
   std::vector<std::uint32_t> viterbi_targets;
@@ -122,6 +127,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
       stage[i] = pipeline.after_viterbi(db.length(i), vit[j], filter_nats[i], w.counts) ? kForward : kRejected;
     });
   }
+  t = times.add("viterbi filter", t);
 
   // Stage 4: Forward on the device sets aside the targets that clearly fail F3; the host pipeline computes Forward
   // again for the rest and makes the decision, so the device's float rounding cannot change an answer.
@@ -129,13 +135,16 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   for (std::size_t i = 0; i < n; ++i)
     if (stage[i] == kForward) survivors.push_back(static_cast<std::uint32_t>(i));
   survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
+  t = times.add("forward pre-filter", t);
 
   // Domain definition and the reported scores on the host.
   workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
     const std::size_t i = survivors[j];
     keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace), i);
   });
-  return workers.collect();
+  SearchOutcome outcome = workers.collect();
+  times.add("forward + domains", t);
+  return outcome;
 }
 
 }  // namespace
