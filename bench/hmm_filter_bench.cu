@@ -1,9 +1,10 @@
-// Plan7 filter benchmark: the MSV filter (s16x2 with DPX and u8x4) and the Viterbi filter on the GPU over a whole
-// database, for models of a ladder of sizes (the hmmer-examples models given on the command line, then random
-// models of about 100 to 2400 nodes), with Forward (float) too, printing GCUPS (kernel time, events) and checking a sample of targets
-// against the scalar HMMER reference.
+// Plan7 filter benchmark: the MSV filter (s16x2 with DPX and u8x4), the SSV filter (s16x2) and the Viterbi filter
+// on the GPU over a whole database, for models of a ladder of sizes (the hmmer-examples models given on the command
+// line, then random models of about 100 to 2400 nodes), with Forward (float) too, printing GCUPS (kernel time,
+// events) and checking a sample of targets against the scalar HMMER reference.
 // Usage: cudp-hmm-filter-bench DB.fa [MODEL.hmm ...]
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -21,23 +22,33 @@ namespace {
 using namespace cudp;
 
 struct Totals {
-  double cells = 0, msv_s = 0, msv_bytes_s = 0, vit_s = 0, fwd_cells = 0, fwd_s = 0;
+  double cells = 0, msv_s = 0, msv_bytes_s = 0, ssv_s = 0, vit_s = 0, fwd_cells = 0, fwd_s = 0;
 };
 
+bool same_result(const bio::FilterResult& a, const bio::FilterResult& b) {
+  return a.status == b.status && (a.status != bio::FilterStatus::Ok || a.nats == b.nats);
+}
+
+// Status and score as one number for MISMATCH lines: the score, +inf on overflow, nan for SSV's NoResult.
+double shown(const bio::FilterResult& r) {
+  return r.status == bio::FilterStatus::NoResult ? std::nan("") : static_cast<double>(r.nats);
+}
+
 int check_sample(const io::SequenceSet& db, bio::MsvFilterProfile msv, bio::ViterbiFilterProfile vf,
-                 const std::vector<bio::FilterResult>& msv_got, const std::vector<bio::FilterResult>& vit_got) {
+                 const std::vector<bio::FilterResult>& msv_got, const std::vector<bio::FilterResult>& ssv_got,
+                 const std::vector<bio::FilterResult>& vit_got) {
   int mismatches = 0;
   for (std::size_t i = 0; i < db.size(); i += 997) {
     const auto L = db.length(i);
     msv.set_target_length(L);
     vf.set_target_length(L);
     const auto m = bio::msv_filter(msv, db.data(i), L);
+    const auto s = bio::ssv_filter(msv, db.data(i), L);
     const auto v = bio::viterbi_filter(vf, db.data(i), L);
-    const bool same_m = m.status == msv_got[i].status && (m.status != bio::FilterStatus::Ok || m.nats == msv_got[i].nats);
-    const bool same_v = v.status == vit_got[i].status && (v.status != bio::FilterStatus::Ok || v.nats == vit_got[i].nats);
-    if (!same_m || !same_v) {
+    if (!same_result(m, msv_got[i]) || !same_result(s, ssv_got[i]) || !same_result(v, vit_got[i])) {
       ++mismatches;
-      std::printf("MISMATCH target %zu L=%u msv %g/%g vit %g/%g\n", i, L, m.nats, msv_got[i].nats, v.nats, vit_got[i].nats);
+      std::printf("MISMATCH target %zu L=%u msv %g/%g ssv %g/%g vit %g/%g\n", i, L, shown(m), shown(msv_got[i]),
+                  shown(s), shown(ssv_got[i]), shown(v), shown(vit_got[i]));
     }
   }
   return mismatches;
@@ -51,6 +62,7 @@ void bench_model(const std::string& label, const io::HmmModel& hmm, const io::Se
   const auto vf = bio::make_viterbi_filter_profile(profile, 400);
   engine::DeviceMsvFilter<lanes::s16x2> words(device_db);
   engine::DeviceMsvFilter<lanes::u8x4> bytes(device_db);
+  engine::DeviceSsvFilter<lanes::s16x2> ssv(device_db);
   engine::DeviceViterbiFilter<> viterbi(device_db);
   const double cells = static_cast<double>(db.residues.size()) * hmm.length;
   words.scores(msv, all);  // warm-up
@@ -58,6 +70,9 @@ void bench_model(const std::string& label, const io::HmmModel& hmm, const io::Se
   const double msv_s = words.last_kernel_ms() / 1e3;
   bytes.scores(msv, all);
   const double bytes_s = bytes.last_kernel_ms() / 1e3;
+  ssv.scores(msv, all);  // warm-up, as for MSV s16x2: the first launch of a kernel loads it
+  const auto ssv_got = ssv.scores(msv, all);
+  const double ssv_s = ssv.last_kernel_ms() / 1e3;
   std::vector<std::uint32_t> host_targets;
   const auto vit_got = viterbi.scores(vf, all, engine::view_of(db), host_targets);
   const double vit_s = viterbi.last_kernel_ms() / 1e3;
@@ -69,18 +84,22 @@ void bench_model(const std::string& label, const io::HmmModel& hmm, const io::Se
     totals.fwd_cells += cells;
     totals.fwd_s += fwd_s;
   }
-  int passed = 0;
+  int passed = 0, ssv_no_result = 0;
   for (const auto& r : msv_got) passed += r.status == bio::FilterStatus::Overflow;
-  const int mismatches = check_sample(db, msv, vf, msv_got, vit_got);
-  std::printf("%-14s M %5d  MSV s16x2 G%-2d Q%-2d %8.1f GCUPS  u8x4 %8.1f GCUPS  Viterbi G%-2d Q%-2d %8.1f GCUPS  "
-              "Forward %7.1f GCUPS  (host-scored %zu, MSV overflows %d, sample mismatches %d)\n",
+  for (const auto& r : ssv_got) ssv_no_result += r.status == bio::FilterStatus::NoResult;
+  const int mismatches = check_sample(db, msv, vf, msv_got, ssv_got, vit_got);
+  std::printf("%-14s M %5d  MSV s16x2 G%-2d Q%-2d %8.1f GCUPS  u8x4 %8.1f GCUPS  SSV s16x2 %8.1f GCUPS  "
+              "Viterbi G%-2d Q%-2d %8.1f GCUPS  Forward %7.1f GCUPS  (host-scored %zu, MSV overflows %d, "
+              "SSV no-result %d, sample mismatches %d)\n",
               label.c_str(), hmm.length, words.last_shape().group, words.last_shape().segments, cells / msv_s / 1e9,
-              cells / bytes_s / 1e9, viterbi.last_shape().group, viterbi.last_shape().segments, cells / vit_s / 1e9,
-              fwd_s > 0 ? cells / fwd_s / 1e9 : 0.0, host_targets.size(), passed, mismatches);
+              cells / bytes_s / 1e9, cells / ssv_s / 1e9, viterbi.last_shape().group, viterbi.last_shape().segments,
+              cells / vit_s / 1e9, fwd_s > 0 ? cells / fwd_s / 1e9 : 0.0, host_targets.size(), passed, ssv_no_result,
+              mismatches);
   std::fflush(stdout);
   totals.cells += cells;
   totals.msv_s += msv_s;
   totals.msv_bytes_s += bytes_s;
+  totals.ssv_s += ssv_s;
   totals.vit_s += vit_s;
 }
 
@@ -112,8 +131,10 @@ int main(int argc, char** argv) {
   for (int M : {100, 260, 400, 800, 1100, 2400}) {
     bench_model("random" + std::to_string(M), test::random_hmm({M, false, seed++}), db, device_db, all, totals);
   }
-  std::printf("OVERALL MSV s16x2 %.1f GCUPS, MSV u8x4 %.1f GCUPS, Viterbi filter %.1f GCUPS, Forward %.1f GCUPS (%s)\n",
+  std::printf("OVERALL MSV s16x2 %.1f GCUPS, MSV u8x4 %.1f GCUPS, SSV s16x2 %.1f GCUPS, Viterbi filter %.1f GCUPS, "
+              "Forward %.1f GCUPS (%s)\n",
               totals.cells / totals.msv_s / 1e9, totals.cells / totals.msv_bytes_s / 1e9,
-              totals.cells / totals.vit_s / 1e9, totals.fwd_cells / totals.fwd_s / 1e9, prop.name);
+              totals.cells / totals.ssv_s / 1e9, totals.cells / totals.vit_s / 1e9,
+              totals.fwd_cells / totals.fwd_s / 1e9, prop.name);
   return 0;
 }

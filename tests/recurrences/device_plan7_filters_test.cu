@@ -1,5 +1,5 @@
-// The striped Plan7 filters on the GPU against HMMER's scalar reference: MSV in s16x2 (DPX) and u8x4, the Viterbi
-// filter in s16x2 with Lazy-F, on every compiled shape of the menus, with random and adversarial models and
+// The striped Plan7 filters on the GPU against HMMER's scalar reference: MSV and SSV in s16x2 (DPX) and u8x4, the
+// Viterbi filter in s16x2 with Lazy-F, on every compiled shape of the menus, with random and adversarial models and
 // targets (consensus runs that overflow, long delete chains, degenerate codes, length-1 targets).
 #include <algorithm>
 #include <cmath>
@@ -16,42 +16,87 @@ namespace {
 
 using namespace cudp;
 
+bio::FilterResult reference_ssv(test::StripedFilterCase& c, std::uint32_t id) {
+  c.msv.set_target_length(c.length(id));
+  return bio::ssv_filter(c.msv, c.data(id), c.length(id));
+}
+
+std::string describe_any(const bio::FilterResult& r) {
+  return r.status == bio::FilterStatus::NoResult ? std::string("no result") : test::describe(r);
+}
+
+// HMMER's answer for every target of the case, computed once for all shapes and lanes (the reference is the slow
+// side of these tests).
+template <class Reference>
+std::vector<bio::FilterResult> answers_of(test::StripedFilterCase& c, Reference reference) {
+  std::vector<bio::FilterResult> answers(c.ids.size());
+  for (std::size_t i = 0; i < c.ids.size(); ++i) answers[i] = reference(c, c.ids[i]);
+  return answers;
+}
+
+// Runs an MSV-table filter (DeviceMsvFilter, DeviceSsvFilter) on every shape of MsvMenu that holds the model and
+// compares every target with `want`. Returns the comparisons; counts the NoResult answers among them.
 template <class Filter>
-int check_msv_on_every_shape(test::StripedFilterCase& c, const engine::DeviceStripedDatabase& db, Filter& filter,
-                             std::size_t shapes, int width) {
+int check_on_every_msv_shape(test::StripedFilterCase& c, Filter& filter, const std::vector<bio::FilterResult>& want,
+                             const char* what, int& no_results) {
   int compared = 0;
-  for (std::size_t shape = 0; shape < shapes; ++shape) {
+  for (std::size_t shape = 0; shape < engine::MsvMenu::size; ++shape) {
     filter.force_shape(static_cast<int>(shape));
     const auto got = filter.scores(c.msv, c.ids);
-    if (filter.last_shape().capacity() < c.msv.M) continue;
+    const auto ran = filter.last_shape();
+    if (ran.capacity() < c.msv.M) continue;  // the forced shape cannot hold the model: the menu chose another
     for (std::size_t i = 0; i < c.ids.size(); ++i) {
-      const auto want = test::reference_msv(c, c.ids[i]);
-      INFO("width " << width << " shape G=" << filter.last_shape().group << " Q=" << filter.last_shape().segments
-                    << " M=" << c.msv.M << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": "
-                    << test::describe(got[i]) << " vs " << test::describe(want));
-      CHECK(test::same_filter_result(got[i], want));
+      INFO(what << " width " << ran.width << " shape G=" << ran.group << " Q=" << ran.segments << " M=" << c.msv.M
+                << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": " << describe_any(got[i]) << " vs "
+                << describe_any(want[i]));
+      CHECK(test::same_filter_result(got[i], want[i]));
       ++compared;
+      no_results += want[i].status == bio::FilterStatus::NoResult;
     }
   }
   return compared;
 }
 
-}  // namespace
-
-TEST_CASE("device MSV equals HMMER's on every shape, s16x2 and u8x4", "[gpu][plan7]") {
-  int compared = 0;
+// The MSV tests' cases: the ladder and two models past 1000 nodes, with targets long enough for their diagonals.
+std::vector<test::StripedFilterCase> msv_cases() {
   auto ladder = test::striped_model_ladder();
   ladder.push_back({1000, false, 91});
   ladder.push_back({2400, true, 92});
-  for (const auto& o : ladder) {
-    auto c = test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900);
+  std::vector<test::StripedFilterCase> cases;
+  for (const auto& o : ladder) cases.push_back(test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900));
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("device MSV equals HMMER's on every shape, s16x2 and u8x4", "[gpu][plan7]") {
+  int compared = 0, no_results = 0;
+  for (auto& c : msv_cases()) {
     const engine::DeviceStripedDatabase db(c.view());
+    const auto want = answers_of(c, test::reference_msv);
     engine::DeviceMsvFilter<lanes::s16x2> words(db);
     engine::DeviceMsvFilter<lanes::u8x4> bytes(db);
-    compared += check_msv_on_every_shape(c, db, words, engine::MsvMenu::size, 2);
-    compared += check_msv_on_every_shape(c, db, bytes, engine::MsvMenu::size, 4);
+    compared += check_on_every_msv_shape(c, words, want, "MSV", no_results);
+    compared += check_on_every_msv_shape(c, bytes, want, "MSV", no_results);
   }
   CHECK(compared > 10000);
+}
+
+// SSV's answers include NoResult (p7_SSVFilter's eslENORESULT), which must come back as such: hits strong enough
+// that the J state might have been used or the overflow test is not conclusive, and lengths whose N->B cost leaves
+// no room in the signed bytes. The consensus runs of the cases produce many.
+TEST_CASE("device SSV equals HMMER's on every shape, s16x2 and u8x4, NoResult included", "[gpu][plan7]") {
+  int compared = 0, no_results = 0;
+  for (auto& c : msv_cases()) {
+    const engine::DeviceStripedDatabase db(c.view());
+    const auto want = answers_of(c, reference_ssv);
+    engine::DeviceSsvFilter<lanes::s16x2> words(db);
+    engine::DeviceSsvFilter<lanes::u8x4> bytes(db);
+    compared += check_on_every_msv_shape(c, words, want, "SSV", no_results);
+    compared += check_on_every_msv_shape(c, bytes, want, "SSV", no_results);
+  }
+  CHECK(compared > 10000);
+  REQUIRE(no_results > 0);
 }
 
 TEST_CASE("device Viterbi filter equals HMMER's on every shape", "[gpu][plan7]") {

@@ -144,12 +144,103 @@ class DeviceStripedRunner {
   double kernel_ms_ = 0, last_kernel_ms_ = 0;
 };
 
-// HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4). Models
-// whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4.
-template <class L = lanes::s16x2, class Menu = MsvMenu>
-class DeviceMsvFilter {
+namespace detail {
+
+// The filters that read the MSV tables (stripe_msv) differ only in the policy, the lanes in which it gives HMMER's
+// bytes, what it reads on the device, and how its raw result becomes HMMER's answer.
+struct MsvFilterKind {
+  template <class L>
+  using Policy = recurrences::Plan7Msv<L>;
+  // HMMER's own byte arithmetic: exact for every model.
+  template <class L>
+  using FallbackLane = lanes::u8x4;
+  static constexpr const char* name = "DeviceMsvFilter";
+
+  template <class L>
+  static bool exact_in(const bio::MsvFilterProfile& p) {
+    return Policy<L>::wide_lanes_exact(p.base, p.bias);
+  }
+  template <class L>
+  static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables, DeviceBuffer<typename L::word>& costs,
+                                          DeviceBuffer<std::uint8_t>& moves) {
+    costs.upload(tables.costs);
+    moves.upload(tables.move_costs);
+    return tables.model(costs.get(), moves.get());
+  }
+  template <class L, class Result>
+  static bio::FilterResult answer(const bio::MsvFilterProfile& p, const StripedMsvTables<L>& tables,
+                                  std::uint32_t length, const Result& r) {
+    return msv_filter_result(p, tables, length, r);
+  }
+};
+
+struct SsvFilterKind {
+  template <class L>
+  using Policy = recurrences::Plan7Ssv<L>;
+  // Never taken (see exact_in); L itself, so that no second set of kernels is compiled.
+  template <class L>
+  using FallbackLane = L;
+  static constexpr const char* name = "DeviceSsvFilter";
+
+  // No B state feeds back into the diagonals, so the wide lanes' missing top clamp (or their wrap) can only act
+  // after the best h has decided the answer (recurrences/plan7_ssv.hpp): every lane is exact for every model.
+  template <class L>
+  static bool exact_in(const bio::MsvFilterProfile&) {
+    return true;
+  }
+  // The length model enters only on the host (ssv_filter_result), so the device needs the costs alone.
+  template <class L>
+  static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables, DeviceBuffer<typename L::word>& costs,
+                                          DeviceBuffer<std::uint8_t>&) {
+    costs.upload(tables.costs);
+    return tables.ssv_model(costs.get());
+  }
+  template <class L, class Result>
+  static bio::FilterResult answer(const bio::MsvFilterProfile& p, const StripedMsvTables<L>& tables,
+                                  std::uint32_t length, const Result& r) {
+    return ssv_filter_result(p, tables, length, r);
+  }
+};
+
+// A Kind's filter in one lane: the tables striped for the model's shape, one kernel, HMMER's answers.
+template <class Kind, class Lane, class Menu>
+class MsvTableLaneRun {
  public:
-  explicit DeviceMsvFilter(const DeviceStripedDatabase& db) : db_(db), lane_(db), bytes_(db) {}
+  explicit MsvTableLaneRun(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+
+  std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids,
+                                        int forced) {
+    const int index = shape_index<Menu>(forced, profile.M, Lane::width);
+    if (index < 0) {
+      throw std::invalid_argument(std::string(Kind::name) + ": no striped shape holds a model of " +
+                                  std::to_string(profile.M) + " nodes");
+    }
+    shape_ = striped_shape_of<Menu>(index, Lane::width);
+    const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, shape_, db_.max_length());
+    const auto raw = runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_), ids);
+    std::vector<bio::FilterResult> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      out[i] = Kind::answer(profile, tables, db_.length(ids[i]), raw[i]);
+    }
+    return out;
+  }
+  recurrences::StripedShape shape() const { return shape_; }
+  double kernel_ms() const { return runner_.kernel_ms(); }
+  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
+
+ private:
+  const DeviceStripedDatabase& db_;
+  DeviceStripedRunner<typename Kind::template Policy<Lane>, Menu> runner_;
+  DeviceBuffer<typename Lane::word> costs_;
+  DeviceBuffer<std::uint8_t> moves_;
+  recurrences::StripedShape shape_;
+};
+
+// The public face of the MSV-table filters: lane L, or the Kind's fallback lane for models on which L is not exact.
+template <class Kind, class L, class Menu>
+class DeviceMsvTableFilter {
+ public:
+  explicit DeviceMsvTableFilter(const DeviceStripedDatabase& db) : lane_(db), fallback_(db) {}
 
   // False when no compiled shape holds the model (then score it on the host).
   bool fits(int M) const { return choose_striped_shape<Menu>(M, L::width) >= 0; }
@@ -157,57 +248,37 @@ class DeviceMsvFilter {
   void force_shape(int index) { forced_ = index; }
 
   std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids) {
-    if (recurrences::Plan7Msv<L>::wide_lanes_exact(profile.base, profile.bias)) {
-      last_ = &lane_;
-      return lane_.scores(profile, db_, ids, forced_);
-    }
-    last_ = &bytes_;
-    return bytes_.scores(profile, db_, ids, forced_);
+    last_in_fallback_ = !Kind::template exact_in<L>(profile);
+    return last_in_fallback_ ? fallback_.scores(profile, ids, forced_) : lane_.scores(profile, ids, forced_);
   }
-  recurrences::StripedShape last_shape() const { return last_->shape; }
-  double kernel_ms() const { return lane_.kernel_ms() + bytes_.kernel_ms(); }
-  double last_kernel_ms() const { return last_->last_kernel_ms(); }
-
- // (public only because nvcc's kernel stubs name the policy through this type)
-  struct Run {
-    virtual ~Run() = default;
-    virtual double kernel_ms() const = 0;
-    virtual double last_kernel_ms() const = 0;
-    recurrences::StripedShape shape;
-  };
-  template <class Lane>
-  struct LaneRun final : Run {
-    using Policy = recurrences::Plan7Msv<Lane>;
-    explicit LaneRun(const DeviceStripedDatabase& db) : runner(db) {}
-    std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const DeviceStripedDatabase& db,
-                                          const std::vector<std::uint32_t>& ids, int forced) {
-      const int index = detail::shape_index<Menu>(forced, profile.M, Lane::width);
-      if (index < 0) {
-        throw std::invalid_argument("DeviceMsvFilter: no striped shape holds a model of " + std::to_string(profile.M) +
-                                    " nodes");
-      }
-      this->shape = striped_shape_of<Menu>(index, Lane::width);
-      const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->shape, db.max_length());
-      costs.upload(tables.costs);
-      moves.upload(tables.move_costs);
-      const auto raw = runner.run(index, tables.model(costs.get(), moves.get()), ids);
-      std::vector<bio::FilterResult> out(ids.size());
-      for (std::size_t i = 0; i < ids.size(); ++i) out[i] = msv_filter_result(profile, tables, db.length(ids[i]), raw[i]);
-      return out;
-    }
-    double kernel_ms() const override { return runner.kernel_ms(); }
-    double last_kernel_ms() const override { return runner.last_kernel_ms(); }
-    DeviceStripedRunner<Policy, Menu> runner;
-    DeviceBuffer<typename Lane::word> costs;
-    DeviceBuffer<std::uint8_t> moves;
-  };
+  recurrences::StripedShape last_shape() const { return last_in_fallback_ ? fallback_.shape() : lane_.shape(); }
+  double kernel_ms() const { return lane_.kernel_ms() + fallback_.kernel_ms(); }
+  double last_kernel_ms() const { return last_in_fallback_ ? fallback_.last_kernel_ms() : lane_.last_kernel_ms(); }
 
  private:
-  const DeviceStripedDatabase& db_;
-  LaneRun<L> lane_;
-  LaneRun<lanes::u8x4> bytes_;
-  const Run* last_ = &lane_;
+  MsvTableLaneRun<Kind, L, Menu> lane_;
+  MsvTableLaneRun<Kind, typename Kind::template FallbackLane<L>, Menu> fallback_;
+  bool last_in_fallback_ = false;
   int forced_ = -1;
+};
+
+}  // namespace detail
+
+// HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4). Models
+// whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4.
+template <class L = lanes::s16x2, class Menu = MsvMenu>
+class DeviceMsvFilter : public detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu> {
+ public:
+  using detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu>::DeviceMsvTableFilter;
+};
+
+// HMMER's SSV filter (p7_SSVFilter: the best single ungapped diagonal) on the GPU, in lane L, exact in every lane.
+// Its answers include FilterStatus::NoResult wherever p7_SSVFilter gives eslENORESULT (the J state might have been
+// used), where hmmsearch then runs the MSV DP.
+template <class L = lanes::s16x2, class Menu = MsvMenu>
+class DeviceSsvFilter : public detail::DeviceMsvTableFilter<detail::SsvFilterKind, L, Menu> {
+ public:
+  using detail::DeviceMsvTableFilter<detail::SsvFilterKind, L, Menu>::DeviceMsvTableFilter;
 };
 
 // HMMER's Viterbi filter (p7_ViterbiFilter) on the GPU in 16-bit words. Targets the words cannot score exactly
