@@ -7,6 +7,7 @@
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "device_filters.hpp"
+#include "stage_times.hpp"
 
 namespace hmmsearch {
 
@@ -14,6 +15,8 @@ bool cuda_available() {
   int devices = 0;
   return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
 }
+
+bool start_cuda() { return cuda_available() && cudaFree(nullptr) == cudaSuccess; }
 
 struct DeviceFilters::Impl {
   explicit Impl(const cudp::engine::SequencesView& view)
@@ -40,7 +43,11 @@ std::string DeviceFilters::device_name() const {
 }
 
 std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilterProfile& profile) {
-  if (impl_->msv.fits(profile.M)) return impl_->msv.scores(profile, impl_->all);
+  if (impl_->msv.fits(profile.M)) {
+    auto out = impl_->msv.scores(profile, impl_->all);
+    StageTimes::global().add_seconds("  msv kernel", impl_->msv.last_kernel_ms() / 1e3);
+    return out;
+  }
   std::vector<cudp::bio::FilterResult> out(impl_->all.size());
   cudp::tiers::parallel_for(
       out.size(), 0, [&] { return profile; },
@@ -55,6 +62,7 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
                                                             const std::vector<std::uint32_t>& targets) {
   std::vector<std::uint32_t> on_host;
   std::vector<cudp::bio::FilterResult> out = impl_->viterbi.scores(profile, targets, impl_->db, on_host);
+  StageTimes::global().add_seconds("  viterbi kernel", impl_->viterbi.last_kernel_ms() / 1e3);
   if (on_host.empty()) return out;
   std::vector<std::size_t> positions;
   for (std::size_t i = 0, h = 0; i < targets.size() && h < on_host.size(); ++i) {

@@ -4,10 +4,12 @@
 // FASTA (plain or gzip) is read straight into those codes. A cudp-makedb database holds codes of cudp's own
 // alphabets (bio::protein(): NCBI matrix order, U/O/J folded into X; bio::dna(): ACGTN), so its residues are
 // translated through their letters; a database of the other kind than the models is refused.
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include <cudp/bio/alphabet.hpp>
@@ -45,8 +47,9 @@ inline int packed_database_kind(const std::string& path) {
 }
 
 // Loads path for models of the given alphabet; `models` names them in messages ("globins4.hmm").
+// A packed database is read on `threads` threads (0: all).
 inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::bio::Plan7Alphabet& alphabet,
-                                           const std::string& models) {
+                                           const std::string& models, int threads = 0) {
   using cudp::io::format_error;
   using cudp::io::InputError;
   cudp::io::SequenceSet set;
@@ -62,15 +65,17 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
                                               " models"));
     }
     const cudp::bio::Alphabet& packed = kind == 0 ? cudp::bio::protein() : cudp::bio::dna();
-    set = cudp::io::read_database(path, packed);
-    // Code -> letter -> Plan7 code, one table for the whole database.
-    std::uint8_t to_plan7[256] = {};
+    // Code -> letter -> Plan7 code, applied by the readers as they load the residues.
+    std::array<std::uint8_t, 256> to_plan7{};
     for (int code = 0; code < packed.size; ++code) {
       const int p = alphabet.sequence_alphabet.encode(packed.letters[code]);
       if (p < 0) throw std::logic_error(std::string("no Plan7 code for letter ") + packed.letters[code]);
-      to_plan7[code] = static_cast<std::uint8_t>(p);
+      to_plan7[static_cast<std::size_t>(code)] = static_cast<std::uint8_t>(p);
     }
-    for (std::uint8_t& r : set.residues) r = to_plan7[r];
+    cudp::io::DatabaseReadOptions reading;
+    reading.threads = threads;
+    reading.recode = &to_plan7;
+    set = cudp::io::read_database(path, packed, reading);
     for (std::size_t i = 0; i < set.size(); ++i) {
       if (set.length(i) == 0)
         throw InputError(format_error(path, "sequence " + std::to_string(i + 1) + " ('" + set.names[i] +

@@ -14,6 +14,9 @@
 namespace hmmsearch {
 
 bool cuda_available();
+// cuda_available(), and when there is a device, creates its context (the slow part of starting CUDA) so that
+// this can run on another thread while the inputs are read.
+bool start_cuda();
 
 class DeviceFilters {
  public:

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <future>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -197,6 +198,11 @@ int main(int argc, char** argv) {
     const hmmsearch::Thresholds thresholds = o.thresholds();
     const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
+    // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
+    // read.
+    std::future<bool> cuda_started;
+    if (o.backend != "host") cuda_started = std::async(std::launch::async, hmmsearch::start_cuda);
+
     cudp::io::check_writable(o.output);
     cudp::io::check_writable(o.tblout);
     cudp::io::check_writable(o.domtblout);
@@ -217,15 +223,17 @@ int main(int argc, char** argv) {
     t = times.add("read models", t);
     const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
-    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file);
+    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
     t = times.add("read database", t);
     const cudp::bio::NullModel null_model = cudp::bio::default_null_model(alphabet);
 
-    const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && hmmsearch::cuda_available());
+    const bool cuda_ready = cuda_started.valid() && cuda_started.get();
+    t = times.add("wait for CUDA", t);
+    const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda_ready);
     std::unique_ptr<hmmsearch::DeviceFilters> device;
     std::string backend;
     if (use_cuda) {
-      if (!hmmsearch::cuda_available())
+      if (!cuda_ready)
         throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
       device = std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db));
       backend = "CUDA filters on " + device->device_name() + ", " + std::to_string(std::max(1, threads)) +

@@ -6,6 +6,7 @@
 namespace hmmsearch {
 
 bool cuda_available() { return false; }
+bool start_cuda() { return false; }
 
 struct DeviceFilters::Impl {};
 

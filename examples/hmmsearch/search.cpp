@@ -106,11 +106,17 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
   std::vector<std::uint8_t> stage(n, kRejected);
   std::vector<float> filter_nats(n, 0.0f);
-  workers.run(n, [&](Worker& w, std::size_t i) {
-    const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
-    filter_nats[i] = r.filter_nats;
-    stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
-    if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
+  // Most targets take a few float operations here, so they go out in runs: one handout per target would make the
+  // workers queue on the shared counter, and neighbouring targets on different cores share cache lines.
+  constexpr std::size_t kRun = 2048;
+  workers.run((n + kRun - 1) / kRun, [&](Worker& w, std::size_t run) {
+    const std::size_t end = std::min(n, (run + 1) * kRun);
+    for (std::size_t i = run * kRun; i < end; ++i) {
+      const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
+      filter_nats[i] = r.filter_nats;
+      stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
+    }
+    if (progress != nullptr) progress->fetch_add(end - run * kRun, std::memory_order_relaxed);
   });
   t = times.add("msv decisions + bias", t);
 

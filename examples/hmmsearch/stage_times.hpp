@@ -25,14 +25,17 @@ class StageTimes {
   // Adds the time since `since` to stage `name` and returns now (the start of the next stage).
   clock::time_point add(const char* name, clock::time_point since) {
     const clock::time_point now = clock::now();
-    if (enabled_) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto& entry = totals_[name];
-      if (entry.second == 0) order_.emplace_back(name);
-      entry.first += std::chrono::duration<double>(now - since).count();
-      ++entry.second;
-    }
+    add_seconds(name, std::chrono::duration<double>(now - since).count());
     return now;
+  }
+  // For times measured otherwise (device events).
+  void add_seconds(const char* name, double seconds) {
+    if (!enabled_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& entry = totals_[name];
+    if (entry.second == 0) order_.emplace_back(name);
+    entry.first += seconds;
+    ++entry.second;
   }
 
   void print() const {

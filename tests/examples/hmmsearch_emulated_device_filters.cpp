@@ -12,6 +12,7 @@
 namespace hmmsearch {
 
 bool cuda_available() { return true; }
+bool start_cuda() { return true; }
 
 struct DeviceFilters::Impl {
   cudp::engine::SequencesView db;

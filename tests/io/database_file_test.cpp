@@ -5,6 +5,7 @@
 #include "../support/same_sequences.hpp"
 #include "../support/temp_dir.hpp"
 
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -190,6 +191,40 @@ TEST_CASE("truncated and corrupt files give InputError", "[database]") {
   SECTION("missing file") {
     CHECK(read_error(dir / "nope") == dir / "nope" + ": cannot open: No such file or directory");
   }
+}
+
+TEST_CASE("several readers give the same set, recoded on request, and still find a bad code", "[database]") {
+  TempDir dir;
+  const auto set = sample_set(cudp::bio::protein(), 16000, 7);  // about 4 M residues: several 1 M parts
+  REQUIRE(set.total_residues() > 3u << 20);
+  const std::string path = dir / "big.cudpdb";
+  cudp::io::write_database(path, set, cudp::bio::protein());
+
+  cudp::io::DatabaseReadOptions four;
+  four.threads = 4;
+  require_same(cudp::io::read_database(path, cudp::bio::protein(), four), set);
+
+  std::array<std::uint8_t, 256> shifted{};
+  for (std::size_t c = 0; c < shifted.size(); ++c) shifted[c] = static_cast<std::uint8_t>((c * 7 + 3) % 251);
+  four.recode = &shifted;
+  const SequenceSet recoded = cudp::io::read_database(path, cudp::bio::protein(), four);
+  REQUIRE(recoded.residues.size() == set.residues.size());
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < set.residues.size(); ++i) differing += recoded.residues[i] != shifted[set.residues[i]];
+  CHECK(differing == 0);
+  CHECK(recoded.offsets == set.offsets);
+  CHECK(recoded.names == set.names);
+  CHECK(recoded.descriptions == set.descriptions);
+
+  // A bad code in the last part, which another thread than the caller's reads.
+  std::string bytes = slurp(path);
+  const std::size_t n = set.size();
+  const std::size_t residues = offsets_at + 8 * (n + 1) + 8 * n;
+  bytes[residues + set.total_residues() - 5] = static_cast<char>(99);
+  spit(path, bytes);
+  four.recode = nullptr;
+  CHECK_THROWS_WITH(cudp::io::read_database(path, cudp::bio::protein(), four),
+                    Catch::Contains("residue code 99 is outside the protein alphabet"));
 }
 
 TEST_CASE("a failed write leaves no file behind and the old database intact", "[database]") {

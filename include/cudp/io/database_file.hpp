@@ -16,6 +16,7 @@
 //   char     text[t]             name 0, description 0, name 1, description 1, ...
 // The file size is exactly the sum of these, which catches truncation before anything is allocated.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -23,11 +24,15 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "../bio/alphabet.hpp"
 #include "error.hpp"
@@ -151,9 +156,35 @@ inline bool is_database_file(const std::string& path) {
          std::memcmp(magic, detail::database_magic, sizeof magic) == 0;
 }
 
+// How read_database works: `threads` readers (0: all hardware threads) each read, check and recode one part of the
+// residue array; `recode`, when given, maps every stored code to the code returned (another alphabet's numbering,
+// say), in the same pass.
+struct DatabaseReadOptions {
+  int threads = 1;
+  const std::array<std::uint8_t, 256>* recode = nullptr;
+};
+
+namespace detail {
+
+// body(begin, end) over [0, n) cut into contiguous parts of at least `least` items, at most `threads` of them,
+// one thread each.
+template <class Body>
+void split_among_threads(std::uint64_t n, std::uint64_t least, int threads, Body body) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::uint64_t parts =
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), n / least));
+  std::vector<std::thread> pool;
+  for (std::uint64_t p = 1; p < parts; ++p) pool.emplace_back(body, n * p / parts, n * (p + 1) / parts);
+  body(std::uint64_t{0}, n / parts);
+  for (auto& thread : pool) thread.join();
+}
+
+}  // namespace detail
+
 // Every count and offset is checked before it is used, so a corrupt or hostile file ends in an InputError, not in
 // a huge allocation or an out-of-bounds read later in a kernel.
-inline SequenceSet read_database(const std::string& path, const bio::Alphabet& expected) {
+inline SequenceSet read_database(const std::string& path, const bio::Alphabet& expected,
+                                 const DatabaseReadOptions& options = {}) {
   const auto fail = [&](const std::string& message) { return InputError(format_error(path, message)); };
 
   detail::FilePtr file(std::fopen(path.c_str(), "rb"));
@@ -194,18 +225,13 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
   SequenceSet set;
   std::vector<std::uint32_t> name_lengths(n);
   std::vector<std::uint32_t> description_lengths(n);
-  std::string text(header.text_bytes, '\0');
   set.offsets.resize(n + 1);
-  set.residues.resize(header.residues);
   const auto read_array = [&](void* data, std::size_t bytes) {
     if (bytes != 0 && std::fread(data, bytes, 1, file.get()) != 1) throw fail("unexpected end of file");
   };
   read_array(set.offsets.data(), set.offsets.size() * sizeof(std::uint64_t));
   read_array(name_lengths.data(), n * sizeof(std::uint32_t));
   read_array(description_lengths.data(), n * sizeof(std::uint32_t));
-  read_array(set.residues.data(), set.residues.size());
-  read_array(text.data(), text.size());
-
   if (set.offsets.front() != 0 || set.offsets.back() != header.residues) {
     throw fail("corrupt database: sequence offsets do not span the residues");
   }
@@ -214,26 +240,62 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
       throw fail("corrupt database: bad offset for sequence " + std::to_string(i));
     }
   }
-  std::uint8_t largest_code = 0;
-  for (const std::uint8_t code : set.residues) largest_code = std::max(largest_code, code);
-  if (!set.residues.empty() && largest_code >= expected.size) {
+  std::vector<std::uint64_t> text_starts(n + 1, 0);  // where each name begins in the header text
+  for (std::uint64_t i = 0; i < n; ++i) text_starts[i + 1] = text_starts[i] + name_lengths[i] + description_lengths[i];
+  if (text_starts[n] > header.text_bytes) throw fail("corrupt database: header lengths exceed the header text");
+  if (text_starts[n] < header.text_bytes) throw fail("corrupt database: header lengths do not cover the header text");
+
+  // The residues: each thread reads its part with pread (no shared file position), checks it and recodes it while
+  // it is still in cache.
+  const std::uint64_t residues_at = sizeof header + 8 * (n + 1) + 8 * n;
+  const int fd = fileno(file.get());
+  set.residues.resize(header.residues);
+  std::vector<std::uint8_t> part_largest;
+  std::mutex part_mutex;
+  bool read_failed = false;
+  detail::split_among_threads(header.residues, 1 << 20, options.threads, [&](std::uint64_t begin, std::uint64_t end) {
+    std::uint8_t* out = set.residues.data();
+    for (std::uint64_t at = begin; at < end;) {
+      const ssize_t got = pread(fd, out + at, static_cast<std::size_t>(std::min<std::uint64_t>(end - at, 1u << 30)),
+                                static_cast<off_t>(residues_at + at));
+      if (got <= 0) {
+        std::lock_guard<std::mutex> lock(part_mutex);
+        read_failed = true;
+        return;
+      }
+      at += static_cast<std::uint64_t>(got);
+    }
+    std::uint8_t largest = 0;
+    for (std::uint64_t i = begin; i < end; ++i) largest = std::max(largest, out[i]);
+    if (options.recode != nullptr) {
+      const std::uint8_t* table = options.recode->data();
+      for (std::uint64_t i = begin; i < end; ++i) out[i] = table[out[i]];
+    }
+    std::lock_guard<std::mutex> lock(part_mutex);
+    part_largest.push_back(largest);
+  });
+  if (read_failed) throw fail("unexpected end of file");
+  const std::uint8_t largest_code =
+      part_largest.empty() ? 0 : *std::max_element(part_largest.begin(), part_largest.end());
+  if (header.residues != 0 && largest_code >= expected.size) {
     throw fail("corrupt database: residue code " + std::to_string(largest_code) + " is outside the " + expected.name +
                " alphabet");
   }
 
-  set.names.reserve(n);
-  set.descriptions.reserve(n);
-  std::uint64_t text_pos = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    if (text.size() - text_pos < std::uint64_t{name_lengths[i]} + description_lengths[i]) {
-      throw fail("corrupt database: header lengths exceed the header text");
-    }
-    set.names.emplace_back(text, text_pos, name_lengths[i]);
-    text_pos += name_lengths[i];
-    set.descriptions.emplace_back(text, text_pos, description_lengths[i]);
-    text_pos += description_lengths[i];
+  std::string text(header.text_bytes, '\0');
+  if (header.text_bytes != 0 &&
+      pread(fd, text.data(), text.size(), static_cast<off_t>(residues_at + header.residues)) !=
+          static_cast<ssize_t>(text.size())) {
+    throw fail("unexpected end of file");
   }
-  if (text_pos != text.size()) throw fail("corrupt database: header lengths do not cover the header text");
+  set.names.resize(n);
+  set.descriptions.resize(n);
+  detail::split_among_threads(n, 1 << 14, options.threads, [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t i = begin; i < end; ++i) {
+      set.names[i].assign(text, text_starts[i], name_lengths[i]);
+      set.descriptions[i].assign(text, text_starts[i] + name_lengths[i], description_lengths[i]);
+    }
+  });
   return set;
 }
 

@@ -146,7 +146,8 @@ class FastaScanner {
 
   // Reads the next record: its header into name, description and line, its residues appended to codes.
   // Returns false at the end of the input.
-  bool next(std::string& name, std::string& description, std::uint64_t& line, std::vector<std::uint8_t>& codes) {
+  template <class Codes>
+  bool next(std::string& name, std::string& description, std::uint64_t& line, Codes& codes) {
     if (records_ == 0) skip_blank_lines();
     if (!fill()) {
       if (records_ == 0) throw InputError(format_error(source_name_, "no sequences found"));
@@ -240,7 +241,8 @@ class FastaScanner {
   }
 
   // Appends the codes of the sequence lines up to the next header or the end of the input.
-  void read_residues(std::vector<std::uint8_t>& codes, const std::string& name) {
+  template <class Codes>
+  void read_residues(Codes& codes, const std::string& name) {
     while (fill()) {
       if (at_line_start_ && *pos_ == '>') return;
       const char* stop = next_header(pos_ + 1);
@@ -264,7 +266,8 @@ class FastaScanner {
   // Blocks of eight bytes that are all residues, the common case, are stored with one 8-byte write; a block with a
   // newline, space or bad byte takes the byte-by-byte path. This cut the parse time of a 60-column protein file
   // by about a third.
-  void translate(const char* begin, const char* end, std::vector<std::uint8_t>& codes, const std::string& name) {
+  template <class Codes>
+  void translate(const char* begin, const char* end, Codes& codes, const std::string& name) {
     const std::size_t first = codes.size();
     codes.resize(first + static_cast<std::size_t>(end - begin));
     const std::uint8_t* table = byte_class_.data();
