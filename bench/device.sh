@@ -8,6 +8,12 @@ mkdir -p "$OUT"
 SEQS=${1:-570000}
 JOBS=$(nproc)
 log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+# The device tool returns only a few files: everything but the summary goes back in one archive.
+finish() {
+  (cd "$OUT" && ls | grep -v -e '^summary.txt$' -e '^details.tgz$' | tar czf details.tgz -T - --remove-files)
+  cat "$OUT/summary.txt"
+  exit 0
+}
 
 log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)  commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
 # The GPU image may carry Catch2 3; the tests are written for the 2.13 of our CI, carried as a .deb in .debs/.
@@ -23,13 +29,17 @@ if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
   mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
-# HMM_ONLY=1: just what the HMMER part needs (its GPU test, the filter benchmark, cudp-hmmsearch), for quick turns.
+# HMM_ONLY=1: just what the HMMER part needs (its GPU test, the filter benchmark, cudp-hmmsearch), for quick turns;
+# E2E_ONLY=1: only cudp-hmmsearch against hmmsearch (no tests, no filter benchmark).
 targets=()
 [ -n "${HMM_ONLY:-}" ] && { targets=(--target device_plan7_filters_test cudp-hmm-filter-bench cudp-hmmsearch cudp-makedb cudp-gen-db); SKIP_SW=1; }
+[ -n "${E2E_ONLY:-}" ] && { targets=(--target cudp-hmmsearch cudp-makedb cudp-gen-db); SKIP_SW=1; }
 cmake --build build-gpu -j"$JOBS" "${targets[@]}" >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 
-if [ -n "${HMM_ONLY:-}" ]; then
+if [ -n "${E2E_ONLY:-}" ]; then
+  rc=skipped
+elif [ -n "${HMM_ONLY:-}" ]; then
   (cd build-gpu && ctest -R device_plan7_filters_test --output-on-failure >"$OUT/ctest-gpu.log" 2>&1); rc=$?
 else
   (cd build-gpu && ctest -L gpu --output-on-failure -j1 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
@@ -55,9 +65,9 @@ if [ -z "${SKIP_HMM:-}" ]; then
     zcat -f $EX/$m.hmm* > /tmp/models/$(basename $m).hmm 2>/dev/null
   done
   M=/tmp/models
-  build-gpu/bench/cudp-hmm-filter-bench "$DATA/db.fa" $M/fn3.hmm $M/globins4.hmm $M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm \
+  [ -z "${E2E_ONLY:-}" ] && build-gpu/bench/cudp-hmm-filter-bench "$DATA/db.fa" $M/fn3.hmm $M/globins4.hmm $M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm \
     $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm 2>&1 | tee "$OUT/hmm-filter-bench.txt" | grep -E "OVERALL|MISMATCH|error"
-  grep -E "GCUPS|MISMATCH" "$OUT/hmm-filter-bench.txt" >>"$OUT/summary.txt"
+  grep -E "GCUPS|MISMATCH" "$OUT/hmm-filter-bench.txt" >>"$OUT/summary.txt" 2>/dev/null
   # 20 models: the 12 protein models of hmmer-examples, the first 8 of them twice, all in HMMER3/f (hmmsearch
   # refuses a file mixing save formats).
   ls $M/*.hmm | sort > /tmp/models.list
@@ -76,7 +86,7 @@ if [ -z "${SKIP_HMM:-}" ]; then
     done
   fi
 fi
-[ -n "${SKIP_SW:-}" ] && { cat "$OUT/summary.txt"; exit 0; }
+[ -n "${SKIP_SW:-}" ] && finish
 
 build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" "${LANES:-s16x2,s8x4,s32}" 2>&1 | tee "$OUT/sw-bench.txt" | grep -E "OVERALL|MISMATCH"
 grep -E "OVERALL|MISMATCH" "$OUT/sw-bench.txt" >>"$OUT/summary.txt"
@@ -112,4 +122,4 @@ s, e, q, r = map(float, sys.argv[1:])
 print(f"== ssearch36 {int(q)} aa vs {int(r)} residues, all cores: {e-s:.1f} s, {q*r/(e-s)/1e9:.2f} GCUPS")
 PY
 fi
-cat "$OUT/summary.txt"
+finish

@@ -64,6 +64,7 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
   std::vector<cudp::bio::FilterResult> out = impl_->viterbi.scores(profile, targets, impl_->db, on_host);
   StageTimes::global().add_seconds("  viterbi kernel", impl_->viterbi.last_kernel_ms() / 1e3);
   if (on_host.empty()) return out;
+  const auto host_start = StageTimes::clock::now();
   std::vector<std::size_t> positions;
   for (std::size_t i = 0, h = 0; i < targets.size() && h < on_host.size(); ++i) {
     if (targets[i] == on_host[h]) {
@@ -78,6 +79,7 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
         p.set_target_length(impl_->db.length(id));
         out[positions[n]] = cudp::bio::viterbi_filter(p, impl_->db.data(id), impl_->db.length(id));
       });
+  StageTimes::global().add("  viterbi on host", host_start);
   return out;
 }
 

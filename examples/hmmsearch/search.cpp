@@ -31,17 +31,20 @@ class Workers {
  public:
   explicit Workers(int threads) : threads_(threads) {}
 
-  // body(Worker&, i) for i in [0, n) on the workers.
+  // body(Worker&, i) for i in [0, n) on the workers, handed out `grain` at a time: cheap items go in runs, or the
+  // workers queue on the shared counter and neighbouring items written from different cores share cache lines.
   template <class Body>
-  void run(std::size_t n, Body body) {
+  void run(std::size_t n, Body body, std::size_t grain = 1) {
     cudp::tiers::parallel_for(
-        n, std::max(1, threads_),
+        (n + grain - 1) / grain, std::max(1, threads_),
         [this] {
           std::lock_guard<std::mutex> lock(mutex_);
           workers_.push_back(std::make_unique<Worker>());
           return workers_.back().get();
         },
-        [&](Worker* w, std::size_t i) { body(*w, i); });
+        [&](Worker* w, std::size_t run) {
+          for (std::size_t i = run * grain, end = std::min(n, i + grain); i < end; ++i) body(*w, i);
+        });
   }
 
   SearchOutcome collect() {
@@ -106,18 +109,16 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
   std::vector<std::uint8_t> stage(n, kRejected);
   std::vector<float> filter_nats(n, 0.0f);
-  // Most targets take a few float operations here, so they go out in runs: one handout per target would make the
-  // workers queue on the shared counter, and neighbouring targets on different cores share cache lines.
-  constexpr std::size_t kRun = 2048;
-  workers.run((n + kRun - 1) / kRun, [&](Worker& w, std::size_t run) {
-    const std::size_t end = std::min(n, (run + 1) * kRun);
-    for (std::size_t i = run * kRun; i < end; ++i) {
-      const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
-      filter_nats[i] = r.filter_nats;
-      stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
-    }
-    if (progress != nullptr) progress->fetch_add(end - run * kRun, std::memory_order_relaxed);
-  });
+  workers.run(
+      n,
+      [&](Worker& w, std::size_t i) {
+        const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
+        filter_nats[i] = r.filter_nats;
+        stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
+        if (progress != nullptr && (i & 4095) == 4095) progress->fetch_add(4096, std::memory_order_relaxed);
+      },
+      2048);
+  if (progress != nullptr) progress->fetch_add(n & 4095, std::memory_order_relaxed);
   t = times.add("msv decisions + bias", t);
 
   // Stage 3: the Viterbi filter on the device for the targets that need it.
@@ -128,12 +129,13 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     const std::vector<cudp::bio::FilterResult> vit = filters.viterbi(pipeline.viterbi_profile(), viterbi_targets);
     if (vit.size() != viterbi_targets.size())
       throw std::logic_error("DeviceFilters::viterbi returned a result count unlike the request's");
+    t = times.add("viterbi filter", t);
     workers.run(viterbi_targets.size(), [&](Worker& w, std::size_t j) {
       const std::size_t i = viterbi_targets[j];
       stage[i] = pipeline.after_viterbi(db.length(i), vit[j], filter_nats[i], w.counts) ? kForward : kRejected;
-    });
+    }, 256);
   }
-  t = times.add("viterbi filter", t);
+  t = times.add("viterbi decisions", t);
 
   // Stage 4: Forward on the device sets aside the targets that clearly fail F3; the host pipeline computes Forward
   // again for the rest and makes the decision, so the device's float rounding cannot change an answer.
