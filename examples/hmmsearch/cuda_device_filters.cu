@@ -1,12 +1,14 @@
 // hmmsearch's MSV and Viterbi filters on the GPU (cudp::engine::DeviceMsvFilter / DeviceViterbiFilter), with the
-// host reference taking what the device cannot score exactly: models larger than every compiled shape, and
-// Viterbi-filter targets or models outside the 16-bit words' exact range.
+// host backend's filters (HostFilters: the same policies in SSE2 words, the scalar reference without SSE2) taking
+// what the device cannot score exactly: models larger than every compiled shape, and Viterbi-filter targets or
+// models outside the 16-bit words' exact range.
 #include <cuda_runtime.h>
 
 #include <cudp/engine/device_striped.cuh>
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "device_filters.hpp"
+#include "host_filters.hpp"
 #include "stage_times.hpp"
 
 namespace hmmsearch {
@@ -20,7 +22,7 @@ bool start_cuda() { return cuda_available() && cudaFree(nullptr) == cudaSuccess;
 
 struct DeviceFilters::Impl {
   explicit Impl(const cudp::engine::SequencesView& view)
-      : db(view), device_db(view), msv(device_db), viterbi(device_db), forward(device_db) {
+      : db(view), device_db(view), msv(device_db), viterbi(device_db), forward(device_db), host(view, 0) {
     all.resize(view.count);
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
   }
@@ -29,6 +31,7 @@ struct DeviceFilters::Impl {
   cudp::engine::DeviceMsvFilter<cudp::lanes::s16x2> msv;
   cudp::engine::DeviceViterbiFilter<> viterbi;
   cudp::engine::DeviceForwardFilter<> forward;
+  HostFilters host;
   std::vector<std::uint32_t> all;
 };
 
@@ -48,6 +51,9 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilt
     StageTimes::global().add_seconds("  msv kernel", impl_->msv.last_kernel_ms() / 1e3);
     return out;
   }
+#if CUDP_HAS_SSE_LANES
+  return impl_->host.msv(profile);
+#else
   std::vector<cudp::bio::FilterResult> out(impl_->all.size());
   cudp::tiers::parallel_for(
       out.size(), 0, [&] { return profile; },
@@ -56,6 +62,7 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilt
         out[i] = cudp::bio::msv_filter(p, impl_->db.data(i), impl_->db.length(i));
       });
   return out;
+#endif
 }
 
 std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::ViterbiFilterProfile& profile,
@@ -72,6 +79,10 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
       ++h;
     }
   }
+#if CUDP_HAS_SSE_LANES
+  const std::vector<cudp::bio::FilterResult> scored = impl_->host.viterbi(profile, on_host);
+  for (std::size_t n = 0; n < positions.size(); ++n) out[positions[n]] = scored[n];
+#else
   cudp::tiers::parallel_for(
       positions.size(), 0, [&] { return profile; },
       [&](cudp::bio::ViterbiFilterProfile& p, std::size_t n) {
@@ -79,6 +90,7 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
         p.set_target_length(impl_->db.length(id));
         out[positions[n]] = cudp::bio::viterbi_filter(p, impl_->db.data(id), impl_->db.length(id));
       });
+#endif
   StageTimes::global().add("  viterbi on host", host_start);
   return out;
 }

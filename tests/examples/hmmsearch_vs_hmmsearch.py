@@ -58,6 +58,10 @@ CASES = {
                               alphabet="amino", options=[]),
     # A DNA model (MADE1) against DNA targets.
     "dna": dict(models=["tutorial/MADE1.hmm"], alphabet="dna", options=[]),
+    # One model of 2691 nodes, built from five joined ones: past every GPU shape of the Viterbi filter (2560) and of
+    # Forward (1536), so that the device backend hands those stages to the host.
+    "protein-long": dict(joined=["testsuite/SMC_N.hmm.gz", "testsuite/Patched.hmm.gz", "testsuite/LuxC.hmm.gz",
+                                 "tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino", options=[]),
 }
 
 
@@ -99,6 +103,34 @@ def records(text):
 def hmmemit(tool, model, args):
     text = subprocess.run([tool] + args + [model], check=True, capture_output=True, text=True).stdout
     return records(text)
+
+
+def joined_model(parts, examples, hmmemit_tool, hmmbuild_tool, work):
+    """hmmemit alignments of the parts joined column by column, built into one model on their reference columns."""
+    rows, reference = None, ""
+    for m, rel in enumerate(parts):
+        part = os.path.join(work, "part.hmm")
+        with open(part, "w") as f:
+            f.write(read_text(os.path.join(examples, rel)))
+        text = subprocess.run([hmmemit_tool, "-a", "-N", "12", "--seed", str(31 + m), part], check=True,
+                              capture_output=True, text=True).stdout
+        blocks = {}
+        for line in text.splitlines():
+            if line.startswith("#=GC RF"):
+                reference += line.split()[2]
+            elif line and not line.startswith("#") and line != "//":
+                name, aligned = line.split()
+                blocks.setdefault(name, []).append(aligned)
+        aligned = ["".join(b) for b in blocks.values()]
+        rows = aligned if rows is None else [a + b for a, b in zip(rows, aligned)]
+    sto, hmm = os.path.join(work, "joined.sto"), os.path.join(work, "joined.hmm")
+    with open(sto, "w") as f:
+        f.write("# STOCKHOLM 1.0\n\n")
+        for i, r in enumerate(rows):
+            f.write("seq%02d %s\n" % (i, r))
+        f.write("#=GC RF %s\n//\n" % reference)
+    subprocess.run([hmmbuild_tool, "--hand", "--amino", "-n", "joined", hmm, sto], check=True, capture_output=True)
+    return hmm
 
 
 def build_database(case, examples, hmmemit_tool, path):
@@ -213,6 +245,9 @@ def main():
     failures = []
     with tempfile.TemporaryDirectory() as work:
         models = os.path.join(work, "models.hmm")
+        if "joined" in case:
+            hmmbuild_tool = os.path.join(os.path.dirname(hmmsearch), "hmmbuild")
+            case["models"] = [joined_model(case["joined"], examples, hmmemit_tool, hmmbuild_tool, work)]
         with open(models, "w") as f:
             for rel in case["models"]:
                 f.write(read_text(os.path.join(examples, rel)))
