@@ -42,9 +42,9 @@ TEST_CASE("every model size within a menu gets its cheapest holding shape", "[en
   check_menu<MsvMenu>(4);      // u8x4
   check_menu<ViterbiMenu>(2);  // s16x2
   check_menu<ForwardMenu>(1);  // f32
-  CHECK(capacity<MsvMenu>(2) == 4096);
-  CHECK(capacity<ViterbiMenu>(2) == 2560);
-  CHECK(capacity<ForwardMenu>(1) == 1536);
+  CHECK(capacity<MsvMenu>(2) == 8192);
+  CHECK(capacity<ViterbiMenu>(2) == 5120);
+  CHECK(capacity<ForwardMenu>(1) == 3072);
 }
 
 TEST_CASE("a lane's run of segment words starts on a 16-byte boundary, staggered across bank groups", "[engine][striped]") {

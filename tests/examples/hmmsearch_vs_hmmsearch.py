@@ -58,8 +58,8 @@ CASES = {
                               alphabet="amino", options=[]),
     # A DNA model (MADE1) against DNA targets.
     "dna": dict(models=["tutorial/MADE1.hmm"], alphabet="dna", options=[]),
-    # One model of 2691 nodes, built from five joined ones: past every GPU shape of the Viterbi filter (2560) and of
-    # Forward (1536), so that the device backend hands those stages to the host.
+    # One model of 2691 nodes, built from five joined ones: on the GPU its Viterbi filter and Forward run on groups
+    # of four warps exchanging through shared memory (tiers/striped_rows.cuh, BlockStripedGroup).
     "protein-long": dict(joined=["testsuite/SMC_N.hmm.gz", "testsuite/Patched.hmm.gz", "testsuite/LuxC.hmm.gz",
                                  "tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino", options=[]),
 }

@@ -26,23 +26,30 @@ struct StripedMenu {
 // A row costs every lane Q segment updates plus a fixed part (residue broadcast, the shift, votes) worth about
 // three segments, so small groups with many segments run more targets per warp for the same fixed cost. MSV keeps
 // one word per segment in registers; the Viterbi filter eleven (three states, eight transitions), which caps Q.
+// Groups of two and four warps (G 64, 128: tiers/striped_rows.cuh's BlockStripedGroup, exchanging through shared
+// memory behind a barrier) take the models past what one warp holds well; measured on an H100 they lose to one warp
+// wherever one warp holds the model in registers (MSV at 3900 nodes: 6650 GCUPS on G32 Q64, 5473 on G64 Q32).
 using MsvMenu = StripedMenu<StripedShapeOf<4, 4>, StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, StripedShapeOf<4, 32>,
                             StripedShapeOf<8, 24>, StripedShapeOf<8, 32>, StripedShapeOf<8, 48>,
                             StripedShapeOf<16, 32>, StripedShapeOf<16, 48>, StripedShapeOf<32, 32>,
-                            StripedShapeOf<32, 40>, StripedShapeOf<32, 48>, StripedShapeOf<32, 64>>;
+                            StripedShapeOf<32, 40>, StripedShapeOf<32, 48>, StripedShapeOf<32, 64>,
+                            StripedShapeOf<128, 32>>;
 // Padding costs the Viterbi filter in full (a shape sweep on an H100: 86 nodes ran at 1084 GCUPS on G4 Q12 and 902
-// on G4 Q16; 1100 nodes at 1211 on G32 Q20 and 970 on G32 Q24), hence the closely spaced entries.
+// on G4 Q16; 1100 nodes at 1211 on G32 Q20 and 970 on G32 Q24), hence the closely spaced entries. Past 2048 nodes
+// one warp would need more than 32 segments, which read their transitions from the table and spill: two warps of 20
+// segments run 2400 nodes at 873 GCUPS against 698 on G32 Q40, which is left out.
 using ViterbiMenu = StripedMenu<StripedShapeOf<4, 8>, StripedShapeOf<4, 12>, StripedShapeOf<4, 16>,
                                 StripedShapeOf<8, 12>, StripedShapeOf<8, 16>, StripedShapeOf<16, 12>,
                                 StripedShapeOf<16, 16>, StripedShapeOf<32, 12>, StripedShapeOf<32, 16>,
                                 StripedShapeOf<32, 20>, StripedShapeOf<32, 24>, StripedShapeOf<32, 32>,
-                                StripedShapeOf<32, 40>>;
+                                StripedShapeOf<64, 20>, StripedShapeOf<128, 20>>;
 
-// Forward in f32: one node per word, three state words per segment; transitions from the table past 24. Larger
-// models (past 1536 nodes) spill heavily: their Forward runs on the host.
+// Forward in f32: one node per word, three state words per segment; transitions from the table past 24. Past 1536
+// nodes one warp spills heavily: four-warp groups take 1537 to 3072 (2000 nodes: 532 GCUPS).
 using ForwardMenu = StripedMenu<StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, StripedShapeOf<8, 16>,
                                 StripedShapeOf<16, 16>, StripedShapeOf<32, 12>, StripedShapeOf<32, 16>,
-                                StripedShapeOf<32, 24>, StripedShapeOf<32, 40>, StripedShapeOf<32, 48>>;
+                                StripedShapeOf<32, 24>, StripedShapeOf<32, 40>, StripedShapeOf<32, 48>,
+                                StripedShapeOf<128, 16>, StripedShapeOf<128, 24>>;
 
 // Relative cost of one target row on a shape: the group's share of a warp times a lane's work.
 inline double striped_row_cost(int group, int segments) {
