@@ -88,33 +88,10 @@ void check_models(const std::vector<cudp::io::HmmModel>& models, const std::stri
 
 hmmsearch::Hit to_report_hit(cudp::bio::Plan7SequenceHit&& h, const cudp::io::SequenceSet& db) {
   hmmsearch::Hit r;
-  r.target = h.target;
-  r.name = db.names[h.target];
-  r.description = db.descriptions[h.target];
-  r.length = db.length(h.target);
-  r.bits = h.bits;
-  r.pre_bits = h.pre_bits;
-  r.lnP = h.lnP;
-  r.expected_domains = h.expected_domains;
-  r.regions = h.regions;
-  r.clustered = h.clustered;
-  r.overlaps = h.overlaps;
-  r.envelopes = h.envelopes;
-  r.domains.reserve(h.domains.size());
-  for (const auto& d : h.domains) {
-    hmmsearch::Domain x;
-    x.env_from = d.env_from;
-    x.env_to = d.env_to;
-    x.ali_from = d.ali_from;
-    x.ali_to = d.ali_to;
-    x.hmm_from = d.hmm_from;
-    x.hmm_to = d.hmm_to;
-    x.bits = d.bits;
-    x.bias_bits = d.bias_bits;
-    x.lnP = d.lnP;
-    x.mean_posterior = d.mean_posterior;
-    r.domains.push_back(x);
-  }
+  static_cast<cudp::bio::Plan7SequenceHit&>(r) = std::move(h);
+  r.name = db.names[r.target];
+  r.description = db.descriptions[r.target];
+  r.length = db.length(r.target);
   return r;
 }
 

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include <cudp/bio/plan7_hits.hpp>
+
 namespace hmmsearch {
 
 constexpr double kLog2R = 1.44269504088896341;  // 1/ln 2: nats to bits (Easel's eslCONST_LOG2R)
@@ -85,28 +87,13 @@ inline bool domain_includable(const Thresholds& t, double domZ, float bits, doub
 }
 
 // One domain of a hit, as hmmsearch reports it.
-struct Domain {
-  int env_from = 0, env_to = 0;  // envelope, 1-based inclusive
-  int ali_from = 0, ali_to = 0;  // alignment in the target
-  int hmm_from = 0, hmm_to = 0;  // alignment in the model
-  float bits = 0;                // domain score (null2-corrected)
-  float bias_bits = 0;           // the domain's null2 correction, in bits
-  double lnP = 0;                // ln P-value of bits
-  float mean_posterior = 0;      // "acc": mean posterior probability of the aligned residues
-  bool reported = false, included = false;
-};
+using Domain = cudp::bio::Plan7DomainHit;
 
-// One target sequence that came through the pipeline with at least one domain.
-struct Hit {
-  std::size_t target = 0;  // index in the database: the order in which the targets were searched
+// One target sequence that came through the pipeline with at least one domain: the pipeline's scores (target is
+// the index in the database, the order in which the targets were searched) and what the report adds to them.
+struct Hit : cudp::bio::Plan7SequenceHit {
   std::string name, accession, description;
   std::uint32_t length = 0;
-  float bits = 0;      // per-sequence score
-  float pre_bits = 0;  // the same before the null2 correction; pre_bits - bits is the "bias" column
-  double lnP = 0;
-  float expected_domains = 0;
-  int regions = 0, clustered = 0, overlaps = 0, envelopes = 0;
-  std::vector<Domain> domains;
   // Set by rank_hits / apply_thresholds.
   double sortkey = 0;
   int best_domain = 0;
