@@ -61,6 +61,29 @@ namespace detail {
 inline Lanes4& cell(Lanes4* row, int q, StripedMatrix::Cell c) { return row[q * 3 + c]; }
 inline const Lanes4& cell(const Lanes4* row, int q, StripedMatrix::Cell c) { return row[q * 3 + c]; }
 
+// The end of a Backward row after its first D->D pass (dcv: that pass's last value): the D->D chains extended three
+// more times across the striped vectors, then M picks up M->D into the finished D's, in p7_Backward's order.
+inline void finish_backward_deletes(const StripedOddsProfile& om, Lanes4* dpc, Lanes4 dcv) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using lanes4::add;
+  using lanes4::mul;
+  using lanes4::shift_down;
+  using SM = StripedMatrix;
+  const int Q = om.Q();
+  for (int j = 1; j < 4; ++j) {
+    dcv = shift_down(dcv);
+    for (int q = Q - 1; q >= 0; --q) {
+      dcv = mul(dcv, om.dd(q));
+      cell(dpc, q, SM::kD) = add(cell(dpc, q, SM::kD), dcv);
+    }
+  }
+  dcv = shift_down(cell(dpc, 0, SM::kD));
+  for (int q = Q - 1; q >= 0; --q) {
+    cell(dpc, q, SM::kM) = add(cell(dpc, q, SM::kM), mul(dcv, om.transition(q, kOddsMD)));
+    dcv = cell(dpc, q, SM::kD);
+  }
+}
+
 }  // namespace detail
 
 // p7_Forward (keep_all_rows) or p7_ForwardParser, on dsq[0..L-1]. Returns the Forward score in nats.
@@ -198,18 +221,7 @@ inline void striped_backward(const StripedOddsProfile& om, const std::uint8_t* d
     detail::cell(dpc, q, SM::kD) = add(detail::cell(dpc, q, SM::kD), dcv);
     dpv = detail::cell(dpc, q, SM::kD);
   }
-  for (int j = 1; j < 4; ++j) {
-    dcv = shift_down(dcv);
-    for (int q = Q - 1; q >= 0; --q) {
-      dcv = mul(dcv, om.dd(q));
-      detail::cell(dpc, q, SM::kD) = add(detail::cell(dpc, q, SM::kD), dcv);
-    }
-  }
-  dcv = shift_down(detail::cell(dpc, 0, SM::kD));
-  for (int q = Q - 1; q >= 0; --q) {
-    detail::cell(dpc, q, SM::kM) = add(detail::cell(dpc, q, SM::kM), mul(dcv, om.transition(q, kOddsMD)));
-    dcv = detail::cell(dpc, q, SM::kD);
-  }
+  detail::finish_backward_deletes(om, dpc, dcv);
   const float scale_L = fwd.x(L, SM::kScale);
   if (scale_L > 1.0f) {
     xE = xE / scale_L;
@@ -268,18 +280,7 @@ inline void striped_backward(const StripedOddsProfile& om, const std::uint8_t* d
       dpv = detail::cell(dpc, q, SM::kD);
       detail::cell(dpc, q, SM::kM) = add(detail::cell(dpc, q, SM::kM), xEv);
     }
-    for (int j = 1; j < 4; ++j) {
-      dcv = shift_down(dcv);
-      for (int q = Q - 1; q >= 0; --q) {
-        dcv = mul(dcv, om.dd(q));
-        detail::cell(dpc, q, SM::kD) = add(detail::cell(dpc, q, SM::kD), dcv);
-      }
-    }
-    dcv = shift_down(detail::cell(dpc, 0, SM::kD));
-    for (int q = Q - 1; q >= 0; --q) {
-      detail::cell(dpc, q, SM::kM) = add(detail::cell(dpc, q, SM::kM), mul(dcv, om.transition(q, kOddsMD)));
-      dcv = detail::cell(dpc, q, SM::kD);
-    }
+    detail::finish_backward_deletes(om, dpc, dcv);
     // In rare cases the Forward's factors cannot contain the Backward values; HMMER then switches to its own.
     if (xB > 1.0e16f) bck.has_own_scales = true;
     if (bck.has_own_scales) {
