@@ -12,13 +12,12 @@ Usage: hmmsearch_filters.py DRIVER EXAMPLES_DIR [HMMSEARCH [HMMEMIT]]
 Exit status 0 when every count agrees, 1 otherwise.
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hmmsearch_forward import MODELS, build_targets, tool_arguments  # noqa: E402
+from hmmsearch_forward import MODELS, build_targets, pipeline_counts, tool_arguments  # noqa: E402
 
 # (label, F1, F2): hmmsearch's defaults; looser MSV thresholds (F2 = 1 lets every MSV survivor through); every
 # target reaching the Viterbi filter (F1 = 1) under several F2. Each threshold samples the score distribution at
@@ -26,20 +25,14 @@ from hmmsearch_forward import MODELS, build_targets, tool_arguments  # noqa: E40
 SETTINGS = [("default", 0.02, 1e-3), ("F1=0.1,F2=1", 0.1, 1.0), ("F1=0.5,F2=1", 0.5, 1.0),
             ("F1=1,F2=1e-3", 1.0, 1e-3), ("F1=1,F2=0.02", 1.0, 0.02), ("F1=1,F2=0.2", 1.0, 0.2)]
 
-PASSED = re.compile(r"^Passed (MSV|Vit) filter:\s+(\d+)")
 
 
 def hmmsearch_counts(hmmsearch, model, targets, F1, F2, work):
     out = os.path.join(work, "search.out")
     subprocess.run([hmmsearch, "--nobias", "--F1", str(F1), "--F2", str(F2), "--F3", "1", "--cpu", "1",
                     "--noali", "-o", out, model, targets], check=True)
-    counts = {}
-    with open(out) as f:
-        for line in f:
-            m = PASSED.match(line)
-            if m:
-                counts[m.group(1)] = int(m.group(2))
-    return counts["MSV"], counts["Vit"]
+    counts = pipeline_counts(out)
+    return counts["Passed MSV filter"], counts["Passed Vit filter"]
 
 
 def driver_counts(driver, model, targets, F1, F2):

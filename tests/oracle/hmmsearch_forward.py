@@ -21,6 +21,7 @@ Exit status 0 when every reported sequence agrees, 1 otherwise.
 import gzip
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,6 +135,20 @@ def write_unique_fasta(records, path):
             for i in range(0, len(seq), 60):
                 f.write(seq[i:i + 60] + "\n")
     return len(unique)
+
+
+STATISTICS_LINE = re.compile(r"^(Target sequences|Passed (?:MSV|bias|Vit|Fwd) filter):\s+(\d+)")
+
+
+def pipeline_counts(path):
+    """The counts of hmmsearch's pipeline statistics in a main output file, by label ("Passed MSV filter")."""
+    counts = {}
+    with open(path) as f:
+        for line in f:
+            m = STATISTICS_LINE.match(line)
+            if m:
+                counts[m.group(1)] = int(m.group(2))
+    return counts
 
 
 def table_rows(path):

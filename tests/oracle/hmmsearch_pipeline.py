@@ -24,14 +24,13 @@ Exit status 0 when everything agrees, 1 otherwise.
 import math
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hmmsearch_forward import (DNA_TARGETS, PROTEIN_TARGETS, fasta_records, hmmemit, read_text,  # noqa: E402
-                               table_rows, tool_arguments, write_unique_fasta)
+                               pipeline_counts, table_rows, tool_arguments, write_unique_fasta)
 
 SCORE_TOLERANCE = 0.05 + 2e-3
 ACC_TOLERANCE = 0.01 + 1e-3
@@ -65,7 +64,6 @@ MODELS = [
 ]
 QUICK_MODELS = {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "testsuite/RRM_1.hmm.gz", "tutorial/MADE1.hmm"}
 
-PASSED = re.compile(r"^(Target sequences|Passed MSV filter|Passed bias filter|Passed Vit filter|Passed Fwd filter):\s+(\d+)")
 STAGES = ["Target sequences", "Passed MSV filter", "Passed bias filter", "Passed Vit filter", "Passed Fwd filter"]
 
 
@@ -155,12 +153,7 @@ def hmmsearch_run(hmmsearch, model, targets, options, work):
     out, tbl, dom = (os.path.join(work, n) for n in ("o.txt", "t.tbl", "d.tbl"))
     subprocess.run([hmmsearch, "--cpu", "1", "--noali", "-o", out, "--tblout", tbl, "--domtblout", dom] + options +
                    [model, targets], check=True)
-    counts = {}
-    with open(out) as f:
-        for line in f:
-            m = PASSED.match(line)
-            if m:
-                counts[m.group(1)] = int(m.group(2))
+    counts = pipeline_counts(out)
     seqs = {}
     for row in table_rows(tbl):
         seqs[row[0]] = {"E": row[4], "score": float(row[5]), "bias": float(row[6]), "exp": float(row[10]),
