@@ -59,7 +59,10 @@ __global__ void __launch_bounds__(Tier::block_threads)
   void* exchange = shared + WF::tile_bytes(profile.rows);
 
   const int rank = threadIdx.x % G;
-  const int task = blockIdx.x * (Tier::block_threads / G) + threadIdx.x / G;
+  // Tasks come sorted by length, shortest first, and blocks start roughly in index order: the first blocks take the
+  // last (longest) tasks, so that no long target starts when the rest of the GPU is already idle.
+  const int block = gridDim.x - 1 - blockIdx.x;
+  const int task = block * (Tier::block_threads / G) + threadIdx.x / G;
   const bool live = task < tasks.count;
 
   int lengths[W];
