@@ -25,16 +25,15 @@ struct TierShapes {
   using Block = tiers::BlockTier<8, 256>;
 };
 
-// The default lane: strips from 192 to 1024 columns, so that short queries fill their one strip and long ones
-// pay for little padding in their last. Wider column tiles run faster per cell (less per-row overhead, up to 48-64
-// columns), and groups of 16 beat full warps (a shorter wavefront ramp); the menu is the 7 measured shapes that
-// give the best predicted time over the benchmark ladder (bench/RESULTS.md, 2026-11-21).
+// The default lane: strips from 96 to 512 columns, several of them per query where that pads less. Per padded cell
+// the shapes run within 10% of each other (3990-4400 GCUPS), so the menu is the 7 that give the best predicted time
+// over the benchmark ladder (bench/RESULTS.md, 2026-11-21, H100 with longest tasks first).
 template <>
 struct TierShapes<lanes::s16x2> {
   using Thread = tiers::ThreadTier<16, 128>;
-  using Warps = TierMenu<tiers::WarpTier<8, 24, 128>, tiers::WarpTier<8, 32, 128>, tiers::WarpTier<8, 40, 128>,
-                         tiers::WarpTier<8, 48, 128>, tiers::WarpTier<16, 32, 128>, tiers::WarpTier<16, 48, 128>,
-                         tiers::WarpTier<16, 64, 128>>;
+  using Warps = TierMenu<tiers::WarpTier<4, 24, 128>, tiers::WarpTier<4, 40, 128>, tiers::WarpTier<4, 48, 128>,
+                         tiers::WarpTier<8, 32, 128>, tiers::WarpTier<8, 40, 128>, tiers::WarpTier<8, 48, 128>,
+                         tiers::WarpTier<8, 64, 128>>;
   using Block = tiers::BlockTier<8, 256>;
 };
 
@@ -60,17 +59,17 @@ std::vector<WarpShape> warp_shapes() {
 }
 
 // Cells per second of a warp shape counted over its padded strips (the query rounded up to whole strips), which
-// bench/ found nearly independent of the query length: sm_90, s16x2 local Gotoh, NVIDIA H200, the 20-query ladder
-// forced into each shape (bench/RESULTS.md, 2026-11-21, commits 524a157, 92ef82d and b6a472f).
+// bench/ found independent of the query length: sm_90, s16x2 local Gotoh, NVIDIA H100, the 20-query ladder forced
+// into each shape, blocks taking the longest tasks first (bench/RESULTS.md, 2026-11-21, the H100 shape sweep).
 inline double padded_gcups(const WarpShape& s) {
   struct Entry { int group, columns; double gcups; };
   static constexpr Entry measured[] = {
-      {4, 32, 2820},  {4, 40, 2720},  {8, 16, 3020},  {8, 24, 3160},  {8, 32, 3440},  {8, 40, 3370},  {8, 48, 3600},
-      {16, 16, 3430}, {16, 24, 3520}, {16, 32, 3780}, {16, 40, 3690}, {16, 48, 3920}, {16, 64, 3930}, {32, 16, 3520},
-      {32, 24, 3550}, {32, 32, 3820}, {32, 40, 3730}, {32, 48, 3930}};
+      {4, 24, 3986},  {4, 32, 4248},  {4, 40, 4019},  {4, 48, 4292},  {4, 56, 3858},  {8, 24, 4031},
+      {8, 32, 4288},  {8, 40, 4171},  {8, 48, 4396},  {8, 56, 4133},  {8, 64, 4337},  {16, 24, 3959},
+      {16, 32, 4208}, {16, 40, 4089}, {16, 48, 4310}, {16, 56, 4043}, {16, 64, 4238}, {32, 32, 4023}};
   for (const Entry& e : measured)
     if (e.group == s.group && e.columns == s.columns) return e.gcups;
-  return 3000;  // an unmeasured shape: about the slowest measured
+  return 3900;  // an unmeasured shape: about the slowest measured
 }
 
 // Relative time of a query of length m on a warp shape: its padded columns over the shape's padded-cell speed.
