@@ -171,6 +171,7 @@ int main(int argc, char** argv) {
     const hmmsearch::Options& o = *parsed;
     hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
     auto t = hmmsearch::StageTimes::clock::now();
+    const auto main_start = t;
     const bool progress = isatty(STDERR_FILENO) != 0;
     const hmmsearch::Thresholds thresholds = o.thresholds();
     const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -350,6 +351,10 @@ int main(int argc, char** argv) {
     times.print();
     if (times.enabled() && device)
       std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels %9.4f s\n", device->kernel_seconds());
+    // The rest of a run's wall time is the process's start and exit (loading and tearing down CUDA).
+    if (times.enabled())
+      std::fprintf(stderr, "cudp-hmmsearch: in main %9.4f s\n",
+                   std::chrono::duration<double>(clock::now() - main_start).count());
     return 0;
   } catch (const hmmsearch::UsageError& e) {
     std::fprintf(stderr, "cudp-hmmsearch: %s (see --help)\n", e.what());
