@@ -21,9 +21,21 @@ ScoreTable score_with_cuda(const cudp::engine::SequencesView& queries, const cud
   CUDP_CUDA_CHECK(cudaGetDevice(&device));
   CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   report.device = prop.name;
-  cudp::engine::DeviceScorer<LocalSW, cudp::lanes::s16x2> scorer(
+  using Scorer = cudp::engine::DeviceScorer<LocalSW, cudp::lanes::s16x2>;
+  Scorer scorer(
       db, cudp::engine::tier_thresholds(prop.major, prop.minor), static_cast<std::uint8_t>(matrix.size));
   ScoreTable table;
+  if (scorer.streamed()) {
+    // The database does not fit on the GPU: every batch is uploaded once and scored against all queries.
+    if (progress) std::fprintf(stderr, "cudp-swsearch: %zu queries, database streamed in %zu batches\n", queries.count,
+                               scorer.batch_count());
+    std::vector<Scorer::Query> list;
+    for (std::size_t q = 0; q < queries.count; ++q) list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
+    cudp::engine::DeviceRunStats run;
+    table = scorer.score_queries(gaps, matrix, matrix.size, list.data(), list.size(), &report.cascade, &run);
+    report.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
+    return table;
+  }
   for (std::size_t q = 0; q < queries.count; ++q) {
     if (progress) std::fprintf(stderr, "\rcudp-swsearch: query %zu/%zu", q + 1, queries.count);
     cudp::engine::DeviceRunStats run;

@@ -80,6 +80,37 @@ void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const
     check(streamed, "streamed");
     check(streamed, "streamed, second query");
   }
+
+  // Several queries in one call (the batch loop outside the query loop), resident and streamed: every query's
+  // scores and the summed overflow counts equal the host's.
+  std::vector<std::vector<std::uint8_t>> queries;
+  for (int qlen : {1, 130, 700, 2600}) queries.push_back(random_codes(rng, qlen, alphabet));
+  CodesSet db = adversarial_db(rng, alphabet, queries[1]);
+  auto view = engine::view_of(db);
+  std::vector<std::vector<std::int32_t>> host;
+  engine::CascadeStats host_cascade;
+  for (const auto& q : queries)
+    host.push_back(engine::score_on_host<Policy, Narrow>(params, matrix, alphabet, q.data(), static_cast<int>(q.size()),
+                                                         view, 0, &host_cascade));
+  using Scorer = engine::DeviceScorer<Policy, Narrow>;
+  std::vector<typename Scorer::Query> list;
+  for (const auto& q : queries) list.push_back({q.data(), static_cast<int>(q.size())});
+  Scorer resident(view, thresholds, static_cast<std::uint8_t>(alphabet));
+  Scorer streamed(view, thresholds, static_cast<std::uint8_t>(alphabet),
+                  std::max(resident.footprint_bytes() / 2, 2 * resident.largest_task_bytes()));
+  REQUIRE(streamed.streamed());
+  for (Scorer* scorer : {&resident, &streamed}) {
+    engine::CascadeStats cascade;
+    auto all = scorer->score_queries(params, matrix, alphabet, list.data(), list.size(), &cascade);
+    REQUIRE(all.size() == queries.size());
+    REQUIRE(cascade.rescored_overflow == host_cascade.rescored_overflow);
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      for (std::size_t t = 0; t < db.size(); ++t) {
+        INFO(Narrow::name << (scorer->streamed() ? " streamed" : " resident") << ", several queries: query " << q
+                          << " target " << t);
+        REQUIRE(all[q][t] == host[q][t]);
+      }
+  }
 }
 
 }  // namespace cudp::test

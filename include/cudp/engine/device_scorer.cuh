@@ -2,7 +2,8 @@
 // Scores queries against a database on the GPU. At construction the targets are sorted by length on the device
 // (CUB radix sort), split into length ranges by the architecture's tier table and packed Width targets per task.
 // A database that fits in the device memory budget is uploaded once; a larger one is cut into batches that are
-// streamed for every query, the upload of one batch overlapping the kernels of the previous. Each query runs its
+// streamed once per group of queries (`score_queries`), the upload of one batch overlapping the kernels of the
+// previous. Each query runs its
 // tiers in the narrow lane (the warp tier in the shape its length wastes least on), then the overflow cascade
 // rescores the few targets the narrow lane could not hold in s32.
 #include <cub/device/device_radix_sort.cuh>
@@ -149,29 +150,74 @@ class DeviceScorer {
   // Runs every later query in the menu's k-th warp shape (-1: choose by query length); tests use it to cover all.
   void force_warp_shape(int k) { forced_warp_shape_ = k; }
 
+  // One query, as `score_queries` with a list of one.
   template <class Matrix>
   std::vector<std::int32_t> score(const Params& params, const Matrix& matrix, int alphabet_size, const std::uint8_t* query,
                                   int m, CascadeStats* cascade = nullptr, DeviceRunStats* run = nullptr) {
+    const Query q{query, m};
+    return std::move(score_queries(params, matrix, alphabet_size, &q, 1, cascade, run).front());
+  }
+
+  struct Query {
+    const std::uint8_t* residues;
+    int length;
+  };
+
+  // Scores of every target for each of `count` queries. The loop over the database's batches is outside the loop
+  // over queries, so a streamed database is uploaded once per group of queries rather than once per query; a group
+  // is as many queries as `kGroupScoreBytes` of device score buffers hold. Statistics add up over the queries.
+  template <class Matrix>
+  std::vector<std::vector<std::int32_t>> score_queries(const Params& params, const Matrix& matrix, int alphabet_size,
+                                                       const Query* queries, std::size_t count,
+                                                       CascadeStats* cascade = nullptr, DeviceRunStats* run = nullptr) {
     CascadeStats local_cascade;
     DeviceRunStats local_run;
     CascadeStats& cs = cascade ? *cascade : local_cascade;
     DeviceRunStats& rs = run ? *run : local_run;
-    std::vector<std::int32_t> scores(db_.count, 0);
-    CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    std::vector<std::vector<std::int32_t>> out;
+    out.reserve(count);
+    const std::size_t per_group = std::max<std::size_t>(1, kGroupScoreBytes / (db_.count * sizeof(std::int32_t) + 1));
+    for (std::size_t first = 0; first < count; first += per_group)
+      score_group(params, matrix, alphabet_size, queries + first, std::min(per_group, count - first), cs, rs, out);
+    return out;
+  }
 
-    const int warp_shape = warp_shape_for(m);
-    rs.warp_shape = warp_menu_[warp_shape];
-    const int columns = profile_columns(m);
-    Profile<NarrowPolicy> prof = build_profile<NarrowPolicy>(params, matrix, alphabet_size, query, m, columns);
-    Profile<WidePolicy> wide_prof = build_profile<WidePolicy>(params, matrix, alphabet_size, query, m, columns);
-    recurrences::ProblemShape shape = shape_of(wide_prof.data, alphabet_size, wide_prof.stride, m);
-    NarrowPolicy p(params, shape);
-    narrow_profile_.upload(prof.data, stream_);
-    tiers::ProfileView<typename Narrow::scalar> pv{narrow_profile_.get(), prof.stride, prof.rows};
+ private:
+  static constexpr std::size_t kGroupScoreBytes = std::size_t{256} << 20;
+
+  // What a query needs on the device and for its cascade.
+  struct Prepared {
+    NarrowPolicy policy;
+    Profile<WidePolicy> wide_profile;
+    recurrences::ProblemShape shape;
+    int warp_shape, m;
+  };
+
+  template <class Matrix>
+  void score_group(const Params& params, const Matrix& matrix, int alphabet_size, const Query* queries, std::size_t n,
+                   CascadeStats& cs, DeviceRunStats& rs, std::vector<std::vector<std::int32_t>>& out) {
+    CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    std::vector<Prepared> prepared;
+    prepared.reserve(n);
+    if (group_profiles_.size() < n) group_profiles_.resize(n);
+    if (group_scores_.size() + 1 < n) group_scores_.resize(n - 1);
+    std::vector<tiers::ProfileView<typename Narrow::scalar>> views;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int m = queries[i].length;
+      const int columns = profile_columns(m);
+      Profile<NarrowPolicy> prof = build_profile<NarrowPolicy>(params, matrix, alphabet_size, queries[i].residues, m, columns);
+      Profile<WidePolicy> wide = build_profile<WidePolicy>(params, matrix, alphabet_size, queries[i].residues, m, columns);
+      recurrences::ProblemShape shape = shape_of(wide.data, alphabet_size, wide.stride, m);
+      group_profiles_[i].upload(prof.data, stream_);
+      views.push_back({group_profiles_[i].get(), prof.stride, prof.rows});
+      if (i > 0) group_scores_[i - 1].reserve(db_.count);
+      prepared.push_back(Prepared{NarrowPolicy(params, shape), std::move(wide), shape, warp_shape_for(m), m});
+    }
+    rs.warp_shape = warp_menu_[prepared.back().warp_shape];
     auto* boundary = reserve_boundary<NarrowPolicy>(boundary_slots_);
 
     // Kernels go on stream_, uploads of streamed batches on copy_stream_; a slot is refilled only after the
-    // kernel that read it, and a kernel starts only after its slot's upload.
+    // kernels that read it, and the kernels of a batch start only after its slot's upload.
     ensure_batch_events();
     const bool streamed = streamed_;
     if (streamed) upload_batch(0);
@@ -179,14 +225,20 @@ class DeviceScorer {
       const std::size_t slot = streamed ? b % 2 : b;
       if (streamed) CUDP_CUDA_CHECK(cudaStreamWaitEvent(stream_, uploaded(slot)));
       CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(b), stream_));
-      launch_batch(p, batches_[b].kind, device_slots_[slot].view(), pv, m, boundary, warp_shape);
+      for (std::size_t i = 0; i < n; ++i)
+        launch_batch(prepared[i].policy, batches_[b].kind, device_slots_[slot].view(), views[i], prepared[i].m, boundary,
+                     prepared[i].warp_shape, group_score_buffer(i));
       CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(b), stream_));
       if (streamed && b + 1 < batches_.size()) {
         if (b >= 1) CUDP_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, kernel_stop(b - 1)));
         upload_batch(b + 1);
       }
     }
-    scores_.download(scores.data(), db_.count, stream_);
+    for (std::size_t i = 0; i < n; ++i) {
+      out.emplace_back(db_.count);
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(out.back().data(), group_score_buffer(i), db_.count * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, stream_));
+    }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
     for (std::size_t b = 0; b < batches_.size(); ++b) {
       float ms = 0;
@@ -195,38 +247,47 @@ class DeviceScorer {
       rs.tier_ms[k] += ms;
       rs.kernel_ms += ms;
     }
-    for (int k = 0; k < 3; ++k) rs.tier_cells[k] += residues_[k] * static_cast<std::uint64_t>(m);
-
-    // Every target ran narrow; those the narrow lane cannot hold for certain are simply not read.
-    cs.cells += total_residues_ * static_cast<std::uint64_t>(m);
-    std::vector<std::uint32_t> wide = finish_cascade(p, plan_lanes<NarrowPolicy>(params, shape, db_), scores.data(), cs);
-    if (!wide.empty()) {
-      auto plan = pack_tasks<1>(db_, wide.data(), wide.size(), pad_code_);
-      wide_tasks_.upload(plan, stream_);
-      wide_profile_.upload(wide_prof.data, stream_);
-      WidePolicy wp(params, shape);
-      tiers::ProfileView<std::int32_t> wpv{wide_profile_.get(), wide_prof.stride, wide_prof.rows};
-      auto* wide_boundary = reserve_boundary<WidePolicy>(plan.boundary_slots);
-      CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(0), stream_));
-      launch_tier<WidePolicy, WideTier>(wp, wide_tasks_.view(), wpv, m, wide_boundary, scores_.get(), stream_);
-      CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(0), stream_));
-      std::vector<std::int32_t> rescored(db_.count);
-      scores_.download(rescored.data(), db_.count, stream_);
-      CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      float ms = 0;
-      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(0), kernel_stop(0)));
-      rs.rescore_ms += ms;
-      for (std::uint32_t t : wide) scores[t] = rescored[t];
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t m = static_cast<std::uint64_t>(prepared[i].m);
+      for (int k = 0; k < 3; ++k) rs.tier_cells[k] += residues_[k] * m;
+      // Every target ran narrow; those the narrow lane cannot hold for certain are simply not read.
+      cs.cells += total_residues_ * m;
+      rescore_wide(params, prepared[i], out[out.size() - n + i], cs, rs);
     }
     CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
     float wall = 0;
     CUDP_CUDA_CHECK(cudaEventElapsedTime(&wall, start_, stop_));
     rs.wall_ms += wall;
-    return scores;
   }
 
- private:
+  // The overflow cascade of one query: the targets its narrow pass could not hold, rescored in s32.
+  void rescore_wide(const Params& params, const Prepared& q, std::vector<std::int32_t>& scores, CascadeStats& cs,
+                    DeviceRunStats& rs) {
+    std::vector<std::uint32_t> wide = finish_cascade(q.policy, plan_lanes<NarrowPolicy>(params, q.shape, db_), scores.data(), cs);
+    if (wide.empty()) return;
+    auto plan = pack_tasks<1>(db_, wide.data(), wide.size(), pad_code_);
+    wide_tasks_.upload(plan, stream_);
+    wide_profile_.upload(q.wide_profile.data, stream_);
+    WidePolicy wp(params, q.shape);
+    tiers::ProfileView<std::int32_t> wpv{wide_profile_.get(), q.wide_profile.stride, q.wide_profile.rows};
+    auto* wide_boundary = reserve_boundary<WidePolicy>(plan.boundary_slots);
+    CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(0), stream_));
+    launch_tier<WidePolicy, WideTier>(wp, wide_tasks_.view(), wpv, q.m, wide_boundary, scores_.get(), stream_);
+    CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(0), stream_));
+    std::vector<std::int32_t> rescored(db_.count);
+    scores_.download(rescored.data(), db_.count, stream_);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(0), kernel_stop(0)));
+    rs.rescore_ms += ms;
+    for (std::uint32_t t : wide) scores[t] = rescored[t];
+  }
+
+  // The first query of a group writes into scores_ (which the cascade reuses once every query's narrow scores are
+  // on the host); the others into buffers of their own.
+  std::int32_t* group_score_buffer(std::size_t i) { return i == 0 ? scores_.get() : group_scores_[i - 1].get(); }
+
   struct Range {
     TierKind kind;
     std::size_t begin, end;  // into order_
@@ -325,14 +386,14 @@ class DeviceScorer {
 
   void launch_batch(const NarrowPolicy& p, TierKind kind, const tiers::TaskList<W>& tasks,
                     const tiers::ProfileView<typename Narrow::scalar>& pv, int m, typename NarrowPolicy::Right* boundary,
-                    int warp_shape) {
+                    int warp_shape, std::int32_t* scores) {
     if (kind == TierKind::Thread)
-      launch_tier<NarrowPolicy, typename Shapes::Thread>(p, tasks, pv, m, boundary, scores_.get(), stream_);
+      launch_tier<NarrowPolicy, typename Shapes::Thread>(p, tasks, pv, m, boundary, scores, stream_);
     else if (kind == TierKind::Block)
-      launch_tier<NarrowPolicy, typename Shapes::Block>(p, tasks, pv, m, boundary, scores_.get(), stream_);
+      launch_tier<NarrowPolicy, typename Shapes::Block>(p, tasks, pv, m, boundary, scores, stream_);
     else
       with_warp_shape<WarpMenu>(warp_shape, [&](auto tier) {
-        launch_tier<NarrowPolicy, decltype(tier)>(p, tasks, pv, m, boundary, scores_.get(), stream_);
+        launch_tier<NarrowPolicy, decltype(tier)>(p, tasks, pv, m, boundary, scores, stream_);
       });
   }
 
@@ -374,7 +435,8 @@ class DeviceScorer {
   std::uint64_t total_residues_ = 0;
   DeviceTasks<1> wide_tasks_;
   DeviceBuffer<std::int32_t> scores_;
-  DeviceBuffer<typename Narrow::scalar> narrow_profile_;
+  std::vector<DeviceBuffer<typename Narrow::scalar>> group_profiles_;
+  std::vector<DeviceBuffer<std::int32_t>> group_scores_;
   DeviceBuffer<std::int32_t> wide_profile_;
   DeviceBuffer<unsigned char> boundary_;
   std::vector<cudaEvent_t> batch_events_;
