@@ -22,8 +22,7 @@ ScoreTable score_with_cuda(const cudp::engine::SequencesView& queries, const cud
   CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   report.device = prop.name;
   using Scorer = cudp::engine::DeviceScorer<LocalSW, cudp::lanes::s16x2>;
-  Scorer scorer(
-      db, cudp::engine::tier_thresholds(prop.major, prop.minor), static_cast<std::uint8_t>(matrix.size));
+  Scorer scorer(db, cudp::engine::tier_thresholds(prop.major, prop.minor), static_cast<std::uint8_t>(matrix.size));
   ScoreTable table;
   if (scorer.streamed()) {
     // The database does not fit on the GPU: every batch is uploaded once and scored against all queries.

@@ -3,9 +3,8 @@
 // (CUB radix sort), split into length ranges by the architecture's tier table and packed Width targets per task.
 // A database that fits in the device memory budget is uploaded once; a larger one is cut into batches that are
 // streamed once per group of queries (`score_queries`), the upload of one batch overlapping the kernels of the
-// previous. Each query runs its
-// tiers in the narrow lane (the warp tier in the shape its length wastes least on), then the overflow cascade
-// rescores the few targets the narrow lane could not hold in s32.
+// previous. Each query runs its tiers in the narrow lane (the warp tier in the shape its length wastes least on),
+// then the overflow cascade rescores the few targets the narrow lane could not hold in s32.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
