@@ -21,6 +21,8 @@ struct BackendReport {
 using ScoreTable = std::vector<std::vector<std::int32_t>>;
 
 bool cuda_available();
+// Creates the device's context (a few tenths of a second), so that it can be done while the inputs are read.
+bool start_cuda();
 ScoreTable score_with_cuda(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
                            const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
                            BackendReport& report, bool progress);

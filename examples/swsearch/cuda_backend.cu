@@ -13,6 +13,8 @@ bool cuda_available() {
   return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
 }
 
+bool start_cuda() { return cuda_available() && cudaFree(nullptr) == cudaSuccess; }
+
 ScoreTable score_with_cuda(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
                            const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
                            BackendReport& report, bool progress) {

@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <numeric>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cudp/bio/alphabet.hpp>
@@ -42,7 +44,8 @@ const char* kUsage =
     "  --top N             hits reported per query (default 10)\n"
     "  --format tsv|text   tsv (default): one line per hit; text: a table per query and a summary\n"
     "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
-    "  --threads N         host threads: the host backend and the hits' coordinates (default: all cores)\n"
+    "  --threads N         host threads: reading a packed database, the host backend and the hits'\n"
+    "                      coordinates (default: all cores)\n"
     "  --out FILE          write the results to FILE instead of standard output\n"
     "  --help              this text\n"
     "\n"
@@ -124,14 +127,20 @@ int main(int argc, char** argv) {
     const bool progress = isatty(STDERR_FILENO);
     const auto& alphabet = cudp::bio::protein();
     auto t0 = clock::now();
+    // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
+    // read.
+    std::future<bool> cuda_started;
+    if (o.backend != "host") cuda_started = std::async(std::launch::async, swsearch::start_cuda);
+    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto matrix = cudp::io::load_matrix(o.matrix, alphabet);
     auto queries = cudp::io::load_sequences(o.query, alphabet);
-    auto db = cudp::io::load_sequences(o.db, alphabet);
+    auto db = cudp::io::load_sequences(o.db, alphabet, cudp::io::DatabaseReadOptions{threads});
     auto ka = cudp::bio::gapped_parameters(matrix.name, o.gap_open, o.gap_extend);
     auto t_read = clock::now();
 
-    bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && swsearch::cuda_available());
-    if (o.backend == "cuda" && !swsearch::cuda_available()) throw std::runtime_error("--backend cuda: no CUDA device found");
+    const bool cuda = cuda_started.valid() && cuda_started.get();
+    bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda);
+    if (o.backend == "cuda" && !cuda) throw std::runtime_error("--backend cuda: no CUDA device found");
     swsearch::BackendReport report;
     cudp::recurrences::GapCosts gaps{o.gap_open, o.gap_extend};
     auto qv = cudp::engine::view_of(queries), dv = cudp::engine::view_of(db);

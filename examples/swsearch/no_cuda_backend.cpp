@@ -6,6 +6,7 @@
 namespace swsearch {
 
 bool cuda_available() { return false; }
+bool start_cuda() { return false; }
 
 ScoreTable score_with_cuda(const cudp::engine::SequencesView&, const cudp::engine::SequencesView&,
                            const cudp::io::SubstitutionMatrix&, cudp::recurrences::GapCosts, BackendReport&, bool) {

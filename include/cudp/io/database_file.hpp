@@ -300,8 +300,10 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
 }
 
 // A packed database when the file starts with the magic number, otherwise FASTA (plain or gzip).
-inline SequenceSet load_sequences(const std::string& path, const bio::Alphabet& alphabet) {
-  return is_database_file(path) ? read_database(path, alphabet) : read_fasta(path, alphabet);
+// A packed database (read with `options`) or a FASTA file, told apart by the file's first bytes.
+inline SequenceSet load_sequences(const std::string& path, const bio::Alphabet& alphabet,
+                                  const DatabaseReadOptions& options = {}) {
+  return is_database_file(path) ? read_database(path, alphabet, options) : read_fasta(path, alphabet);
 }
 
 }  // namespace cudp::io
