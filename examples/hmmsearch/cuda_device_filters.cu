@@ -4,6 +4,10 @@
 // models outside the 16-bit words' exact range.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
 #include <cudp/engine/device_striped.cuh>
 #include <cudp/tiers/parallel_for.hpp>
 
@@ -19,6 +23,26 @@ bool cuda_available() {
 }
 
 bool start_cuda() { return cuda_available() && cudaFree(nullptr) == cudaSuccess; }
+
+bool device_fits(const cudp::engine::SequencesView& db, std::string& why) {
+  // Each filter keeps a few ids, lengths and results per target, plus the sort's scratch space: well under 256
+  // bytes per target together. The fixed part covers the models' tables and the runtime's own allocations.
+  constexpr std::uint64_t per_target = 256, fixed = std::uint64_t{256} << 20;
+  const std::uint64_t residues = db.count ? db.offsets[db.count] : 0;
+  const std::uint64_t needed = residues + (db.count + 1) * sizeof(std::uint64_t) + db.count * per_target + fixed;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    why = "cannot read the GPU's free memory";
+    return false;
+  }
+  std::uint64_t usable = free_bytes;
+  if (const char* cap = std::getenv("CUDP_GPU_MEMORY_MB"); cap && *cap)
+    usable = std::min<std::uint64_t>(usable, std::strtoull(cap, nullptr, 10) << 20);
+  if (needed <= usable) return true;
+  auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; };
+  why = "the database needs about " + mib(needed) + " of GPU memory and " + mib(usable) + " are available";
+  return false;
+}
 
 struct DeviceFilters::Impl {
   explicit Impl(const cudp::engine::SequencesView& view)

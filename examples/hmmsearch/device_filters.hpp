@@ -17,6 +17,9 @@ bool cuda_available();
 // cuda_available(), and when there is a device, creates its context (the slow part of starting CUDA) so that
 // this can run on another thread while the inputs are read.
 bool start_cuda();
+// Whether the database and the filters' per-target buffers fit in the GPU memory cudp-hmmsearch may use (all that
+// is free, or CUDP_GPU_MEMORY_MB mebibytes when that is set); if not, `why` says how much is needed and available.
+bool device_fits(const cudp::engine::SequencesView& db, std::string& why);
 
 class DeviceFilters {
  public:

@@ -207,12 +207,18 @@ int main(int argc, char** argv) {
 
     const bool cuda_ready = cuda_started.valid() && cuda_started.get();
     t = times.add("wait for CUDA", t);
-    const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda_ready);
+    bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda_ready);
+    if (use_cuda && !cuda_ready)
+      throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
+    std::string no_room;
+    if (use_cuda && !hmmsearch::device_fits(cudp::engine::view_of(db), no_room)) {
+      if (o.backend == "cuda") throw std::runtime_error("--backend cuda: " + no_room);
+      std::fprintf(stderr, "cudp-hmmsearch: %s: searching on the host\n", no_room.c_str());
+      use_cuda = false;
+    }
     std::unique_ptr<hmmsearch::DeviceFilters> device;
     std::string backend;
     if (use_cuda) {
-      if (!cuda_ready)
-        throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
       device = std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db));
       backend = "CUDA filters on " + device->device_name() + ", " + std::to_string(std::max(1, threads)) +
                 (threads > 1 ? " host threads" : " host thread");
