@@ -299,8 +299,8 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
   return set;
 }
 
-// A packed database when the file starts with the magic number, otherwise FASTA (plain or gzip).
-// A packed database (read with `options`) or a FASTA file, told apart by the file's first bytes.
+// A packed database (read with `options`) when the file starts with the magic number, otherwise FASTA (plain or
+// gzip).
 inline SequenceSet load_sequences(const std::string& path, const bio::Alphabet& alphabet,
                                   const DatabaseReadOptions& options = {}) {
   return is_database_file(path) ? read_database(path, alphabet, options) : read_fasta(path, alphabet);
