@@ -52,6 +52,16 @@ inline int choose_normalized(EaselFastRandom& rng, float* p, int n) {
 
 enum class TraceState { S, N, B, M, D, I, E, C, J, T };
 
+// One traceback step: the predecessor among `states` picked by their path weights (choose_normalized). False where
+// HMMER's choice would fail.
+template <int N>
+inline bool choose_state(EaselFastRandom& rng, float (&path)[N], const TraceState (&states)[N], TraceState& chosen) {
+  const int c = choose_normalized(rng, path, N);
+  if (c < 0) return false;
+  chosen = states[c];
+  return true;
+}
+
 // p7_StochasticTrace on a full Forward matrix of dsq[0..L-1]; the domains in sequence order. Returns false where
 // HMMER's fails (a choice among all-zero paths).
 inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om, const StripedMatrix& ox, int L,
@@ -78,10 +88,7 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
         float path[4] = {ox.x(i - 1, SM::kB) * t_into(k, kOddsBM), value(i - 1, k - 1, SM::kM) * t_into(k, kOddsMM),
                          value(i - 1, k - 1, SM::kI) * t_into(k, kOddsIM),
                          value(i - 1, k - 1, SM::kD) * t_into(k, kOddsDM)};
-        const TS states[4] = {TS::B, TS::M, TS::I, TS::D};
-        const int c = choose_normalized(rng, path, 4);
-        if (c < 0) return false;
-        s1 = states[c];
+        if (!choose_state(rng, path, {TS::B, TS::M, TS::I, TS::D}, s1)) return false;
         --k;
         --i;
         break;
@@ -89,19 +96,13 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
       case TS::D: {
         float path[2] = {k > 1 ? value(i, k - 1, SM::kM) * t_into(k - 1, kOddsMD) : 0.0f,
                          k > 1 ? value(i, k - 1, SM::kD) * t_dd(k - 1) : 0.0f};
-        const TS states[2] = {TS::M, TS::D};
-        const int c = choose_normalized(rng, path, 2);
-        if (c < 0) return false;
-        s1 = states[c];
+        if (!choose_state(rng, path, {TS::M, TS::D}, s1)) return false;
         --k;
         break;
       }
       case TS::I: {
         float path[2] = {value(i - 1, k, SM::kM) * t_into(k, kOddsMI), value(i - 1, k, SM::kI) * t_into(k, kOddsII)};
-        const TS states[2] = {TS::M, TS::I};
-        const int c = choose_normalized(rng, path, 2);
-        if (c < 0) return false;
-        s1 = states[c];
+        if (!choose_state(rng, path, {TS::M, TS::I}, s1)) return false;
         --i;
         break;
       }
@@ -110,18 +111,12 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
         break;
       case TS::C: {
         float path[2] = {ox.x(i - 1, SM::kC) * xf.c_loop, ox.x(i, SM::kE) * xf.e_move * ox.x(i, SM::kScale)};
-        const TS states[2] = {TS::C, TS::E};
-        const int c = choose_normalized(rng, path, 2);
-        if (c < 0) return false;
-        s1 = states[c];
+        if (!choose_state(rng, path, {TS::C, TS::E}, s1)) return false;
         break;
       }
       case TS::J: {
         float path[2] = {ox.x(i - 1, SM::kJ) * xf.j_loop, ox.x(i, SM::kE) * xf.e_loop * ox.x(i, SM::kScale)};
-        const TS states[2] = {TS::J, TS::E};
-        const int c = choose_normalized(rng, path, 2);
-        if (c < 0) return false;
-        s1 = states[c];
+        if (!choose_state(rng, path, {TS::J, TS::E}, s1)) return false;
         break;
       }
       case TS::E: {
@@ -163,10 +158,7 @@ inline bool stochastic_trace(EaselFastRandom& rng, const StripedOddsProfile& om,
       }
       case TS::B: {
         float path[2] = {ox.x(i, SM::kN) * xf.n_move, ox.x(i, SM::kJ) * xf.j_move};
-        const TS states[2] = {TS::N, TS::J};
-        const int c = choose_normalized(rng, path, 2);
-        if (c < 0) return false;
-        s1 = states[c];
+        if (!choose_state(rng, path, {TS::N, TS::J}, s1)) return false;
         break;
       }
       default:
