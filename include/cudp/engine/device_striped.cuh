@@ -224,38 +224,57 @@ struct SsvFilterKind {
   }
 };
 
-// A Kind's filter in one lane: the tables striped for the model's shape, one kernel, HMMER's answers.
-template <class Kind, class Lane, class Menu>
-class MsvTableLaneRun {
+// What every striped GPU filter keeps: the database, the runner of its kernels, and the shape of its last call.
+template <class Policy, class Menu>
+class StripedFilterRun {
  public:
-  explicit MsvTableLaneRun(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+  explicit StripedFilterRun(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
 
-  std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids,
-                                        int forced) {
-    const int index = shape_index<Menu>(forced, profile.M, Lane::width);
-    if (index < 0) {
-      throw std::invalid_argument(std::string(Kind::name) + ": no striped shape holds a model of " +
-                                  std::to_string(profile.M) + " nodes");
-    }
-    shape_ = striped_shape_of<Menu>(index, Lane::width);
-    const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, shape_, db_.max_length());
-    const auto raw = runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_), ids);
-    std::vector<bio::FilterResult> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      out[i] = Kind::answer(profile, tables, db_.length(ids[i]), raw[i]);
-    }
-    return out;
-  }
-  recurrences::StripedShape shape() const { return shape_; }
+  recurrences::StripedShape last_shape() const { return last_shape_; }
   double kernel_ms() const { return runner_.kernel_ms(); }
   double last_kernel_ms() const { return runner_.last_kernel_ms(); }
 
- private:
+ protected:
+  // The menu's shape for a model of M nodes in `width`-lane words (`forced` when set); an error naming `filter`
+  // when no shape holds it.
+  static int shape_or_throw(const char* filter, int forced, int M, int width) {
+    const int index = shape_index<Menu>(forced, M, width);
+    if (index < 0) {
+      throw std::invalid_argument(std::string(filter) + ": no striped shape holds a model of " + std::to_string(M) +
+                                  " nodes");
+    }
+    return index;
+  }
+
   const DeviceStripedDatabase& db_;
-  DeviceStripedRunner<typename Kind::template Policy<Lane>, Menu> runner_;
+  DeviceStripedRunner<Policy, Menu> runner_;
+  recurrences::StripedShape last_shape_;
+};
+
+// A Kind's filter in one lane: the tables striped for the model's shape, one kernel, HMMER's answers.
+template <class Kind, class Lane, class Menu>
+class MsvTableLaneRun : public StripedFilterRun<typename Kind::template Policy<Lane>, Menu> {
+  using Base = StripedFilterRun<typename Kind::template Policy<Lane>, Menu>;
+
+ public:
+  using Base::Base;
+
+  std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids,
+                                        int forced) {
+    const int index = Base::shape_or_throw(Kind::name, forced, profile.M, Lane::width);
+    this->last_shape_ = striped_shape_of<Menu>(index, Lane::width);
+    const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->last_shape_, this->db_.max_length());
+    const auto raw = this->runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_), ids);
+    std::vector<bio::FilterResult> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      out[i] = Kind::answer(profile, tables, this->db_.length(ids[i]), raw[i]);
+    }
+    return out;
+  }
+
+ private:
   DeviceBuffer<typename Lane::word> costs_;
   DeviceBuffer<std::uint8_t> moves_;
-  recurrences::StripedShape shape_;
 };
 
 // The public face of the MSV-table filters: lane L, or the Kind's fallback lane for models on which L is not exact.
@@ -273,7 +292,9 @@ class DeviceMsvTableFilter {
     last_in_fallback_ = !Kind::template exact_in<L>(profile);
     return last_in_fallback_ ? fallback_.scores(profile, ids, forced_) : lane_.scores(profile, ids, forced_);
   }
-  recurrences::StripedShape last_shape() const { return last_in_fallback_ ? fallback_.shape() : lane_.shape(); }
+  recurrences::StripedShape last_shape() const {
+    return last_in_fallback_ ? fallback_.last_shape() : lane_.last_shape();
+  }
   double kernel_ms() const { return lane_.kernel_ms() + fallback_.kernel_ms(); }
   double last_kernel_ms() const { return last_in_fallback_ ? fallback_.last_kernel_ms() : lane_.last_kernel_ms(); }
 
@@ -307,11 +328,11 @@ class DeviceSsvFilter : public detail::DeviceMsvTableFilter<detail::SsvFilterKin
 // (see viterbi_filter_fits_words) are reported in `host_targets` and left Ok/0 in the results: score them with
 // bio::viterbi_filter.
 template <class Menu = ViterbiMenu>
-class DeviceViterbiFilter {
+class DeviceViterbiFilter : public detail::StripedFilterRun<recurrences::Plan7ViterbiFilter<lanes::s16x2>, Menu> {
  public:
   using L = lanes::s16x2;
   using Policy = recurrences::Plan7ViterbiFilter<L>;
-  explicit DeviceViterbiFilter(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+  using detail::StripedFilterRun<Policy, Menu>::StripedFilterRun;
 
   void force_shape(int index) { forced_ = index; }
 
@@ -321,7 +342,7 @@ class DeviceViterbiFilter {
     std::vector<bio::FilterResult> out(ids.size());
     std::uint64_t unsafe_codes = 0;
     const int index = detail::shape_index<Menu>(forced_, profile.M, L::width);
-    if (index < 0 || !viterbi_filter_fits_words(profile, db_.max_length(), unsafe_codes)) {
+    if (index < 0 || !viterbi_filter_fits_words(profile, this->db_.max_length(), unsafe_codes)) {
       host_targets.assign(ids.begin(), ids.end());
       return out;
     }
@@ -335,66 +356,52 @@ class DeviceViterbiFilter {
         device_positions.push_back(i);
       }
     }
-    last_shape_ = striped_shape_of<Menu>(index, L::width);
-    const StripedViterbiTables<L> tables = stripe_viterbi<L>(profile, last_shape_, db_.max_length());
+    this->last_shape_ = striped_shape_of<Menu>(index, L::width);
+    const StripedViterbiTables<L> tables = stripe_viterbi<L>(profile, this->last_shape_, this->db_.max_length());
     match_.upload(tables.match);
     transitions_.upload(tables.transitions);
     moves_.upload(tables.moves);
-    const auto raw = runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
+    const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
     for (std::size_t i = 0; i < device_ids.size(); ++i) {
-      out[device_positions[i]] = viterbi_filter_result(profile, tables, db_.length(device_ids[i]), raw[i]);
+      out[device_positions[i]] = viterbi_filter_result(profile, tables, this->db_.length(device_ids[i]), raw[i]);
     }
     return out;
   }
-  recurrences::StripedShape last_shape() const { return last_shape_; }
-  double kernel_ms() const { return runner_.kernel_ms(); }
-  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
 
  private:
-  const DeviceStripedDatabase& db_;
-  DeviceStripedRunner<Policy, Menu> runner_;
   DeviceBuffer<L::word> match_, transitions_;
   DeviceBuffer<std::int16_t> moves_;
-  recurrences::StripedShape last_shape_;
   int forced_ = -1;
 };
 
 // The Plan7 Forward score (float, all paths) of database targets on the GPU, for the F3 stage: agrees with
 // HMMER's to float rounding, not bit for bit (see recurrences/plan7_forward.hpp).
 template <class Menu = ForwardMenu>
-class DeviceForwardFilter {
+class DeviceForwardFilter : public detail::StripedFilterRun<recurrences::Plan7Forward, Menu> {
+  using Base = detail::StripedFilterRun<recurrences::Plan7Forward, Menu>;
+
  public:
   using Policy = recurrences::Plan7Forward;
-  explicit DeviceForwardFilter(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+  using Base::Base;
 
   bool fits(int M) const { return choose_striped_shape<Menu>(M, 1) >= 0; }
   void force_shape(int index) { forced_ = index; }
 
   // Forward scores in nats of the targets `ids`, with the profile's length model set per target.
   std::vector<float> scores(const bio::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
-    const int index = detail::shape_index<Menu>(forced_, profile.M, 1);
-    if (index < 0) {
-      throw std::invalid_argument("DeviceForwardFilter: no striped shape holds a model of " + std::to_string(profile.M) +
-                                  " nodes");
-    }
-    last_shape_ = striped_shape_of<Menu>(index, 1);
-    const StripedForwardTables tables = stripe_forward(profile, last_shape_);
+    const int index = Base::shape_or_throw("DeviceForwardFilter", forced_, profile.M, 1);
+    this->last_shape_ = striped_shape_of<Menu>(index, 1);
+    const StripedForwardTables tables = stripe_forward(profile, this->last_shape_);
     match_.upload(tables.match);
     transitions_.upload(tables.transitions);
-    const auto raw = runner_.run(index, tables.model(match_.get(), transitions_.get()), ids);
+    const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get()), ids);
     std::vector<float> out(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) out[i] = raw[i].nats;
     return out;
   }
-  recurrences::StripedShape last_shape() const { return last_shape_; }
-  double kernel_ms() const { return runner_.kernel_ms(); }
-  double last_kernel_ms() const { return runner_.last_kernel_ms(); }
 
  private:
-  const DeviceStripedDatabase& db_;
-  DeviceStripedRunner<Policy, Menu> runner_;
   DeviceBuffer<float> match_, transitions_;
-  recurrences::StripedShape last_shape_;
   int forced_ = -1;
 };
 
