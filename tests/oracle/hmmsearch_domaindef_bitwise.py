@@ -33,8 +33,8 @@ AMINO_CODES = "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~"
 UTEST = "src/hmmpgmd2msa_utest.gz"
 
 
-def gdb_script(codes, model_path):
-    """Runs HMMER's pipeline on our sequence inside hmmpgmd2msa_utest and prints its hit."""
+def stop_on_sequence(codes, model_path):
+    """gdb commands that stop hmmpgmd2msa_utest at HMMER's pipeline and put our sequence in place of its own."""
     L = len(codes)
     g = ["set pagination off", "set confirm off",
          "break 'p7_Pipeline.constprop.0.isra.0'",
@@ -42,8 +42,14 @@ def gdb_script(codes, model_path):
          "set $buf = (unsigned char *) malloc(%d)" % (L + 2),
          "set $buf[0] = 255"]
     g += ["set $buf[%d] = %d" % (i + 1, c) for i, c in enumerate(codes)]
-    g += ["set $buf[%d] = 255" % (L + 1),
-          "set sq->dsq = $buf", "set sq->n = %d" % L, "set om->L = %d" % L,
+    return g + ["set $buf[%d] = 255" % (L + 1), "set sq->dsq = $buf", "set sq->n = %d" % L]
+
+
+def gdb_script(codes, model_path):
+    """Runs HMMER's pipeline on our sequence inside hmmpgmd2msa_utest and prints its hit."""
+    L = len(codes)
+    g = stop_on_sequence(codes, model_path)
+    g += ["set om->L = %d" % L,
           # p7_oprofile_ReconfigLength's N, J, C moves and loops for length L (multihit: 3/(L+3))
           "set var om->xf[1][0] = (float)3.0/((float)%d + (float)3.0)" % L,
           "set var om->xf[1][1] = (float)1.0 - om->xf[1][0]",
@@ -75,16 +81,9 @@ def gdb_script(codes, model_path):
 def bias_script(codes, model_path, address):
     """Stops HMMER's pipeline on our sequence where the bias filter's score is live and prints its bits."""
     L = len(codes)
-    g = ["set pagination off", "set confirm off",
-         "break 'p7_Pipeline.constprop.0.isra.0'",
-         "run %s" % model_path,
-         "set $buf = (unsigned char *) malloc(%d)" % (L + 2),
-         "set $buf[0] = 255"]
-    g += ["set $buf[%d] = %d" % (i + 1, c) for i, c in enumerate(codes)]
-    g += ["set $buf[%d] = 255" % (L + 1),
-          "set sq->dsq = $buf", "set sq->n = %d" % L,
-          # p7_bg_SetLength for length L
-          "set var bg->p1 = (float)%d / (float)%d" % (L, L + 1),
+    g = stop_on_sequence(codes, model_path)
+    # p7_bg_SetLength for length L
+    g += ["set var bg->p1 = (float)%d / (float)%d" % (L, L + 1),
           "set var bg->fhmm->t[0][0] = bg->p1", "set var bg->fhmm->t[0][1] = (float)1.0 - bg->p1",
           "set var pli->F1 = 1.0", "set var pli->do_biasfilter = 1",
           "break *%s" % address, "continue",
