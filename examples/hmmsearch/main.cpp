@@ -1,161 +1,34 @@
 // cudp-hmmsearch: HMMER 3.3.2 hmmsearch on cudp: every profile of an HMM file against every sequence of a database,
 // with hmmsearch's pipeline, scores, thresholds and output formats (main text output, --tblout, --domtblout).
-#include <sys/resource.h>
+// With --daemon it keeps a database resident and serves searches that clients send with --connect (daemon.hpp).
 #include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
+#include <algorithm>
 #include <chrono>
-#include <future>
-#include <condition_variable>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <filesystem>
-#include <fstream>
+#include <exception>
+#include <future>
 #include <iostream>
-#include <memory>
-#include <mutex>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <thread>
-#include <utility>
 #include <vector>
 
-#include <cudp/bio/null_model.hpp>
-#include <cudp/bio/plan7_pipeline.hpp>
-#include <cudp/bio/plan7_profile.hpp>
-#include <cudp/engine/sequences.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/hmm_file.hpp>
 #include <cudp/io/output_files.hpp>
 
+#include "daemon.hpp"
 #include "database.hpp"
 #include "device_filters.hpp"
 #include "options.hpp"
-#include "report.hpp"
-#include "search.hpp"
+#include "run.hpp"
 #include "stage_times.hpp"
 
-#ifndef CUDP_VERSION
-#define CUDP_VERSION "unknown"
-#endif
-
 namespace {
-
-using hmmsearch::appendf;
-
-struct CpuTimes {
-  double user = 0, system = 0;
-};
-
-CpuTimes cpu_times() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return {static_cast<double>(usage.ru_utime.tv_sec) + 1e-6 * static_cast<double>(usage.ru_utime.tv_usec),
-          static_cast<double>(usage.ru_stime.tv_sec) + 1e-6 * static_cast<double>(usage.ru_stime.tv_usec)};
-}
-
-const std::optional<cudp::io::HmmCutoff>& cutoff_of(const cudp::io::HmmModel& m, const std::string& kind) {
-  return kind == "GA" ? m.gathering : kind == "NC" ? m.noise : m.trusted;
-}
-
-// Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
-// cutoffs that --cut_ga/nc/tc ask for.
-void check_models(const std::vector<cudp::io::HmmModel>& models, const std::string& cut) {
-  using cudp::io::format_error;
-  for (const auto& m : models) {
-    if (!m.stats) {
-      throw cudp::io::InputError(format_error(m.source, m.line,
-                                              "model '" + m.name + "' has no STATS LOCAL lines (E-values need them; "
-                                              "build the model with hmmbuild, which calibrates it)"));
-    }
-    if (m.alphabet != models.front().alphabet) {
-      throw cudp::io::InputError(format_error(
-          m.source, m.line,
-          "model '" + m.name + "' is " + cudp::io::alphabet_name(m.alphabet) + " but the first model ('" +
-              models.front().name + "') is " + cudp::io::alphabet_name(models.front().alphabet) +
-              "; all models of a file must share one alphabet"));
-    }
-    if (!cut.empty() && !cutoff_of(m, cut)) {
-      throw cudp::io::InputError(format_error(m.source, m.line,
-                                              "model '" + m.name + "' has no " + cut + " line: " + cut +
-                                                  " bit thresholds unavailable for --cut_" + hmmsearch::lower(cut)));
-    }
-  }
-}
-
-hmmsearch::Hit to_report_hit(cudp::bio::Plan7SequenceHit&& h, const cudp::io::SequenceSet& db) {
-  hmmsearch::Hit r;
-  static_cast<cudp::bio::Plan7SequenceHit&>(r) = std::move(h);
-  r.name = db.names[r.target];
-  r.description = db.descriptions[r.target];
-  r.length = db.length(r.target);
-  return r;
-}
-
-// A line on standard error, redrawn four times a second while a model is searched: only when it is a terminal.
-class Progress {
- public:
-  Progress(bool enabled, std::size_t models, std::size_t targets)
-      : enabled_(enabled), models_(models), targets_(targets) {}
-  ~Progress() { stop(); }
-
-  void start(std::size_t model, const std::string& name) {
-    if (!enabled_) return;
-    stop();
-    done = 0;
-    model_ = model;
-    name_ = name;
-    running_ = true;
-    thread_ = std::thread([this] {
-      std::unique_lock<std::mutex> lock(mutex_);
-      do draw();
-      while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return !running_; }));
-    });
-  }
-  void stop() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      running_ = false;
-    }
-    wake_.notify_all();
-    thread_.join();
-    draw();
-  }
-  void finish() {
-    stop();
-    if (enabled_) std::fprintf(stderr, "\n");
-  }
-
-  std::atomic<std::uint64_t> done{0};
-
- private:
-  void draw() {
-    std::fprintf(stderr, "\rcudp-hmmsearch: model %zu/%zu %-24.24s %llu/%zu targets", model_ + 1, models_,
-                 name_.c_str(), static_cast<unsigned long long>(done.load()), targets_);
-  }
-
-  bool enabled_;
-  std::size_t models_, targets_, model_ = 0;
-  std::string name_;
-  bool running_ = false;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::thread thread_;
-};
 
 std::string current_dir() {
   std::vector<char> buf(4096);
   return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
-}
-
-std::string now_ctime() {
-  const std::time_t t = std::time(nullptr);
-  char buf[64];
-  return ctime_r(&t, buf) != nullptr ? std::string(buf) : std::string("[unknown]\n");
 }
 
 }  // namespace
@@ -169,11 +42,13 @@ int main(int argc, char** argv) {
       return 0;
     }
     const hmmsearch::Options& o = *parsed;
+    if (o.daemon) return hmmsearch::serve(o);
+    if (o.connect) return hmmsearch::search_in_daemon(o, current_dir());
+
     hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
     auto t = hmmsearch::StageTimes::clock::now();
     const auto main_start = t;
     const bool progress = isatty(STDERR_FILENO) != 0;
-    const hmmsearch::Thresholds thresholds = o.thresholds();
     const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
@@ -197,166 +72,21 @@ int main(int argc, char** argv) {
     } else {
       models = cudp::io::read_hmm_file(o.hmm_file);
     }
-    check_models(models, o.cut);
+    hmmsearch::check_models(models, o.cut);
     t = times.add("read models", t);
     const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
     const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
-    t = times.add("read database", t);
-    const cudp::bio::NullModel null_model = cudp::bio::default_null_model(alphabet);
+    times.add("read database", t);
 
-    const bool cuda_ready = cuda_started.valid() && cuda_started.get();
-    t = times.add("wait for CUDA", t);
-    bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda_ready);
-    if (use_cuda && !cuda_ready)
-      throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
-    std::string no_room;
-    if (use_cuda && !hmmsearch::device_fits(cudp::engine::view_of(db), no_room)) {
-      if (o.backend == "cuda") throw std::runtime_error("--backend cuda: " + no_room);
-      std::fprintf(stderr, "cudp-hmmsearch: %s: searching on the host\n", no_room.c_str());
-      use_cuda = false;
-    }
-    std::unique_ptr<hmmsearch::DeviceFilters> device;
-    std::string backend;
-    if (use_cuda) {
-      device = std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db));
-      backend = "CUDA filters on " + device->device_name() + ", " + std::to_string(std::max(1, threads)) +
-                (threads > 1 ? " host threads" : " host thread");
-    } else {
-      backend = "host, " + std::to_string(std::max(1, threads)) + (threads > 1 ? " threads" : " thread");
-    }
-    t = times.add("start backend", t);
-
-    hmmsearch::HeaderSettings header;
-    header.version_line = std::string("cudp ") + CUDP_VERSION +
-                          "; pipeline, scores and formats of HMMER 3.3.2 (Nov 2020); http://hmmer.org/";
-    header.hmm_file = o.hmm_file;
-    header.seq_file = o.seq_file;
-    header.output = o.output;
-    header.tblout = o.tblout;
-    header.domtblout = o.domtblout;
-    header.pfamtblout = o.pfamtblout;
-    header.acc = o.acc;
-    header.noali = o.noali;
-    header.notextw = o.notextw;
-    header.textw = o.textw;
-    header.E = o.E;
-    header.T = o.T;
-    header.domE = o.domE;
-    header.domT = o.domT;
-    header.incE = o.incE;
-    header.incT = o.incT;
-    header.incdomE = o.incdomE;
-    header.incdomT = o.incdomT;
-    header.cut = o.cut;
-    header.max = o.max;
-    header.F1 = o.F1;
-    header.F2 = o.F2;
-    header.F3 = o.F3;
-    header.nobias = o.nobias;
-    header.nonull2 = o.nonull2;
-    header.Z = o.Z;
-    header.domZ = o.domZ;
-    header.seed = o.seed;
-    header.tformat = o.tformat;
-    header.cpu = o.cpu;
-    header.backend = backend;
-
-    std::string text, tbl, domtbl, pfamtbl;
-    hmmsearch::write_header(text, header);
-
-    cudp::bio::Plan7PipelineOptions pipeline_options;
-    if (o.F1) pipeline_options.F1 = *o.F1;
-    if (o.F2) pipeline_options.F2 = *o.F2;
-    if (o.F3) pipeline_options.F3 = *o.F3;
-    pipeline_options.bias_filter = !o.nobias;
-    pipeline_options.null2 = !o.nonull2;
-    pipeline_options.max = o.max;
-    if (o.seed) pipeline_options.seed = *o.seed;
-
-    Progress display(progress, models.size(), db.size());
-    for (std::size_t m = 0; m < models.size(); ++m) {
-      const auto& model = models[m];
-      display.start(m, model.name);
-      const auto wall0 = clock::now();
-      const CpuTimes cpu0 = cpu_times();
-
-      const cudp::bio::Plan7Pipeline pipeline(model, null_model, pipeline_options);
-      t = times.add("configure profiles", t);
-      hmmsearch::SearchOutcome outcome =
-          device ? hmmsearch::search_with_device(pipeline, db, *device, threads, &display.done)
-                 : hmmsearch::search_on_host(pipeline, db, threads, &display.done);
-      display.stop();
-      t = hmmsearch::StageTimes::clock::now();
-
-      hmmsearch::QueryReport report;
-      report.name = model.name;
-      report.accession = model.accession;
-      report.description = model.description;
-      report.M = model.length;
-      report.text_width = o.notextw ? 0 : o.textw ? *o.textw : hmmsearch::kTextWidth;
-      report.show_accessions = o.acc;
-      report.F1 = pipeline.options().F1;
-      report.F2 = pipeline.options().F2;
-      report.F3 = pipeline.options().F3;
-      report.counts.models = 1;
-      report.counts.nodes = static_cast<std::uint64_t>(model.length);
-      report.counts.targets = outcome.counts.targets;
-      report.counts.residues = outcome.counts.residues;
-      report.counts.passed_msv = outcome.counts.passed_msv;
-      report.counts.passed_bias = outcome.counts.passed_bias;
-      report.counts.passed_viterbi = outcome.counts.passed_viterbi;
-      report.counts.passed_forward = outcome.counts.passed_forward;
-      std::vector<hmmsearch::Hit> candidates;
-      candidates.reserve(outcome.hits.size());
-      for (auto& h : outcome.hits) candidates.push_back(to_report_hit(std::move(h), db));
-      hmmsearch::Thresholds model_thresholds = thresholds;
-      if (!o.cut.empty()) {
-        const cudp::io::HmmCutoff& c = *cutoff_of(model, o.cut);
-        model_thresholds = hmmsearch::model_cutoff_thresholds(thresholds, c.sequence, c.domain);
-      }
-      report.hits = hmmsearch::rank_hits(std::move(candidates), model_thresholds);
-      hmmsearch::apply_thresholds(report, model_thresholds);
-
-      const CpuTimes cpu1 = cpu_times();
-      report.cpu_user = cpu1.user - cpu0.user;
-      report.cpu_system = cpu1.system - cpu0.system;
-      report.elapsed = std::chrono::duration<double>(clock::now() - wall0).count();
-
-      hmmsearch::write_query(text, report);
-      if (o.tblout) hmmsearch::write_tblout(tbl, report, m == 0);
-      if (o.domtblout) hmmsearch::write_domtblout(domtbl, report, m == 0);
-      if (o.pfamtblout) hmmsearch::write_pfamtblout(pfamtbl, report, model_thresholds.inc_by_E);
-      t = times.add("rank + format", t);
-    }
-    display.finish();
-    text += "[ok]\n";
-
-    hmmsearch::TabularTail tail;
-    tail.program = "cudp-hmmsearch";
-    tail.version = std::string(CUDP_VERSION) + " (cudp; HMMER 3.3.2 formats)";
-    tail.hmm_file = o.hmm_file;
-    tail.seq_file = o.seq_file;
-    tail.command_line = "cudp-hmmsearch ";
-    for (const auto& word : o.given) tail.command_line += word + " ";
-    tail.command_line += o.hmm_file + " " + o.seq_file + " ";
-    tail.current_dir = current_dir();
-    tail.date = now_ctime();
-    if (o.tblout) hmmsearch::write_tabular_tail(tbl, tail);
-    if (o.domtblout) hmmsearch::write_tabular_tail(domtbl, tail);
-    if (o.pfamtblout) hmmsearch::write_tabular_tail(pfamtbl, tail);
-
-    std::vector<std::pair<std::string, const std::string*>> files;
-    if (o.output) files.emplace_back(*o.output, &text);
-    if (o.tblout) files.emplace_back(*o.tblout, &tbl);
-    if (o.domtblout) files.emplace_back(*o.domtblout, &domtbl);
-    if (o.pfamtblout) files.emplace_back(*o.pfamtblout, &pfamtbl);
-    cudp::io::write_outputs(files);
-    if (!o.output) std::fwrite(text.data(), 1, text.size(), stdout);
+    const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
+    const hmmsearch::RunOutputs outputs = hmmsearch::search_models(o, models, searcher, current_dir(), progress);
+    t = hmmsearch::StageTimes::clock::now();
+    hmmsearch::write_run_outputs(o, outputs);
     times.add("write outputs", t);
     times.print();
-    if (times.enabled() && device)
-      std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels %9.4f s\n", device->kernel_seconds());
+    if (times.enabled() && searcher.device)
+      std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels %9.4f s\n", searcher.device->kernel_seconds());
     // The rest of a run's wall time is the process's start and exit (loading and tearing down CUDA).
     if (times.enabled())
       std::fprintf(stderr, "cudp-hmmsearch: in main %9.4f s\n",

@@ -1,5 +1,6 @@
 #pragma once
 // cudp-hmmsearch's command line: hmmsearch 3.3.2's options, value ranges and incompatibilities, plus --backend.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,8 @@ namespace hmmsearch {
 
 inline const char* usage_text() {
   return "Usage: cudp-hmmsearch [options] <hmmfile> <seqdb>\n"
+         "       cudp-hmmsearch --daemon <socket> [--cpu <n>] [--backend <s>] <seqdb>\n"
+         "       cudp-hmmsearch --connect <socket> [options] <hmmfile> <seqdb>\n"
          "\n"
          "Searches every profile of <hmmfile> (HMMER3 text format, plain or .gz) against every sequence of <seqdb>\n"
          "(FASTA, plain or .gz, or a cudp-makedb database), with HMMER 3.3.2 hmmsearch's pipeline, scores,\n"
@@ -65,7 +68,13 @@ inline const char* usage_text() {
          "  --seed <n>    : set RNG seed to <n> (domain definition's sampled tracebacks)  [42]  (n>=1)\n"
          "  --tformat <s> : assert target <seqfile> is in format <s>: only fasta (a cudp-makedb file is recognised anyway)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
-         "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n";
+         "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n"
+         "\n"
+         "Resident database (a search costs no start-up: no CUDA context, no database read):\n"
+         "  --daemon <s>  : load <seqdb> (a cudp-makedb database) and its GPU copy once, then serve searches on the\n"
+         "                  local socket <s> until SIGTERM or SIGINT\n"
+         "  --connect <s> : run this search in the daemon listening on <s>; <seqdb> must be the daemon's database.\n"
+         "                  Output files are written here, exactly as a one-shot run writes them\n";
 }
 
 struct Options {
@@ -80,6 +89,8 @@ struct Options {
   std::optional<std::uint32_t> seed;
   std::optional<std::string> tformat;
   std::string backend = "auto";
+  std::optional<std::string> daemon;   // --daemon: the socket to serve on (hmm_file is then empty)
+  std::optional<std::string> connect;  // --connect: the socket of the daemon that runs this search
   // The options as given, in order, for the tabular outputs' "Option settings" line.
   std::vector<std::string> given;
 
@@ -166,7 +177,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
                              flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
                              flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
                              flag == "--cpu" || flag == "--seed" || flag == "--backend" || flag == "--textw" ||
-                             flag == "--tformat";
+                             flag == "--tformat" || flag == "--daemon" || flag == "--connect";
     if (!takes_value) {
       if (flag == "--noali") o.noali = true;
       else if (flag == "--acc") o.acc = true;
@@ -215,6 +226,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       o.textw = parse_count(flag, value);
       if (*o.textw < 120) throw UsageError("option --textw must be >= 120, got " + value);
     }
+    else if (flag == "--daemon") o.daemon = value;
+    else if (flag == "--connect") o.connect = value;
     else if (flag == "--backend") {
       if (value != "auto" && value != "cuda" && value != "host")
         throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");
@@ -242,8 +255,31 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
         {"--incdomE", o.incdomE.has_value()}, {"--incdomT", o.incdomT.has_value()}};
     for (const auto& [name, given] : thresholds) exclusive(given, true, name, cut.c_str());
   }
+  exclusive(o.daemon.has_value(), o.connect.has_value(), "--daemon", "--connect");
+  if (o.daemon) {
+    // The daemon holds the database and the backend; everything about a search comes with each client's request.
+    for (std::size_t i = 0; i < o.given.size(); ++i) {
+      const std::string& flag = o.given[i];
+      if (flag == "--daemon" || flag == "--cpu" || flag == "--backend") {
+        ++i;
+        continue;
+      }
+      throw UsageError("option " + flag + " belongs to a search: give it to the client (--connect), not to --daemon");
+    }
+    if (files.size() != 1)
+      throw UsageError("--daemon expects one argument, <seqdb>, got " + std::to_string(files.size()));
+    o.seq_file = files[0];
+    return o;
+  }
+  if (o.connect) {
+    if (o.cpu) throw UsageError("option --cpu belongs to the daemon: give it when starting it (--daemon)");
+    if (std::find(o.given.begin(), o.given.end(), "--backend") != o.given.end())
+      throw UsageError("option --backend belongs to the daemon: give it when starting it (--daemon)");
+  }
   if (files.size() != 2)
     throw UsageError("expected two arguments, <hmmfile> and <seqdb>, got " + std::to_string(files.size()));
+  if (o.connect && files[1] == "-")
+    throw UsageError("with --connect, <seqdb> is the daemon's database file, not standard input ('-')");
   o.hmm_file = files[0];
   o.seq_file = files[1];
   return o;

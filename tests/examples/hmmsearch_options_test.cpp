@@ -78,6 +78,12 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"m", "d", "-o"}, "-o needs a value"},
       {{"m"}, "expected two arguments"},
       {{"m", "d", "e"}, "got 3"},
+      {{"--daemon", "s", "--connect", "s", "d"}, "--daemon and --connect"},
+      {{"--daemon", "s", "--tblout", "t", "d"}, "--tblout belongs to a search"},
+      {{"--daemon", "s", "m", "d"}, "--daemon expects one argument"},
+      {{"--connect", "s", "--cpu", "4", "m", "d"}, "--cpu belongs to the daemon"},
+      {{"--connect", "s", "--backend", "host", "m", "d"}, "--backend belongs to the daemon"},
+      {{"--connect", "s", "m", "-"}, "not standard input"},
   };
   for (const auto& [words, message] : cases) {
     INFO(message);
@@ -88,4 +94,22 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       CHECK(std::string(e.what()).find(message) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a daemon takes its database and backend; a client takes the search", "[hmmsearch]") {
+  const auto daemon = parse({"--daemon", "/tmp/s", "--cpu", "8", "--backend", "cuda", "db.cudpdb"});
+  REQUIRE(daemon);
+  CHECK(*daemon->daemon == "/tmp/s");
+  CHECK(daemon->seq_file == "db.cudpdb");
+  CHECK(daemon->hmm_file.empty());
+  CHECK(*daemon->cpu == 8);
+  CHECK(daemon->backend == "cuda");
+
+  const auto client = parse({"--connect", "/tmp/s", "--tblout", "t", "-E", "1e-3", "m.hmm", "db.cudpdb"});
+  REQUIRE(client);
+  CHECK(*client->connect == "/tmp/s");
+  CHECK_FALSE(client->daemon);
+  CHECK(client->hmm_file == "m.hmm");
+  CHECK(*client->tblout == "t");
+  CHECK(client->thresholds().E == 1e-3);
 }

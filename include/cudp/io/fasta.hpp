@@ -394,4 +394,13 @@ inline SequenceSet parse_fasta(const char* data, std::size_t size, const std::st
   return detail::read_all(scanner);
 }
 
+// A whole file in memory, inflated when it is gzip-compressed: for text passed on whole (to another process, say).
+inline std::string read_file_text(const std::string& path) {
+  detail::GzipFileSource source(path);
+  std::string text;
+  const char* chunk = nullptr;
+  for (std::size_t n; (n = source.read(chunk)) > 0;) text.append(chunk, n);
+  return text;
+}
+
 }  // namespace cudp::io

@@ -1,0 +1,49 @@
+#pragma once
+// One cudp-hmmsearch run after its inputs are in memory: every model of the run against the database, formatted
+// into hmmsearch's outputs. Shared by a one-shot run (main) and a daemon serving its clients (daemon.hpp), so both
+// give the same bytes.
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cudp/io/hmm_file.hpp>
+#include <cudp/io/sequence_set.hpp>
+
+#include "device_filters.hpp"
+#include "options.hpp"
+
+namespace hmmsearch {
+
+// What a run searches with: the database, and the GPU filters that hold a copy of it (null: host only).
+struct Searcher {
+  const cudp::io::SequenceSet& db;
+  std::unique_ptr<DeviceFilters> device;
+  int threads = 1;  // host workers; 0 runs everything on the calling thread
+  std::string description;  // for the output header: "CUDA filters on ..., 16 host threads"
+};
+
+// The backend that --backend asks for: auto takes the GPU when CUDA started and the database fits in the GPU memory
+// it may use (saying on stderr when it does not fit), cuda insists on it, host never uses it. For the GPU the
+// database is uploaded here. `cuda_started` is the start_cuda() future, invalid with --backend host.
+Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
+                        std::future<bool>& cuda_started);
+
+// The texts of the output files, whole, for cudp::io::write_outputs (nothing is written before all are ready).
+struct RunOutputs {
+  std::string text, tbl, domtbl, pfamtbl;
+};
+
+// Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
+// cutoffs that --cut_ga/nc/tc ask for.
+void check_models(const std::vector<cudp::io::HmmModel>& models, const std::string& cut);
+
+// `current_dir` is the directory the run was started from, for the tabular outputs' last lines; `progress` draws
+// a progress line on standard error.
+RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>& models, const Searcher& searcher,
+                         const std::string& current_dir, bool progress);
+
+// Writes -o, --tblout, --domtblout and --pfamtblout all or nothing, and the main output on stdout without -o.
+void write_run_outputs(const Options& o, const RunOutputs& outputs);
+
+}  // namespace hmmsearch

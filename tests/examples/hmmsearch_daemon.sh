@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# cudp-hmmsearch --daemon / --connect: a search run in the daemon writes the same outputs as a one-shot run of the
+# same search (every file, every byte but timings, dates and the command line), and the daemon's failure modes are
+# clean: bad models, another database, misplaced options, a second daemon on a live socket, a stale socket file,
+# no daemon at all, and SIGTERM (the socket file is removed).
+# Usage: hmmsearch_daemon.sh CUDP_HMMSEARCH CUDP_MAKEDB HMMER_EXAMPLES_DIR BACKEND
+set -euo pipefail
+hmmsearch=$1
+makedb=$2
+examples=$3
+backend=$4
+work=$(mktemp -d)
+daemon_pid=
+cleanup() {
+  [ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  [ -f "$work/daemon.err" ] && sed 's/^/  daemon: /' "$work/daemon.err"
+  exit 1
+}
+cd "$work"
+
+# A database where every model has hits: the globins and the sequences of the Pkinase and fn3 seed alignments.
+seed_sequences() {  # Stockholm -> FASTA, gaps removed
+  awk '!/^#/ && !/^\/\// && NF == 2 { seq[$1] = seq[$1] $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+       END { for (i = 1; i <= n; i++) { s = seq[order[i]]; gsub(/[.-]/, "", s); print ">" order[i] "\n" toupper(s) } }' "$1"
+}
+{ cat "$examples/tutorial/globins45.fa"; seed_sequences "$examples/tutorial/Pkinase.sto"; seed_sequences "$examples/tutorial/fn3.sto"; } > db.fa
+"$makedb" db.fa db.cudpdb 2>/dev/null
+cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" > models.hmm
+cp db.cudpdb other.cudpdb
+
+start_daemon() {
+  "$hmmsearch" --daemon "$work/sock" --backend "$backend" db.cudpdb 2>>daemon.err &
+  daemon_pid=$!
+  for _ in $(seq 1 600); do
+    grep -q "serving db.cudpdb" daemon.err 2>/dev/null && return 0
+    kill -0 "$daemon_pid" 2>/dev/null || fail "the daemon did not start"
+    sleep 0.1
+  done
+  fail "the daemon did not start within 60 s"
+}
+start_daemon
+[ "$(stat -c %a sock)" = 600 ] || fail "the socket is not private to its user: mode $(stat -c %a sock)"
+
+# Same search one-shot (in d/) and through the daemon (in c/): the same relative names, so the headers agree.
+compare_search() {  # options...
+  rm -rf c d && mkdir c d
+  (cd d && "$hmmsearch" --backend "$backend" -o out --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
+    fail "one-shot run failed: $*"
+  (cd c && "$hmmsearch" --connect "$work/sock" -o out --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
+    fail "search in the daemon failed: $*"
+  for f in out tbl dom pfam; do
+    diff <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "d/$f") \
+         <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "c/$f") >/dev/null ||
+      fail "'$f' differs between the daemon and a one-shot run ($*)"
+  done
+  [ "$(grep -vc '^#' c/tbl)" -ge 3 ] || fail "too few hits to compare ($*)"
+}
+compare_search
+cp c/tbl default.tbl
+compare_search -E 1e-3 --domE 1e-4 --nobias --acc --seed 7
+compare_search --max --textw 200
+
+# The model on standard input, the output on standard output.
+"$hmmsearch" --connect "$work/sock" --tblout stdin.tbl - db.cudpdb < models.hmm > stdin.out || fail "model on stdin"
+diff <(grep -v '^#' stdin.tbl) <(grep -v '^#' default.tbl) >/dev/null || fail "model on stdin: another table"
+grep -q '^\[ok\]$' stdin.out || fail "model on stdin: no main output on stdout"
+
+expect_error() {  # status pattern command...
+  local status=$1 pattern=$2
+  shift 2
+  set +e
+  "$@" >err.out 2>err.txt
+  local got=$?
+  set -e
+  [ "$got" = "$status" ] || fail "exit $got, not $status: $* ($(cat err.txt))"
+  grep -q -e "$pattern" err.txt || fail "message without '$pattern': $(cat err.txt)"
+}
+head -c 3000 models.hmm > bad.hmm
+expect_error 1 "^cudp-hmmsearch: bad.hmm:[0-9]*: node" "$hmmsearch" --connect "$work/sock" -o bad.out bad.hmm db.cudpdb
+[ ! -e bad.out ] || fail "a failed search left an output file"
+expect_error 1 "other.cudpdb: is not the database of the daemon" "$hmmsearch" --connect "$work/sock" models.hmm other.cudpdb
+expect_error 1 "MADE1.hmm:1: model 'MADE1' is DNA but the daemon's database" \
+  "$hmmsearch" --connect "$work/sock" "$examples/tutorial/MADE1.hmm" db.cudpdb
+expect_error 2 "option --cpu belongs to the daemon" "$hmmsearch" --connect "$work/sock" --cpu 2 models.hmm db.cudpdb
+expect_error 2 "option -E belongs to a search" "$hmmsearch" --daemon "$work/sock2" -E 1 db.cudpdb
+expect_error 2 "serves a database packed by cudp-makedb; db.fa is not one" "$hmmsearch" --daemon "$work/sock2" db.fa
+expect_error 1 "no daemon on $work/none" "$hmmsearch" --connect "$work/none" models.hmm db.cudpdb
+expect_error 1 "a daemon is already listening there" "$hmmsearch" --daemon "$work/sock" --backend host db.cudpdb
+compare_search  # still serving
+
+# SIGTERM stops it and removes the socket; a socket file left by a killed daemon is replaced by the next one.
+kill -TERM "$daemon_pid"
+wait "$daemon_pid" || fail "the daemon exited with status $? on SIGTERM"
+daemon_pid=
+[ ! -e sock ] || fail "the socket file is left after SIGTERM"
+: > daemon.err
+start_daemon
+{ kill -9 "$daemon_pid" && wait "$daemon_pid"; } 2>/dev/null || true
+[ -S sock ] || fail "expected the killed daemon's socket file"
+: > daemon.err
+start_daemon
+compare_search
+kill -TERM "$daemon_pid" && wait "$daemon_pid" && daemon_pid=
+echo "ok: daemon searches equal one-shot runs ($backend backend); errors are clean"
