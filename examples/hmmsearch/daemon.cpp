@@ -30,6 +30,7 @@
 #include "database.hpp"
 #include "device_filters.hpp"
 #include "run.hpp"
+#include "stage_times.hpp"
 
 namespace hmmsearch {
 namespace {
@@ -262,6 +263,8 @@ void serve_connection(const Daemon& daemon, int fd) {
     for (std::size_t i = 3; i < request.size(); ++i) words += " " + request[i];
     std::fprintf(stderr, "cudp-hmmsearch daemon: %.3f s, status %s:%s%s%s\n", seconds, reply[0].c_str(), words.c_str(),
                  reply[1].empty() ? "" : ": ", reply[1].c_str());
+    StageTimes::global().print();
+    StageTimes::global().reset();
   } catch (const ConnectionError& e) {
     std::fprintf(stderr, "cudp-hmmsearch daemon: a client's request failed: %s\n", e.what());
   }

@@ -38,6 +38,7 @@ class Workers {
     cudp::tiers::parallel_for(
         (n + grain - 1) / grain, std::max(1, threads_),
         [this] {
+          cudp::bio::use_hmmer_float_mode();
           std::lock_guard<std::mutex> lock(mutex_);
           workers_.push_back(std::make_unique<Worker>());
           return workers_.back().get();

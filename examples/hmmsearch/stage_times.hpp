@@ -38,6 +38,13 @@ class StageTimes {
     ++entry.second;
   }
 
+  // A daemon prints each request's stages, then starts over.
+  void reset() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    totals_.clear();
+    order_.clear();
+  }
+
   void print() const {
     if (!enabled_) return;
     std::lock_guard<std::mutex> lock(mutex_);

@@ -31,6 +31,7 @@ unsigned float_bits(float f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  cudp::bio::use_hmmer_float_mode();  // hmmsearch's mode, so that the bits compared are produced the same way
   if (argc < 3) {
     std::fprintf(
         stderr,

@@ -65,6 +65,25 @@ TEST_CASE("Easel's SSE exponential is within a few ulp of exp, and exact at the 
   }
 }
 
+TEST_CASE("HMMER's float mode flushes subnormals to zero, on the calling thread only", "[plan7][pipeline]") {
+#ifdef CUDP_HAS_MXCSR
+  const auto halve_smallest_normal = [] {
+    volatile float smallest = std::numeric_limits<float>::min();
+    volatile float half = 0.5f;
+    return smallest * half;
+  };
+  float in_mode = -1;
+  std::thread([&] {
+    cudp::bio::use_hmmer_float_mode();
+    in_mode = halve_smallest_normal();
+  }).join();
+  CHECK(in_mode == 0.0f);
+  CHECK(halve_smallest_normal() == std::numeric_limits<float>::min() / 2);  // a subnormal, on this thread
+#else
+  SUCCEED("no MXCSR on this architecture");
+#endif
+}
+
 TEST_CASE("The biased-composition filter score is the two-state HMM's Forward score", "[plan7][pipeline]") {
   if (!have_examples()) return;
   const Example e = load("tutorial/Pkinase.hmm", "tutorial/globins45.fa");

@@ -12,7 +12,8 @@
 // libm's, as p7_oprofile.c uses it for every emission and transition.
 //
 // The arithmetic assumes IEEE single precision without fused multiply-add contraction (SSE has none); the headers
-// that depend on it switch contraction off for GCC and Clang.
+// that depend on it switch contraction off for GCC and Clang. It also assumes HMMER's floating-point mode: every
+// thread that runs it calls use_hmmer_float_mode() first.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,11 @@
 #include <vector>
 
 #include "plan7_profile.hpp"
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDA_ARCH__)
+#include <xmmintrin.h>
+#define CUDP_HAS_MXCSR 1
+#endif
 
 #if defined(__clang__)
 #define CUDP_PLAN7_NO_FP_CONTRACT _Pragma("clang fp contract(off)")
@@ -33,6 +39,17 @@
 #endif
 
 namespace cudp::bio {
+
+// HMMER's impl_Init(), which hmmsearch runs on every thread: subnormal results flush to zero and subnormal inputs
+// read as zero. The probability-space Forward and Backward underflow by design; with subnormals kept, the values
+// that cross the thresholds of the sampled tracebacks could differ from HMMER's, and each subnormal operation costs
+// a hundred cycles or more on many x86 cores. A per-thread setting: call it on each worker.
+inline void use_hmmer_float_mode() {
+#ifdef CUDP_HAS_MXCSR
+  constexpr unsigned kDenormalsAreZero = 0x0040;  // MXCSR.DAZ (pmmintrin.h's _MM_DENORMALS_ZERO_ON)
+  _mm_setcsr(_mm_getcsr() | _MM_FLUSH_ZERO_ON | kDenormalsAreZero);
+#endif
+}
 
 // Four single-precision lanes: one SSE register of HMMER's striped matrices.
 struct Lanes4 {
