@@ -38,7 +38,7 @@ namespace {
 // The first string of every request; a daemon of another version answers a mismatch with an error.
 constexpr const char* kProtocol = "cudp-hmmsearch request 1";
 constexpr std::uint64_t kMaxStrings = 1u << 16;
-constexpr std::uint64_t kMaxStringBytes = std::uint64_t{1} << 36;
+constexpr std::uint64_t kMaxStringBytes = std::uint64_t{1} << 32;
 // A client sends its whole request right after connecting, so a silent one is stuck or not a client.
 constexpr int kRequestTimeoutSeconds = 60;
 
@@ -136,20 +136,23 @@ int connect_to(const std::string& path) {
   return fd;
 }
 
-// Binds and listens on path, replacing a socket file that a daemon left behind but refusing to take over a live one
-// or to remove anything that is not a socket.
+// Makes way for a daemon on path: removes a socket file that a daemon left behind, but refuses to take over a live
+// one or to remove anything that is not a socket.
+void clear_socket_path(const std::string& path) {
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) return;
+  if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(path + ": exists and is not a socket; not replacing it");
+  const int live = connect_to(path);
+  if (live >= 0) {
+    close(live);
+    throw std::runtime_error(path + ": a daemon is already listening there");
+  }
+  unlink(path.c_str());
+}
+
 int listen_on(const std::string& path) {
   const sockaddr_un address = socket_address(path);
-  struct stat st {};
-  if (lstat(path.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(path + ": exists and is not a socket; not replacing it");
-    const int live = connect_to(path);
-    if (live >= 0) {
-      close(live);
-      throw std::runtime_error(path + ": a daemon is already listening there");
-    }
-    unlink(path.c_str());
-  }
+  clear_socket_path(path);
   const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
   const mode_t old_mask = umask(0177);  // the socket file is the access control: rw for this user only
@@ -265,7 +268,7 @@ void serve_connection(const Daemon& daemon, int fd) {
                  reply[1].empty() ? "" : ": ", reply[1].c_str());
     StageTimes::global().print();
     StageTimes::global().reset();
-  } catch (const ConnectionError& e) {
+  } catch (const std::exception& e) {  // a broken connection, or no memory for a request: the next one may do
     std::fprintf(stderr, "cudp-hmmsearch daemon: a client's request failed: %s\n", e.what());
   }
 }
@@ -281,7 +284,7 @@ int serve(const Options& o) {
     throw UsageError("--daemon serves a database packed by cudp-makedb; " +
                      (db_path == "-" ? std::string("standard input") : db_path) +
                      " is not one (pack it first: cudp-makedb " + db_path + " DB.cudpdb)");
-  socket_address(*o.daemon);  // a bad socket path fails before the database is read
+  clear_socket_path(*o.daemon);  // a bad path or a live daemon fails before the database is read
   const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::future<bool> cuda_started;
   if (o.backend != "host") cuda_started = std::async(std::launch::async, start_cuda);
