@@ -48,7 +48,7 @@ TEST_CASE("every model size within a menu gets its cheapest holding shape", "[en
 }
 
 TEST_CASE("a lane's run of segment words starts on a 16-byte boundary, staggered across bank groups", "[engine][striped]") {
-  for (int Q : {4, 8, 12, 16, 24, 32, 40, 48, 64}) {
+  for (int Q : {4, 8, 12, 16, 24, 32, 36, 40, 48, 64}) {
     const cudp::recurrences::StripedShape shape{32, Q, 2};
     CHECK(shape.lane_stride() % 4 == 0);
     CHECK((shape.lane_stride() / 4) % 2 == 1);  // an odd number of 16-byte chunks between neighbouring lanes

@@ -29,9 +29,11 @@ struct StripedMenu {
 // Groups of two and four warps (G 64, 128: tiers/striped_rows.cuh's BlockStripedGroup, exchanging through shared
 // memory behind a barrier) take the models past what one warp holds well; measured on an H100 they lose to one warp
 // wherever one warp holds the model in registers (MSV at 3900 nodes: 6650 GCUPS on G32 Q64, 5473 on G64 Q32).
+// G16 Q36 and Q40 close the gap between 1024 and 1536 nodes: SMC_N's 1142 nodes padded to 1536 on G16 Q48.
 using MsvMenu = StripedMenu<StripedShapeOf<4, 4>, StripedShapeOf<4, 8>, StripedShapeOf<4, 16>, StripedShapeOf<4, 32>,
                             StripedShapeOf<8, 24>, StripedShapeOf<8, 32>, StripedShapeOf<8, 48>,
-                            StripedShapeOf<16, 32>, StripedShapeOf<16, 48>, StripedShapeOf<32, 32>,
+                            StripedShapeOf<16, 32>, StripedShapeOf<16, 36>, StripedShapeOf<16, 40>,
+                            StripedShapeOf<16, 48>, StripedShapeOf<32, 32>,
                             StripedShapeOf<32, 40>, StripedShapeOf<32, 48>, StripedShapeOf<32, 64>,
                             StripedShapeOf<128, 32>>;
 // Padding costs the Viterbi filter in full (a shape sweep on an H100: 86 nodes ran at 1084 GCUPS on G4 Q12 and 902
