@@ -199,7 +199,7 @@ struct Daemon {
   std::string socket_path, db_path;
   FileIdentity db_identity;
   cudp::io::HmmAlphabet alphabet;
-  Searcher& searcher;
+  const Searcher& searcher;
 };
 
 void check_database(const Daemon& daemon, const Options& o, const std::string& client_dir) {
