@@ -107,7 +107,7 @@ if [ -z "${SKIP_HMM:-}" ]; then
 fi
 [ -n "${SKIP_SW:-}" ] && finish
 
-build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" "${LANES:-s16x2,s8x4,s32}" 2>&1 | tee "$OUT/sw-bench.txt" | grep -E "OVERALL|MISMATCH"
+build-gpu/bench/cudp-sw-bench "$DATA/queries.fa" "$DATA/db.cudpdb" "${LANES:-s16x2,s8x4,s32,h16x2}" 2>&1 | tee "$OUT/sw-bench.txt" | grep -E "OVERALL|MISMATCH"
 grep -E "OVERALL|MISMATCH" "$OUT/sw-bench.txt" >>"$OUT/summary.txt"
 # Tier-table experiments: the same ladder with every target on one tier (CUDP_TIERS=thread_max,warp_max).
 for tiers in ${TIER_SWEEP:-}; do

@@ -53,7 +53,7 @@ void run(const char* label, const cudp::io::SequenceSet& queries, const cudp::io
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: cudp-sw-bench QUERIES.fa DB(.fa|.cudpdb) [lanes: s16x2,s8x4,s32]\n");
+    std::fprintf(stderr, "usage: cudp-sw-bench QUERIES.fa DB(.fa|.cudpdb) [lanes: s16x2,s8x4,s32,h16x2]\n");
     return 2;
   }
   try {
@@ -61,11 +61,12 @@ int main(int argc, char** argv) {
     auto queries = cudp::io::load_sequences(argv[1], alphabet);
     auto db = cudp::io::load_sequences(argv[2], alphabet);
     auto matrix = cudp::io::load_matrix("BLOSUM62", alphabet);
-    std::string lanes = argc > 3 ? argv[3] : "s16x2,s8x4,s32";
+    std::string lanes = argc > 3 ? argv[3] : "s16x2,s8x4,s32,h16x2";
     std::vector<std::vector<int>> reference;
     if (lanes.find("s16x2") != std::string::npos) run<cudp::lanes::s16x2>("s16x2", queries, db, matrix, &reference);
     if (lanes.find("s8x4") != std::string::npos) run<cudp::lanes::s8x4>("s8x4", queries, db, matrix, &reference);
     if (lanes.find("s32") != std::string::npos) run<cudp::lanes::s32>("s32", queries, db, matrix, &reference);
+    if (lanes.find("h16x2") != std::string::npos) run<cudp::lanes::h16x2>("h16x2", queries, db, matrix, &reference);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cudp-sw-bench: %s\n", e.what());
     return 1;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include <cudp/lanes.hpp>
 
@@ -114,4 +115,48 @@ TEST_CASE("gather packs profile rows lane by lane", "[lanes]") {
   lanes::s8x4::gather<8>(rows8, out8);
   for (int j = 0; j < 8; ++j)
     for (int k = 0; k < 4; ++k) REQUIRE(lanes::s8x4::extract(out8[j], k) == q[k][j]);
+}
+
+TEST_CASE("h16x2 host twin: integer scores are exact up to 2048 in both lanes", "[lanes]") {
+  using L = lanes::h16x2;
+  // Every integer of -2048..2048 converts and back; each op against its integer definition wherever the exact
+  // result is in range (c anywhere, a and b from a grid that keeps sums within 2048).
+  for (int v = -2048; v <= 2048; ++v) REQUIRE(L::extract(L::splat(v), 0) == v);
+  const int edges[] = {-1024, -1023, -12, -11, -1, 0, 1, 11, 12, 1023, 1024};
+  for (int a = -1024; a <= 1024; a += 3)
+    for (int b : edges)
+      for (int c : {-2048, -1, 0, 1, 2048}) {
+        const L::word wa = L::insert(L::splat(b), 0, a), wb = L::insert(L::splat(a), 0, b), wc = L::splat(c);
+        for (int op = 0; op < 11; ++op) {  // the arithmetic ones; masks below
+          const L::word r = test::apply_lane_op<L>(op, wa, wb, wc);
+          INFO(test::kLaneOpNames[op] << " a=" << a << " b=" << b << " c=" << c);
+          REQUIRE(L::extract(r, 0) == expected(op, a, b, c, -65536, 65535));
+          REQUIRE(L::extract(r, 1) == expected(op, b, a, c, -65536, 65535));
+        }
+        REQUIRE(L::eq_mask(wa, wb) == (a == b ? 0xffffffffu : 0u));
+        REQUIRE(L::gt_mask(wa, wb) == ((a > b ? 0x0000ffffu : 0u) | (b > a ? 0xffff0000u : 0u)));
+      }
+  // Past 2048 half precision rounds (to even): why max_value is 2048 and larger scores are rescored.
+  REQUIRE(L::extract(L::add(L::splat(2048), L::splat(1)), 0) == 2048);
+  REQUIRE(L::extract(L::add(L::splat(2048), L::splat(3)), 0) == 2052);
+  REQUIRE(L::extract(L::splat(L::neg_inf), 1) == L::neg_inf);
+}
+
+TEST_CASE("h16x2 conversions round to nearest even, subnormals and overflow included", "[lanes]") {
+  using lanes::detail::half_from_float;
+  using lanes::detail::half_to_float;
+  // Every finite half converts to float and back unchanged.
+  for (std::uint32_t h = 0; h < 0x10000u; ++h) {
+    if ((h & 0x7c00u) == 0x7c00u) continue;
+    REQUIRE(half_from_float(half_to_float(static_cast<std::uint16_t>(h))) == h);
+  }
+  CHECK(half_to_float(0x0001) == 5.9604644775390625e-8f);  // 2^-24, the smallest subnormal
+  CHECK(half_from_float(2.98023223876953125e-8f) == 0x0000);  // 2^-25: a tie, to even (zero)
+  CHECK(half_from_float(4.4703483581542969e-8f) == 0x0001);   // 1.5 * 2^-25 rounds up
+  CHECK(half_from_float(65504.0f) == 0x7bff);
+  CHECK(half_from_float(65519.0f) == 0x7bff);
+  CHECK(half_from_float(65520.0f) == 0x7c00);  // the tie past the largest half goes to infinity
+  CHECK(half_from_float(-std::numeric_limits<float>::infinity()) == 0xfc00);
+  CHECK(half_from_float(2049.0f) == 0x6800);  // 2048: ties to even
+  CHECK(half_from_float(2051.0f) == 0x6802);  // 2052
 }

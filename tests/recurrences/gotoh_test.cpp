@@ -49,18 +49,21 @@ void check_gotoh(test::Mode mode, int open, int extend, int lo, int hi, std::uin
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Gotoh local matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4) {
+TEMPLATE_TEST_CASE("Gotoh local matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
+                   lanes::h16x2) {
   check_gotoh<Local, TestType>(test::Mode::Local, 11, 1, -4, 11, 1);
   check_gotoh<Local, TestType>(test::Mode::Local, 0, 2, -3, 5, 2);  // linear gaps
   check_gotoh<Local, TestType>(test::Mode::Local, 5, 2, -6, 9, 3);
 }
 
-TEMPLATE_TEST_CASE("Gotoh global matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4) {
+TEMPLATE_TEST_CASE("Gotoh global matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
+                   lanes::h16x2) {
   check_gotoh<Global, TestType>(test::Mode::Global, 11, 1, -4, 11, 4);
   check_gotoh<Global, TestType>(test::Mode::Global, 0, 1, -2, 3, 5);
 }
 
-TEMPLATE_TEST_CASE("Gotoh semi-global matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4) {
+TEMPLATE_TEST_CASE("Gotoh semi-global matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
+                   lanes::h16x2) {
   check_gotoh<Semi, TestType>(test::Mode::SemiGlobal, 10, 1, -4, 11, 6);
   check_gotoh<Semi, TestType>(test::Mode::SemiGlobal, 3, 3, -5, 5, 7);
 }
@@ -81,6 +84,26 @@ TEST_CASE("s16x2 local scores that overflow 16 bits are rescored exactly", "[got
   for (std::size_t t = 0; t < db.size(); ++t)
     REQUIRE(scores[t] == test::reference_gotoh(test::Mode::Local, db.get(t), query, matrix, 11, 1));
   REQUIRE(scores[0] == 60000);
+  REQUIRE(stats.rescored_overflow == 2);
+}
+
+TEST_CASE("h16x2 local scores past the exact range of half precision are rescored exactly", "[gotoh][overflow]") {
+  // Scores of 20 per match: 1700 identical residues reach 34000, where half precision has long been rounding.
+  std::mt19937_64 rng(12);
+  test::RandomMatrix matrix(4, -1, 1, 3);
+  matrix.s = {20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20};
+  auto query = test::random_codes(rng, 1700, 4);
+  test::CodesSet db;
+  db.add(query);                                                            // 34000: rescored
+  db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + 103));   // 2060: just past 2048 - 20
+  db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + 101));   // 2020: exact in half precision
+  db.add(test::random_codes(rng, 100, 4));  // about 4 per residue against a random query: stays small
+  engine::CascadeStats stats;
+  auto scores = engine::score_on_host<Local, lanes::h16x2>({11, 1}, matrix, 4, query.data(), 1700, engine::view_of(db), 2, &stats);
+  for (std::size_t t = 0; t < db.size(); ++t)
+    REQUIRE(scores[t] == test::reference_gotoh(test::Mode::Local, db.get(t), query, matrix, 11, 1));
+  REQUIRE(scores[0] == 34000);
+  REQUIRE(scores[2] == 2020);
   REQUIRE(stats.rescored_overflow == 2);
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../lanes/h16x2.hpp"
 #include "../lanes/s16x2.hpp"
 #include "../lanes/s32.hpp"
 #include "../tiers/block.cuh"
@@ -36,6 +37,11 @@ struct TierShapes<lanes::s16x2> {
                          tiers::WarpTier<8, 64, 128>>;
   using Block = tiers::BlockTier<8, 256>;
 };
+
+// Half lanes pack like s16x2 (two 16-bit lanes, the same profile layout): the same shapes, so that the two compare
+// kernel for kernel.
+template <>
+struct TierShapes<lanes::h16x2> : TierShapes<lanes::s16x2> {};
 
 template <>
 struct TierShapes<lanes::s32> {
