@@ -68,43 +68,39 @@ TEMPLATE_TEST_CASE("Gotoh semi-global matches the full-matrix reference", "[goto
   check_gotoh<Semi, TestType>(test::Mode::SemiGlobal, 3, 3, -5, 5, 7);
 }
 
-TEST_CASE("s16x2 local scores that overflow 16 bits are rescored exactly", "[gotoh][overflow]") {
-  // Identical long sequences with a large match score: the score passes 32767 long before the end.
-  std::mt19937_64 rng(11);
+// Scores of 20 per match on a 4-letter alphabet: the query against prefixes of itself scores 20 per residue, past
+// a narrow lane's range from some length on; one random target of `random_length` stays low (about 4 per residue).
+// Every score must equal the reference, and exactly the prefixes past the lane's overflow limit are rescored.
+template <class Narrow>
+std::vector<int> check_rescoring(std::size_t query_length, const std::vector<std::size_t>& prefixes,
+                                 std::size_t random_length, std::uint64_t rescored, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
   test::RandomMatrix matrix(4, -1, 1, 3);
   matrix.s = {20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20};
-  auto query = test::random_codes(rng, 3000, 4);
+  auto query = test::random_codes(rng, query_length, 4);
   test::CodesSet db;
-  db.add(query);                                              // 60000: overflows
-  db.add(test::random_codes(rng, 500, 4));                    // stays small
-  db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + 1700));  // 34000: just over
-  db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + 1500));  // 30000: fits
+  for (std::size_t n : prefixes) db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + n));
+  db.add(test::random_codes(rng, random_length, 4));
   engine::CascadeStats stats;
-  auto scores = engine::score_on_host<Local, lanes::s16x2>({11, 1}, matrix, 4, query.data(), 3000, engine::view_of(db), 2, &stats);
+  auto scores = engine::score_on_host<Local, Narrow>({11, 1}, matrix, 4, query.data(), static_cast<int>(query_length),
+                                                      engine::view_of(db), 2, &stats);
   for (std::size_t t = 0; t < db.size(); ++t)
     REQUIRE(scores[t] == test::reference_gotoh(test::Mode::Local, db.get(t), query, matrix, 11, 1));
+  REQUIRE(stats.rescored_overflow == rescored);
+  return scores;
+}
+
+TEST_CASE("s16x2 local scores that overflow 16 bits are rescored exactly", "[gotoh][overflow]") {
+  // 60000 overflows, 34000 just does, 30000 fits.
+  const auto scores = check_rescoring<lanes::s16x2>(3000, {3000, 1700, 1500}, 500, 2, 11);
   REQUIRE(scores[0] == 60000);
-  REQUIRE(stats.rescored_overflow == 2);
 }
 
 TEST_CASE("h16x2 local scores past the exact range of half precision are rescored exactly", "[gotoh][overflow]") {
-  // Scores of 20 per match: 1700 identical residues reach 34000, where half precision has long been rounding.
-  std::mt19937_64 rng(12);
-  test::RandomMatrix matrix(4, -1, 1, 3);
-  matrix.s = {20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20};
-  auto query = test::random_codes(rng, 1700, 4);
-  test::CodesSet db;
-  db.add(query);                                                            // 34000: rescored
-  db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + 103));   // 2060: just past 2048 - 20
-  db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + 101));   // 2020: exact in half precision
-  db.add(test::random_codes(rng, 100, 4));  // about 4 per residue against a random query: stays small
-  engine::CascadeStats stats;
-  auto scores = engine::score_on_host<Local, lanes::h16x2>({11, 1}, matrix, 4, query.data(), 1700, engine::view_of(db), 2, &stats);
-  for (std::size_t t = 0; t < db.size(); ++t)
-    REQUIRE(scores[t] == test::reference_gotoh(test::Mode::Local, db.get(t), query, matrix, 11, 1));
+  // 34000, far past where half precision rounds, and 2060, just past 2048 - 20, are rescored; 2020 is exact.
+  const auto scores = check_rescoring<lanes::h16x2>(1700, {1700, 103, 101}, 100, 2, 12);
   REQUIRE(scores[0] == 34000);
   REQUIRE(scores[2] == 2020);
-  REQUIRE(stats.rescored_overflow == 2);
 }
 
 TEMPLATE_TEST_CASE("Levenshtein matches the textbook distance", "[levenshtein]", lanes::s32, lanes::s16x2, lanes::s8x4) {

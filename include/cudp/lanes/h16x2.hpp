@@ -156,16 +156,7 @@ struct h16x2 {
   // The same column-pair packing as s16x2: the profile's scalars are 16-bit patterns either way.
   template <int R, int Interleave = 1>
   CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
-    static_assert(R % 2 == 0, "h16x2 gathers column pairs");
-    using Chunks = RowChunks<scalar, R, Interleave>;
-    std::uint32_t w0[R / 2], w1[R / 2];
-    Chunks::load(rows[0], w0);
-    Chunks::load(rows[1], w1);
-    CUDP_UNROLL
-    for (int p = 0; p < R / 2; ++p) {
-      out[2 * p] = detail::byte_perm(w0[p], w1[p], 0x5410);
-      out[2 * p + 1] = detail::byte_perm(w0[p], w1[p], 0x7632);
-    }
+    detail::gather_16bit_pairs<scalar, R, Interleave>(rows, out);
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "../config.hpp"
+#include "packed_word.hpp"
 
 namespace cudp::lanes {
 
@@ -64,5 +65,25 @@ struct RowChunks {
 #endif
   }
 };
+
+namespace detail {
+
+// The gather of the two-lane 16-bit types (s16x2, h16x2): R columns of each lane's profile row, packed column by
+// column into R words, lane k in half k, one __byte_perm per word.
+template <class Scalar, int R, int Interleave>
+CUDP_HD void gather_16bit_pairs(const Scalar* const (&rows)[2], std::uint32_t (&out)[R]) {
+  static_assert(sizeof(Scalar) == 2 && R % 2 == 0, "16-bit lanes gather column pairs");
+  using Chunks = RowChunks<Scalar, R, Interleave>;
+  std::uint32_t w0[R / 2], w1[R / 2];
+  Chunks::load(rows[0], w0);
+  Chunks::load(rows[1], w1);
+  CUDP_UNROLL
+  for (int p = 0; p < R / 2; ++p) {
+    out[2 * p] = byte_perm(w0[p], w1[p], 0x5410);
+    out[2 * p + 1] = byte_perm(w0[p], w1[p], 0x7632);
+  }
+}
+
+}  // namespace detail
 
 }  // namespace cudp::lanes
