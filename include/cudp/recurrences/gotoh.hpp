@@ -118,8 +118,8 @@ struct Gotoh {
     long low = -(3L * (gaps.open + gaps.extend) + gaps.extend * (m + n)) + (shape.min_score < 0 ? shape.min_score : 0);
     long high = static_cast<long>(shape.max_score > 0 ? shape.max_score : 0) * (m < n ? m : n) + shape.max_score;
     // Below the lane's own floor as well: half lanes are exact down to min_value only, far above their neg_inf.
-    constexpr long floor = L::neg_inf > L::min_value ? L::neg_inf : L::min_value;
-    return low > floor && high < L::max_value;
+    constexpr long lowest = L::neg_inf > L::min_value ? L::neg_inf : L::min_value;
+    return low > lowest && high < L::max_value;
   }
 };
 
