@@ -58,6 +58,13 @@ log "makedb: $(grep -E 'Elapsed' "$OUT/makedb.log")"
 # HMMER: the filters alone (GCUPS per model size), then cudp-hmmsearch against hmmsearch on all cores, same data:
 # the real models of about 100, 260, 400, 800 and 1100 nodes one at a time, then a batch of 20 models in one run.
 EX=/tmp/cputools/usr/share/doc/hmmer/examples
+# Whether $1-$2.tbl and $1-$2.out (cudp, daemon) agree with hmmer-$2.*: tblout names and scores, filter pass counts.
+agreement() {
+  local table stages
+  table=$(diff <(grep -v '^#' "$OUT/$1-$2.tbl" | awk '{print $1, $3, $6}') <(grep -v '^#' "$OUT/hmmer-$2.tbl" | awk '{print $1, $3, $6}') >/dev/null && echo same || echo DIFFERENT)
+  stages=$(diff <(grep -E "^Passed|^Target" "$OUT/$1-$2.out") <(grep -E "^Passed|^Target" "$OUT/hmmer-$2.out") >/dev/null && echo same || echo DIFFERENT)
+  echo "tblout names+scores $table ($(grep -vc '^#' "$OUT/hmmer-$2.tbl") hits); filter pass counts $stages"
+}
 if [ -z "${SKIP_HMM:-}" ]; then
   mkdir -p /tmp/models
   for m in tutorial/fn3 tutorial/globins4 tutorial/Pkinase testsuite/20aa testsuite/2OG-FeII_Oxy_3 testsuite/Caudal_act \
@@ -79,10 +86,8 @@ if [ -z "${SKIP_HMM:-}" ]; then
         --tblout "$OUT/cudp-$name.tbl" -o "$OUT/cudp-$name.out" "$model" "$DATA/db.cudpdb" 2>"$OUT/cudp-hmmsearch-$name.err"
       /usr/bin/time -f "%e" -o "$OUT/hmmsearch-$name.time" hmmsearch --cpu "$JOBS" --tblout "$OUT/hmmer-$name.tbl" \
         -o "$OUT/hmmer-$name.out" "$model" "$DATA/db.fa"
-      same=$(diff <(grep -v '^#' "$OUT/cudp-$name.tbl" | awk '{print $1, $3, $6}') <(grep -v '^#' "$OUT/hmmer-$name.tbl" | awk '{print $1, $3, $6}') >/dev/null && echo same || echo DIFFERENT)
-      stages=$(diff <(grep -E "^Passed|^Target" "$OUT/cudp-$name.out") <(grep -E "^Passed|^Target" "$OUT/hmmer-$name.out") >/dev/null && echo same || echo DIFFERENT)
       grep -E "stage|kernels" "$OUT/cudp-hmmsearch-$name.err"
-      log "hmmsearch $name: cudp-hmmsearch $(cat "$OUT/cudp-hmmsearch-$name.time") s (pipeline $(grep -o 'Elapsed: [0-9:.]*' "$OUT/cudp-$name.out" | awk '{split($2,t,":"); s+=t[1]*3600+t[2]*60+t[3]} END {printf "%.2f", s}') s), hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; tblout names+scores $same ($(grep -vc '^#' "$OUT/hmmer-$name.tbl") hits); filter pass counts $stages"
+      log "hmmsearch $name: cudp-hmmsearch $(cat "$OUT/cudp-hmmsearch-$name.time") s (pipeline $(grep -o 'Elapsed: [0-9:.]*' "$OUT/cudp-$name.out" | awk '{split($2,t,":"); s+=t[1]*3600+t[2]*60+t[3]} END {printf "%.2f", s}') s), hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; $(agreement cudp "$name")"
     done
     # The same searches run in a daemon that holds the database and the CUDA context (--daemon/--connect): wall
     # time as the client sees it, twice per model, against the hmmsearch times measured above.
@@ -98,9 +103,7 @@ if [ -z "${SKIP_HMM:-}" ]; then
         /usr/bin/time -f "%e" -o "$OUT/daemon-$name-$run.time" build-gpu/examples/hmmsearch/cudp-hmmsearch --connect "$sock" \
           --tblout "$OUT/daemon-$name.tbl" -o "$OUT/daemon-$name.out" "$model" "$DATA/db.cudpdb"
       done
-      same=$(diff <(grep -v '^#' "$OUT/daemon-$name.tbl" | awk '{print $1, $3, $6}') <(grep -v '^#' "$OUT/hmmer-$name.tbl" | awk '{print $1, $3, $6}') >/dev/null && echo same || echo DIFFERENT)
-      stages=$(diff <(grep -E "^Passed|^Target" "$OUT/daemon-$name.out") <(grep -E "^Passed|^Target" "$OUT/hmmer-$name.out") >/dev/null && echo same || echo DIFFERENT)
-      log "hmmsearch $name in the daemon: $(cat "$OUT/daemon-$name-1.time") s, again $(cat "$OUT/daemon-$name-2.time") s; hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; tblout names+scores $same; filter pass counts $stages"
+      log "hmmsearch $name in the daemon: $(cat "$OUT/daemon-$name-1.time") s, again $(cat "$OUT/daemon-$name-2.time") s; hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; $(agreement daemon "$name")"
     done
     kill -TERM "$daemon"; wait "$daemon"
   fi

@@ -17,7 +17,6 @@
 #include <future>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <cudp/bio/plan7_profile.hpp>
@@ -25,7 +24,6 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/fasta.hpp>
 #include <cudp/io/hmm_file.hpp>
-#include <cudp/io/output_files.hpp>
 
 #include "database.hpp"
 #include "device_filters.hpp"
@@ -285,9 +283,8 @@ int serve(const Options& o) {
                      (db_path == "-" ? std::string("standard input") : db_path) +
                      " is not one (pack it first: cudp-makedb " + db_path + " DB.cudpdb)");
   clear_socket_path(*o.daemon);  // a bad path or a live daemon fails before the database is read
-  const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  std::future<bool> cuda_started;
-  if (o.backend != "host") cuda_started = std::async(std::launch::async, start_cuda);
+  const int threads = host_threads(o);
+  std::future<bool> cuda_started = start_cuda_unless_host(o.backend);
 
   const cudp::io::HmmAlphabet alphabet =
       packed_database_kind(db_path) == 1 ? cudp::io::HmmAlphabet::Dna : cudp::io::HmmAlphabet::Amino;
@@ -316,18 +313,9 @@ int serve(const Options& o) {
 }
 
 int search_in_daemon(const Options& o, const std::string& current_dir) {
-  cudp::io::check_writable(o.output);
-  cudp::io::check_writable(o.tblout);
-  cudp::io::check_writable(o.domtblout);
-  cudp::io::check_writable(o.pfamtblout);
-  std::string model_text;
-  if (o.hmm_file == "-") {
-    char buf[1 << 16];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) model_text.append(buf, n);
-    if (std::ferror(stdin)) throw cudp::io::InputError("standard input: read error");
-  } else {
-    model_text = cudp::io::read_file_text(o.hmm_file);
-  }
+  check_outputs_writable(o);
+  std::string model_text = o.hmm_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
+                                             : cudp::io::read_file_text(o.hmm_file);
 
   const int fd = connect_to(*o.connect);
   if (fd < 0)

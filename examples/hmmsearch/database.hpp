@@ -87,10 +87,7 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
   }
   try {
     if (path == "-") {  // FASTA on standard input
-      std::string text;
-      char buf[1 << 16];
-      for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) text.append(buf, n);
-      if (std::ferror(stdin)) throw InputError("standard input: read error");
+      const std::string text = cudp::io::read_stream_text(stdin, name);
       set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet);
     } else {
       set = cudp::io::read_fasta(path, alphabet.sequence_alphabet);

@@ -10,12 +10,10 @@
 #include <future>
 #include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <cudp/io/error.hpp>
 #include <cudp/io/hmm_file.hpp>
-#include <cudp/io/output_files.hpp>
 
 #include "daemon.hpp"
 #include "database.hpp"
@@ -49,17 +47,9 @@ int main(int argc, char** argv) {
     auto t = hmmsearch::StageTimes::clock::now();
     const auto main_start = t;
     const bool progress = isatty(STDERR_FILENO) != 0;
-    const int threads = o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-
-    // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
-    // read.
-    std::future<bool> cuda_started;
-    if (o.backend != "host") cuda_started = std::async(std::launch::async, hmmsearch::start_cuda);
-
-    cudp::io::check_writable(o.output);
-    cudp::io::check_writable(o.tblout);
-    cudp::io::check_writable(o.domtblout);
-    cudp::io::check_writable(o.pfamtblout);
+    const int threads = hmmsearch::host_threads(o);
+    std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
+    hmmsearch::check_outputs_writable(o);
 
     // Inputs, all read and checked before anything is searched or written.
     if (o.hmm_file == "-" && o.seq_file == "-")

@@ -144,6 +144,22 @@ void check_models(const std::vector<cudp::io::HmmModel>& models, const std::stri
   }
 }
 
+int host_threads(const Options& o) {
+  return o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::future<bool> start_cuda_unless_host(const std::string& backend) {
+  if (backend == "host") return {};
+  return std::async(std::launch::async, start_cuda);
+}
+
+void check_outputs_writable(const Options& o) {
+  cudp::io::check_writable(o.output);
+  cudp::io::check_writable(o.tblout);
+  cudp::io::check_writable(o.domtblout);
+  cudp::io::check_writable(o.pfamtblout);
+}
+
 Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
                         std::future<bool>& cuda_started) {
   StageTimes& times = StageTimes::global();

@@ -34,6 +34,16 @@ struct RunOutputs {
   std::string text, tbl, domtbl, pfamtbl;
 };
 
+// --cpu, or all cores.
+int host_threads(const Options& o);
+
+// Starting CUDA (the driver, the device's context) takes a few tenths of a second: start_cuda() on a thread of its
+// own, so that it runs while the inputs are read; an invalid future with --backend host.
+std::future<bool> start_cuda_unless_host(const std::string& backend);
+
+// Fails early, before a long search, when -o, --tblout, --domtblout or --pfamtblout cannot be created.
+void check_outputs_writable(const Options& o);
+
 // Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
 // cutoffs that --cut_ga/nc/tc ask for.
 void check_models(const std::vector<cudp::io::HmmModel>& models, const std::string& cut);

@@ -12,6 +12,7 @@
 #include <array>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -392,6 +393,15 @@ inline SequenceSet parse_fasta(const char* data, std::size_t size, const std::st
                                const bio::Alphabet& alphabet) {
   detail::FastaScanner scanner(std::make_unique<detail::MemorySource>(data, size), source_name, alphabet);
   return detail::read_all(scanner);
+}
+
+// Everything left on an open stream (standard input, say); `name` stands for it in the error message.
+inline std::string read_stream_text(std::FILE* stream, const std::string& name) {
+  std::string text;
+  char buf[1 << 16];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stream)) > 0;) text.append(buf, n);
+  if (std::ferror(stream)) throw InputError(name + ": read error");
+  return text;
 }
 
 // A whole file in memory, inflated when it is gzip-compressed: for text passed on whole (to another process, say).
