@@ -7,19 +7,20 @@
 
 namespace cudp::engine {
 
-template <class P, class Tier>
+// Besides the scores, `observer` (tiers/observers.hpp) may report more of each target's matrix.
+template <class P, class Tier, class Observer = tiers::ScoreOnly>
 void launch_tier(const P& p, const tiers::TaskList<P::Lane::width>& tasks,
                  const tiers::ProfileView<typename P::Lane::scalar>& profile, int m, typename P::Right* boundary,
-                 std::int32_t* scores, cudaStream_t stream) {
+                 std::int32_t* scores, cudaStream_t stream, const Observer& observer = {}) {
   if (tasks.count == 0) return;
-  using WF = tiers::Wavefront<P, Tier>;
-  auto kernel = tiers::align_tasks_kernel<P, Tier>;
+  using WF = tiers::Wavefront<P, Tier, Observer>;
+  auto kernel = tiers::align_tasks_kernel<P, Tier, Observer>;
   const int shared = WF::shared_bytes(profile.rows);
   if (shared > 48 * 1024)
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
   constexpr int tasks_per_block = Tier::block_threads / Tier::group_size;
   const int blocks = (tasks.count + tasks_per_block - 1) / tasks_per_block;
-  kernel<<<blocks, Tier::block_threads, shared, stream>>>(p, tasks, profile, m, boundary, scores);
+  kernel<<<blocks, Tier::block_threads, shared, stream>>>(p, tasks, profile, m, boundary, scores, observer);
   CUDP_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "../recurrences/concepts.hpp"
 #include "column_tile.hpp"
+#include "observers.hpp"
 #include "parallel_for.hpp"
 #include "task_list.hpp"
 
@@ -16,10 +18,10 @@ struct HostTier {
   static constexpr const char* name = "host";
   static constexpr int columns_per_thread = R;
 
-  template <class P>
+  template <class P, class Observer = ScoreOnly>
   static void align_task(const P& p, const TaskList<P::Lane::width>& tasks, int t,
                          const ProfileView<typename P::Lane::scalar>& profile, int m, std::int32_t* scores,
-                         std::vector<typename P::Right>& boundary) {
+                         std::vector<typename P::Right>& boundary, const Observer& observer = {}) {
     using L = typename P::Lane;
     using Word = typename L::word;
     constexpr int W = L::width;
@@ -29,7 +31,9 @@ struct HostTier {
     const std::uint8_t* stream = tasks.residues + tasks.offsets[t];
     boundary.resize(static_cast<std::size_t>(rows) + 1);
 
+    const std::uint32_t* targets = tasks.targets + t * W;
     typename P::Acc acc = p.init();
+    auto seen = observer.start(p);
     ColumnTile<P, R> tile;
     for (int j_first = 1; j_first <= m; j_first += R) {
       tile.reset(p, j_first);
@@ -44,21 +48,24 @@ struct HostTier {
         Word score[R];
         L::template gather<R>(score_rows, score);
         boundary[i] = tile.step(p, carry, diag, score, acc, i, j_first, m, lengths);
+        if constexpr (Observer::observes_cells) observer.row(p, seen, tile.col, i, j_first, m, lengths, targets);
       }
     }
     Word result = p.result(acc);
     for (int k = 0; k < W; ++k)
-      if (lengths[k] > 0) scores[tasks.targets[t * W + k]] = L::extract(result, k);
+      if (lengths[k] > 0) scores[targets[k]] = L::extract(result, k);
+    observer.finish(p, seen, targets, lengths);
   }
 
   // Aligns every task; tasks are taken in order by `threads` workers (0: all hardware threads).
-  template <class P>
+  template <class P, class Observer = ScoreOnly>
   static void run(const P& p, const TaskList<P::Lane::width>& tasks, const ProfileView<typename P::Lane::scalar>& profile,
-                  int m, std::int32_t* scores, int threads = 0) {
+                  int m, std::int32_t* scores, int threads = 0, const Observer& observer = {}) {
+    static_assert(recurrences::check_wavefront_policy<P>());
     parallel_for(
         static_cast<std::size_t>(tasks.count), threads, [] { return std::vector<typename P::Right>(); },
         [&](std::vector<typename P::Right>& boundary, std::size_t t) {
-          align_task(p, tasks, static_cast<int>(t), profile, m, scores, boundary);
+          align_task(p, tasks, static_cast<int>(t), profile, m, scores, boundary, observer);
         });
   }
 };

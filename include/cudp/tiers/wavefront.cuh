@@ -9,13 +9,16 @@
 
 #include "../config.hpp"
 #include "../lanes/row_chunks.hpp"
+#include "../recurrences/concepts.hpp"
 #include "column_tile.hpp"
+#include "observers.hpp"
 #include "task_list.hpp"
 
 namespace cudp::tiers {
 
-template <class P, class Tier>
+template <class P, class Tier, class Observer = ScoreOnly>
 struct Wavefront {
+  static_assert(recurrences::check_wavefront_policy<P>());
   using L = typename P::Lane;
   using Word = typename L::word;
   using Scalar = typename L::scalar;
@@ -36,18 +39,21 @@ struct Wavefront {
   static constexpr int tile_bytes(int profile_rows) {
     return ((profile_rows * tile_stride * static_cast<int>(sizeof(Scalar)) + 15) / 16) * 16;
   }
+  using Seen = typename Observer::template State<P>;
+  static constexpr bool reduces_seen = !std::is_empty_v<Seen>;
+  static constexpr int reduced_bytes = sizeof(Acc) > sizeof(Seen) || !reduces_seen ? sizeof(Acc) : sizeof(Seen);
   static constexpr int shared_bytes(int profile_rows) {
     int exchange = Tier::exchange_bytes(static_cast<int>(sizeof(Right)));
-    int reduce = G > 32 ? Tier::block_threads * static_cast<int>(sizeof(Acc)) : 0;
+    int reduce = G > 32 ? Tier::block_threads * reduced_bytes : 0;
     return tile_bytes(profile_rows) + (exchange > reduce ? exchange : reduce);
   }
 };
 
-template <class P, class Tier>
+template <class P, class Tier, class Observer = ScoreOnly>
 __global__ void __launch_bounds__(Tier::block_threads)
     align_tasks_kernel(P p, TaskList<P::Lane::width> tasks, ProfileView<typename P::Lane::scalar> profile, int m,
-                       typename P::Right* boundary, std::int32_t* scores) {
-  using WF = Wavefront<P, Tier>;
+                       typename P::Right* boundary, std::int32_t* scores, Observer observer = {}) {
+  using WF = Wavefront<P, Tier, Observer>;
   using L = typename WF::L;
   using Word = typename WF::Word;
   using Scalar = typename WF::Scalar;
@@ -77,6 +83,8 @@ __global__ void __launch_bounds__(Tier::block_threads)
 
   const int strips = (m + WF::strip_columns - 1) / WF::strip_columns;
   typename P::Acc acc = p.init();
+  typename WF::Seen seen = observer.start(p);
+  const std::uint32_t* targets = live ? tasks.targets + task * W : nullptr;
   ColumnTile<P, R> columns;
 
   for (int strip = 0; strip < strips; ++strip) {
@@ -121,17 +129,23 @@ __global__ void __launch_bounds__(Tier::block_threads)
         Word score[R];
         L::template gather<R, G>(score_rows, score);
         carry = columns.step(p, in, diag, score, acc, i, j_first, m, lengths);
+        if constexpr (Observer::observes_cells) observer.row(p, seen, columns.col, i, j_first, m, lengths, targets);
         if (rank == G - 1 && !last_strip) edge[i] = carry;
       }
     }
   }
 
   acc = Tier::reduce(acc, rank, exchange, [&p](const typename P::Acc& a, const typename P::Acc& b) { return p.merge(a, b); });
+  if constexpr (WF::reduces_seen)
+    seen = Tier::reduce(seen, rank, exchange, [&observer](const typename WF::Seen& a, const typename WF::Seen& b) {
+      return observer.template merge<P>(a, b);
+    });
   if (live && rank == 0) {
     Word result = p.result(acc);
     CUDP_UNROLL
     for (int k = 0; k < W; ++k)
-      if (lengths[k] > 0) scores[tasks.targets[task * W + k]] = L::extract(result, k);
+      if (lengths[k] > 0) scores[targets[k]] = L::extract(result, k);
+    observer.finish(p, seen, targets, lengths);
   }
 }
 
