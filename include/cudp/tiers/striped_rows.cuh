@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../recurrences/concepts.hpp"
 #include "../recurrences/striped.hpp"
 #include "striped_targets.hpp"
 
@@ -154,6 +155,7 @@ __global__ void __launch_bounds__(BlockThreads)
     striped_rows_kernel(typename Policy::Model md, StripedTargets targets, typename Policy::Result* results) {
   using Word = typename Policy::Word;
   using Seg = recurrences::FixedSegments<Word, Q>;
+  static_assert(recurrences::check_striped_row_policy<Policy>());
   static_assert(BlockThreads % G == 0 && (G <= 32 || BlockThreads / G <= 15), "whole groups, named barriers 1-15");
   constexpr bool across_warps = G > 32;
   constexpr int groups_per_warp = across_warps ? 1 : 32 / G;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../recurrences/concepts.hpp"
 #include "../recurrences/striped.hpp"
 #include "parallel_for.hpp"
 #include "striped_targets.hpp"
@@ -30,6 +31,7 @@ struct SoloStripedGroup {
 template <class Policy>
 std::vector<typename Policy::Result> striped_rows_on_host(const typename Policy::Model& md,
                                                           const StripedTargets& targets, int threads) {
+  static_assert(recurrences::check_striped_row_policy<Policy>());
   using Seg = recurrences::DynamicSegments<typename Policy::Word>;
   std::vector<typename Policy::Result> results(targets.count);
   const SoloStripedGroup g;
