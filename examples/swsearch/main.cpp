@@ -141,11 +141,11 @@ int main(int argc, char** argv) {
     const bool cuda = cuda_started.valid() && cuda_started.get();
     bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda);
     if (o.backend == "cuda" && !cuda) throw std::runtime_error("--backend cuda: no CUDA device found");
-    swsearch::BackendReport report;
+    cudp::ScoreStats report;
     cudp::recurrences::GapCosts gaps{o.gap_open, o.gap_extend};
     auto qv = cudp::engine::view_of(queries), dv = cudp::engine::view_of(db);
-    auto table = use_cuda ? swsearch::score_with_cuda(qv, dv, matrix, gaps, report, progress)
-                          : swsearch::score_with_host(qv, dv, matrix, gaps, o.threads, report, progress);
+    auto table = swsearch::score_all(qv, dv, matrix, gaps, use_cuda ? cudp::Backend::Device : cudp::Backend::Host,
+                                     threads, report, progress);
     auto t_score = clock::now();
 
     std::ostringstream out;
@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
     if (o.format == "text") {
       auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
       double cells = static_cast<double>(report.cascade.cells);
-      out << "# backend: " << report.device << "\n"
+      out << "# backend: " << report.where << "\n"
           << "# matrix " << matrix.name << ", gap open " << o.gap_open << ", extend " << o.gap_extend << "\n"
           << "# queries " << queries.size() << ", database " << db.size() << " sequences, " << db_residues << " residues\n"
           << "# cells " << report.cascade.cells << "; rescored in 32 bits after 16-bit overflow: "

@@ -1,0 +1,28 @@
+// Compiled as CUDA when the toolkit is present, so that cudp's front door has its device backend here.
+#include <cstdio>
+
+#include "backend.hpp"
+
+namespace swsearch {
+
+template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
+
+bool start_cuda() { return cudp::start_device(); }
+
+ScoreTable score_all(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
+                     const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps, cudp::Backend backend,
+                     int threads, cudp::ScoreStats& report, bool progress) {
+  cudp::ScoreConfig<cudp::recurrences::GapCosts> config;
+  config.params = gaps;
+  config.backend = backend;
+  config.threads = threads;
+  config.stats = &report;
+  if (progress)
+    config.progress = [](std::size_t done, std::size_t total) {
+      std::fprintf(stderr, "\rcudp-swsearch: query %zu/%zu%s", done, total, done == total ? "\n" : "");
+    };
+  cudp::DatabaseScorer<LocalSW> scorer(db, matrix, matrix.size, config);
+  return scorer.score(queries);
+}
+
+}  // namespace swsearch

@@ -1,0 +1,209 @@
+#pragma once
+// The front door: score queries against a database with one configuration and one interface, on the GPU or on
+// the host. A configuration names the policy's parameters, the backend (host, device or auto), host threads,
+// the device memory the database may take and where statistics go; the lane cascade, the tier choice and the
+// pad code are the library's business.
+//
+//   cudp::ScoreConfig<cudp::recurrences::GapCosts> config;   // parameters {11, 1}, backend auto
+//   cudp::DatabaseScorer<LocalSW> scorer(db, matrix, matrix.size, config);
+//   std::vector<std::int32_t> scores = scorer.score(query, m);
+//
+// The device backend exists where this header is compiled by nvcc (a .cu translation unit, or a C++ source given
+// the CUDA language); elsewhere `Backend::Auto` means the host and `Backend::Device` is an error that says so.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/cascade.hpp"
+#include "engine/host_scorer.hpp"
+#include "engine/sequences.hpp"
+#include "lanes/s16x2.hpp"
+#include "lanes/s32.hpp"
+#include "recurrences/concepts.hpp"
+
+#if defined(__CUDACC__)
+#include "engine/device_scorer.cuh"
+#endif
+
+namespace cudp {
+
+enum class Backend { Auto, Host, Device };
+
+constexpr const char* to_string(Backend b) {
+  return b == Backend::Host ? "host" : (b == Backend::Device ? "device" : "auto");
+}
+
+// What a run did, summed over every call of one scorer.
+struct ScoreStats {
+  std::string where;               // "host, 16 threads" or the GPU's name
+  double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host)
+  engine::CascadeStats cascade;    // cells, narrow and rescored targets
+};
+
+template <class Params>
+struct ScoreConfig {
+  Params params{};
+  Backend backend = Backend::Auto;
+  int threads = 0;                   // host threads (0: all hardware threads)
+  std::size_t device_bytes = 0;      // GPU memory the packed database may take (0: most of what is free)
+  ScoreStats* stats = nullptr;       // filled when given
+  // Called after each query (done, total) where queries are scored one by one; a database streamed through the
+  // GPU is scored for all queries at once, with one call at the end.
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+// Whether this translation unit can run the device backend, and a device is present.
+inline bool device_backend_available() {
+#if defined(__CUDACC__)
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+#else
+  return false;
+#endif
+}
+
+// Creates the device's context (a few tenths of a second), so that a program can do it while it reads its inputs.
+inline bool start_device() {
+#if defined(__CUDACC__)
+  return device_backend_available() && cudaFree(nullptr) == cudaSuccess;
+#else
+  return false;
+#endif
+}
+
+// Substitution scores copied out of any matrix callable as matrix(target_code, query_code).
+struct SubstitutionTable {
+  int size = 0;
+  std::vector<int> scores;
+  template <class Matrix>
+  static SubstitutionTable of(const Matrix& matrix, int size) {
+    SubstitutionTable t{size, std::vector<int>(static_cast<std::size_t>(size) * size)};
+    for (int a = 0; a < size; ++a)
+      for (int b = 0; b < size; ++b) t.scores[static_cast<std::size_t>(a) * size + b] = matrix(a, b);
+    return t;
+  }
+  int operator()(int a, int b) const { return scores[static_cast<std::size_t>(a) * size + b]; }
+};
+
+// Scores any number of queries against one database. `Policy` is a wavefront policy template over a lane; the
+// narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold.
+template <template <class> class Policy, class Narrow = lanes::s16x2>
+class DatabaseScorer {
+  static_assert(recurrences::check_cascade_pair<Policy, Narrow, lanes::s32>());
+
+ public:
+  using Params = typename Policy<lanes::s32>::Params;
+  using Config = ScoreConfig<Params>;
+
+  // The database is viewed, not copied: it must outlive the scorer; the matrix is copied. Residue codes run from 0
+  // to alphabet_size - 1; the code after them pads packed tasks.
+  template <class Matrix>
+  DatabaseScorer(const engine::SequencesView& db, const Matrix& matrix, int alphabet_size, const Config& config)
+      : db_(db), matrix_(check_alphabet(alphabet_size) ? SubstitutionTable::of(matrix, alphabet_size) : SubstitutionTable{}),
+        alphabet_size_(alphabet_size), config_(config) {
+    const bool device = device_backend_available();
+    if (config.backend == Backend::Device && !device)
+      throw std::runtime_error(
+#if defined(__CUDACC__)
+          "backend device: no CUDA device found"
+#else
+          "backend device: this translation unit was not compiled by nvcc, so it has no device backend"
+#endif
+      );
+    backend_ = config.backend == Backend::Host || !device ? Backend::Host : Backend::Device;
+    if (backend_ == Backend::Host) {
+      threads_ = config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      stats_.where = "host, " + std::to_string(threads_) + " threads";
+    }
+#if defined(__CUDACC__)
+    else {
+      int id = 0;
+      cudaDeviceProp prop{};
+      CUDP_CUDA_CHECK(cudaGetDevice(&id));
+      CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+      stats_.where = prop.name;
+      device_ = std::make_unique<Device>(db, engine::tier_thresholds(prop.major, prop.minor),
+                                         static_cast<std::uint8_t>(alphabet_size), config.device_bytes);
+    }
+#endif
+  }
+
+  // The backend the scorer runs on (never Auto).
+  Backend backend() const { return backend_; }
+  const ScoreStats& stats() const { return stats_; }
+
+  // Scores of every target against one query, in database order.
+  std::vector<std::int32_t> score(const std::uint8_t* query, int length) {
+    const engine::SequencesView one = single(query, length);
+    return std::move(score(one).front());
+  }
+
+  // Scores of every target for each query: result[q][t].
+  std::vector<std::vector<std::int32_t>> score(const engine::SequencesView& queries) {
+    std::vector<std::vector<std::int32_t>> out;
+#if defined(__CUDACC__)
+    if (backend_ == Backend::Device && device_->streamed()) {
+      // Every batch of the database is uploaded once and scored against all queries.
+      std::vector<typename Device::Query> list;
+      for (std::size_t q = 0; q < queries.count; ++q) list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
+      engine::DeviceRunStats run;
+      out = device_->score_queries(config_.params, matrix_, alphabet_size_, list.data(), list.size(), &stats_.cascade, &run);
+      stats_.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
+      return std::move(finish(out, queries.count));
+    }
+#endif
+    for (std::size_t q = 0; q < queries.count; ++q) {
+      const int m = static_cast<int>(queries.length(q));
+#if defined(__CUDACC__)
+      if (backend_ == Backend::Device) {
+        engine::DeviceRunStats run;
+        out.push_back(device_->score(config_.params, matrix_, alphabet_size_, queries.data(q), m, &stats_.cascade, &run));
+        stats_.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
+      } else
+#endif
+        out.push_back(engine::score_on_host<Policy, host_lane>(config_.params, matrix_, alphabet_size_, queries.data(q), m,
+                                                               db_, threads_, &stats_.cascade));
+      if (config_.progress && q + 1 < queries.count) config_.progress(q + 1, queries.count);
+    }
+    return std::move(finish(out, queries.count));
+  }
+
+ private:
+  static bool check_alphabet(int size) {
+    if (size < 1 || size > 255) throw std::invalid_argument("alphabet size must be 1..255, got " + std::to_string(size));
+    return true;
+  }
+
+  // The host runs every target once in s32: its tier has no narrow-lane speed to gain (yet), only rescoring.
+  using host_lane = lanes::s32;
+
+  engine::SequencesView single(const std::uint8_t* query, int length) {
+    single_offsets_[0] = 0;
+    single_offsets_[1] = static_cast<std::uint64_t>(length);
+    return {query, single_offsets_, 1};
+  }
+  std::vector<std::vector<std::int32_t>>& finish(std::vector<std::vector<std::int32_t>>& out, std::size_t queries) const {
+    if (config_.stats) *config_.stats = stats_;
+    if (config_.progress) config_.progress(queries, queries);
+    return out;
+  }
+
+  engine::SequencesView db_;
+  SubstitutionTable matrix_;
+  int alphabet_size_;
+  Config config_;
+  Backend backend_ = Backend::Host;
+  int threads_ = 0;
+  ScoreStats stats_;
+  std::uint64_t single_offsets_[2] = {0, 0};
+#if defined(__CUDACC__)
+  using Device = engine::DeviceScorer<Policy, Narrow>;
+  std::unique_ptr<Device> device_;
+#endif
+};
+
+}  // namespace cudp

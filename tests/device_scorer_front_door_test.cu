@@ -1,0 +1,60 @@
+// The front door on the GPU: Backend::Auto finds the device, and its scores equal the host backend's and the
+// textbook DP's, resident and streamed, through the overflow cascade.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "cudp/recurrences/gotoh.hpp"
+#include "cudp/scorer.hpp"
+#include "support/reference_dp.hpp"
+
+using namespace cudp;
+
+namespace {
+template <class L> using Local = recurrences::Gotoh<recurrences::AlignMode::Local, L>;
+template <class L> using Global = recurrences::Gotoh<recurrences::AlignMode::Global, L>;
+
+template <template <class> class Policy>
+void check_device_equals_host(test::Mode mode) {
+  std::mt19937_64 rng(91);
+  const test::RandomMatrix matrix(20, -4, 9, 4);
+  test::CodesSet db, queries;
+  for (int k = 0; k < 500; ++k) db.add(test::random_codes(rng, 1 + rng() % 700, 20));
+  for (int len : {1, 60, 400}) queries.add(test::random_codes(rng, len, 20));
+  // A self-hit past 16 bits (local), a global problem too wide for 16 bits: the cascade must rescore both.
+  std::vector<std::uint8_t> repeat;
+  for (int k = 0; k < 8; ++k) repeat.insert(repeat.end(), queries.get(2).begin(), queries.get(2).end());
+  db.add(repeat);
+  queries.add(repeat);
+  ScoreConfig<recurrences::GapCosts> config;
+  config.params = {10, 1};
+  ScoreStats device_stats, host_stats;
+  config.stats = &device_stats;
+  DatabaseScorer<Policy> device(engine::view_of(db), matrix, matrix.size, config);
+  REQUIRE(device.backend() == Backend::Device);
+  const auto on_device = device.score(engine::view_of(queries));
+  config.backend = Backend::Host;
+  config.stats = &host_stats;
+  const auto on_host = DatabaseScorer<Policy>(engine::view_of(db), matrix, matrix.size, config).score(engine::view_of(queries));
+  config.backend = Backend::Device;
+  config.stats = nullptr;
+  config.device_bytes = 1 << 20;  // far below the database: streamed
+  const auto streamed = DatabaseScorer<Policy>(engine::view_of(db), matrix, matrix.size, config).score(engine::view_of(queries));
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < db.size(); ++t) {
+      INFO("query " << q << " target " << t);
+      REQUIRE(on_device[q][t] == on_host[q][t]);
+      REQUIRE(streamed[q][t] == on_host[q][t]);
+      if (queries.get(q).size() * db.get(t).size() < 300'000)
+        REQUIRE(on_host[q][t] == test::reference_gotoh(mode, db.get(t), queries.get(q), matrix, 10, 1));
+    }
+  CHECK(device_stats.kernel_seconds > 0);
+  CHECK(device_stats.where.find("host") == std::string::npos);
+  CHECK(device_stats.cascade.cells == host_stats.cascade.cells);
+  CHECK(device_stats.cascade.rescored_overflow + device_stats.cascade.wide_only > 0);
+}
+}  // namespace
+
+TEST_CASE("DatabaseScorer: device == host == textbook, local", "[scorer][gpu]") { check_device_equals_host<Local>(test::Mode::Local); }
+TEST_CASE("DatabaseScorer: device == host == textbook, global", "[scorer][gpu]") { check_device_equals_host<Global>(test::Mode::Global); }
