@@ -3,6 +3,7 @@
 #include <cudp/engine/device_scorer.cuh>
 
 #include "backend.hpp"
+#include "tuning_env.hpp"
 
 namespace swsearch {
 
@@ -24,7 +25,8 @@ ScoreTable score_with_cuda(const cudp::engine::SequencesView& queries, const cud
   CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   report.device = prop.name;
   using Scorer = cudp::engine::DeviceScorer<LocalSW, cudp::lanes::s16x2>;
-  Scorer scorer(db, cudp::engine::tier_thresholds(prop.major, prop.minor), static_cast<std::uint8_t>(matrix.size));
+  // The tuning of this device's architecture; CUDP_TIERS and CUDP_WARP_SHAPE override it for tuning runs.
+  Scorer scorer(db, static_cast<std::uint8_t>(matrix.size), cudp::examples::dispatch_options_from_env());
   ScoreTable table;
   if (scorer.streamed()) {
     // The database does not fit on the GPU: every batch is uploaded once and scored against all queries.
