@@ -10,6 +10,8 @@
 #include <cudp/io/matrix.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 
+#include "tuning_env.hpp"
+
 template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
 
 template <class Lane>
@@ -18,8 +20,9 @@ void run(const char* label, const cudp::io::SequenceSet& queries, const cudp::io
   cudaDeviceProp prop{};
   CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   auto view = cudp::engine::view_of(db);
-  cudp::engine::DeviceScorer<LocalSW, Lane> scorer(view, cudp::engine::tier_thresholds(prop.major, prop.minor),
-                                                   static_cast<std::uint8_t>(matrix.size));
+  // The tuning of the device's architecture; CUDP_TIERS and CUDP_WARP_SHAPE override it for tuning runs.
+  cudp::engine::DeviceScorer<LocalSW, Lane> scorer(view, static_cast<std::uint8_t>(matrix.size),
+                                                   cudp::examples::dispatch_options_from_env());
   double cells_all = 0, secs_all = 0;
   std::uint64_t mismatches = 0;
   for (std::size_t q = 0; q < queries.size(); ++q) {
@@ -34,14 +37,13 @@ void run(const char* label, const cudp::io::SequenceSet& queries, const cudp::io
         for (std::size_t t = 0; t < scores.size(); ++t) mismatches += scores[t] != (*reference)[q][t];
     }
     double secs = (rs.kernel_ms + rs.rescore_ms) / 1e3, cells = static_cast<double>(cs.cells);
+    auto gcups = [](const cudp::engine::TierRunStats& t) { return t.ms > 0 ? t.cells / (t.ms / 1e3) / 1e9 : 0.0; };
+    const auto& warp = rs.tier("warp");
     cells_all += cells;
     secs_all += secs;
     std::printf("%-6s query %-12s len %5d  %8.1f GCUPS  (thread %.1f / warp %dx%d %.1f / block %.1f GCUPS; rescored %llu)\n",
                 label, queries.names[q].c_str(), m, cells / secs / 1e9,
-                rs.tier_ms[0] > 0 ? rs.tier_cells[0] / (rs.tier_ms[0] / 1e3) / 1e9 : 0.0,
-                rs.warp_shape.group, rs.warp_shape.columns,
-                rs.tier_ms[1] > 0 ? rs.tier_cells[1] / (rs.tier_ms[1] / 1e3) / 1e9 : 0.0,
-                rs.tier_ms[2] > 0 ? rs.tier_cells[2] / (rs.tier_ms[2] / 1e3) / 1e9 : 0.0,
+                gcups(rs.tier("thread")), warp.shape.group, warp.shape.columns, gcups(warp), gcups(rs.tier("block")),
                 static_cast<unsigned long long>(cs.rescored_overflow));
   }
   std::printf("%-6s OVERALL %.1f GCUPS on %s (%zu queries, %zu targets, %llu residues)%s\n", label, cells_all / secs_all / 1e9,

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "backend.hpp"
+#include "tuning_env.hpp"
 
 namespace swsearch {
 
@@ -17,6 +18,7 @@ ScoreTable score_all(const cudp::engine::SequencesView& queries, const cudp::eng
   config.backend = backend;
   config.threads = threads;
   config.stats = &report;
+  config.dispatch = cudp::examples::dispatch_options_from_env();  // CUDP_TIERS, CUDP_WARP_SHAPE: tuning runs
   if (progress)
     config.progress = [](std::size_t done, std::size_t total) {
       std::fprintf(stderr, "\rcudp-swsearch: query %zu/%zu%s", done, total, done == total ? "\n" : "");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/cascade.hpp"
+#include "engine/dispatch_options.hpp"
 #include "engine/host_scorer.hpp"
 #include "engine/sequences.hpp"
 #include "lanes/s16x2.hpp"
@@ -50,6 +51,7 @@ struct ScoreConfig {
   Backend backend = Backend::Auto;
   int threads = 0;                   // host threads (0: all hardware threads)
   std::size_t device_bytes = 0;      // GPU memory the packed database may take (0: most of what is free)
+  engine::DispatchOptions dispatch;  // tier thresholds, warp shape or architecture instead of the device's tuning
   ScoreStats* stats = nullptr;       // filled when given
   // Called after each query (done, total) where queries are scored one by one; a database streamed through the
   // GPU is scored for all queries at once, with one call at the end.
@@ -126,8 +128,7 @@ class DatabaseScorer {
       CUDP_CUDA_CHECK(cudaGetDevice(&id));
       CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
       stats_.where = prop.name;
-      device_ = std::make_unique<Device>(db, engine::tier_thresholds(prop.major, prop.minor),
-                                         static_cast<std::uint8_t>(alphabet_size), config.device_bytes);
+      device_ = std::make_unique<Device>(db, static_cast<std::uint8_t>(alphabet_size), config.dispatch, config.device_bytes);
     }
 #endif
   }

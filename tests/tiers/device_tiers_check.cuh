@@ -62,9 +62,9 @@ void check_device_tiers(const typename Policy<lanes::s32>::Params& params, const
     };
     engine::DeviceScorer<Policy, Narrow> scorer(view, thresholds, static_cast<std::uint8_t>(alphabet));
     REQUIRE(!scorer.streamed());
-    REQUIRE(scorer.tasks_in(engine::TierKind::Thread) > 0);
-    REQUIRE(scorer.tasks_in(engine::TierKind::Warp) > 0);
-    REQUIRE(scorer.tasks_in(engine::TierKind::Block) > 0);
+    REQUIRE(scorer.tasks_in("thread") > 0);
+    REQUIRE(scorer.tasks_in("warp") > 0);
+    REQUIRE(scorer.tasks_in("block") > 0);
     // Every warp-tier shape of the menu, not only the one this query length would pick.
     for (std::size_t k = 0; k < scorer.warp_menu().size(); ++k) {
       scorer.force_warp_shape(static_cast<int>(k));

@@ -12,19 +12,24 @@ struct BlockTier {
   static constexpr int group_size = BlockThreads;
   static constexpr int columns_per_thread = ColumnsPerThread;
   static constexpr int block_threads = BlockThreads;
-  // Two rows of carries, alternating, so a thread may write step q+1's while a slower one still reads step q's.
-  static constexpr int exchange_bytes(int carry_bytes) { return 2 * BlockThreads * carry_bytes; }
+  // What the block keeps in shared memory: two rows of carries, alternating, so a thread may write step q+1's while
+  // a slower one still reads step q's; once the rows are done, the same memory holds the reduction's tree.
+  template <class Carry, class Acc>
+  union TempStorage {
+    Carry exchange[2][BlockThreads];
+    Acc reduce[BlockThreads];
+  };
 
-  template <class T>
-  CUDP_DEVICE static T pass_right(const T& out, int rank, int step, void* smem) {
-    T* slots = static_cast<T*>(smem) + (step & 1) * BlockThreads;
+  template <class Carry, class Acc>
+  CUDP_DEVICE static Carry pass_right(const Carry& out, int rank, int step, TempStorage<Carry, Acc>& temp) {
+    Carry* slots = temp.exchange[0] + (step & 1) * BlockThreads;  // row step & 1
     slots[rank] = out;
     __syncthreads();
     return rank > 0 ? slots[rank - 1] : out;
   }
-  template <class T, class Merge>
-  CUDP_DEVICE static T reduce(T v, int rank, void* smem, Merge merge) {
-    T* slots = static_cast<T*>(smem);
+  template <class Acc, class Carry, class Merge>
+  CUDP_DEVICE static Acc reduce(Acc v, int rank, TempStorage<Carry, Acc>& temp, Merge merge) {
+    Acc* slots = temp.reduce;
     __syncthreads();
     slots[rank] = v;
     __syncthreads();

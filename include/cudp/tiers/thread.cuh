@@ -12,12 +12,14 @@ struct ThreadTier {
   static constexpr int group_size = 1;
   static constexpr int columns_per_thread = ColumnsPerThread;
   static constexpr int block_threads = BlockThreads;
-  static constexpr int exchange_bytes(int) { return 0; }
+  // Nothing in shared memory: a thread is its own group.
+  template <class Carry, class Acc>
+  struct TempStorage {};
 
-  template <class T>
-  CUDP_DEVICE static T pass_right(const T& out, int, int, void*) { return out; }
-  template <class T, class Merge>
-  CUDP_DEVICE static T reduce(const T& v, int, void*, Merge) { return v; }
+  template <class Carry, class Acc>
+  CUDP_DEVICE static Carry pass_right(const Carry& out, int, int, TempStorage<Carry, Acc>&) { return out; }
+  template <class Acc, class Carry, class Merge>
+  CUDP_DEVICE static Acc reduce(const Acc& v, int, TempStorage<Carry, Acc>&, Merge) { return v; }
 };
 
 }  // namespace cudp::tiers

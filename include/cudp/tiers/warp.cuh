@@ -14,14 +14,16 @@ struct WarpTier {
   static constexpr int group_size = GroupSize;
   static constexpr int columns_per_thread = ColumnsPerThread;
   static constexpr int block_threads = BlockThreads;
-  static constexpr int exchange_bytes(int) { return 0; }
+  // Nothing in shared memory: carries and accumulators move by shuffles.
+  template <class Carry, class Acc>
+  struct TempStorage {};
 
-  template <class T>
-  CUDP_DEVICE static T pass_right(const T& out, int, int, void*) {
+  template <class Carry, class Acc>
+  CUDP_DEVICE static Carry pass_right(const Carry& out, int, int, TempStorage<Carry, Acc>&) {
     return detail::shuffle_up<GroupSize>(out);
   }
-  template <class T, class Merge>
-  CUDP_DEVICE static T reduce(T v, int, void*, Merge merge) {
+  template <class Acc, class Carry, class Merge>
+  CUDP_DEVICE static Acc reduce(Acc v, int, TempStorage<Carry, Acc>&, Merge merge) {
     CUDP_UNROLL
     for (int offset = GroupSize / 2; offset > 0; offset /= 2) v = merge(v, detail::shuffle_xor<GroupSize>(v, offset));
     return v;

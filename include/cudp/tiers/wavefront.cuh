@@ -6,6 +6,7 @@
 // (Tier::pass_right). The last thread of a group hands the strip's right edge to the next strip through global
 // memory. Nothing here knows the recurrence: it only moves the policy's Down/Right/Acc values around.
 #include <cstdint>
+#include <type_traits>
 
 #include "../config.hpp"
 #include "../lanes/row_chunks.hpp"
@@ -39,14 +40,29 @@ struct Wavefront {
   static constexpr int tile_bytes(int profile_rows) {
     return ((profile_rows * tile_stride * static_cast<int>(sizeof(Scalar)) + 15) / 16) * 16;
   }
+  // What the tier keeps in shared memory (carries between ranks, the reduction); nothing for shuffling tiers.
+  using TempStorage = typename Tier::template TempStorage<Right, Acc>;
+  // The observer's per-thread state, reduced like the accumulator, in the same memory once the accumulator is done.
   using Seen = typename Observer::template State<P>;
   static constexpr bool reduces_seen = !std::is_empty_v<Seen>;
-  static constexpr int reduced_bytes = sizeof(Acc) > sizeof(Seen) || !reduces_seen ? sizeof(Acc) : sizeof(Seen);
-  static constexpr int shared_bytes(int profile_rows) {
-    int exchange = Tier::exchange_bytes(static_cast<int>(sizeof(Right)));
-    int reduce = G > 32 ? Tier::block_threads * reduced_bytes : 0;
-    return tile_bytes(profile_rows) + (exchange > reduce ? exchange : reduce);
-  }
+  using SeenStorage = typename Tier::template TempStorage<Right, Seen>;
+  static constexpr int bytes_of(bool empty, int size) { return empty ? 0 : size; }
+  static constexpr int temp_storage_bytes_acc = bytes_of(std::is_empty_v<TempStorage>, static_cast<int>(sizeof(TempStorage)));
+  static constexpr int temp_storage_bytes_seen =
+      reduces_seen ? bytes_of(std::is_empty_v<SeenStorage>, static_cast<int>(sizeof(SeenStorage))) : 0;
+  static constexpr int temp_storage_bytes =
+      temp_storage_bytes_acc > temp_storage_bytes_seen ? temp_storage_bytes_acc : temp_storage_bytes_seen;
+  static constexpr int shared_bytes(int profile_rows) { return tile_bytes(profile_rows) + temp_storage_bytes; }
+
+  // The block's dynamic shared memory: the profile tile, whose size depends on the profile's rows, then the tier's
+  // TempStorage.
+  struct SharedStorage {
+    Scalar* tile;
+    TempStorage& temp;
+    CUDP_DEVICE SharedStorage(unsigned char* base, int profile_rows)
+        : tile(reinterpret_cast<Scalar*>(base)), temp(*reinterpret_cast<TempStorage*>(base + tile_bytes(profile_rows))) {}
+    CUDP_DEVICE SeenStorage& seen() const { return *reinterpret_cast<SeenStorage*>(&temp); }
+  };
 };
 
 template <class P, class Tier, class Observer = ScoreOnly>
@@ -61,8 +77,8 @@ __global__ void __launch_bounds__(Tier::block_threads)
   constexpr int W = WF::W, G = WF::G, R = WF::R;
 
   extern __shared__ __align__(16) unsigned char shared[];
-  Scalar* tile = reinterpret_cast<Scalar*>(shared);
-  void* exchange = shared + WF::tile_bytes(profile.rows);
+  const typename WF::SharedStorage storage(shared, profile.rows);
+  Scalar* tile = storage.tile;
 
   const int rank = threadIdx.x % G;
   // Tasks come sorted by length, shortest first, and blocks start roughly in index order: the first blocks take the
@@ -114,7 +130,7 @@ __global__ void __launch_bounds__(Tier::block_threads)
     if (reads_edge && rows > 0) edge_in = edge[1];
     for (int step = 0; step < steps; ++step) {
       const int i = step - rank + 1;
-      Right in = Tier::pass_right(carry, rank, step, exchange);
+      Right in = Tier::pass_right(carry, rank, step, storage.temp);
       if (i >= 1 && i <= rows) {
         if (rank == 0) in = strip == 0 ? p.left(i) : edge_in;
         Word diag = diag_next;
@@ -135,9 +151,9 @@ __global__ void __launch_bounds__(Tier::block_threads)
     }
   }
 
-  acc = Tier::reduce(acc, rank, exchange, [&p](const typename P::Acc& a, const typename P::Acc& b) { return p.merge(a, b); });
+  acc = Tier::reduce(acc, rank, storage.temp, [&p](const typename P::Acc& a, const typename P::Acc& b) { return p.merge(a, b); });
   if constexpr (WF::reduces_seen)
-    seen = Tier::reduce(seen, rank, exchange, [&observer](const typename WF::Seen& a, const typename WF::Seen& b) {
+    seen = Tier::reduce(seen, rank, storage.seen(), [&observer](const typename WF::Seen& a, const typename WF::Seen& b) {
       return observer.template merge<P>(a, b);
     });
   if (live && rank == 0) {
