@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include <cudp/bio/plan7.hpp>
-#include <cudp/bio/plan7_filter_reference.hpp>
-#include <cudp/engine/device_striped.cuh>
+#include <cudp/hmmer/plan7.hpp>
+#include <cudp/hmmer/plan7_filter_reference.hpp>
+#include <cudp/hmmer/device_filters.cuh>
 #include <cudp/io/fasta.hpp>
-#include <cudp/io/hmm_file.hpp>
+#include <cudp/hmmer/hmm_file.hpp>
 
-#include "../tests/support/random_plan7.hpp"
+#include "../tests/hmmer/random_plan7.hpp"
 
 namespace {
 
@@ -25,26 +25,26 @@ struct Totals {
   double cells = 0, msv_s = 0, msv_bytes_s = 0, ssv_s = 0, vit_s = 0, fwd_cells = 0, fwd_s = 0;
 };
 
-bool same_result(const bio::FilterResult& a, const bio::FilterResult& b) {
-  return a.status == b.status && (a.status != bio::FilterStatus::Ok || a.nats == b.nats);
+bool same_result(const hmmer::FilterResult& a, const hmmer::FilterResult& b) {
+  return a.status == b.status && (a.status != hmmer::FilterStatus::Ok || a.nats == b.nats);
 }
 
 // Status and score as one number for MISMATCH lines: the score, +inf on overflow, nan for SSV's NoResult.
-double shown(const bio::FilterResult& r) {
-  return r.status == bio::FilterStatus::NoResult ? std::nan("") : static_cast<double>(r.nats);
+double shown(const hmmer::FilterResult& r) {
+  return r.status == hmmer::FilterStatus::NoResult ? std::nan("") : static_cast<double>(r.nats);
 }
 
-int check_sample(const io::SequenceSet& db, bio::MsvFilterProfile msv, bio::ViterbiFilterProfile vf,
-                 const std::vector<bio::FilterResult>& msv_got, const std::vector<bio::FilterResult>& ssv_got,
-                 const std::vector<bio::FilterResult>& vit_got) {
+int check_sample(const io::SequenceSet& db, hmmer::MsvFilterProfile msv, hmmer::ViterbiFilterProfile vf,
+                 const std::vector<hmmer::FilterResult>& msv_got, const std::vector<hmmer::FilterResult>& ssv_got,
+                 const std::vector<hmmer::FilterResult>& vit_got) {
   int mismatches = 0;
   for (std::size_t i = 0; i < db.size(); i += 997) {
     const auto L = db.length(i);
     msv.set_target_length(L);
     vf.set_target_length(L);
-    const auto m = bio::msv_filter(msv, db.data(i), L);
-    const auto s = bio::ssv_filter(msv, db.data(i), L);
-    const auto v = bio::viterbi_filter(vf, db.data(i), L);
+    const auto m = hmmer::msv_filter(msv, db.data(i), L);
+    const auto s = hmmer::ssv_filter(msv, db.data(i), L);
+    const auto v = hmmer::viterbi_filter(vf, db.data(i), L);
     if (!same_result(m, msv_got[i]) || !same_result(s, ssv_got[i]) || !same_result(v, vit_got[i])) {
       ++mismatches;
       std::printf("MISMATCH target %zu L=%u msv %g/%g ssv %g/%g vit %g/%g\n", i, L, shown(m), shown(msv_got[i]),
@@ -54,16 +54,16 @@ int check_sample(const io::SequenceSet& db, bio::MsvFilterProfile msv, bio::Vite
   return mismatches;
 }
 
-void bench_model(const std::string& label, const io::HmmModel& hmm, const io::SequenceSet& db,
+void bench_model(const std::string& label, const hmmer::HmmModel& hmm, const io::SequenceSet& db,
                  const engine::DeviceStripedDatabase& device_db, const std::vector<std::uint32_t>& all, Totals& totals) {
-  const auto& alphabet = bio::plan7_alphabet_of(hmm.alphabet);
-  const auto profile = bio::configure_profile(hmm, bio::default_null_model(alphabet));
-  const auto msv = bio::make_msv_filter_profile(profile, 400);
-  const auto vf = bio::make_viterbi_filter_profile(profile, 400);
-  engine::DeviceMsvFilter<lanes::s16x2> words(device_db);
-  engine::DeviceMsvFilter<lanes::u8x4> bytes(device_db);
-  engine::DeviceSsvFilter<lanes::s16x2> ssv(device_db);
-  engine::DeviceViterbiFilter<> viterbi(device_db);
+  const auto& alphabet = hmmer::plan7_alphabet_of(hmm.alphabet);
+  const auto profile = hmmer::configure_profile(hmm, hmmer::default_null_model(alphabet));
+  const auto msv = hmmer::make_msv_filter_profile(profile, 400);
+  const auto vf = hmmer::make_viterbi_filter_profile(profile, 400);
+  hmmer::DeviceMsvFilter<lanes::s16x2> words(device_db);
+  hmmer::DeviceMsvFilter<lanes::u8x4> bytes(device_db);
+  hmmer::DeviceSsvFilter<lanes::s16x2> ssv(device_db);
+  hmmer::DeviceViterbiFilter<> viterbi(device_db);
   const double cells = static_cast<double>(db.residues.size()) * hmm.length;
   words.scores(msv, all);  // warm-up
   const auto msv_got = words.scores(msv, all);
@@ -76,7 +76,7 @@ void bench_model(const std::string& label, const io::HmmModel& hmm, const io::Se
   std::vector<std::uint32_t> host_targets;
   const auto vit_got = viterbi.scores(vf, all, engine::view_of(db), host_targets);
   const double vit_s = viterbi.last_kernel_ms() / 1e3;
-  engine::DeviceForwardFilter<> forward(device_db);
+  hmmer::DeviceForwardFilter<> forward(device_db);
   double fwd_s = 0;
   if (forward.fits(hmm.length)) {
     forward.scores(profile, all);
@@ -85,8 +85,8 @@ void bench_model(const std::string& label, const io::HmmModel& hmm, const io::Se
     totals.fwd_s += fwd_s;
   }
   int passed = 0, ssv_no_result = 0;
-  for (const auto& r : msv_got) passed += r.status == bio::FilterStatus::Overflow;
-  for (const auto& r : ssv_got) ssv_no_result += r.status == bio::FilterStatus::NoResult;
+  for (const auto& r : msv_got) passed += r.status == hmmer::FilterStatus::Overflow;
+  for (const auto& r : ssv_got) ssv_no_result += r.status == hmmer::FilterStatus::NoResult;
   const int mismatches = check_sample(db, msv, vf, msv_got, ssv_got, vit_got);
   std::printf("%-14s M %5d  MSV s16x2 G%-2d Q%-2d %8.1f GCUPS  u8x4 %8.1f GCUPS  SSV s16x2 %8.1f GCUPS  "
               "Viterbi G%-2d Q%-2d %8.1f GCUPS  Forward %7.1f GCUPS  (host-scored %zu, MSV overflows %d, "
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s DB.fa [MODEL.hmm ...]\n", argv[0]);
     return 2;
   }
-  const auto& amino = bio::plan7_amino();
+  const auto& amino = hmmer::plan7_amino();
   const auto t0 = std::chrono::steady_clock::now();
   const io::SequenceSet db = io::read_fasta(argv[1], amino.sequence_alphabet);
   const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -123,8 +123,8 @@ int main(int argc, char** argv) {
   for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
   Totals totals;
   for (int a = 2; a < argc; ++a) {
-    for (const auto& hmm : io::read_hmm_file(argv[a])) {
-      if (hmm.alphabet == io::HmmAlphabet::Amino) bench_model(hmm.name, hmm, db, device_db, all, totals);
+    for (const auto& hmm : hmmer::read_hmm_file(argv[a])) {
+      if (hmm.alphabet == hmmer::HmmAlphabet::Amino) bench_model(hmm.name, hmm, db, device_db, all, totals);
     }
   }
   std::uint32_t seed = 1;

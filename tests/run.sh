@@ -28,8 +28,8 @@ rm -rf "$corpus"
 # The same for the HMMER3 profile reader (and the Plan7 configuration of whatever it accepts), for half as long.
 cmake --build "$build-fuzz" --target fuzz_hmm_file -j"$jobs"
 corpus=$(mktemp -d)
-"$build-fuzz/tests/io/fuzz_hmm_file" -max_total_time="$(( (${CUDP_FUZZ_SECONDS:-60} + 1) / 2 ))" -print_final_stats=1 \
-  "$corpus" tests/io/fuzz_hmm_corpus
+"$build-fuzz/tests/hmmer/fuzz_hmm_file" -max_total_time="$(( (${CUDP_FUZZ_SECONDS:-60} + 1) / 2 ))" -print_final_stats=1 \
+  "$corpus" tests/hmmer/fuzz_hmm_corpus
 rm -rf "$corpus"
 
 # Install, then build and run a consumer project against the installed package.

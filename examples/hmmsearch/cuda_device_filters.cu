@@ -1,4 +1,4 @@
-// hmmsearch's MSV and Viterbi filters on the GPU (cudp::engine::DeviceMsvFilter / DeviceViterbiFilter), with the
+// hmmsearch's MSV and Viterbi filters on the GPU (cudp::hmmer::DeviceMsvFilter / DeviceViterbiFilter), with the
 // host backend's filters (HostFilters: the same policies in SSE2 words, the scalar reference without SSE2) taking
 // what the device cannot score exactly: models larger than every compiled shape, and Viterbi-filter targets or
 // models outside the 16-bit words' exact range.
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include <cudp/engine/device_striped.cuh>
+#include <cudp/hmmer/device_filters.cuh>
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "device_filters.hpp"
@@ -52,9 +52,9 @@ struct DeviceFilters::Impl {
   }
   cudp::engine::SequencesView db;
   cudp::engine::DeviceStripedDatabase device_db;
-  cudp::engine::DeviceMsvFilter<cudp::lanes::s16x2> msv;
-  cudp::engine::DeviceViterbiFilter<> viterbi;
-  cudp::engine::DeviceForwardFilter<> forward;
+  cudp::hmmer::DeviceMsvFilter<cudp::lanes::s16x2> msv;
+  cudp::hmmer::DeviceViterbiFilter<> viterbi;
+  cudp::hmmer::DeviceForwardFilter<> forward;
   HostFilters host;
   std::vector<std::uint32_t> all;
 };
@@ -69,7 +69,7 @@ std::string DeviceFilters::device_name() const {
   return prop.name;
 }
 
-std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilterProfile& profile) {
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
   if (impl_->msv.fits(profile.M)) {
     auto out = impl_->msv.scores(profile, impl_->all);
     StageTimes::global().add_seconds("  msv kernel", impl_->msv.last_kernel_ms() / 1e3);
@@ -78,21 +78,21 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilt
 #if CUDP_HAS_SSE_LANES
   return impl_->host.msv(profile);
 #else
-  std::vector<cudp::bio::FilterResult> out(impl_->all.size());
+  std::vector<cudp::hmmer::FilterResult> out(impl_->all.size());
   cudp::tiers::parallel_for(
       out.size(), 0, [&] { return profile; },
-      [&](cudp::bio::MsvFilterProfile& p, std::size_t i) {
+      [&](cudp::hmmer::MsvFilterProfile& p, std::size_t i) {
         p.set_target_length(impl_->db.length(i));
-        out[i] = cudp::bio::msv_filter(p, impl_->db.data(i), impl_->db.length(i));
+        out[i] = cudp::hmmer::msv_filter(p, impl_->db.data(i), impl_->db.length(i));
       });
   return out;
 #endif
 }
 
-std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::ViterbiFilterProfile& profile,
-                                                            const std::vector<std::uint32_t>& targets) {
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
+                                                              const std::vector<std::uint32_t>& targets) {
   std::vector<std::uint32_t> on_host;
-  std::vector<cudp::bio::FilterResult> out = impl_->viterbi.scores(profile, targets, impl_->db, on_host);
+  std::vector<cudp::hmmer::FilterResult> out = impl_->viterbi.scores(profile, targets, impl_->db, on_host);
   StageTimes::global().add_seconds("  viterbi kernel", impl_->viterbi.last_kernel_ms() / 1e3);
   if (on_host.empty()) return out;
   const auto host_start = StageTimes::clock::now();
@@ -104,22 +104,22 @@ std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::Vit
     }
   }
 #if CUDP_HAS_SSE_LANES
-  const std::vector<cudp::bio::FilterResult> scored = impl_->host.viterbi(profile, on_host);
+  const std::vector<cudp::hmmer::FilterResult> scored = impl_->host.viterbi(profile, on_host);
   for (std::size_t n = 0; n < positions.size(); ++n) out[positions[n]] = scored[n];
 #else
   cudp::tiers::parallel_for(
       positions.size(), 0, [&] { return profile; },
-      [&](cudp::bio::ViterbiFilterProfile& p, std::size_t n) {
+      [&](cudp::hmmer::ViterbiFilterProfile& p, std::size_t n) {
         const std::uint32_t id = targets[positions[n]];
         p.set_target_length(impl_->db.length(id));
-        out[positions[n]] = cudp::bio::viterbi_filter(p, impl_->db.data(id), impl_->db.length(id));
+        out[positions[n]] = cudp::hmmer::viterbi_filter(p, impl_->db.data(id), impl_->db.length(id));
       });
 #endif
   StageTimes::global().add("  viterbi on host", host_start);
   return out;
 }
 
-std::vector<float> DeviceFilters::forward(const cudp::bio::Plan7Profile& profile,
+std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profile,
                                            const std::vector<std::uint32_t>& targets) {
   if (!impl_->forward.fits(profile.M)) return {};
   return impl_->forward.scores(profile, targets);

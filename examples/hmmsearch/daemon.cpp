@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/hmmer/plan7_profile.hpp>
 #include <cudp/io/database_file.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/fasta.hpp>
-#include <cudp/io/hmm_file.hpp>
+#include <cudp/hmmer/hmm_file.hpp>
 
 #include "database.hpp"
 #include "device_filters.hpp"
@@ -196,7 +196,7 @@ bool identify(const std::string& path, FileIdentity& id) {
 struct Daemon {
   std::string socket_path, db_path;
   FileIdentity db_identity;
-  cudp::io::HmmAlphabet alphabet;
+  cudp::hmmer::HmmAlphabet alphabet;
   const Searcher& searcher;
 };
 
@@ -231,14 +231,14 @@ std::vector<std::string> answer(const Daemon& daemon, const std::vector<std::str
     const Options& o = *parsed;
     check_database(daemon, o, client_dir);
     const std::string source = o.hmm_file == "-" ? "standard input" : o.hmm_file;
-    const std::vector<cudp::io::HmmModel> models = cudp::io::parse_hmm(model_text, source);
+    const std::vector<cudp::hmmer::HmmModel> models = cudp::hmmer::parse_hmm(model_text, source);
     check_models(models, o.cut);
     if (models.front().alphabet != daemon.alphabet)
       throw cudp::io::InputError(cudp::io::format_error(
           source, models.front().line,
-          "model '" + models.front().name + "' is " + cudp::io::alphabet_name(models.front().alphabet) +
+          "model '" + models.front().name + "' is " + cudp::hmmer::alphabet_name(models.front().alphabet) +
               " but the daemon's database " + daemon.db_path + " was loaded for " +
-              cudp::io::alphabet_name(daemon.alphabet) + " models"));
+              cudp::hmmer::alphabet_name(daemon.alphabet) + " models"));
     RunOutputs out = search_models(o, models, daemon.searcher, client_dir, false);
     return {"0", "", std::move(out.text), std::move(out.tbl), std::move(out.domtbl), std::move(out.pfamtbl)};
   } catch (const UsageError& e) {
@@ -286,17 +286,17 @@ int serve(const Options& o) {
   const int threads = host_threads(o);
   std::future<bool> cuda_started = start_cuda_unless_host(o.backend);
 
-  const cudp::io::HmmAlphabet alphabet =
-      packed_database_kind(db_path) == 1 ? cudp::io::HmmAlphabet::Dna : cudp::io::HmmAlphabet::Amino;
+  const cudp::hmmer::HmmAlphabet alphabet =
+      packed_database_kind(db_path) == 1 ? cudp::hmmer::HmmAlphabet::Dna : cudp::hmmer::HmmAlphabet::Amino;
   const cudp::io::SequenceSet db =
-      load_database(db_path, cudp::bio::plan7_alphabet_of(alphabet), "the daemon's clients", std::max(1, threads));
+      load_database(db_path, cudp::hmmer::plan7_alphabet_of(alphabet), "the daemon's clients", std::max(1, threads));
   Searcher searcher = start_searcher(o.backend, db, threads, cuda_started);
 
   install_stop_handlers();
   const Socket listener(listen_on(*o.daemon));
   const Daemon daemon{*o.daemon, db_path, db_identity, alphabet, searcher};
   std::fprintf(stderr, "cudp-hmmsearch daemon: serving %s (%zu sequences, %s models; %s) on %s\n", db_path.c_str(),
-               db.size(), cudp::io::alphabet_name(alphabet), searcher.description.c_str(), o.daemon->c_str());
+               db.size(), cudp::hmmer::alphabet_name(alphabet), searcher.description.c_str(), o.daemon->c_str());
   while (!stop_requested) {
     const int fd = accept4(listener.fd(), nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) {

@@ -13,7 +13,7 @@
 #include <string>
 
 #include <cudp/bio/alphabet.hpp>
-#include <cudp/bio/plan7_alphabet.hpp>
+#include <cudp/hmmer/plan7_alphabet.hpp>
 #include <cudp/io/database_file.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/fasta.hpp>
@@ -48,7 +48,7 @@ inline int packed_database_kind(const std::string& path) {
 
 // Loads path for models of the given alphabet; `models` names them in messages ("globins4.hmm").
 // A packed database is read on `threads` threads (0: all).
-inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::bio::Plan7Alphabet& alphabet,
+inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::hmmer::Plan7Alphabet& alphabet,
                                            const std::string& models, int threads = 0) {
   using cudp::io::format_error;
   using cudp::io::InputError;

@@ -1,14 +1,14 @@
 #pragma once
 // The boundary between cudp-hmmsearch (plain C++) and its CUDA filters (compiled by nvcc when present): the MSV and
 // Viterbi filter scores of database targets on the GPU, with exactly the values and statuses of the host
-// filters (cudp::bio::msv_filter, cudp::bio::viterbi_filter).
+// filters (cudp::hmmer::msv_filter, cudp::hmmer::viterbi_filter).
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <cudp/bio/plan7_filter_reference.hpp>
-#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/hmmer/plan7_filter_reference.hpp>
+#include <cudp/hmmer/plan7_profile.hpp>
 #include <cudp/engine/sequences.hpp>
 
 namespace hmmsearch {
@@ -31,14 +31,14 @@ class DeviceFilters {
 
   std::string device_name() const;
   // p7_MSVFilter for every target; the profile's length model is reconfigured per target on the device.
-  std::vector<cudp::bio::FilterResult> msv(const cudp::bio::MsvFilterProfile& profile);
+  std::vector<cudp::hmmer::FilterResult> msv(const cudp::hmmer::MsvFilterProfile& profile);
   // p7_ViterbiFilter for the listed targets (indices into the database), in that order.
-  std::vector<cudp::bio::FilterResult> viterbi(const cudp::bio::ViterbiFilterProfile& profile,
-                                               const std::vector<std::uint32_t>& targets);
+  std::vector<cudp::hmmer::FilterResult> viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
+                                                 const std::vector<std::uint32_t>& targets);
   // Forward scores (nats) of the listed targets for the F3 stage: HMMER's to float rounding, not bit for bit, so
   // the caller keeps a margin and lets the host pipeline decide. Empty when the model is too large for the
   // device Forward (the host then computes every Forward).
-  std::vector<float> forward(const cudp::bio::Plan7Profile& profile, const std::vector<std::uint32_t>& targets);
+  std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& targets);
   double kernel_seconds() const;  // device time spent in the filter kernels so far
 
  private:

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include <cudp/bio/plan7_filter_reference.hpp>
-#include <cudp/bio/plan7_profile.hpp>
-#include <cudp/engine/plan7_striped_tables.hpp>
+#include <cudp/hmmer/plan7_filter_reference.hpp>
+#include <cudp/hmmer/plan7_profile.hpp>
+#include <cudp/hmmer/striped_tables.hpp>
 #include <cudp/engine/sequences.hpp>
 #include <cudp/lanes/sse.hpp>
 #include <cudp/tiers/parallel_for.hpp>
@@ -29,57 +29,57 @@ class HostFilters {
 
 #if CUDP_HAS_SSE_LANES
   // p7_MSVFilter as HMMER runs it: SSV for every target, the MSV DP for those where SSV cannot answer.
-  std::vector<cudp::bio::FilterResult> msv(const cudp::bio::MsvFilterProfile& profile) {
+  std::vector<cudp::hmmer::FilterResult> msv(const cudp::hmmer::MsvFilterProfile& profile) {
     using L = cudp::lanes::u8x16;
-    const auto tables = cudp::engine::stripe_msv<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
-                                                    max_length_);
-    const auto ssv = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Ssv<L>>(tables.host_ssv_model(),
+    const auto tables = cudp::hmmer::stripe_msv<L>(profile, cudp::hmmer::striped_shape_for(profile.M, 1, L::width),
+                                                   max_length_);
+    const auto ssv = cudp::tiers::striped_rows_on_host<cudp::hmmer::Plan7Ssv<L>>(tables.host_ssv_model(),
                                                                                         targets(all_), threads_);
-    std::vector<cudp::bio::FilterResult> out(ssv.size());
+    std::vector<cudp::hmmer::FilterResult> out(ssv.size());
     std::vector<std::uint32_t> undecided;
     for (std::uint32_t i = 0; i < ssv.size(); ++i) {
-      out[i] = cudp::engine::ssv_filter_result(profile, tables, db_.length(i), ssv[i]);
-      if (out[i].status == cudp::bio::FilterStatus::NoResult) undecided.push_back(i);
+      out[i] = cudp::hmmer::ssv_filter_result(profile, tables, db_.length(i), ssv[i]);
+      if (out[i].status == cudp::hmmer::FilterStatus::NoResult) undecided.push_back(i);
     }
-    const auto msv = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Msv<L>>(tables.host_model(),
+    const auto msv = cudp::tiers::striped_rows_on_host<cudp::hmmer::Plan7Msv<L>>(tables.host_model(),
                                                                                         targets(undecided), threads_);
     for (std::size_t n = 0; n < undecided.size(); ++n) {
-      out[undecided[n]] = cudp::engine::msv_filter_result(profile, tables, db_.length(undecided[n]), msv[n]);
+      out[undecided[n]] = cudp::hmmer::msv_filter_result(profile, tables, db_.length(undecided[n]), msv[n]);
     }
     return out;
   }
 
-  std::vector<cudp::bio::FilterResult> viterbi(const cudp::bio::ViterbiFilterProfile& profile,
-                                               const std::vector<std::uint32_t>& ids) {
+  std::vector<cudp::hmmer::FilterResult> viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
+                                                 const std::vector<std::uint32_t>& ids) {
     using L = cudp::lanes::s16x8;
-    std::vector<cudp::bio::FilterResult> out(ids.size());
+    std::vector<cudp::hmmer::FilterResult> out(ids.size());
     std::uint64_t unsafe_codes = 0;
-    const bool words_exact = cudp::engine::viterbi_filter_fits_words(profile, max_length_, unsafe_codes);
-    cudp::engine::StripedViterbiTables<L> tables;
-    std::vector<cudp::recurrences::Plan7ViterbiFilter<L>::Result> raw;
+    const bool words_exact = cudp::hmmer::viterbi_filter_fits_words(profile, max_length_, unsafe_codes);
+    cudp::hmmer::StripedViterbiTables<L> tables;
+    std::vector<cudp::hmmer::Plan7ViterbiFilter<L>::Result> raw;
     if (words_exact) {
-      tables = cudp::engine::stripe_viterbi<L>(profile, cudp::engine::striped_shape_for(profile.M, 1, L::width),
-                                               max_length_);
-      raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7ViterbiFilter<L>>(tables.host_model(),
+      tables = cudp::hmmer::stripe_viterbi<L>(profile, cudp::hmmer::striped_shape_for(profile.M, 1, L::width),
+                                              max_length_);
+      raw = cudp::tiers::striped_rows_on_host<cudp::hmmer::Plan7ViterbiFilter<L>>(tables.host_model(),
                                                                                          targets(ids), threads_);
     }
     // Targets the words cannot score exactly (see viterbi_filter_fits_words) take the scalar reference.
     cudp::tiers::parallel_for(ids.size(), threads_, [&] { return profile; },
-                              [&](cudp::bio::ViterbiFilterProfile& p, std::size_t n) {
+                              [&](cudp::hmmer::ViterbiFilterProfile& p, std::size_t n) {
                                 const std::uint32_t id = ids[n];
-                                if (!words_exact || cudp::engine::holds_any_code(db_, id, unsafe_codes)) {
+                                if (!words_exact || cudp::hmmer::holds_any_code(db_, id, unsafe_codes)) {
                                   p.set_target_length(db_.length(id));
-                                  out[n] = cudp::bio::viterbi_filter(p, db_.data(id), db_.length(id));
+                                  out[n] = cudp::hmmer::viterbi_filter(p, db_.data(id), db_.length(id));
                                 } else {
-                                  out[n] = cudp::engine::viterbi_filter_result(profile, tables, db_.length(id), raw[n]);
+                                  out[n] = cudp::hmmer::viterbi_filter_result(profile, tables, db_.length(id), raw[n]);
                                 }
                               });
     return out;
   }
 
-  std::vector<float> forward(const cudp::bio::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
-    const auto tables = cudp::engine::stripe_forward(profile, cudp::engine::striped_shape_for(profile.M, 1, 1));
-    const auto raw = cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Forward>(tables.host_model(),
+  std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
+    const auto tables = cudp::hmmer::stripe_forward(profile, cudp::hmmer::striped_shape_for(profile.M, 1, 1));
+    const auto raw = cudp::tiers::striped_rows_on_host<cudp::hmmer::Plan7Forward>(tables.host_model(),
                                                                                          targets(ids), threads_);
     std::vector<float> out(raw.size());
     for (std::size_t i = 0; i < raw.size(); ++i) out[i] = raw[i].nats;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <cudp/io/error.hpp>
-#include <cudp/io/hmm_file.hpp>
+#include <cudp/hmmer/hmm_file.hpp>
 
 #include "daemon.hpp"
 #include "database.hpp"
@@ -54,17 +54,17 @@ int main(int argc, char** argv) {
     // Inputs, all read and checked before anything is searched or written.
     if (o.hmm_file == "-" && o.seq_file == "-")
       throw hmmsearch::UsageError("<hmmfile> and <seqdb> cannot both be standard input ('-')");
-    std::vector<cudp::io::HmmModel> models;
+    std::vector<cudp::hmmer::HmmModel> models;
     if (o.hmm_file == "-") {
-      cudp::io::HmmReader reader(std::cin, "standard input");
-      for (cudp::io::HmmModel m; reader.next(m);) models.push_back(std::move(m));
+      cudp::hmmer::HmmReader reader(std::cin, "standard input");
+      for (cudp::hmmer::HmmModel m; reader.next(m);) models.push_back(std::move(m));
       if (models.empty()) throw cudp::io::InputError("standard input: no HMMER3 profile found");
     } else {
-      models = cudp::io::read_hmm_file(o.hmm_file);
+      models = cudp::hmmer::read_hmm_file(o.hmm_file);
     }
     hmmsearch::check_models(models, o.cut);
     t = times.add("read models", t);
-    const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
+    const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
     const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
     times.add("read database", t);

@@ -22,16 +22,16 @@ DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const { return "none"; }
 
-std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilterProfile&) {
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
-std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::ViterbiFilterProfile&,
-                                                            const std::vector<std::uint32_t>&) {
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile&,
+                                                              const std::vector<std::uint32_t>&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
-std::vector<float> DeviceFilters::forward(const cudp::bio::Plan7Profile&, const std::vector<std::uint32_t>&) {
+std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile&, const std::vector<std::uint32_t>&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include <cudp/bio/plan7_hits.hpp>
+#include <cudp/hmmer/plan7_hits.hpp>
 
 namespace hmmsearch {
 
@@ -87,11 +87,11 @@ inline bool domain_includable(const Thresholds& t, double domZ, float bits, doub
 }
 
 // One domain of a hit, as hmmsearch reports it.
-using Domain = cudp::bio::Plan7DomainHit;
+using Domain = cudp::hmmer::Plan7DomainHit;
 
 // One target sequence that came through the pipeline with at least one domain: the pipeline's scores (target is
 // the index in the database, the order in which the targets were searched) and what the report adds to them.
-struct Hit : cudp::bio::Plan7SequenceHit {
+struct Hit : cudp::hmmer::Plan7SequenceHit {
   std::string name, accession, description;
   std::uint32_t length = 0;
   // Set by rank_hits / apply_thresholds.

@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include <cudp/bio/null_model.hpp>
-#include <cudp/bio/plan7_pipeline.hpp>
-#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/hmmer/null_model.hpp>
+#include <cudp/hmmer/plan7_pipeline.hpp>
+#include <cudp/hmmer/plan7_profile.hpp>
 #include <cudp/engine/sequences.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/output_files.hpp>
@@ -46,13 +46,13 @@ CpuTimes cpu_times() {
           static_cast<double>(usage.ru_stime.tv_sec) + 1e-6 * static_cast<double>(usage.ru_stime.tv_usec)};
 }
 
-const std::optional<cudp::io::HmmCutoff>& cutoff_of(const cudp::io::HmmModel& m, const std::string& kind) {
+const std::optional<cudp::hmmer::HmmCutoff>& cutoff_of(const cudp::hmmer::HmmModel& m, const std::string& kind) {
   return kind == "GA" ? m.gathering : kind == "NC" ? m.noise : m.trusted;
 }
 
-Hit to_report_hit(cudp::bio::Plan7SequenceHit&& h, const cudp::io::SequenceSet& db) {
+Hit to_report_hit(cudp::hmmer::Plan7SequenceHit&& h, const cudp::io::SequenceSet& db) {
   Hit r;
-  static_cast<cudp::bio::Plan7SequenceHit&>(r) = std::move(h);
+  static_cast<cudp::hmmer::Plan7SequenceHit&>(r) = std::move(h);
   r.name = db.names[r.target];
   r.description = db.descriptions[r.target];
   r.length = db.length(r.target);
@@ -121,7 +121,7 @@ std::string now_ctime() {
 
 // Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
 // cutoffs that --cut_ga/nc/tc ask for.
-void check_models(const std::vector<cudp::io::HmmModel>& models, const std::string& cut) {
+void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::string& cut) {
   using cudp::io::format_error;
   for (const auto& m : models) {
     if (!m.stats) {
@@ -132,8 +132,8 @@ void check_models(const std::vector<cudp::io::HmmModel>& models, const std::stri
     if (m.alphabet != models.front().alphabet) {
       throw cudp::io::InputError(format_error(
           m.source, m.line,
-          "model '" + m.name + "' is " + cudp::io::alphabet_name(m.alphabet) + " but the first model ('" +
-              models.front().name + "') is " + cudp::io::alphabet_name(models.front().alphabet) +
+          "model '" + m.name + "' is " + cudp::hmmer::alphabet_name(m.alphabet) + " but the first model ('" +
+              models.front().name + "') is " + cudp::hmmer::alphabet_name(models.front().alphabet) +
               "; all models of a file must share one alphabet"));
     }
     if (!cut.empty() && !cutoff_of(m, cut)) {
@@ -188,7 +188,7 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   return searcher;
 }
 
-RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>& models, const Searcher& searcher,
+RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmModel>& models, const Searcher& searcher,
                          const std::string& current_dir, bool progress) {
   using clock = std::chrono::steady_clock;
   StageTimes& times = StageTimes::global();
@@ -196,8 +196,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>
   const cudp::io::SequenceSet& db = searcher.db;
   const int threads = searcher.threads;
   const Thresholds thresholds = o.thresholds();
-  const cudp::bio::NullModel null_model =
-      cudp::bio::default_null_model(cudp::bio::plan7_alphabet_of(models.front().alphabet));
+  const cudp::hmmer::NullModel null_model =
+      cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
 
   HeaderSettings header;
   header.version_line = std::string("cudp ") + CUDP_VERSION +
@@ -241,7 +241,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>
   std::string& pfamtbl = out.pfamtbl;
   write_header(text, header);
 
-  cudp::bio::Plan7PipelineOptions pipeline_options;
+  cudp::hmmer::Plan7PipelineOptions pipeline_options;
   if (o.F1) pipeline_options.F1 = *o.F1;
   if (o.F2) pipeline_options.F2 = *o.F2;
   if (o.F3) pipeline_options.F3 = *o.F3;
@@ -257,7 +257,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>
     const auto wall0 = clock::now();
     const CpuTimes cpu0 = cpu_times();
 
-    const cudp::bio::Plan7Pipeline pipeline(model, null_model, pipeline_options);
+    const cudp::hmmer::Plan7Pipeline pipeline(model, null_model, pipeline_options);
     t = times.add("configure profiles", t);
     SearchOutcome outcome =
         searcher.device ? search_with_device(pipeline, db, *searcher.device, threads, &display.done)
@@ -288,7 +288,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>
     for (auto& h : outcome.hits) candidates.push_back(to_report_hit(std::move(h), db));
     Thresholds model_thresholds = thresholds;
     if (!o.cut.empty()) {
-      const cudp::io::HmmCutoff& c = *cutoff_of(model, o.cut);
+      const cudp::hmmer::HmmCutoff& c = *cutoff_of(model, o.cut);
       model_thresholds = model_cutoff_thresholds(thresholds, c.sequence, c.domain);
     }
     report.hits = rank_hits(std::move(candidates), model_thresholds);

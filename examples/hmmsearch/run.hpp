@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <cudp/io/hmm_file.hpp>
+#include <cudp/hmmer/hmm_file.hpp>
 #include <cudp/io/sequence_set.hpp>
 
 #include "device_filters.hpp"
@@ -46,11 +46,11 @@ void check_outputs_writable(const Options& o);
 
 // Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
 // cutoffs that --cut_ga/nc/tc ask for.
-void check_models(const std::vector<cudp::io::HmmModel>& models, const std::string& cut);
+void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::string& cut);
 
 // `current_dir` is the directory the run was started from, for the tabular outputs' last lines; `progress` draws
 // a progress line on standard error.
-RunOutputs search_models(const Options& o, const std::vector<cudp::io::HmmModel>& models, const Searcher& searcher,
+RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmModel>& models, const Searcher& searcher,
                          const std::string& current_dir, bool progress);
 
 // Writes -o, --tblout, --domtblout and --pfamtblout all or nothing, and the main output on stdout without -o.

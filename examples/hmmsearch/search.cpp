@@ -16,9 +16,9 @@ namespace hmmsearch {
 
 namespace {
 
-using cudp::bio::Plan7Pipeline;
-using cudp::bio::Plan7PipelineCounts;
-using cudp::bio::Plan7SequenceHit;
+using cudp::hmmer::Plan7Pipeline;
+using cudp::hmmer::Plan7PipelineCounts;
+using cudp::hmmer::Plan7SequenceHit;
 
 // Each worker's scratch: the pipeline workspace, its own counts and hits, merged once the workers are done.
 struct Worker {
@@ -38,7 +38,7 @@ class Workers {
     cudp::tiers::parallel_for(
         (n + grain - 1) / grain, std::max(1, threads_),
         [this] {
-          cudp::bio::use_hmmer_float_mode();
+          cudp::hmmer::use_hmmer_float_mode();
           std::lock_guard<std::mutex> lock(mutex_);
           workers_.push_back(std::make_unique<Worker>());
           return workers_.back().get();
@@ -104,7 +104,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   auto t = StageTimes::clock::now();
 
   // Stage 1-2: MSV on the device for every target, the decisions (and the bias filter) on the host.
-  const std::vector<cudp::bio::FilterResult> msv = filters.msv(pipeline.msv_profile());
+  const std::vector<cudp::hmmer::FilterResult> msv = filters.msv(pipeline.msv_profile());
   t = times.add("msv filter", t);
   if (msv.size() != n) throw std::logic_error("DeviceFilters::msv returned a result count unlike the database's");
   enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
@@ -127,7 +127,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   for (std::size_t i = 0; i < n; ++i)
     if (stage[i] == kViterbi) viterbi_targets.push_back(static_cast<std::uint32_t>(i));
   if (!viterbi_targets.empty()) {
-    const std::vector<cudp::bio::FilterResult> vit = filters.viterbi(pipeline.viterbi_profile(), viterbi_targets);
+    const std::vector<cudp::hmmer::FilterResult> vit = filters.viterbi(pipeline.viterbi_profile(), viterbi_targets);
     if (vit.size() != viterbi_targets.size())
       throw std::logic_error("DeviceFilters::viterbi returned a result count unlike the request's");
     t = times.add("viterbi filter", t);

@@ -1,12 +1,12 @@
 #pragma once
-// One model against the whole database through cudp::bio::Plan7Pipeline: on host threads only, or with the MSV and
+// One model against the whole database through cudp::hmmer::Plan7Pipeline: on host threads only, or with the MSV and
 // Viterbi filters on the GPU (DeviceFilters) and every decision and the stages after the filters on host threads.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include <cudp/bio/plan7_pipeline.hpp>
+#include <cudp/hmmer/plan7_pipeline.hpp>
 #include <cudp/io/sequence_set.hpp>
 
 #include "device_filters.hpp"
@@ -14,18 +14,18 @@
 namespace hmmsearch {
 
 struct SearchOutcome {
-  std::vector<cudp::bio::Plan7SequenceHit> hits;  // in database order, target set
-  cudp::bio::Plan7PipelineCounts counts;
+  std::vector<cudp::hmmer::Plan7SequenceHit> hits;  // in database order, target set
+  cudp::hmmer::Plan7PipelineCounts counts;
 };
 
 // threads: 0 runs everything on the calling thread (hmmsearch --cpu 0); otherwise that many workers. When
 // `progress` is given, it counts the targets done (for a progress display on another thread).
-SearchOutcome search_on_host(const cudp::bio::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+SearchOutcome search_on_host(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
                              int threads, std::atomic<std::uint64_t>* progress = nullptr);
 
 // The filters on the device, the rest on `threads` host workers. Same results as search_on_host. `progress`
 // counts the targets whose filter decisions are made.
-SearchOutcome search_with_device(const cudp::bio::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+SearchOutcome search_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr);
 
 }  // namespace hmmsearch

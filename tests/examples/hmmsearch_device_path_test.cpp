@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include <cudp/bio/null_model.hpp>
-#include <cudp/bio/plan7_pipeline.hpp>
-#include <cudp/bio/plan7_profile.hpp>
+#include <cudp/hmmer/null_model.hpp>
+#include <cudp/hmmer/plan7_pipeline.hpp>
+#include <cudp/hmmer/plan7_profile.hpp>
 #include <cudp/engine/sequences.hpp>
-#include <cudp/io/hmm_file.hpp>
+#include <cudp/hmmer/hmm_file.hpp>
 
 #include "database.hpp"
 #include "search.hpp"
@@ -51,13 +51,13 @@ TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results",
     return;
   }
   for (const char* model_file : {"/tutorial/globins4.hmm", "/tutorial/fn3.hmm", "/tutorial/Pkinase.hmm"}) {
-    const auto models = cudp::io::read_hmm_file(examples + model_file);
-    const auto& alphabet = cudp::bio::plan7_alphabet_of(models.front().alphabet);
+    const auto models = cudp::hmmer::read_hmm_file(examples + model_file);
+    const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
     const auto db = hmmsearch::load_database(globins, alphabet, model_file);
-    const auto null_model = cudp::bio::default_null_model(alphabet);
+    const auto null_model = cudp::hmmer::default_null_model(alphabet);
     hmmsearch::DeviceFilters device(cudp::engine::view_of(db));
     for (int setting = 0; setting < 4; ++setting) {
-      cudp::bio::Plan7PipelineOptions options;
+      cudp::hmmer::Plan7PipelineOptions options;
       if (setting == 1) options.max = true;
       if (setting == 2) {
         options.F1 = 0.5;
@@ -70,7 +70,7 @@ TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results",
         options.null2 = false;
       }
       INFO(model_file << " setting " << setting);
-      const cudp::bio::Plan7Pipeline pipeline(models.front(), null_model, options);
+      const cudp::hmmer::Plan7Pipeline pipeline(models.front(), null_model, options);
       const auto host = hmmsearch::search_on_host(pipeline, db, 3);
       require_same(hmmsearch::search_with_device(pipeline, db, device, 2), host);
       // Setting 3 sends targets through the device Viterbi filter and some fail it.

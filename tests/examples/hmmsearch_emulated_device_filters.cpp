@@ -4,7 +4,7 @@
 // give exactly the host path's results.
 #include <stdexcept>
 
-#include <cudp/engine/plan7_striped_tables.hpp>
+#include <cudp/hmmer/striped_tables.hpp>
 #include <cudp/tiers/striped_rows_host.hpp>
 
 #include "device_filters.hpp"
@@ -23,35 +23,35 @@ DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const { return "emulated on the host"; }
 
-std::vector<cudp::bio::FilterResult> DeviceFilters::msv(const cudp::bio::MsvFilterProfile& profile) {
-  std::vector<cudp::bio::FilterResult> out;
-  cudp::bio::MsvFilterProfile p = profile;
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
+  std::vector<cudp::hmmer::FilterResult> out;
+  cudp::hmmer::MsvFilterProfile p = profile;
   for (std::size_t i = 0; i < impl_->db.count; ++i) {
     p.set_target_length(impl_->db.length(i));
-    out.push_back(cudp::bio::msv_filter(p, impl_->db.data(i), impl_->db.length(i)));
+    out.push_back(cudp::hmmer::msv_filter(p, impl_->db.data(i), impl_->db.length(i)));
   }
   return out;
 }
 
-std::vector<cudp::bio::FilterResult> DeviceFilters::viterbi(const cudp::bio::ViterbiFilterProfile& profile,
-                                                            const std::vector<std::uint32_t>& targets) {
-  std::vector<cudp::bio::FilterResult> out;
-  cudp::bio::ViterbiFilterProfile p = profile;
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
+                                                              const std::vector<std::uint32_t>& targets) {
+  std::vector<cudp::hmmer::FilterResult> out;
+  cudp::hmmer::ViterbiFilterProfile p = profile;
   for (const std::uint32_t i : targets) {
     if (i >= impl_->db.count) throw std::out_of_range("DeviceFilters::viterbi: target index");
     p.set_target_length(impl_->db.length(i));
-    out.push_back(cudp::bio::viterbi_filter(p, impl_->db.data(i), impl_->db.length(i)));
+    out.push_back(cudp::hmmer::viterbi_filter(p, impl_->db.data(i), impl_->db.length(i)));
   }
   return out;
 }
 
-std::vector<float> DeviceFilters::forward(const cudp::bio::Plan7Profile& profile,
+std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profile,
                                            const std::vector<std::uint32_t>& targets) {
-  const auto tables = cudp::engine::stripe_forward(profile, cudp::engine::striped_shape_for(profile.M, 1, 1));
+  const auto tables = cudp::hmmer::stripe_forward(profile, cudp::hmmer::striped_shape_for(profile.M, 1, 1));
   const cudp::tiers::StripedTargets list{impl_->db.residues, impl_->db.offsets, targets.data(),
                                          static_cast<std::uint32_t>(targets.size())};
   std::vector<float> out;
-  for (const auto& r : cudp::tiers::striped_rows_on_host<cudp::recurrences::Plan7Forward>(tables.host_model(), list, 1)) {
+  for (const auto& r : cudp::tiers::striped_rows_on_host<cudp::hmmer::Plan7Forward>(tables.host_model(), list, 1)) {
     out.push_back(r.nats);
   }
   return out;

@@ -1,9 +1,11 @@
-// Scores two sequences with the host backend of an installed cudp; exits non-zero on a wrong score.
+// Scores two sequences with the host backend of an installed cudp, and reads Easel's amino alphabet from the HMMER
+// module (cudp::hmmer); exits non-zero on a wrong score or alphabet.
 #include <cstdio>
 #include <vector>
 
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/engine/host_scorer.hpp>
+#include <cudp/hmmer/plan7_alphabet.hpp>
 #include <cudp/io/matrix.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 
@@ -21,5 +23,7 @@ int main() {
   // Self-alignment: the sum of the diagonal BLOSUM62 entries H E A G A W G H E E.
   int expect = 8 + 5 + 4 + 6 + 4 + 11 + 6 + 8 + 5 + 5;
   std::printf("score %d, expected %d\n", scores[0], expect);
-  return scores[0] == expect ? 0 : 1;
+  const auto& amino = cudp::hmmer::plan7_amino();
+  std::printf("HMMER amino alphabet: %d residues of %d codes, expected 20 of 29\n", amino.K, amino.Kp);
+  return scores[0] == expect && amino.K == 20 && amino.Kp == 29 ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Running the striped Plan7 filter policies on the GPU: the database uploaded once, then per model the striped
-// tables, a length-sorted target list, and one kernel of the menu shape chosen for the model size.
+// Running striped row policies (tiers/striped_rows.cuh) on the GPU: the database uploaded once, then per model a
+// length-sorted target list and one kernel of the menu shape chosen for the model size. The HMMER filters built on
+// it are in hmmer/device_filters.cuh.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -19,7 +20,6 @@
 #include "../tiers/striped_rows.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
-#include "plan7_striped_tables.hpp"
 #include "sequences.hpp"
 #include "striped_tuning.hpp"
 
@@ -166,65 +166,8 @@ class DeviceStripedRunner {
   double kernel_ms_ = 0, last_kernel_ms_ = 0;
 };
 
-namespace detail {
-
-// The filters that read the MSV tables (stripe_msv) differ only in the policy, the lanes in which it gives HMMER's
-// bytes, what it reads on the device, and how its raw result becomes HMMER's answer.
-struct MsvFilterKind {
-  template <class L>
-  using Policy = recurrences::Plan7Msv<L>;
-  // HMMER's own byte arithmetic: exact for every model.
-  template <class L>
-  using FallbackLane = lanes::u8x4;
-  static constexpr const char* name = "DeviceMsvFilter";
-
-  template <class L>
-  static bool exact_in(const bio::MsvFilterProfile& p) {
-    return Policy<L>::wide_lanes_exact(p.base, p.bias);
-  }
-  template <class L>
-  static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables, DeviceBuffer<typename L::word>& costs,
-                                          DeviceBuffer<std::uint8_t>& moves) {
-    costs.upload(tables.costs);
-    moves.upload(tables.move_costs);
-    return tables.model(costs.get(), moves.get());
-  }
-  template <class L, class Result>
-  static bio::FilterResult answer(const bio::MsvFilterProfile& p, const StripedMsvTables<L>& tables,
-                                  std::uint32_t length, const Result& r) {
-    return msv_filter_result(p, tables, length, r);
-  }
-};
-
-struct SsvFilterKind {
-  template <class L>
-  using Policy = recurrences::Plan7Ssv<L>;
-  // Never taken (see exact_in); L itself, so that no second set of kernels is compiled.
-  template <class L>
-  using FallbackLane = L;
-  static constexpr const char* name = "DeviceSsvFilter";
-
-  // No B state feeds back into the diagonals, so the wide lanes' missing top clamp (or their wrap) can only act
-  // after the best h has decided the answer (recurrences/plan7_ssv.hpp): every lane is exact for every model.
-  template <class L>
-  static bool exact_in(const bio::MsvFilterProfile&) {
-    return true;
-  }
-  // The length model enters only on the host (ssv_filter_result), so the device needs the costs alone.
-  template <class L>
-  static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables, DeviceBuffer<typename L::word>& costs,
-                                          DeviceBuffer<std::uint8_t>&) {
-    costs.upload(tables.costs);
-    return tables.ssv_model(costs.get());
-  }
-  template <class L, class Result>
-  static bio::FilterResult answer(const bio::MsvFilterProfile& p, const StripedMsvTables<L>& tables,
-                                  std::uint32_t length, const Result& r) {
-    return ssv_filter_result(p, tables, length, r);
-  }
-};
-
-// What every striped GPU filter keeps: the database, the runner of its kernels, and the shape of its last call.
+// What every striped GPU filter keeps: the database, the runner of its kernels, and the shape of its last call. A
+// base for the filters of a model family (hmmer/device_filters.cuh).
 template <class Policy, class Menu>
 class StripedFilterRun {
  public:
@@ -235,10 +178,13 @@ class StripedFilterRun {
   double last_kernel_ms() const { return runner_.last_kernel_ms(); }
 
  protected:
+  // The forced shape when it holds M nodes, else the menu's choice; -1 when no shape holds the model.
+  static int shape_for(int forced, int M, int width) { return detail::shape_index<Menu>(forced, M, width); }
+
   // The menu's shape for a model of M nodes in `width`-lane words (`forced` when set); an error naming `filter`
   // when no shape holds it.
   static int shape_or_throw(const char* filter, int forced, int M, int width) {
-    const int index = shape_index<Menu>(forced, M, width);
+    const int index = detail::shape_index<Menu>(forced, M, width);
     if (index < 0) {
       throw std::invalid_argument(std::string(filter) + ": no striped shape holds a model of " + std::to_string(M) +
                                   " nodes");
@@ -249,160 +195,6 @@ class StripedFilterRun {
   const DeviceStripedDatabase& db_;
   DeviceStripedRunner<Policy, Menu> runner_;
   recurrences::StripedShape last_shape_;
-};
-
-// A Kind's filter in one lane: the tables striped for the model's shape, one kernel, HMMER's answers.
-template <class Kind, class Lane, class Menu>
-class MsvTableLaneRun : public StripedFilterRun<typename Kind::template Policy<Lane>, Menu> {
-  using Base = StripedFilterRun<typename Kind::template Policy<Lane>, Menu>;
-
- public:
-  using Base::Base;
-
-  std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids,
-                                        int forced) {
-    const int index = Base::shape_or_throw(Kind::name, forced, profile.M, Lane::width);
-    this->last_shape_ = striped_shape_of<Menu>(index, Lane::width);
-    const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->last_shape_, this->db_.max_length());
-    const auto raw = this->runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_), ids);
-    std::vector<bio::FilterResult> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      out[i] = Kind::answer(profile, tables, this->db_.length(ids[i]), raw[i]);
-    }
-    return out;
-  }
-
- private:
-  DeviceBuffer<typename Lane::word> costs_;
-  DeviceBuffer<std::uint8_t> moves_;
-};
-
-// The public face of the MSV-table filters: lane L, or the Kind's fallback lane for models on which L is not exact.
-template <class Kind, class L, class Menu>
-class DeviceMsvTableFilter {
- public:
-  explicit DeviceMsvTableFilter(const DeviceStripedDatabase& db) : lane_(db), fallback_(db) {}
-
-  // False when no compiled shape holds the model (then score it on the host).
-  bool fits(int M) const { return choose_striped_shape<Menu>(M, L::width) >= 0; }
-  // Runs every model on the menu's shape `index` (when it holds the model), -1 to choose by size again.
-  void force_shape(int index) { forced_ = index; }
-
-  std::vector<bio::FilterResult> scores(const bio::MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids) {
-    last_in_fallback_ = !Kind::template exact_in<L>(profile);
-    return last_in_fallback_ ? fallback_.scores(profile, ids, forced_) : lane_.scores(profile, ids, forced_);
-  }
-  recurrences::StripedShape last_shape() const {
-    return last_in_fallback_ ? fallback_.last_shape() : lane_.last_shape();
-  }
-  double kernel_ms() const { return lane_.kernel_ms() + fallback_.kernel_ms(); }
-  double last_kernel_ms() const { return last_in_fallback_ ? fallback_.last_kernel_ms() : lane_.last_kernel_ms(); }
-
- private:
-  MsvTableLaneRun<Kind, L, Menu> lane_;
-  MsvTableLaneRun<Kind, typename Kind::template FallbackLane<L>, Menu> fallback_;
-  bool last_in_fallback_ = false;
-  int forced_ = -1;
-};
-
-}  // namespace detail
-
-// HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4). Models
-// whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4.
-template <class L = lanes::s16x2, class Menu = MsvMenu>
-class DeviceMsvFilter : public detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu> {
- public:
-  using detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu>::DeviceMsvTableFilter;
-};
-
-// HMMER's SSV filter (p7_SSVFilter: the best single ungapped diagonal) on the GPU, in lane L, exact in every lane.
-// Its answers include FilterStatus::NoResult wherever p7_SSVFilter gives eslENORESULT (the J state might have been
-// used), where hmmsearch then runs the MSV DP.
-template <class L = lanes::s16x2, class Menu = MsvMenu>
-class DeviceSsvFilter : public detail::DeviceMsvTableFilter<detail::SsvFilterKind, L, Menu> {
- public:
-  using detail::DeviceMsvTableFilter<detail::SsvFilterKind, L, Menu>::DeviceMsvTableFilter;
-};
-
-// HMMER's Viterbi filter (p7_ViterbiFilter) on the GPU in 16-bit words. Targets the words cannot score exactly
-// (see viterbi_filter_fits_words) are reported in `host_targets` and left Ok/0 in the results: score them with
-// bio::viterbi_filter.
-template <class Menu = ViterbiMenu>
-class DeviceViterbiFilter : public detail::StripedFilterRun<recurrences::Plan7ViterbiFilter<lanes::s16x2>, Menu> {
- public:
-  using L = lanes::s16x2;
-  using Policy = recurrences::Plan7ViterbiFilter<L>;
-  using detail::StripedFilterRun<Policy, Menu>::StripedFilterRun;
-
-  void force_shape(int index) { forced_ = index; }
-
-  std::vector<bio::FilterResult> scores(const bio::ViterbiFilterProfile& profile, const std::vector<std::uint32_t>& ids,
-                                        const SequencesView& host_db, std::vector<std::uint32_t>& host_targets) {
-    host_targets.clear();
-    std::vector<bio::FilterResult> out(ids.size());
-    std::uint64_t unsafe_codes = 0;
-    const int index = detail::shape_index<Menu>(forced_, profile.M, L::width);
-    if (index < 0 || !viterbi_filter_fits_words(profile, this->db_.max_length(), unsafe_codes)) {
-      host_targets.assign(ids.begin(), ids.end());
-      return out;
-    }
-    std::vector<std::uint32_t> device_ids;
-    std::vector<std::size_t> device_positions;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (holds_any_code(host_db, ids[i], unsafe_codes)) {
-        host_targets.push_back(ids[i]);
-      } else {
-        device_ids.push_back(ids[i]);
-        device_positions.push_back(i);
-      }
-    }
-    this->last_shape_ = striped_shape_of<Menu>(index, L::width);
-    const StripedViterbiTables<L> tables = stripe_viterbi<L>(profile, this->last_shape_, this->db_.max_length());
-    match_.upload(tables.match);
-    transitions_.upload(tables.transitions);
-    moves_.upload(tables.moves);
-    const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
-    for (std::size_t i = 0; i < device_ids.size(); ++i) {
-      out[device_positions[i]] = viterbi_filter_result(profile, tables, this->db_.length(device_ids[i]), raw[i]);
-    }
-    return out;
-  }
-
- private:
-  DeviceBuffer<L::word> match_, transitions_;
-  DeviceBuffer<std::int16_t> moves_;
-  int forced_ = -1;
-};
-
-// The Plan7 Forward score (float, all paths) of database targets on the GPU, for the F3 stage: agrees with
-// HMMER's to float rounding, not bit for bit (see recurrences/plan7_forward.hpp).
-template <class Menu = ForwardMenu>
-class DeviceForwardFilter : public detail::StripedFilterRun<recurrences::Plan7Forward, Menu> {
-  using Base = detail::StripedFilterRun<recurrences::Plan7Forward, Menu>;
-
- public:
-  using Policy = recurrences::Plan7Forward;
-  using Base::Base;
-
-  bool fits(int M) const { return choose_striped_shape<Menu>(M, 1) >= 0; }
-  void force_shape(int index) { forced_ = index; }
-
-  // Forward scores in nats of the targets `ids`, with the profile's length model set per target.
-  std::vector<float> scores(const bio::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
-    const int index = Base::shape_or_throw("DeviceForwardFilter", forced_, profile.M, 1);
-    this->last_shape_ = striped_shape_of<Menu>(index, 1);
-    const StripedForwardTables tables = stripe_forward(profile, this->last_shape_);
-    match_.upload(tables.match);
-    transitions_.upload(tables.transitions);
-    const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get()), ids);
-    std::vector<float> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = raw[i].nats;
-    return out;
-  }
-
- private:
-  DeviceBuffer<float> match_, transitions_;
-  int forced_ = -1;
 };
 
 }  // namespace cudp::engine

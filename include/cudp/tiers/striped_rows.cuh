@@ -7,7 +7,7 @@
 // together to the warp's longest, each recording its own result at its last row or when the policy finishes early,
 // so every shuffle runs on a converged warp.
 //
-// Policy contract (see recurrences/plan7_msv.hpp): Model (device pointers and constants, with a StripedShape),
+// Policy contract (see hmmer/striped_msv.hpp): Model (device pointers and constants, with a StripedShape),
 // Columns<Seg> (per-lane node constants, load()), Cells<Seg> (per-lane DP words), Specials (row-uniform state),
 // Result; begin(), row(), finished(), finish(). The group object gives the policy lane(), shift<L>(), up(), max(), sum(), any();
 // row() and finish() must be called by the whole group (they may shuffle, vote and, across warps, synchronise).

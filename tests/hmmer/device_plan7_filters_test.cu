@@ -1,0 +1,176 @@
+// The striped Plan7 filters on the GPU against HMMER's scalar reference: MSV and SSV in s16x2 (DPX) and u8x4, the
+// Viterbi filter in s16x2 with Lazy-F, on every compiled shape of the menus, with random and adversarial models and
+// targets (consensus runs that overflow, long delete chains, degenerate codes, length-1 targets).
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cudp/hmmer/device_filters.cuh"
+#include "cudp/tiers/striped_rows_host.hpp"
+#include "striped_filter_check.hpp"
+
+namespace {
+
+using namespace cudp;
+
+hmmer::FilterResult reference_ssv(test::StripedFilterCase& c, std::uint32_t id) {
+  c.msv.set_target_length(c.length(id));
+  return hmmer::ssv_filter(c.msv, c.data(id), c.length(id));
+}
+
+std::string describe_any(const hmmer::FilterResult& r) {
+  return r.status == hmmer::FilterStatus::NoResult ? std::string("no result") : test::describe(r);
+}
+
+// HMMER's answer for every target of the case, computed once for all shapes and lanes (the reference is the slow
+// side of these tests).
+template <class Reference>
+std::vector<hmmer::FilterResult> answers_of(test::StripedFilterCase& c, Reference reference) {
+  std::vector<hmmer::FilterResult> answers(c.ids.size());
+  for (std::size_t i = 0; i < c.ids.size(); ++i) answers[i] = reference(c, c.ids[i]);
+  return answers;
+}
+
+// Runs an MSV-table filter (DeviceMsvFilter, DeviceSsvFilter) on every shape of MsvMenu that holds the model and
+// compares every target with `want`. Returns the comparisons; counts the NoResult answers among them.
+template <class Filter>
+int check_on_every_msv_shape(test::StripedFilterCase& c, Filter& filter, const std::vector<hmmer::FilterResult>& want,
+                             const char* what, int& no_results) {
+  int compared = 0;
+  for (std::size_t shape = 0; shape < engine::MsvMenu::size; ++shape) {
+    filter.force_shape(static_cast<int>(shape));
+    const auto got = filter.scores(c.msv, c.ids);
+    const auto ran = filter.last_shape();
+    if (ran.capacity() < c.msv.M) continue;  // the forced shape cannot hold the model: the menu chose another
+    for (std::size_t i = 0; i < c.ids.size(); ++i) {
+      INFO(what << " width " << ran.width << " shape G=" << ran.group << " Q=" << ran.segments << " M=" << c.msv.M
+                << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": " << describe_any(got[i]) << " vs "
+                << describe_any(want[i]));
+      CHECK(test::same_filter_result(got[i], want[i]));
+      ++compared;
+      no_results += want[i].status == hmmer::FilterStatus::NoResult;
+    }
+  }
+  return compared;
+}
+
+// The MSV tests' cases: the ladder and two models past 1000 nodes, with targets long enough for their diagonals.
+std::vector<test::StripedFilterCase> msv_cases() {
+  auto ladder = test::striped_model_ladder();
+  ladder.push_back({1000, false, 91});
+  ladder.push_back({2400, true, 92});
+  std::vector<test::StripedFilterCase> cases;
+  for (const auto& o : ladder) cases.push_back(test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900));
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("device MSV equals HMMER's on every shape, s16x2 and u8x4", "[gpu][plan7]") {
+  int compared = 0, no_results = 0;
+  for (auto& c : msv_cases()) {
+    const engine::DeviceStripedDatabase db(c.view());
+    const auto want = answers_of(c, test::reference_msv);
+    hmmer::DeviceMsvFilter<lanes::s16x2> words(db);
+    hmmer::DeviceMsvFilter<lanes::u8x4> bytes(db);
+    compared += check_on_every_msv_shape(c, words, want, "MSV", no_results);
+    compared += check_on_every_msv_shape(c, bytes, want, "MSV", no_results);
+  }
+  CHECK(compared > 10000);
+}
+
+// SSV's answers include NoResult (p7_SSVFilter's eslENORESULT), which must come back as such: hits strong enough
+// that the J state might have been used or the overflow test is not conclusive, and lengths whose N->B cost leaves
+// no room in the signed bytes. The consensus runs of the cases produce many.
+TEST_CASE("device SSV equals HMMER's on every shape, s16x2 and u8x4, NoResult included", "[gpu][plan7]") {
+  int compared = 0, no_results = 0;
+  for (auto& c : msv_cases()) {
+    const engine::DeviceStripedDatabase db(c.view());
+    const auto want = answers_of(c, reference_ssv);
+    hmmer::DeviceSsvFilter<lanes::s16x2> words(db);
+    hmmer::DeviceSsvFilter<lanes::u8x4> bytes(db);
+    compared += check_on_every_msv_shape(c, words, want, "SSV", no_results);
+    compared += check_on_every_msv_shape(c, bytes, want, "SSV", no_results);
+  }
+  CHECK(compared > 10000);
+  REQUIRE(no_results > 0);
+}
+
+TEST_CASE("device Viterbi filter equals HMMER's on every shape", "[gpu][plan7]") {
+  int compared = 0, overflows = 0;
+  auto ladder = test::striped_model_ladder();
+  ladder.push_back({1000, true, 93});
+  ladder.push_back({1500, false, 94});
+  for (const auto& o : ladder) {
+    auto c = test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900);
+    const engine::DeviceStripedDatabase db(c.view());
+    hmmer::DeviceViterbiFilter<> filter(db);
+    for (std::size_t shape = 0; shape < engine::ViterbiMenu::size; ++shape) {
+      filter.force_shape(static_cast<int>(shape));
+      std::vector<std::uint32_t> host_targets;
+      const auto got = filter.scores(c.viterbi, c.ids, c.view(), host_targets);
+      REQUIRE(host_targets.empty());
+      if (filter.last_shape().capacity() < c.viterbi.M) continue;
+      for (std::size_t i = 0; i < c.ids.size(); ++i) {
+        const auto want = test::reference_viterbi(c, c.ids[i]);
+        INFO("shape G=" << filter.last_shape().group << " Q=" << filter.last_shape().segments << " M=" << c.viterbi.M
+                        << (o.sticky_deletes ? " sticky" : "") << " target " << c.ids[i] << " L="
+                        << c.length(c.ids[i]) << ": " << test::describe(got[i]) << " vs " << test::describe(want));
+        CHECK(test::same_filter_result(got[i], want));
+        ++compared;
+        overflows += want.status == hmmer::FilterStatus::Overflow;
+      }
+    }
+  }
+  CHECK(overflows > 0);
+  CHECK(compared > 10000);
+}
+
+TEST_CASE("device Viterbi filter hands targets with unscorable codes back to the host", "[gpu][plan7]") {
+  auto c = test::make_striped_case({60, false, 5}, 20, 200);
+  const auto& a = *c.profile.alphabet;
+  c.residues[c.offsets[3] + 0] = static_cast<std::uint8_t>(a.nonresidue());
+  const engine::DeviceStripedDatabase db(c.view());
+  hmmer::DeviceViterbiFilter<> filter(db);
+  std::vector<std::uint32_t> host_targets;
+  const auto got = filter.scores(c.viterbi, c.ids, c.view(), host_targets);
+  REQUIRE(host_targets == std::vector<std::uint32_t>{3});
+  for (std::size_t i = 0; i < c.ids.size(); ++i) {
+    if (c.ids[i] == 3) continue;
+    CHECK(test::same_filter_result(got[i], test::reference_viterbi(c, c.ids[i])));
+  }
+}
+
+TEST_CASE("device Forward equals the host striped Forward on every shape", "[gpu][plan7]") {
+  int compared = 0;
+  double worst = 0;
+  auto ladder = test::striped_model_ladder();
+  ladder.push_back({1000, true, 95});
+  ladder.push_back({1500, false, 96});
+  for (const auto& o : ladder) {
+    auto c = test::make_striped_case(o, 100, o.M > 500 ? 2000 : 800);
+    const engine::DeviceStripedDatabase db(c.view());
+    hmmer::DeviceForwardFilter<> filter(db);
+    const auto host_tables = hmmer::stripe_forward(c.profile, hmmer::striped_shape_for(c.profile.M, 1, 1));
+    tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
+    const auto want = tiers::striped_rows_on_host<hmmer::Plan7Forward>(host_tables.host_model(), targets, 2);
+    for (std::size_t shape = 0; shape < engine::ForwardMenu::size; ++shape) {
+      filter.force_shape(static_cast<int>(shape));
+      const auto got = filter.scores(c.profile, c.ids);
+      if (filter.last_shape().capacity() < c.profile.M) continue;
+      for (std::size_t i = 0; i < c.ids.size(); ++i) {
+        INFO("shape G=" << filter.last_shape().group << " Q=" << filter.last_shape().segments << " M=" << c.profile.M
+                        << " target " << c.ids[i] << " L=" << c.length(c.ids[i]) << ": " << got[i] << " vs "
+                        << want[i].nats);
+        CHECK(got[i] == Approx(want[i].nats).margin(1e-3).epsilon(1e-5));
+        worst = std::max(worst, static_cast<double>(std::fabs(got[i] - want[i].nats)));
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 5000);
+  WARN("device Forward: " << compared << " comparisons, largest difference " << worst << " nats");
+}

@@ -1,0 +1,339 @@
+// hmmsearch's pipeline after the filters on the host: the pieces against independent computations (libm exp, the
+// log-space reference DP in double, a direct two-state HMM in double), the invariants of posterior decoding, and
+// the pipeline's stage logic and thread safety. tests/oracle/hmmsearch_pipeline.py compares the whole pipeline
+// with hmmsearch itself.
+#include "cudp/hmmer/plan7_pipeline.hpp"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cudp/io/fasta.hpp"
+#include "cudp/hmmer/hmm_file.hpp"
+
+namespace {
+
+using cudp::hmmer::StripedMatrix;
+
+bool have_examples() { return std::filesystem::exists(std::string(CUDP_HMMER_EXAMPLES) + "/tutorial/globins4.hmm"); }
+
+struct Example {
+  cudp::hmmer::HmmModel hmm;
+  cudp::hmmer::NullModel null_model;
+  cudp::io::SequenceSet targets;
+};
+
+Example load(const std::string& model, const std::string& sequences) {
+  const std::string examples = CUDP_HMMER_EXAMPLES;
+  Example e;
+  e.hmm = cudp::hmmer::read_hmm_file(examples + "/" + model).at(0);
+  const auto& alphabet = cudp::hmmer::plan7_alphabet_of(e.hmm.alphabet);
+  e.null_model = cudp::hmmer::default_null_model(alphabet);
+  e.targets = cudp::io::read_fasta(examples + "/" + sequences, alphabet.sequence_alphabet);
+  return e;
+}
+
+std::vector<std::uint8_t> random_protein(std::mt19937& rng, std::size_t L) {
+  const auto& f = cudp::hmmer::hmmer_amino_background();
+  std::discrete_distribution<int> pick(f.begin(), f.end());
+  std::vector<std::uint8_t> codes(L);
+  for (auto& c : codes) c = static_cast<std::uint8_t>(pick(rng));
+  return codes;
+}
+
+double log_sum(double a, double b) {
+  if (a < b) std::swap(a, b);
+  if (b == -std::numeric_limits<double>::infinity()) return a;
+  return a + std::log1p(std::exp(b - a));
+}
+
+}  // namespace
+
+TEST_CASE("Easel's SSE exponential is within a few ulp of exp, and exact at the edges", "[plan7][pipeline]") {
+  REQUIRE(cudp::hmmer::easel_sse_expf(-std::numeric_limits<float>::infinity()) == 0.0f);
+  REQUIRE(cudp::hmmer::easel_sse_expf(0.0f) == 1.0f);
+  REQUIRE(cudp::hmmer::easel_sse_expf(-100.0f) == 0.0f);
+  for (float x = -30.0f; x < 5.0f; x += 0.01337f) {
+    const double exact = std::exp(static_cast<double>(x));
+    REQUIRE(std::fabs(cudp::hmmer::easel_sse_expf(x) - exact) <= 4.0 * exact * std::numeric_limits<float>::epsilon());
+  }
+}
+
+TEST_CASE("HMMER's float mode flushes subnormals to zero, on the calling thread only", "[plan7][pipeline]") {
+#ifdef CUDP_HAS_MXCSR
+  const auto halve_smallest_normal = [] {
+    volatile float smallest = std::numeric_limits<float>::min();
+    volatile float half = 0.5f;
+    return smallest * half;
+  };
+  float in_mode = -1;
+  std::thread([&] {
+    cudp::hmmer::use_hmmer_float_mode();
+    in_mode = halve_smallest_normal();
+  }).join();
+  CHECK(in_mode == 0.0f);
+  CHECK(halve_smallest_normal() == std::numeric_limits<float>::min() / 2);  // a subnormal, on this thread
+#else
+  SUCCEED("no MXCSR on this architecture");
+#endif
+}
+
+TEST_CASE("The biased-composition filter score is the two-state HMM's Forward score", "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  const Example e = load("tutorial/Pkinase.hmm", "tutorial/globins45.fa");
+  const cudp::hmmer::BiasFilter filter(e.null_model, e.hmm.composition, e.hmm.length);
+  const auto& f = e.null_model.frequencies;
+  const auto& compo = e.hmm.composition;
+  std::mt19937 rng(7);
+  std::vector<std::vector<std::uint8_t>> sequences;
+  for (std::size_t s = 0; s < e.targets.size(); ++s) {
+    sequences.emplace_back(e.targets.data(s), e.targets.data(s) + e.targets.length(s));
+  }
+  sequences.push_back(random_protein(rng, 300));
+  // A run of the residue the model's composition favours most over the background: as biased as it gets.
+  int favourite = 0;
+  for (int x = 1; x < 20; ++x) {
+    if (compo[x] / f[x] > compo[favourite] / f[favourite]) favourite = x;
+  }
+  sequences.push_back(std::vector<std::uint8_t>(120, static_cast<std::uint8_t>(favourite)));
+  for (const auto& x : sequences) {
+    const std::size_t L = x.size();
+    // Independent computation in double, log space: states 0 (background) and 1 (model composition).
+    const double p1 = static_cast<double>(L) / static_cast<double>(L + 1);
+    const double L1 = e.hmm.length / 8.0;
+    const double t[2][2] = {{p1, 1.0 - p1}, {1.0 / (L1 + 1.0), L1 / (L1 + 1.0)}};
+    double a0 = std::log(0.999) + std::log(f[x[0]] / f[x[0]]), a1 = std::log(0.001) + std::log(compo[x[0]] / f[x[0]]);
+    for (std::size_t i = 1; i < L; ++i) {
+      const double n0 = log_sum(a0 + std::log(t[0][0]), a1 + std::log(t[1][0]));
+      const double n1 = log_sum(a0 + std::log(t[0][1]), a1 + std::log(t[1][1])) + std::log(compo[x[i]] / f[x[i]]);
+      a0 = n0;
+      a1 = n1;
+    }
+    const double expected = log_sum(a0, a1) + L * std::log(p1) + std::log(1.0 - p1);
+    REQUIRE(filter.score(x.data(), L) == Approx(expected).margin(1e-3 + 1e-5 * L));
+  }
+  // That run scores far above null1 under the bias filter.
+  const std::size_t L = sequences.back().size();
+  REQUIRE(filter.score(sequences.back().data(), L) > cudp::hmmer::null1_score(static_cast<std::int64_t>(L)) + 5.0f);
+}
+
+TEST_CASE("The composition computed from the model matches the file's COMPO line", "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  for (const char* model :
+       {"tutorial/globins4.hmm", "tutorial/Pkinase.hmm", "tutorial/MADE1.hmm", "testsuite/SMC_N.hmm.gz"}) {
+    Example e;
+    e.hmm = cudp::hmmer::read_hmm_file(std::string(CUDP_HMMER_EXAMPLES) + "/" + model).at(0);
+    REQUIRE(e.hmm.composition.size() == static_cast<std::size_t>(e.hmm.residues()));
+    const std::vector<float> computed = cudp::hmmer::model_composition(e.hmm);
+    for (int x = 0; x < e.hmm.residues(); ++x) {
+      // COMPO holds -ln p with five decimals: relative precision 1e-5, plus the file's own rounding of the model.
+      REQUIRE(computed[static_cast<std::size_t>(x)] ==
+              Approx(e.hmm.composition[static_cast<std::size_t>(x)]).epsilon(2e-4));
+    }
+  }
+}
+
+TEST_CASE("Striped Forward equals the reference Forward; Backward, decoding and domain posteriors agree with it",
+          "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  for (const char* model : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "testsuite/Caudal_act.hmm.gz"}) {
+    const Example e = load(model, "tutorial/globins45.fa");
+    cudp::hmmer::Plan7Profile profile = cudp::hmmer::configure_profile(e.hmm, e.null_model);
+    cudp::hmmer::StripedOddsProfile om(profile);
+    StripedMatrix fwd, bck, fwd_full, bck_full, pp;
+    cudp::hmmer::DomainPosteriors posteriors;
+    for (std::size_t s = 0; s < e.targets.size(); s += 7) {
+      const std::uint8_t* x = e.targets.data(s);
+      const int L = static_cast<int>(e.targets.length(s));
+      profile.set_target_length(L);
+      om.set_mode(true, L);
+      const double reference = cudp::hmmer::forward_score<double>(profile, x, static_cast<std::size_t>(L));
+      const float parser = cudp::hmmer::striped_forward(om, x, L, fwd, false);
+      const float full = cudp::hmmer::striped_forward(om, x, L, fwd_full, true);
+      REQUIRE(parser == full);  // the two matrix layouts compute the same floats
+      REQUIRE(parser == Approx(reference).margin(2e-3));
+      cudp::hmmer::striped_backward(om, x, L, fwd, bck, false);
+      cudp::hmmer::striped_backward(om, x, L, fwd_full, bck_full, true);
+      // Backward's total (row 0, N) with its scale factors is the same likelihood.
+      const double backward_total = bck.totscale + std::log(bck.x(0, StripedMatrix::kN));
+      REQUIRE(backward_total == Approx(parser).margin(2e-3));
+      REQUIRE(bck.x(0, StripedMatrix::kN) == bck_full.x(0, StripedMatrix::kN));
+      REQUIRE(cudp::hmmer::domain_posteriors(om, fwd, bck, posteriors));
+      REQUIRE(posteriors.btot[static_cast<std::size_t>(L)] ==
+              Approx(posteriors.etot[static_cast<std::size_t>(L)]).margin(1e-3));
+      REQUIRE(cudp::hmmer::posterior_decoding(om, fwd_full, bck_full, pp));
+      for (int i = 1; i <= L; ++i) {
+        // Each residue is emitted by exactly one state: M, I, N, J or C.
+        double total = pp.x(i, StripedMatrix::kN) + pp.x(i, StripedMatrix::kJ) + pp.x(i, StripedMatrix::kC);
+        for (int k = 1; k <= om.M(); ++k)
+          total += pp.node(i, k, StripedMatrix::kM) + (k < om.M() ? pp.node(i, k, StripedMatrix::kI) : 0.0f);
+        REQUIRE(total == Approx(1.0).margin(2e-3));
+        REQUIRE(posteriors.mocc[static_cast<std::size_t>(i)] ==
+                Approx(1.0 - pp.x(i, StripedMatrix::kN) - pp.x(i, StripedMatrix::kJ) - pp.x(i, StripedMatrix::kC))
+                    .margin(1e-4));
+      }
+    }
+  }
+}
+
+TEST_CASE("Easel's fast generator restarts identically on reseeding and is uniform", "[plan7][pipeline]") {
+  cudp::hmmer::EaselFastRandom a(42), b(7);
+  std::vector<double> first;
+  double sum = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double u = a.next();
+    REQUIRE(u >= 0.0);
+    REQUIRE(u < 1.0);
+    if (i < 10) first.push_back(u);
+    sum += u;
+  }
+  REQUIRE(sum / 20000 == Approx(0.5).margin(0.01));
+  b.init(42);
+  for (double u : first) REQUIRE(b.next() == u);
+  float p[3] = {0.0f, 0.0f, 0.0f};  // all-zero paths: uniform choice, never a failure
+  for (int i = 0; i < 100; ++i) {
+    p[0] = p[1] = p[2] = 0.0f;
+    const int c = cudp::hmmer::choose_normalized(a, p, 3);
+    REQUIRE(c >= 0);
+    REQUIRE(c < 3);
+  }
+}
+
+TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equal run()", "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
+  std::mt19937 rng(11);
+  std::vector<std::vector<std::uint8_t>> targets;
+  for (std::size_t s = 0; s < e.targets.size(); ++s)
+    targets.emplace_back(e.targets.data(s), e.targets.data(s) + e.targets.length(s));
+  for (int n = 0; n < 30; ++n) targets.push_back(random_protein(rng, 50 + 37 * static_cast<std::size_t>(n)));
+  targets.emplace_back();  // zero length: counted as a target, never passes
+
+  const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model);
+  cudp::hmmer::Plan7Pipeline::Workspace ws;
+  cudp::hmmer::Plan7PipelineCounts counts, split_counts;
+  for (const auto& x : targets) {
+    const auto hit = pipeline.run(x.data(), x.size(), counts, ws);
+    // The same decisions from the three stage calls.
+    std::optional<cudp::hmmer::Plan7SequenceHit> split;
+    const auto msv =
+        pipeline.after_msv(x.data(), x.size(), pipeline.msv_filter(x.data(), x.size(), ws), split_counts, ws);
+    if (msv.passed &&
+        (!msv.run_viterbi || pipeline.after_viterbi(x.size(), pipeline.viterbi_filter(x.data(), x.size(), ws),
+                                                    msv.filter_nats, split_counts))) {
+      split = pipeline.after_filters(x.data(), x.size(), msv.filter_nats, split_counts, ws);
+    }
+    REQUIRE(hit.has_value() == split.has_value());
+    if (hit) {
+      REQUIRE(hit->bits == split->bits);
+      REQUIRE(hit->domains.size() == split->domains.size());
+      REQUIRE(hit->bits <= hit->pre_bits);  // null2 only lowers a score
+      for (const auto& d : hit->domains) {
+        REQUIRE(1 <= d.env_from);
+        REQUIRE(d.env_from <= d.ali_from);
+        REQUIRE(d.ali_from <= d.ali_to);
+        REQUIRE(d.ali_to <= d.env_to);
+        REQUIRE(d.env_to <= static_cast<int>(x.size()));
+        REQUIRE(1 <= d.hmm_from);
+        REQUIRE(d.hmm_from <= d.hmm_to);
+        REQUIRE(d.hmm_to <= e.hmm.length);
+        REQUIRE(d.mean_posterior > 0.0f);
+        REQUIRE(d.mean_posterior <= 1.0f + 1e-5f);
+      }
+    }
+  }
+  REQUIRE(counts.targets == targets.size());
+  REQUIRE(counts.targets >= counts.passed_msv);
+  REQUIRE(counts.passed_msv >= counts.passed_bias);
+  REQUIRE(counts.passed_bias >= counts.passed_viterbi);
+  REQUIRE(counts.passed_viterbi >= counts.passed_forward);
+  REQUIRE(counts.passed_forward >= e.targets.size() - 2);  // the globins themselves pass
+  REQUIRE(counts.passed_msv < counts.targets);             // the random background mostly does not
+  REQUIRE(split_counts.targets == counts.targets);
+  REQUIRE(split_counts.passed_msv == counts.passed_msv);
+  REQUIRE(split_counts.passed_bias == counts.passed_bias);
+  REQUIRE(split_counts.passed_viterbi == counts.passed_viterbi);
+  REQUIRE(split_counts.passed_forward == counts.passed_forward);
+
+  cudp::hmmer::Plan7PipelineOptions max;
+  max.max = true;
+  const cudp::hmmer::Plan7Pipeline everything(e.hmm, e.null_model, max);
+  cudp::hmmer::Plan7PipelineCounts all;
+  for (const auto& x : targets) everything.run(x.data(), x.size(), all, ws);
+  const std::uint64_t nonempty = targets.size() - 1;
+  REQUIRE(all.passed_msv == nonempty);
+  REQUIRE(all.passed_bias == nonempty);
+  REQUIRE(all.passed_viterbi == nonempty);
+  REQUIRE(all.passed_forward == nonempty);
+}
+
+TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
+  std::mt19937 rng(3);
+  const std::vector<std::uint8_t> a(e.targets.data(0), e.targets.data(0) + e.targets.length(0));
+  const std::vector<std::uint8_t> b(e.targets.data(1), e.targets.data(1) + e.targets.length(1));
+  std::vector<std::uint8_t> x = random_protein(rng, 80);
+  const int a_from = static_cast<int>(x.size()) + 1;
+  x.insert(x.end(), a.begin(), a.end());
+  const int a_to = static_cast<int>(x.size());
+  const auto linker = random_protein(rng, 120);
+  x.insert(x.end(), linker.begin(), linker.end());
+  const int b_from = static_cast<int>(x.size()) + 1;
+  x.insert(x.end(), b.begin(), b.end());
+  const int b_to = static_cast<int>(x.size());
+  const auto tail = random_protein(rng, 60);
+  x.insert(x.end(), tail.begin(), tail.end());
+
+  const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model);
+  cudp::hmmer::Plan7Pipeline::Workspace ws;
+  cudp::hmmer::Plan7PipelineCounts counts;
+  const auto hit = pipeline.run(x.data(), x.size(), counts, ws);
+  REQUIRE(hit);
+  REQUIRE(hit->domains.size() == 2);
+  REQUIRE(hit->expected_domains == Approx(2.0).margin(0.2));
+  REQUIRE(std::abs(hit->domains[0].env_from - a_from) <= 10);
+  REQUIRE(std::abs(hit->domains[0].env_to - a_to) <= 10);
+  REQUIRE(std::abs(hit->domains[1].env_from - b_from) <= 10);
+  REQUIRE(std::abs(hit->domains[1].env_to - b_to) <= 10);
+  REQUIRE(hit->domains[0].bits > 100.0f);
+  REQUIRE(hit->domains[1].bits > 100.0f);
+}
+
+TEST_CASE("The pipeline's const methods run concurrently with one workspace per thread", "[plan7][pipeline]") {
+  if (!have_examples()) return;
+  const Example e = load("testsuite/RRM_1.hmm.gz", "tutorial/globins45.fa");
+  cudp::hmmer::Plan7PipelineOptions options;
+  options.max = true;  // every target through domain definition
+  const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model, options);
+  std::vector<float> serial(e.targets.size(), 0.0f);
+  {
+    cudp::hmmer::Plan7Pipeline::Workspace ws;
+    cudp::hmmer::Plan7PipelineCounts counts;
+    for (std::size_t s = 0; s < e.targets.size(); ++s) {
+      const auto hit = pipeline.run(e.targets.data(s), e.targets.length(s), counts, ws);
+      serial[s] = hit ? hit->bits : -1000.0f;
+    }
+  }
+  std::vector<float> parallel(e.targets.size(), 0.0f);
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      cudp::hmmer::Plan7Pipeline::Workspace ws;
+      cudp::hmmer::Plan7PipelineCounts counts;
+      for (std::size_t s = next++; s < e.targets.size(); s = next++) {
+        const auto hit = pipeline.run(e.targets.data(s), e.targets.length(s), counts, ws);
+        parallel[s] = hit ? hit->bits : -1000.0f;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  REQUIRE(parallel == serial);
+}
