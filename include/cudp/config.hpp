@@ -23,7 +23,11 @@
 #define CUDP_HAS_DPX 0
 #endif
 
-#if defined(__CUDACC__) || defined(__clang__) || defined(__GNUC__)
+// Unrolls the loop that follows: fully on the device, where nvcc reads `#pragma unroll` (its device pass is the only
+// one that defines __CUDA_ARCH__), and with clang, which reads it too. GCC has no `#pragma unroll` and warned about
+// it under -Wall (-Wunknown-pragmas) while ignoring it; it gets nothing, so host code compiles exactly as before,
+// and its -O3 still peels the short constant-count loops these mark. (`#pragma GCC unroll N` would need a count.)
+#if defined(__CUDA_ARCH__) || defined(__clang__)
 #define CUDP_UNROLL _Pragma("unroll")
 #else
 #define CUDP_UNROLL
