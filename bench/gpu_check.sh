@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds for sm_90 and runs the GPU tests, then compute-sanitizer (memcheck, racecheck, synccheck) on the small GPU
+# tests: the part of bench/device.sh to run first after a change to device code. Results under $OUT.
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+JOBS=$(nproc)
+prefix=()
+if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
+fi
+if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
+  eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
+  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
+fi
+echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee "$OUT/summary.txt"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1
+cmake --build build-gpu -j"$JOBS" >"$OUT/build.log" 2>&1 || { echo "build failed" | tee -a "$OUT/summary.txt"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+(cd build-gpu && ctest -L gpu --output-on-failure -j1 --timeout 300 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
+echo "ctest -L gpu: rc=$rc; $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")" | tee -a "$OUT/summary.txt"
+grep -E "Failed|\*\*\*|Passed" "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+for tool in memcheck racecheck synccheck; do
+  for t in "device_observers_test [observers]" "device_scorer_front_door_test *local"; do
+    set -- $t
+    bin=$(find build-gpu/tests -name "$1" -type f | head -1)
+    timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "$2" >"$OUT/sanitizer-$tool-$1.log" 2>&1
+    echo "compute-sanitizer $tool $1: rc=$? $(grep -E 'ERROR SUMMARY|All tests passed|test cases' "$OUT/sanitizer-$tool-$1.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  done
+done
