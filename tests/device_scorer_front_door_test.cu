@@ -24,7 +24,8 @@ void check_device_equals_host(test::Mode mode) {
   for (int len : {1, 60, 400}) queries.add(test::random_codes(rng, len, 20));
   // A self-hit past 16 bits (local), a global problem too wide for 16 bits: the cascade must rescore both.
   std::vector<std::uint8_t> repeat;
-  for (int k = 0; k < 8; ++k) repeat.insert(repeat.end(), queries.get(2).begin(), queries.get(2).end());
+  const std::vector<std::uint8_t> longest = queries.get(2);
+  for (int k = 0; k < 8; ++k) repeat.insert(repeat.end(), longest.begin(), longest.end());
   db.add(repeat);
   queries.add(repeat);
   ScoreConfig<recurrences::GapCosts> config;
