@@ -100,7 +100,6 @@ __global__ void __launch_bounds__(Tier::block_threads)
   const int strips = (m + WF::strip_columns - 1) / WF::strip_columns;
   typename P::Acc acc = p.init();
   typename WF::Seen seen = observer.start(p);
-  const std::uint32_t* targets = live ? tasks.targets + task * W : nullptr;
   ColumnTile<P, R> columns;
 
   for (int strip = 0; strip < strips; ++strip) {
@@ -145,7 +144,7 @@ __global__ void __launch_bounds__(Tier::block_threads)
         Word score[R];
         L::template gather<R, G>(score_rows, score);
         carry = columns.step(p, in, diag, score, acc, i, j_first, m, lengths);
-        if constexpr (Observer::observes_cells) observer.row(p, seen, columns.col, i, j_first, m, lengths, targets);
+        if constexpr (Observer::observes_cells) observer.row(p, seen, columns.col, i, j_first, m, lengths, tasks.targets + task * W);
         if (rank == G - 1 && !last_strip) edge[i] = carry;
       }
     }
@@ -157,6 +156,9 @@ __global__ void __launch_bounds__(Tier::block_threads)
       return observer.template merge<P>(a, b);
     });
   if (live && rank == 0) {
+    // Looked up here rather than kept across the rows: one more live pointer there cost the 48-column warp shapes
+    // 15 registers, and with them a block per SM.
+    const std::uint32_t* targets = tasks.targets + task * W;
     Word result = p.result(acc);
     CUDP_UNROLL
     for (int k = 0; k < W; ++k)
