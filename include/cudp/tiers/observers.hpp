@@ -80,16 +80,24 @@ struct BestCell {
   CUDP_HD void row(const P&, State<P>& s, const typename P::Down (&col)[R], int i, int j_first, int m,
                    const int (&lengths)[P::Lane::width], const std::uint32_t*) const {
     using L = typename P::Lane;
+    const int columns = m - j_first + 1 < R ? m - j_first + 1 : R;
     CUDP_UNROLL
     for (int k = 0; k < L::width; ++k) {
       if (i > lengths[k]) continue;
-      for (int r = 0; r < R && j_first + r <= m; ++r) {
+      // Only the row's largest H can go before the held cell, and of its columns the first: one max over the row
+      // (which vectorizes) and, for most rows of a matrix, nothing more.
+      std::int32_t row_best = static_cast<std::int32_t>(L::extract(col[0].h, k));
+      for (int r = 1; r < columns; ++r) {
         const std::int32_t h = static_cast<std::int32_t>(L::extract(col[r].h, k));
-        if (before(h, i, j_first + r, s.score[k], s.i[k], s.j[k])) {
-          s.score[k] = h;
-          s.i[k] = i;
-          s.j[k] = j_first + r;
-        }
+        row_best = h > row_best ? h : row_best;
+      }
+      if (s.i[k] != 0 && row_best < s.score[k]) continue;
+      int r = 0;
+      while (static_cast<std::int32_t>(L::extract(col[r].h, k)) != row_best) ++r;
+      if (before(row_best, i, j_first + r, s.score[k], s.i[k], s.j[k])) {
+        s.score[k] = row_best;
+        s.i[k] = i;
+        s.j[k] = j_first + r;
       }
     }
   }
