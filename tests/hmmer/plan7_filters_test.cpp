@@ -25,6 +25,15 @@ using cudp::hmmer::ViterbiFilterProfile;
 
 constexpr double kLn2 = 0.69314718055994529;
 
+// HMMER's word conversion written out here, not taken from the implementation: a score in nats times the word
+// scale (500 / ln 2: a bit is 500 units), rounded half away from zero in float, saturated to 16 bits; minus
+// infinity is the floor.
+int expected_viterbi_word(float scale, float nats) {
+  if (nats == -std::numeric_limits<float>::infinity()) return -32768;
+  const float units = std::round(scale * nats);
+  return units >= 32767.0f ? 32767 : (units <= -32768.0f ? -32768 : static_cast<int>(units));
+}
+
 bool have_examples() {
   return std::filesystem::exists(std::string(CUDP_HMMER_EXAMPLES) + "/tutorial/globins4.hmm");
 }
@@ -138,10 +147,12 @@ TEST_CASE("filter profiles of globins4", "[plan7][filters]") {
   const ViterbiFilterProfile vf = cudp::hmmer::make_viterbi_filter_profile(p, 400);
   CHECK(vf.e_loop == -500);
   CHECK(vf.e_move == -500);
-  CHECK(vf.n_move == cudp::hmmer::viterbi_word(vf.scale, std::log(3.0f / 403.0f)));
+  CHECK(vf.scale == static_cast<float>(500.0 / kLn2));
+  CHECK(vf.n_move == expected_viterbi_word(vf.scale, std::log(3.0f / 403.0f)));
+  CHECK(vf.n_move == -3535);  // log(3/403) = -4.9003 nats = -7.0696 bits = -3534.8 units
   for (int k = 1; k < p.M; ++k) {
     CHECK(vf.nodes[k].ii <= -1);
-    CHECK(vf.nodes[k].mm == cudp::hmmer::viterbi_word(vf.scale, p.transition(k, cudp::hmmer::kMM)));
+    CHECK(vf.nodes[k].mm == expected_viterbi_word(vf.scale, p.transition(k, cudp::hmmer::kMM)));
   }
   CHECK(vf.nodes[p.M].mm == -32768);
   CHECK(vf.nodes[0].mm == -32768);

@@ -11,8 +11,8 @@ TEMPLATE_TEST_CASE("global and semi-global Gotoh: every tier == host", "[tiers][
   recurrences::GapCosts gaps{10, 1};
   test::check_device_tiers<Global, TestType>(gaps, matrix, 24, 200, [&](const auto& t, const auto& q) {
     return test::reference_gotoh(test::Mode::Global, t, q, matrix, gaps.open, gaps.extend);
-  });
+  }, test::overflowing_query(matrix, 24));
   test::check_device_tiers<Semi, TestType>(gaps, matrix, 24, 300, [&](const auto& t, const auto& q) {
     return test::reference_gotoh(test::Mode::SemiGlobal, t, q, matrix, gaps.open, gaps.extend);
-  });
+  }, test::overflowing_query(matrix, 24));
 }

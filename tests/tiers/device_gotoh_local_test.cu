@@ -11,6 +11,6 @@ TEMPLATE_TEST_CASE("local Gotoh: thread, warp and block tiers == host", "[tiers]
   for (auto gaps : {recurrences::GapCosts{11, 1}, recurrences::GapCosts{0, 3}}) {
     test::check_device_tiers<Local, TestType>(gaps, matrix, 24, 100 + gaps.open, [&](const auto& t, const auto& q) {
       return test::reference_gotoh(test::Mode::Local, t, q, matrix, gaps.open, gaps.extend);
-    });
+    }, test::overflowing_query(matrix, 24));
   }
 }
