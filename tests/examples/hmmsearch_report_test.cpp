@@ -1,8 +1,9 @@
 // cudp-hmmsearch's output formats against hmmsearch 3.3.2's, byte for byte.
 //
 // data/hmmsearch_golden/ holds hmmsearch's own outputs (main text with --noali, --tblout, --domtblout) for
-// globins4 and fn3 (tutorial/, in one file) against globins45.fa, 7LESS_DROME (9 fn3 domains), three fn3 samples
-// with 39-character names and descriptions and two longer partial samples:
+// models.hmm (globins4 and fn3) against targets.fa (globins45.fa, 7LESS_DROME with 9 fn3 domains, three fn3
+// emissions with 39-character names and descriptions, two unilocal fn3 samples in long flanks); make_golden.sh there
+// rebuilds inputs and outputs with hmmsearch 3.3.2:
 //   base: hmmsearch --cpu 0 --noali -o base.txt --tblout base.tbl --domtblout base.dom models.hmm targets.fa
 //   z:    ... -Z 1e7 --domZ 1e7        (hits below the inclusion threshold; domains not reported)
 //   t:    ... --domT 30 --incT 40 --domZ 51   (score thresholds; hits whose domains are all unreported)
