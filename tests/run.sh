@@ -10,11 +10,11 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends cmake g++ make python3 zlib1g-dev catch2 fasta3 parasail \
-  ncbi-data hmmer hmmer-examples clang libclang-rt-14-dev >/dev/null
+  ncbi-data hmmer hmmer-examples gdb ncbi-blast+ clang libclang-rt-14-dev >/dev/null
 
 jobs=$(nproc)
 build=${CUDP_BUILD_DIR:-build}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUDP_REQUIRE_TEST_DATA=ON
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" -L host --output-on-failure -j"$jobs"
 

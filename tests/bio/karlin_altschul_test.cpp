@@ -1,4 +1,5 @@
 #include "cudp/bio/karlin_altschul.hpp"
+#include "../support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -144,15 +145,13 @@ bool read_ncbi_matrix(const std::string& path, std::map<std::pair<char, char>, i
 
 }  // namespace
 
-TEST_CASE("ungapped lambda and H recomputed from the NCBI matrix files", "[karlin_altschul]") {
+TEST_CASE("ungapped lambda and H recomputed from the NCBI matrix files", "[karlin_altschul][ncbi-data]") {
   // Independent check of the table: lambda solves sum p_i p_j exp(lambda s_ij) = 1, and
-  // H = lambda * sum p_i p_j s_ij exp(lambda s_ij). Needs the ncbi-data package; skipped without it.
+  // H = lambda * sum p_i p_j s_ij exp(lambda s_ij), from the ncbi-data package's matrix files.
   for (const char* name : {"BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80", "PAM250"}) {
     std::map<std::pair<char, char>, int> s;
-    if (!read_ncbi_matrix(std::string("/usr/share/ncbi/data/") + name, s)) {
-      WARN("no /usr/share/ncbi/data/" << name << "; skipping");
-      continue;
-    }
+    INFO(name);
+    REQUIRE(read_ncbi_matrix(cudp::test::ncbi_data_file(name), s));
     auto f = [&](double l) {
       double sum = 0.0;
       for (auto [a, pa] : robinson)

@@ -15,6 +15,7 @@
 
 #include "database.hpp"
 #include "search.hpp"
+#include "../support/test_data.hpp"
 
 namespace {
 
@@ -42,16 +43,10 @@ void require_same(const hmmsearch::SearchOutcome& a, const hmmsearch::SearchOutc
 
 }  // namespace
 
-TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results", "[hmmsearch]") {
-  const std::string examples = CUDP_HMMER_EXAMPLES;
-  const std::string globins = examples + "/tutorial/globins45.fa";
-  std::ifstream probe(globins);
-  if (!probe) {
-    WARN("hmmer-examples not installed: skipped");
-    return;
-  }
-  for (const char* model_file : {"/tutorial/globins4.hmm", "/tutorial/fn3.hmm", "/tutorial/Pkinase.hmm"}) {
-    const auto models = cudp::hmmer::read_hmm_file(examples + model_file);
+TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results", "[hmmsearch][hmmer-examples]") {
+  const std::string globins = cudp::test::hmmer_examples_file("tutorial/globins45.fa");
+  for (const char* model_file : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "tutorial/Pkinase.hmm"}) {
+    const auto models = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file(model_file));
     const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
     const auto db = hmmsearch::load_database(globins, alphabet, model_file);
     const auto null_model = cudp::hmmer::default_null_model(alphabet);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_data.hpp"
 
 using cudp::hmmer::HmmAlphabet;
 using cudp::hmmer::HmmFormat;
@@ -20,7 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string examples = CUDP_HMMER_EXAMPLES;
 const std::string corpus = std::string(CUDP_SOURCE_DIR) + "/tests/hmmer/fuzz_hmm_corpus";
 
 // The raw text of a file, gzip or not, read without the parser under test.
@@ -92,14 +92,11 @@ float p(double minus_log) { return std::exp(static_cast<float>(-minus_log)); }
 
 }  // namespace
 
-TEST_CASE("every profile shipped with hmmer-examples parses, consistent with its own text", "[hmm_file]") {
-  std::vector<std::string> files = hmm_files_in(examples + "/tutorial");
-  for (const auto& file : hmm_files_in(examples + "/testsuite")) files.push_back(file);
-  if (files.empty()) {
-    WARN("hmmer-examples not found at " << examples << "; skipped");
-    return;
-  }
-  CHECK(files.size() >= 17);
+TEST_CASE("every profile shipped with hmmer-examples parses, consistent with its own text", "[hmm_file][hmmer-examples]") {
+  const fs::path tutorial = fs::path(cudp::test::hmmer_examples_file("tutorial/fn3.hmm")).parent_path();
+  std::vector<std::string> files = hmm_files_in(tutorial.string());
+  for (const auto& file : hmm_files_in((tutorial.parent_path() / "testsuite").string())) files.push_back(file);
+  REQUIRE(files.size() >= 17);
   for (const auto& file : files) {
     CAPTURE(file);
     const std::string text = file_text(file);
@@ -144,12 +141,8 @@ TEST_CASE("every profile shipped with hmmer-examples parses, consistent with its
   }
 }
 
-TEST_CASE("fields of the tutorial's fn3 profile land where the file puts them", "[hmm_file]") {
-  const std::string file = examples + "/tutorial/fn3.hmm";
-  if (!fs::exists(file)) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("fields of the tutorial's fn3 profile land where the file puts them", "[hmm_file][hmmer-examples]") {
+  const std::string file = cudp::test::hmmer_examples_file("tutorial/fn3.hmm");
   const auto models = cudp::hmmer::read_hmm_file(file);
   REQUIRE(models.size() == 1);
   const HmmModel& fn3 = models[0];
@@ -193,13 +186,9 @@ TEST_CASE("fields of the tutorial's fn3 profile land where the file puts them", 
   CHECK(fn3.consensus_structure[5] == 'C');
 }
 
-TEST_CASE("a DNA profile with one-valued cutoffs, MAXL and gzip compression", "[hmm_file]") {
-  const std::string made1 = examples + "/tutorial/MADE1.hmm";
-  const std::string gzipped = examples + "/testsuite/3box.hmm.gz";
-  if (!fs::exists(made1) || !fs::exists(gzipped)) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("a DNA profile with one-valued cutoffs, MAXL and gzip compression", "[hmm_file][hmmer-examples]") {
+  const std::string made1 = cudp::test::hmmer_examples_file("tutorial/MADE1.hmm");
+  const std::string gzipped = cudp::test::hmmer_examples_file("testsuite/3box.hmm.gz");
   const HmmModel model = cudp::hmmer::read_hmm_file(made1).at(0);
   CHECK(model.alphabet == HmmAlphabet::Dna);
   CHECK(model.residues() == 4);
@@ -241,15 +230,11 @@ TEST_CASE("models one after another, from a stream, in different alphabets", "[h
   CHECK_FALSE(reader.next(model));
 }
 
-TEST_CASE("the legacy formats hmmconvert writes parse to the same probabilities", "[hmm_file]") {
-  const std::string hmmconvert = CUDP_HMMCONVERT;
-  const std::string source = examples + "/tutorial/fn3.hmm";
-  if (hmmconvert.empty() || !fs::exists(source)) {
-    WARN("hmmconvert or hmmer-examples missing; skipped");
-    return;
-  }
+TEST_CASE("the legacy formats hmmconvert writes parse to the same probabilities", "[hmm_file][hmmer-examples][hmmconvert]") {
+  const std::string hmmconvert = cudp::test::hmmconvert_program();
+  const std::string source = cudp::test::hmmer_examples_file("tutorial/fn3.hmm");
   const cudp::test::TempDir dir;
-  for (const std::string& dna_or_amino : {source, examples + "/tutorial/MADE1.hmm"}) {
+  for (const std::string& dna_or_amino : {source, cudp::test::hmmer_examples_file("tutorial/MADE1.hmm")}) {
     const HmmModel reference = cudp::hmmer::read_hmm_file(dna_or_amino).at(0);
     for (char version = 'a'; version <= 'f'; ++version) {
       CAPTURE(dna_or_amino, version);

@@ -15,6 +15,7 @@
 #include "cudp/hmmer/plan7_filter_reference.hpp"
 #include "cudp/io/fasta.hpp"
 #include "cudp/hmmer/hmm_file.hpp"
+#include "../support/test_data.hpp"
 
 namespace {
 
@@ -34,10 +35,6 @@ int expected_viterbi_word(float scale, float nats) {
   return units >= 32767.0f ? 32767 : (units <= -32768.0f ? -32768 : static_cast<int>(units));
 }
 
-bool have_examples() {
-  return std::filesystem::exists(std::string(CUDP_HMMER_EXAMPLES) + "/tutorial/globins4.hmm");
-}
-
 struct Example {
   cudp::hmmer::HmmModel hmm;
   Plan7Profile profile;
@@ -45,12 +42,11 @@ struct Example {
 };
 
 Example load(const std::string& model, const std::string& sequences) {
-  const std::string examples = CUDP_HMMER_EXAMPLES;
   Example e;
-  e.hmm = cudp::hmmer::read_hmm_file(examples + "/" + model).at(0);
+  e.hmm = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file(model)).at(0);
   const auto& alphabet = cudp::hmmer::plan7_alphabet_of(e.hmm.alphabet);
   e.profile = cudp::hmmer::configure_profile(e.hmm, cudp::hmmer::default_null_model(alphabet));
-  e.targets = cudp::io::read_fasta(examples + "/" + sequences, alphabet.sequence_alphabet);
+  e.targets = cudp::io::read_fasta(cudp::test::hmmer_examples_file(sequences), alphabet.sequence_alphabet);
   return e;
 }
 
@@ -118,11 +114,7 @@ TEST_CASE("HMMER's byte and word conversions", "[plan7][filters]") {
   CHECK(cudp::hmmer::viterbi_word(scale_w, -std::numeric_limits<float>::infinity()) == -32768);
 }
 
-TEST_CASE("filter profiles of globins4", "[plan7][filters]") {
-  if (!have_examples()) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("filter profiles of globins4", "[plan7][filters][hmmer-examples]") {
   const Example e = load("tutorial/globins4.hmm", "tutorial/HBB_HUMAN");
   const Plan7Profile& p = e.profile;
   const MsvFilterProfile msv = cudp::hmmer::make_msv_filter_profile(p, 400);
@@ -160,11 +152,7 @@ TEST_CASE("filter profiles of globins4", "[plan7][filters]") {
   CHECK(vf.ddbound < 32767);
 }
 
-TEST_CASE("byte MSV and word Viterbi filters agree with their float models up to rounding", "[plan7][filters]") {
-  if (!have_examples()) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("byte MSV and word Viterbi filters agree with their float models up to rounding", "[plan7][filters][hmmer-examples]") {
   struct Case {
     const char* model;
     const char* sequences;
@@ -239,11 +227,7 @@ TEST_CASE("byte MSV and word Viterbi filters agree with their float models up to
        "float Viterbi: " << vit_compared << " targets, max |diff| " << worst_vit << " nats");
 }
 
-TEST_CASE("a long run of consensus overflows both filters, and the target passes", "[plan7][filters]") {
-  if (!have_examples()) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("a long run of consensus overflows both filters, and the target passes", "[plan7][filters][hmmer-examples]") {
   const Example e = load("tutorial/globins4.hmm", "tutorial/HBB_HUMAN");
   const auto codes = repeated_consensus(e.profile, 20);
   MsvFilterProfile msv = cudp::hmmer::make_msv_filter_profile(e.profile, static_cast<std::int64_t>(codes.size()));
@@ -268,11 +252,7 @@ TEST_CASE("a long run of consensus overflows both filters, and the target passes
   CHECK(cudp::hmmer::viterbi_filter(vf, one.data(), one.size()).status == FilterStatus::Ok);
 }
 
-TEST_CASE("the length model moves the filter scores by the N->B and C->T costs", "[plan7][filters]") {
-  if (!have_examples()) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("the length model moves the filter scores by the N->B and C->T costs", "[plan7][filters][hmmer-examples]") {
   const Example e = load("tutorial/globins4.hmm", "tutorial/HBB_HUMAN");
   // The start of HBB_HUMAN: a weak hit, whose scores fit in the filters' ranges.
   const std::vector<std::uint8_t> hit(e.targets.data(0), e.targets.data(0) + 15);

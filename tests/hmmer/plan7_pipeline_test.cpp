@@ -16,12 +16,11 @@
 
 #include "cudp/io/fasta.hpp"
 #include "cudp/hmmer/hmm_file.hpp"
+#include "../support/test_data.hpp"
 
 namespace {
 
 using cudp::hmmer::StripedMatrix;
-
-bool have_examples() { return std::filesystem::exists(std::string(CUDP_HMMER_EXAMPLES) + "/tutorial/globins4.hmm"); }
 
 struct Example {
   cudp::hmmer::HmmModel hmm;
@@ -30,12 +29,11 @@ struct Example {
 };
 
 Example load(const std::string& model, const std::string& sequences) {
-  const std::string examples = CUDP_HMMER_EXAMPLES;
   Example e;
-  e.hmm = cudp::hmmer::read_hmm_file(examples + "/" + model).at(0);
+  e.hmm = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file(model)).at(0);
   const auto& alphabet = cudp::hmmer::plan7_alphabet_of(e.hmm.alphabet);
   e.null_model = cudp::hmmer::default_null_model(alphabet);
-  e.targets = cudp::io::read_fasta(examples + "/" + sequences, alphabet.sequence_alphabet);
+  e.targets = cudp::io::read_fasta(cudp::test::hmmer_examples_file(sequences), alphabet.sequence_alphabet);
   return e;
 }
 
@@ -84,8 +82,7 @@ TEST_CASE("HMMER's float mode flushes subnormals to zero, on the calling thread 
 #endif
 }
 
-TEST_CASE("The biased-composition filter score is the two-state HMM's Forward score", "[plan7][pipeline]") {
-  if (!have_examples()) return;
+TEST_CASE("The biased-composition filter score is the two-state HMM's Forward score", "[plan7][pipeline][hmmer-examples]") {
   const Example e = load("tutorial/Pkinase.hmm", "tutorial/globins45.fa");
   const cudp::hmmer::BiasFilter filter(e.null_model, e.hmm.composition, e.hmm.length);
   const auto& f = e.null_model.frequencies;
@@ -123,12 +120,11 @@ TEST_CASE("The biased-composition filter score is the two-state HMM's Forward sc
   REQUIRE(filter.score(sequences.back().data(), L) > cudp::hmmer::null1_score(static_cast<std::int64_t>(L)) + 5.0f);
 }
 
-TEST_CASE("The composition computed from the model matches the file's COMPO line", "[plan7][pipeline]") {
-  if (!have_examples()) return;
+TEST_CASE("The composition computed from the model matches the file's COMPO line", "[plan7][pipeline][hmmer-examples]") {
   for (const char* model :
        {"tutorial/globins4.hmm", "tutorial/Pkinase.hmm", "tutorial/MADE1.hmm", "testsuite/SMC_N.hmm.gz"}) {
     Example e;
-    e.hmm = cudp::hmmer::read_hmm_file(std::string(CUDP_HMMER_EXAMPLES) + "/" + model).at(0);
+    e.hmm = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file(model)).at(0);
     REQUIRE(e.hmm.composition.size() == static_cast<std::size_t>(e.hmm.residues()));
     const std::vector<float> computed = cudp::hmmer::model_composition(e.hmm);
     for (int x = 0; x < e.hmm.residues(); ++x) {
@@ -140,8 +136,7 @@ TEST_CASE("The composition computed from the model matches the file's COMPO line
 }
 
 TEST_CASE("Striped Forward equals the reference Forward; Backward, decoding and domain posteriors agree with it",
-          "[plan7][pipeline]") {
-  if (!have_examples()) return;
+          "[plan7][pipeline][hmmer-examples]") {
   for (const char* model : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "testsuite/Caudal_act.hmm.gz"}) {
     const Example e = load(model, "tutorial/globins45.fa");
     cudp::hmmer::Plan7Profile profile = cudp::hmmer::configure_profile(e.hmm, e.null_model);
@@ -205,8 +200,7 @@ TEST_CASE("Easel's fast generator restarts identically on reseeding and is unifo
   }
 }
 
-TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equal run()", "[plan7][pipeline]") {
-  if (!have_examples()) return;
+TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equal run()", "[plan7][pipeline][hmmer-examples]") {
   const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
   std::mt19937 rng(11);
   std::vector<std::vector<std::uint8_t>> targets;
@@ -273,8 +267,7 @@ TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equ
   REQUIRE(all.passed_forward == nonempty);
 }
 
-TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7][pipeline]") {
-  if (!have_examples()) return;
+TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7][pipeline][hmmer-examples]") {
   const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
   std::mt19937 rng(3);
   const std::vector<std::uint8_t> a(e.targets.data(0), e.targets.data(0) + e.targets.length(0));
@@ -306,8 +299,7 @@ TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7]
   REQUIRE(hit->domains[1].bits > 100.0f);
 }
 
-TEST_CASE("The pipeline's const methods run concurrently with one workspace per thread", "[plan7][pipeline]") {
-  if (!have_examples()) return;
+TEST_CASE("The pipeline's const methods run concurrently with one workspace per thread", "[plan7][pipeline][hmmer-examples]") {
   const Example e = load("testsuite/RRM_1.hmm.gz", "tutorial/globins45.fa");
   cudp::hmmer::Plan7PipelineOptions options;
   options.max = true;  // every target through domain definition

@@ -10,6 +10,7 @@
 
 #include "cudp/io/fasta.hpp"
 #include "cudp/hmmer/hmm_file.hpp"
+#include "../support/test_data.hpp"
 
 using cudp::hmmer::Plan7Mode;
 using cudp::hmmer::Plan7Profile;
@@ -280,18 +281,13 @@ TEST_CASE("score distributions: Gumbel and exponential tails", "[plan7]") {
   CHECK(exponential_survival(-4.0, -3.0, 0.7) == 1.0);
 }
 
-TEST_CASE("globins4 against HBB_HUMAN scores what hmmsearch 3.3.2 reports", "[plan7]") {
-  const std::string examples = CUDP_HMMER_EXAMPLES;
-  if (!std::filesystem::exists(examples + "/tutorial/globins4.hmm")) {
-    WARN("hmmer-examples not found; skipped");
-    return;
-  }
+TEST_CASE("globins4 against HBB_HUMAN scores what hmmsearch 3.3.2 reports", "[plan7][hmmer-examples]") {
   // hmmsearch --max --nonull2 -Z 1 --tblout t globins4.hmm HBB_HUMAN (HMMER 3.3.2) reports
   //   HBB_HUMAN - globins4 - 8.5e-69 216.7 ...
-  const HmmModel model = cudp::hmmer::read_hmm_file(examples + "/tutorial/globins4.hmm").at(0);
+  const HmmModel model = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file("tutorial/globins4.hmm")).at(0);
   const auto& alphabet = cudp::hmmer::plan7_amino();
   Plan7Profile profile = cudp::hmmer::configure_profile(model, cudp::hmmer::default_null_model(alphabet));
-  const auto targets = cudp::io::read_fasta(examples + "/tutorial/HBB_HUMAN", alphabet.sequence_alphabet);
+  const auto targets = cudp::io::read_fasta(cudp::test::hmmer_examples_file("tutorial/HBB_HUMAN"), alphabet.sequence_alphabet);
   REQUIRE(targets.size() == 1);
   REQUIRE(targets.length(0) == 146);
   const auto scores = cudp::hmmer::score_target<double>(profile, targets.data(0), targets.length(0));

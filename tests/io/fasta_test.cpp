@@ -4,6 +4,7 @@
 
 #include "../support/same_sequences.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/test_data.hpp"
 #include <zlib.h>
 
 #include <cctype>
@@ -306,12 +307,8 @@ TEST_CASE("lines longer than the read chunk, and headers on chunk boundaries", "
   }
 }
 
-TEST_CASE("HMMER's globins45.fa: count and lengths agree with an independent count", "[fasta]") {
-  const std::string path = "/usr/share/doc/hmmer/examples/tutorial/globins45.fa";
-  if (!fs::exists(path)) {
-    WARN("skipped: " << path << " is not installed");
-    return;
-  }
+TEST_CASE("HMMER's globins45.fa: count and lengths agree with an independent count", "[fasta][hmmer-examples]") {
+  const std::string path = cudp::test::hmmer_examples_file("tutorial/globins45.fa");
   // Independent count: a record starts at a '>' line, its length is the number of letters on the other lines.
   std::ifstream in(path);
   std::vector<std::string> names;

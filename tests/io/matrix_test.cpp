@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_data.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -82,14 +83,10 @@ TEST_CASE("the other built-ins: names, extremes, case-insensitive lookup", "[mat
   CHECK_THROWS_WITH(load_matrix("BLOSUM62", cudp::bio::dna()), Catch::Contains("protein"));
 }
 
-TEST_CASE("built-ins equal NCBI's files, where installed", "[matrix]") {
+TEST_CASE("built-ins equal NCBI's files", "[matrix][ncbi-data]") {
   for (const auto& name : cudp::io::builtin_matrix_names()) {
-    const std::string path = "/usr/share/ncbi/data/" + name;
-    if (!fs::exists(path)) {
-      WARN("skipped: " << path << " is not installed");
-      continue;
-    }
     CAPTURE(name);
+    const std::string path = cudp::test::ncbi_data_file(name);
     CHECK(load_matrix(path, cudp::bio::protein()).scores == load_matrix(name, cudp::bio::protein()).scores);
   }
 }

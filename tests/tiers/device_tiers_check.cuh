@@ -52,7 +52,8 @@ engine::CascadeStats expected_cascade(const typename Policy<lanes::s32>::Params&
                                       const std::vector<std::int32_t>& exact) {
   using P = Policy<Narrow>;
   const int m = static_cast<int>(query.size());
-  const auto profile = engine::build_profile<P>(params, matrix, alphabet, query.data(), m, 1);
+  // The problem's shape from the exact (s32) profile, as the engine takes it.
+  const auto profile = engine::build_profile<Policy<lanes::s32>>(params, matrix, alphabet, query.data(), m, 1);
   const recurrences::ProblemShape shape = engine::shape_of(profile.data, alphabet, profile.stride, m);
   const P narrow(params, shape);
   engine::CascadeStats expected;
