@@ -15,8 +15,9 @@ must be identical.
 The sequences: per protein model of hmmsearch_pipeline.py's set, the targets with clustered regions (sampled
 tracebacks) first, then a few others.
 
-Usage: hmmsearch_domaindef_bitwise.py DRIVER EXAMPLES_DIR [HMMSEARCH [HMMEMIT]] [--per-model N]
-Exit status 0 when everything is identical, 1 otherwise, 77 (skipped) without gdb or the unit-test program.
+Usage: hmmsearch_domaindef_bitwise.py DRIVER EXAMPLES_DIR [HMMSEARCH [HMMEMIT]] [--per-model N] [--gdb GDB]
+Exit status 0 when everything is identical, 1 otherwise. Without --gdb, 77 (skipped) when gdb is not on PATH or
+the unit-test program is missing; with --gdb (CMake passes it where it found gdb) that is a failure (1).
 """
 import gzip
 import os
@@ -131,13 +132,21 @@ def main():
         i = args.index("--per-model")
         per_model = int(args[i + 1])
         del args[i:i + 2]
+    required_gdb = None
+    if "--gdb" in args:
+        i = args.index("--gdb")
+        required_gdb = args[i + 1]
+        del args[i:i + 2]
     tools = tool_arguments(args, __doc__)
     if isinstance(tools, int):
         return tools
     driver, examples, _, hmmemit_path = tools
-    gdb = shutil.which("gdb")
+    gdb = required_gdb if required_gdb else shutil.which("gdb")
     utest_gz = os.path.join(examples, UTEST)
-    if not gdb or not os.path.exists(utest_gz):
+    if not gdb or not os.access(gdb, os.X_OK) or not os.path.exists(utest_gz):
+        if required_gdb:
+            print("FAIL: gdb (%s) or %s is missing, but this build was configured with gdb" % (required_gdb, utest_gz))
+            return 1
         print("gdb or %s missing: skipped" % utest_gz)
         return 77
     compared, identical, failures = 0, 0, []
