@@ -11,7 +11,7 @@ if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
 fi
 if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
-  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
+  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples -DCUDP_NCBI_DATA=/tmp/cputools/usr/share/ncbi/data)
 fi
 echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee "$OUT/summary.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1
@@ -19,6 +19,8 @@ cmake --build build-gpu -j"$JOBS" >"$OUT/build.log" 2>&1 || { echo "build failed
 (cd build-gpu && ctest -L gpu --output-on-failure -j1 --timeout 300 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
 echo "ctest -L gpu: rc=$rc; $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")" | tee -a "$OUT/summary.txt"
 grep -E "Failed|\*\*\*|Passed" "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
+# SANITIZE=0: the GPU tests only (a run after test-only changes).
+[ "${SANITIZE:-1}" = 0 ] && exit $rc
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 for tool in memcheck racecheck synccheck; do
   for t in "device_observers_test [small]" "device_scorer_front_door_test *local"; do
