@@ -1,8 +1,8 @@
-// gen_db: seeded synthetic protein database (Swiss-Prot-like lengths and composition) for the search benchmarks,
+// cudp-gen-db: seeded synthetic protein database (Swiss-Prot-like lengths and composition) for the search benchmarks,
 // with an optional query ladder and planted homologs of those queries so that searches have true hits.
 //
-//   gen_db --seed S --sequences N [--median 290 --sigma 0.62 --min 20 --max 36000] --out db.fa
-//          [--queries-out queries.fa] [--plant K --identity 0.7]
+//   cudp-gen-db --seed S --sequences N [--median 290 --sigma 0.62 --min 20 --max 36000] --out db.fa
+//               [--queries-out queries.fa] [--plant K --identity 0.7]
 //
 // Output is a pure function of the arguments: only std::mt19937_64 (whose output sequence the C++ standard fixes)
 // is used, with our own uniform, normal and categorical sampling, because the std:: distributions differ between
@@ -131,7 +131,7 @@ class FastaWriter {
   explicit FastaWriter(const std::string& path) : path_(path) {
     f_ = std::fopen(path.c_str(), "wb");
     if (!f_) {
-      std::fprintf(stderr, "gen_db: cannot open %s for writing: %s\n", path.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "cudp-gen-db: cannot open %s for writing: %s\n", path.c_str(), std::strerror(errno));
       std::exit(1);
     }
     buf_.reserve(kFlushAt + 64 * 1024);
@@ -165,7 +165,7 @@ class FastaWriter {
     buf_.clear();
   }
   [[noreturn]] void fail() {
-    std::fprintf(stderr, "gen_db: write to %s failed: %s\n", path_.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "cudp-gen-db: write to %s failed: %s\n", path_.c_str(), std::strerror(errno));
     std::exit(1);
   }
 
@@ -187,56 +187,62 @@ struct Options {
   double identity = 0.70;
 };
 
-[[noreturn]] void usage(const char* msg = nullptr) {
-  if (msg) std::fprintf(stderr, "gen_db: %s\n", msg);
-  std::fprintf(stderr,
-               "usage: gen_db --out db.fa [--seed S] [--sequences N] [--median 290] [--sigma 0.62]\n"
-               "              [--min 20] [--max 36000] [--queries-out queries.fa] [--plant K] [--identity 0.7]\n"
-               "  Lognormal lengths, HMMER background residues, 60 per line. --queries-out writes the 20-query\n"
-               "  ladder (144..5478 aa); --plant K inserts K mutated copies of every query into the database.\n");
+const char* const kUsage =
+    "usage: cudp-gen-db --out db.fa [--seed S] [--sequences N] [--median 290] [--sigma 0.62]\n"
+    "                   [--min 20] [--max 36000] [--queries-out queries.fa] [--plant K] [--identity 0.7]\n"
+    "  Lognormal lengths, HMMER background residues, 60 per line. --queries-out writes the 20-query\n"
+    "  ladder (144..5478 aa); --plant K inserts K mutated copies of every query into the database, and so\n"
+    "  needs --queries-out.\n";
+
+// An error: the message and the usage on standard error, exit status 2.
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "cudp-gen-db: %s\n%s", message.c_str(), kUsage);
   std::exit(2);
 }
 
 Options parse(int argc, char** argv) {
   Options o;
   auto value = [&](int& i) -> const char* {
-    if (i + 1 >= argc) usage((std::string("missing value for ") + argv[i]).c_str());
+    if (i + 1 >= argc) usage_error(std::string("missing value for ") + argv[i]);
     return argv[++i];
   };
   auto to_u64 = [](const char* s, const char* what) {
     char* end = nullptr;
     errno = 0;
     unsigned long long v = std::strtoull(s, &end, 10);
-    if (errno || !end || *end || *s == '-') usage((std::string("bad ") + what + ": " + s).c_str());
+    if (errno || !end || *end || *s == '-') usage_error(std::string(what) + " expects a number, got '" + s + "'");
     return static_cast<std::uint64_t>(v);
   };
   auto to_double = [](const char* s, const char* what) {
     char* end = nullptr;
     double v = std::strtod(s, &end);
-    if (!end || *end || !std::isfinite(v)) usage((std::string("bad ") + what + ": " + s).c_str());
+    if (!end || *end || !std::isfinite(v)) usage_error(std::string(what) + " expects a number, got '" + s + "'");
     return v;
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--seed") o.seed = to_u64(value(i), "seed");
-    else if (a == "--sequences") o.sequences = to_u64(value(i), "sequence count");
-    else if (a == "--median") o.median = to_double(value(i), "median");
-    else if (a == "--sigma") o.sigma = to_double(value(i), "sigma");
-    else if (a == "--min") o.min_len = static_cast<int>(to_u64(value(i), "min"));
-    else if (a == "--max") o.max_len = static_cast<int>(to_u64(value(i), "max"));
+    if (a == "--seed") o.seed = to_u64(value(i), "--seed");
+    else if (a == "--sequences") o.sequences = to_u64(value(i), "--sequences");
+    else if (a == "--median") o.median = to_double(value(i), "--median");
+    else if (a == "--sigma") o.sigma = to_double(value(i), "--sigma");
+    else if (a == "--min") o.min_len = static_cast<int>(to_u64(value(i), "--min"));
+    else if (a == "--max") o.max_len = static_cast<int>(to_u64(value(i), "--max"));
     else if (a == "--out") o.out = value(i);
     else if (a == "--queries-out") o.queries_out = value(i);
-    else if (a == "--plant") o.plant = static_cast<int>(to_u64(value(i), "plant count"));
-    else if (a == "--identity") o.identity = to_double(value(i), "identity");
-    else if (a == "-h" || a == "--help") usage();
-    else usage((std::string("unknown argument ") + a).c_str());
+    else if (a == "--plant") o.plant = static_cast<int>(to_u64(value(i), "--plant"));
+    else if (a == "--identity") o.identity = to_double(value(i), "--identity");
+    else if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else usage_error("unknown argument " + a);
   }
-  if (o.out.empty()) usage("--out is required");
-  if (o.median <= 0 || o.sigma < 0) usage("median must be > 0 and sigma >= 0");
-  if (o.min_len < 1 || o.max_len < o.min_len) usage("need 1 <= min <= max");
-  if (o.identity <= 0 || o.identity > 1) usage("identity must be in (0, 1]");
-  if (o.sequences >= (UINT64_C(1) << 32)) usage("at most 2^32 - 1 sequences");
-  if (o.plant > 0 && o.queries_out.empty()) usage("--plant needs --queries-out (the planted queries must be known)");
+  if (o.out.empty()) usage_error("--out is required");
+  if (o.median <= 0 || o.sigma < 0) usage_error("--median must be > 0 and --sigma >= 0");
+  if (o.min_len < 1 || o.max_len < o.min_len) usage_error("--min and --max must satisfy 1 <= min <= max");
+  if (o.identity <= 0 || o.identity > 1) usage_error("--identity must be in (0, 1]");
+  if (o.sequences >= (UINT64_C(1) << 32)) usage_error("--sequences must be below 2^32");
+  if (o.plant > 0 && o.queries_out.empty())
+    usage_error("--plant needs --queries-out: the planted homologs are copies of the queries written there");
   return o;
 }
 
@@ -352,7 +358,7 @@ int main(int argc, char** argv) {
   w.close();
 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::fprintf(stderr, "gen_db: %llu sequences, %llu residues (+%zu planted, %llu residues) -> %s in %.2f s\n",
+  std::fprintf(stderr, "cudp-gen-db: %llu sequences, %llu residues (+%zu planted, %llu residues) -> %s in %.2f s\n",
                static_cast<unsigned long long>(o.sequences), static_cast<unsigned long long>(residues),
                plants.size(), static_cast<unsigned long long>(planted_residues), o.out.c_str(), secs);
   return 0;

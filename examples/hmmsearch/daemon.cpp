@@ -316,6 +316,8 @@ int search_in_daemon(const Options& o, const std::string& current_dir) {
   check_outputs_writable(o);
   std::string model_text = o.hmm_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
                                              : cudp::io::read_file_text(o.hmm_file);
+  if (o.hmm_file == "-" && !model_text.empty() && looks_gzipped(static_cast<unsigned char>(model_text[0])))
+    throw gzip_on_standard_input("models");
 
   const int fd = connect_to(*o.connect);
   if (fd < 0)

@@ -35,6 +35,15 @@ inline void check_target_lengths(const cudp::io::SequenceSet& set, const std::st
   }
 }
 
+// Standard input is read as plain text, as hmmsearch 3.3.2 reads it: gzip is recognised in named files only. A
+// compressed stream would otherwise be reported as a malformed first line, its bytes quoted back.
+inline bool looks_gzipped(int first_byte) { return first_byte == 0x1f; }
+
+inline cudp::io::InputError gzip_on_standard_input(const std::string& what) {
+  return cudp::io::InputError("standard input: the " + what + " are gzip-compressed; compressed input is read "
+                              "from a named file only (give the .gz file's name, or decompress it with gzip -dc)");
+}
+
 // The alphabet kind written in a cudp-makedb file's header (0 protein, 1 DNA), read without loading the file.
 inline int packed_database_kind(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
@@ -88,6 +97,8 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
   try {
     if (path == "-") {  // FASTA on standard input
       const std::string text = cudp::io::read_stream_text(stdin, name);
+      if (!text.empty() && looks_gzipped(static_cast<unsigned char>(text[0])))
+        throw gzip_on_standard_input("target sequences");
       set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet);
     } else {
       set = cudp::io::read_fasta(path, alphabet.sequence_alphabet);

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
       throw hmmsearch::UsageError("<hmmfile> and <seqdb> cannot both be standard input ('-')");
     std::vector<cudp::hmmer::HmmModel> models;
     if (o.hmm_file == "-") {
+      if (hmmsearch::looks_gzipped(std::cin.peek())) throw hmmsearch::gzip_on_standard_input("models");
       cudp::hmmer::HmmReader reader(std::cin, "standard input");
       for (cudp::hmmer::HmmModel m; reader.next(m);) models.push_back(std::move(m));
       if (models.empty()) throw cudp::io::InputError("standard input: no HMMER3 profile found");

@@ -22,7 +22,7 @@ inline const char* usage_text() {
          "\n"
          "Searches every profile of <hmmfile> (HMMER3 text format, plain or .gz) against every sequence of <seqdb>\n"
          "(FASTA, plain or .gz, or a cudp-makedb database), with HMMER 3.3.2 hmmsearch's pipeline, scores,\n"
-         "thresholds and output formats. Either file may be '-', standard input (the database as FASTA).\n"
+         "thresholds and output formats. Either file may be '-', standard input (uncompressed; the database as FASTA).\n"
          "\n"
          "Basic options:\n"
          "  -h, --help       : show this help\n"

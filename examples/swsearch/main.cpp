@@ -36,7 +36,8 @@ const char* kUsage =
     "Smith-Waterman local alignment (affine gaps) of every query against every database sequence.\n"
     "A gap of length k costs OPEN + k*EXTEND (BLAST convention; ssearch36 -f OPEN -g EXTEND).\n"
     "\n"
-    "  --query FILE        query sequences, FASTA (plain or .gz); several queries are searched in turn\n"
+    "  --query FILE        query sequences: FASTA (plain or .gz) or a cudp-makedb file; several queries are\n"
+    "                      searched in turn\n"
     "  --db FILE           database: FASTA (plain or .gz) or a cudp-makedb file\n"
     "  --matrix NAME|FILE  BLOSUM45, BLOSUM50, BLOSUM62 (default), BLOSUM80, PAM250, or an NCBI-format file\n"
     "  --gap-open N        gap open cost, >= 0 (default 11)\n"
@@ -45,9 +46,9 @@ const char* kUsage =
     "  --format tsv|text   tsv (default): one line per hit; text: a table per query and a summary\n"
     "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
     "  --threads N         host threads: reading a packed database, the host backend and the hits'\n"
-    "                      coordinates (default: all cores)\n"
+    "                      coordinates, >= 0 (default 0: all cores)\n"
     "  --out FILE          write the results to FILE instead of standard output\n"
-    "  --help              this text\n"
+    "  -h, --help          this text\n"
     "\n"
     "TSV columns: query, target, raw score, bit score, E-value, query start, query end, target start, target end\n"
     "(1-based, inclusive). Bit scores and E-values use the published gapped Karlin-Altschul parameters of the\n"
@@ -74,20 +75,25 @@ int parse_int(const std::string& flag, const std::string& text) {
 std::optional<Options> parse_args(int argc, char** argv) {
   Options o;
   for (int a = 1; a < argc; ++a) {
-    std::string flag = argv[a];
+    const std::string flag = argv[a];
+    // Fetched only once the option is known, so that a misspelt option last on the line is reported as unknown.
+    const auto value = [&]() -> std::string {
+      if (a + 1 >= argc) usage_error("missing value for " + flag);
+      return argv[++a];
+    };
     if (flag == "--help" || flag == "-h") return std::nullopt;
-    if (a + 1 >= argc) usage_error("missing value for " + flag);
-    std::string value = argv[++a];
-    if (flag == "--query") o.query = value;
-    else if (flag == "--db") o.db = value;
-    else if (flag == "--matrix") o.matrix = value;
-    else if (flag == "--gap-open") o.gap_open = parse_int(flag, value);
-    else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, value);
-    else if (flag == "--top") o.top = parse_int(flag, value);
-    else if (flag == "--format") o.format = value;
-    else if (flag == "--backend") o.backend = value;
-    else if (flag == "--threads") o.threads = parse_int(flag, value);
-    else if (flag == "--out") o.out = value;
+    else if (flag == "--query") o.query = value();
+    else if (flag == "--db") o.db = value();
+    else if (flag == "--matrix") o.matrix = value();
+    else if (flag == "--gap-open") o.gap_open = parse_int(flag, value());
+    else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, value());
+    else if (flag == "--top") o.top = parse_int(flag, value());
+    else if (flag == "--format") o.format = value();
+    else if (flag == "--backend") o.backend = value();
+    else if (flag == "--threads") o.threads = parse_int(flag, value());
+    else if (flag == "--out") o.out = value();
+    else if (flag.size() < 2 || flag[0] != '-')
+      usage_error("unexpected argument '" + flag + "': the inputs are given with --query and --db");
     else usage_error("unknown option " + flag);
   }
   if (o.query.empty()) usage_error("--query is required");
@@ -95,6 +101,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
   if (o.gap_open < 0) usage_error("--gap-open must be >= 0, got " + std::to_string(o.gap_open));
   if (o.gap_extend <= 0) usage_error("--gap-extend must be > 0, got " + std::to_string(o.gap_extend));
   if (o.top <= 0) usage_error("--top must be > 0");
+  if (o.threads < 0) usage_error("--threads must be >= 0 (0: all cores), got " + std::to_string(o.threads));
   if (o.format != "tsv" && o.format != "text") usage_error("--format must be tsv or text, got '" + o.format + "'");
   if (o.backend != "auto" && o.backend != "cuda" && o.backend != "host")
     usage_error("--backend must be auto, cuda or host, got '" + o.backend + "'");

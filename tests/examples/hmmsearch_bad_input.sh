@@ -90,6 +90,13 @@ expect_failure "one file argument" 2 "two arguments" -- "$globins"
 expect_failure "both inputs on standard input" 2 "standard input" -- - -
 printf '>a\nAC1\n' > bad_stdin.fa
 expect_failure "bad residue on standard input" 1 "standard input:2:3:" -- "$globins" - < bad_stdin.fa
+# Like hmmsearch 3.3.2, gzip is read from named files only; on standard input it is refused by name.
+gzip -c "$proteins" > proteins.fa.gz
+gzip -c "$globins" > globins4.hmm.gz
+expect_failure "gzip database on standard input" 1 "standard input: the target sequences are gzip-compressed" -- \
+  "$globins" - < proteins.fa.gz
+expect_failure "gzip models on standard input" 1 "standard input: the models are gzip-compressed" -- \
+  - "$proteins" < globins4.hmm.gz
 expect_failure "output directory missing" 1 "no_such_dir/x.tbl: cannot create" -- --tblout no_such_dir/x.tbl "$globins" "$proteins"
 if "$hmmsearch" --backend cuda "$globins" "$proteins" > /dev/null 2> cuda.txt; then
   echo "ok: --backend cuda ran (a CUDA device is present)"
@@ -118,6 +125,8 @@ cmp -s <(strip_tail dnafa.tbl) <(strip_tail dnadb.tbl) || fail "tblout differs b
 cmp -s <(strip_tail fa.tbl) <(strip_tail db.tbl) || fail "tblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.dom) <(strip_tail db.dom) || fail "domtblout differs between FASTA and cudp-makedb database"
 cmp -s <(strip_tail fa.tbl) <(strip_tail one.tbl) || fail "tblout differs between --cpu 1 and all threads"
+"$hmmsearch" --tblout gz.tbl -o gz.txt globins4.hmm.gz proteins.fa.gz || fail "named gzip files failed"
+cmp -s <(strip_tail fa.tbl) <(strip_tail gz.tbl) || fail "tblout differs with named gzip files"
 "$hmmsearch" --tblout in1.tbl -o in1.txt "$globins" - < "$proteins" || fail "database on standard input failed"
 "$hmmsearch" --tblout in2.tbl -o in2.txt - "$proteins" < "$globins" || fail "models on standard input failed"
 cmp -s <(strip_tail fa.tbl) <(strip_tail in1.tbl) || fail "tblout differs with the database on standard input"
