@@ -80,6 +80,10 @@ OWN_DATABASE_CASES = {
     # and the one-residue alignments among them must sort after the longer ones (hmmsearch's strand rule).
     "protein-ties": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="ties", exact=True,
                          options=["--max", "-E", "1e9", "--domE", "1e9"]),
+    # Header lines split as Easel splits them: \v or \f after the name starts the description, trailing blanks
+    # stay, blanks may follow '>'.
+    "protein-headers": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="headers", exact=True,
+                            options=[]),
 }
 CASES.update(OWN_DATABASE_CASES)
 
@@ -92,7 +96,23 @@ def ties_database(path):
     return 3000
 
 
-DATABASES = {"ties": ties_database}
+def globin_records():
+    """The globins45 sequences, the targets of the database writers below."""
+    examples = sys.argv[2]
+    return records(read_text(os.path.join(examples, "tutorial/globins45.fa")))
+
+
+def headers_database(path):
+    heads = [">%s\vvertical tab", ">%s\fform feed then text", ">%s \t\vblank, tab, then vertical tab",
+             ">%s trailing blanks \t ", "> \t%s after blank and tab", ">%s\t", ">%s\v", ">%s plain\r"]
+    seqs = globin_records()
+    with open(path, "w") as f:
+        for i, (name, _, s) in enumerate(seqs):
+            f.write(heads[i % len(heads)] % name + "\n" + s + "\n")
+    return len(seqs)
+
+
+DATABASES = {"ties": ties_database, "headers": headers_database}
 
 
 def exact_lines(path, kind):
