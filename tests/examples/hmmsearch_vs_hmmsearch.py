@@ -84,6 +84,10 @@ OWN_DATABASE_CASES = {
     # stay, blanks may follow '>'.
     "protein-headers": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="headers", exact=True,
                             options=[]),
+    # '.' and '_' (read as gaps) and '~' (missing data) inside targets: kept, counted in the length and scored like
+    # '*', which only a non-match state can take.
+    "protein-residues": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
+                             database="residues", exact=True, options=["--domE", "100", "-E", "100"]),
 }
 CASES.update(OWN_DATABASE_CASES)
 
@@ -112,7 +116,20 @@ def headers_database(path):
     return len(seqs)
 
 
-DATABASES = {"ties": ties_database, "headers": headers_database}
+def residues_database(path):
+    rng = random.Random(11)
+    seqs = globin_records()
+    with open(path, "w") as f:
+        for i, (name, _, s) in enumerate(seqs):
+            s = list(s)
+            for _ in range(i % 6):
+                s.insert(rng.randrange(len(s) + 1), rng.choice("._~*"))
+            f.write(">%s\n%s\n" % (name, "".join(s)))
+        f.write(">only_gaps_and_residues\n.._~~MVLSEGEWQLVLHVWAKVEADVAGHGQDILIRLFKSHPETLEKF~_..\n")
+    return len(seqs) + 1
+
+
+DATABASES = {"ties": ties_database, "headers": headers_database, "residues": residues_database}
 
 
 def exact_lines(path, kind):
