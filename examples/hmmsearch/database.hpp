@@ -1,7 +1,7 @@
 #pragma once
 // The target database of cudp-hmmsearch, in the Plan7 (Easel) residue codes of the query models' alphabet.
 //
-// FASTA (plain or gzip) is read straight into those codes. A cudp-makedb database holds codes of cudp's own
+// FASTA (plain or gzip) is read straight into those codes, its headers split as Easel splits them. A cudp-makedb database holds codes of cudp's own
 // alphabets (bio::protein(): NCBI matrix order, U/O/J folded into X; bio::dna(): ACGTN), so its residues are
 // translated through their letters; a database of the other kind than the models is refused.
 #include <array>
@@ -99,9 +99,10 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
       const std::string text = cudp::io::read_stream_text(stdin, name);
       if (!text.empty() && looks_gzipped(static_cast<unsigned char>(text[0])))
         throw gzip_on_standard_input("target sequences");
-      set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet);
+      set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet,
+                                  cudp::io::FastaHeaders::easel);
     } else {
-      set = cudp::io::read_fasta(path, alphabet.sequence_alphabet);
+      set = cudp::io::read_fasta(path, alphabet.sequence_alphabet, cudp::io::FastaHeaders::easel);
     }
   } catch (const InputError& e) {
     // An invalid letter is most often a database of the other alphabet: say what the models expected.

@@ -124,10 +124,22 @@ inline const std::string& shown_name(const QueryReport& q, const Hit& h) {
   return q.show_accessions && !h.accession.empty() ? h.accession : h.name;
 }
 
+// hmmsearch's order for two hits (or domains) with equal sort keys and names, from the alignment of their first
+// domain. It was written for nhmmer's two strands: an alignment whose start is not below its end counts as a
+// reverse-strand one and goes after the forward ones. hmmsearch has only forward alignments, but a one-residue
+// alignment (start == end) falls on the reverse side, so it sorts after every longer one. Then by start; a full tie
+// is false both ways, and the callers keep the earlier one first, as glibc's merge-sorting qsort does.
+inline bool before_on_tie(int a_from, int a_to, int b_from, int b_to) {
+  const bool a_forward = a_from < a_to, b_forward = b_from < b_to;
+  if (a_forward != b_forward) return a_forward;
+  return a_from < b_from;
+}
+
 // The hits that enter hmmsearch's top hits list, in its order. p7_Pipeline adds a hit only when it is reportable
 // with the search space counted so far (the targets searched up to and including this one, in a serial run; -Z
 // when set), so a few hits that end up unreported still sit in the list and widen its name columns. The sort key
-// is -lnP when inclusion goes by E-value, the score otherwise; ties go by name, then by the first domain's start.
+// is -lnP when inclusion goes by E-value, the score otherwise; ties go by name, then by the first domain's
+// alignment (before_on_tie), then by database order.
 inline std::vector<Hit> rank_hits(std::vector<Hit> candidates, const Thresholds& t) {
   std::vector<Hit> list;
   list.reserve(candidates.size());
@@ -144,7 +156,10 @@ inline std::vector<Hit> rank_hits(std::vector<Hit> candidates, const Thresholds&
   std::sort(list.begin(), list.end(), [](const Hit& a, const Hit& b) {
     if (a.sortkey != b.sortkey) return a.sortkey > b.sortkey;
     if (const int c = a.name.compare(b.name); c != 0) return c < 0;
-    if (a.domains[0].ali_from != b.domains[0].ali_from) return a.domains[0].ali_from < b.domains[0].ali_from;
+    const Domain& da = a.domains[0];
+    const Domain& db = b.domains[0];
+    if (before_on_tie(da.ali_from, da.ali_to, db.ali_from, db.ali_to)) return true;
+    if (before_on_tie(db.ali_from, db.ali_to, da.ali_from, da.ali_to)) return false;
     return a.target < b.target;
   });
   return list;
@@ -458,7 +473,8 @@ inline void write_domtblout(std::string& out, const QueryReport& q, bool header)
 }
 
 // p7_tophits_TabularXfam for protein searches (--pfamtblout): the reported sequences in rank order, then their
-// reported domains ranked on their own (by -ln P, or by score with inclusion by score; ties by name, then start).
+// reported domains ranked on their own (by -ln P, or by score with inclusion by score; ties by name, then by
+// before_on_tie, then in hit order).
 inline void write_pfamtblout(std::string& out, const QueryReport& q, bool inc_by_E) {
   const int tnamew = static_cast<int>(std::max<std::size_t>(20, max_name_length(q.hits)));
   out += "# Sequence scores\n# ---------------\n#\n";
@@ -485,7 +501,7 @@ inline void write_pfamtblout(std::string& out, const QueryReport& q, bool inc_by
   std::stable_sort(domains.begin(), domains.end(), [](const DomainRow& a, const DomainRow& b) {
     if (a.sortkey != b.sortkey) return a.sortkey > b.sortkey;
     if (const int c = a.hit->name.compare(b.hit->name); c != 0) return c < 0;
-    return a.domain->ali_from < b.domain->ali_from;
+    return before_on_tie(a.domain->ali_from, a.domain->ali_to, b.domain->ali_from, b.domain->ali_to);
   });
   out += "\n# Domain scores\n# -------------\n#\n";
   appendf(out, "# %-*s %6s %9s %5s %5s %6s %6s %6s %6s %6s %6s     %s\n", tnamew - 1, " name", "bits", "E-value", "hit",

@@ -320,6 +320,30 @@ TEST_CASE("hits enter the list as p7_Pipeline admits them and rank as p7_tophits
   CHECK(r2[0].name == "y");
 }
 
+TEST_CASE("hits tied on sort key and name: a one-residue first alignment sorts last, as in hmmsearch",
+          "[hmmsearch]") {
+  const auto hit = [](std::size_t target, int from, int to) {
+    hmmsearch::Hit h;
+    h.target = target;
+    h.name = "same";
+    h.bits = -5;
+    h.lnP = 0;  // P = 1: every such hit ties on the sort key
+    hmmsearch::Domain d;
+    d.ali_from = from;
+    d.ali_to = to;
+    h.domains.push_back(d);
+    return h;
+  };
+  hmmsearch::Thresholds t;
+  t.E = 1e9;
+  const auto ranked = hmmsearch::rank_hits({hit(0, 3, 3), hit(1, 9, 20), hit(2, 5, 8), hit(3, 1, 1)}, t);
+  REQUIRE(ranked.size() == 4);
+  CHECK(ranked[0].target == 2);  // 5..8
+  CHECK(ranked[1].target == 1);  // 9..20
+  CHECK(ranked[2].target == 3);  // 1..1, after every longer alignment
+  CHECK(ranked[3].target == 0);  // 3..3
+}
+
 TEST_CASE("the statistics block has hmmsearch's layout", "[hmmsearch]") {
   hmmsearch::QueryReport q;
   q.counts = {1, 149, 45, 6519, 45, 45, 45, 45};

@@ -62,6 +62,115 @@ CASES = {
                                  "tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino", options=[]),
 }
 
+# Cases on models that hmmbuild makes from the examples' alignments, kept apart from CASES so that new entries merge
+# cleanly. "built" is [(alignment, hmmbuild options), ...]; the database is sampled from the built models.
+BUILT_CASES = {
+    # --pnone (no priors) leaves t(D->M) = 0 at many nodes: the optimal accuracy alignment must gate the I->M and
+    # D->M paths by their own transitions, or its ends and the acc column differ.
+    "protein-pnone": dict(built=[("tutorial/fn3.sto", ["--pnone"]), ("tutorial/globins4.sto", ["--pnone"])],
+                          alphabet="amino", options=["--domE", "10"]),
+}
+CASES.update(BUILT_CASES)
+
+# Cases with a database of their own instead of build_database's: "database" names a writer in DATABASES.
+OWN_DATABASE_CASES = {
+    # Thousands of short random targets under five names, everything reported: many domains tie on -ln P and name,
+    # and the one-residue alignments among them must sort after the longer ones (hmmsearch's strand rule).
+    "protein-ties": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="ties", exact=True,
+                         options=["--max", "-E", "1e9", "--domE", "1e9"]),
+    # Header lines split as Easel splits them: \v or \f after the name starts the description, trailing blanks
+    # stay, blanks may follow '>'.
+    "protein-headers": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="headers", exact=True,
+                            options=[]),
+    # '.' and '_' (read as gaps) and '~' (missing data) inside targets: kept, counted in the length and scored like
+    # '*', which only a non-match state can take.
+    "protein-residues": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
+                             database="residues", exact=True, options=["--domE", "100", "-E", "100"]),
+}
+CASES.update(OWN_DATABASE_CASES)
+
+
+def ties_database(path):
+    rng = random.Random(7)
+    with open(path, "w") as f:
+        for i in range(3000):
+            f.write(">r%d\n%s\n" % (i % 5, "".join(rng.choices(AMINO, k=rng.randint(5, 120)))))
+    return 3000
+
+
+def globin_records():
+    """The globins45 sequences, the targets of the database writers below."""
+    examples = sys.argv[2]
+    return records(read_text(os.path.join(examples, "tutorial/globins45.fa")))
+
+
+def headers_database(path):
+    heads = [">%s\vvertical tab", ">%s\fform feed then text", ">%s \t\vblank, tab, then vertical tab",
+             ">%s trailing blanks \t ", "> \t%s after blank and tab", ">%s\t", ">%s\v", ">%s plain\r"]
+    seqs = globin_records()
+    with open(path, "w") as f:
+        for i, (name, _, s) in enumerate(seqs):
+            f.write(heads[i % len(heads)] % name + "\n" + s + "\n")
+    return len(seqs)
+
+
+def residues_database(path):
+    rng = random.Random(11)
+    seqs = globin_records()
+    with open(path, "w") as f:
+        for i, (name, _, s) in enumerate(seqs):
+            s = list(s)
+            for _ in range(i % 6):
+                s.insert(rng.randrange(len(s) + 1), rng.choice("._~*"))
+            f.write(">%s\n%s\n" % (name, "".join(s)))
+        f.write(">only_gaps_and_residues\n.._~~MVLSEGEWQLVLHVWAKVEADVAGHGQDILIRLFKSHPETLEKF~_..\n")
+    return len(seqs) + 1
+
+
+DATABASES = {"ties": ties_database, "headers": headers_database, "residues": residues_database}
+
+
+def exact_lines(path, kind):
+    """A whole output as lines, for an exact comparison: the main text from its first query on without the timing
+    lines; a table without the trailer lines that name the program, its command line, the date or directory."""
+    with open(path) as f:
+        text = f.read()
+    if kind == "txt":
+        text = text[text.find("\nQuery:") + 1:]
+        return [l for l in text.split("\n") if not l.startswith(("# CPU time:", "# Mc/sec:"))]
+    identity = ("# Program:", "# Version:", "# Option settings:", "# Date:", "# Current dir:")
+    return [l for l in text.split("\n") if not l.startswith(identity)]
+
+
+def compare_exactly(case_name, out, ntargets):
+    """Every output of both programs, line for line and in order (cases with "exact": duplicate target names make
+    the by-name comparison of main() ambiguous). Returns the failures."""
+    failures = []
+    for n, kind in enumerate(("txt", "tbl", "dom", "pfam")):
+        a, b = exact_lines(out["hmmsearch"][n], kind), exact_lines(out["cudp"][n], kind)
+        rows = sum(1 for l in a if l and not l.startswith("#"))
+        print("case %s: %s: %d lines (%d rows) in hmmsearch, %d in cudp" % (case_name, kind, len(a), rows, len(b)))
+        if kind != "txt" and rows == 0:
+            failures.append("%s: no rows: the comparison tested nothing" % kind)
+        differing = [i for i in range(max(len(a), len(b))) if i >= len(a) or i >= len(b) or a[i] != b[i]]
+        for i in differing[:5]:
+            failures.append("%s line %d:\n    hmmsearch %r\n    cudp      %r" %
+                            (kind, i + 1, a[i] if i < len(a) else None, b[i] if i < len(b) else None))
+        if len(differing) > 5:
+            failures.append("%s: %d more differing lines" % (kind, len(differing) - 5))
+    print("case %s: %d targets" % (case_name, ntargets))
+    return failures
+
+
+def built_models(parts, examples, hmmbuild_tool, work):
+    """Builds each alignment with its hmmbuild options; returns the model files."""
+    out = []
+    for n, (rel, args) in enumerate(parts):
+        hmm = os.path.join(work, "built%d.hmm" % n)
+        subprocess.run([hmmbuild_tool] + args + [hmm, os.path.join(examples, rel)], check=True, capture_output=True)
+        out.append(hmm)
+    return out
+
 
 def read_text(path):
     opener = gzip.open if path.endswith(".gz") else open
@@ -316,11 +425,17 @@ def main():
         if "joined" in case:
             hmmbuild_tool = os.path.join(os.path.dirname(hmmsearch), "hmmbuild")
             case["models"] = [joined_model(case["joined"], examples, hmmemit_tool, hmmbuild_tool, work)]
+        if "built" in case:
+            hmmbuild_tool = os.path.join(os.path.dirname(hmmsearch), "hmmbuild")
+            case["models"] = built_models(case["built"], examples, hmmbuild_tool, work)
         with open(models, "w") as f:
             for rel in case["models"]:
                 f.write(read_text(os.path.join(examples, rel)))
         db = os.path.join(work, "db.fa")
-        ntargets = build_database(case, examples, hmmemit_tool, db)
+        if "database" in case:
+            ntargets = DATABASES[case["database"]](db)
+        else:
+            ntargets = build_database(case, examples, hmmemit_tool, db)
         out = {}
         for tool, args in (("hmmsearch", [hmmsearch, "--cpu", "0"]), ("cudp", [cudp, "--backend", backend])):
             o, t, d, p = (os.path.join(work, "%s.%s" % (tool, x)) for x in ("txt", "tbl", "dom", "pfam"))
@@ -328,6 +443,11 @@ def main():
             subprocess.run(args + ["--noali", "-o", o, "--tblout", t, "--domtblout", d] + pfam + case["options"] +
                            [models, db], check=True)
             out[tool] = (o, t, d, p)
+        if case.get("exact"):
+            failures = compare_exactly(case_name, out, ntargets)
+            for f in failures:
+                print("FAIL", f)
+            return 1 if failures else 0
 
         tbl_h, tbl_c = table(out["hmmsearch"][1], 2), table(out["cudp"][1], 2)
         dom_h, dom_c = table(out["hmmsearch"][2], 3), table(out["cudp"][2], 3)

@@ -335,3 +335,25 @@ TEST_CASE("HMMER's globins45.fa: count and lengths agree with an independent cou
   CHECK(set.names.front() == "MYG_ESCGI");
   CHECK(set.length(0) == 153);  // three lines of 50 and one of 3
 }
+
+TEST_CASE("FastaHeaders::easel splits header lines as HMMER's Easel does", "[fasta]") {
+  const auto easel = [](const std::string& text) {
+    return cudp::io::parse_fasta(text.data(), text.size(), "x.fa", cudp::bio::protein(), cudp::io::FastaHeaders::easel);
+  };
+  const SequenceSet set = easel(">a\vv desc\nA\n>b\f f\nA\n> \t c  two words \t \r\nA\n>d\t\nA\n>e\v\nA\n");
+  REQUIRE(set.size() == 5);
+  CHECK(set.names == std::vector<std::string>{"a", "b", "c", "d", "e"});
+  CHECK(set.descriptions == std::vector<std::string>{"\vv desc", "\f f", "two words \t ", "", "\v"});
+  const auto error = [&](const std::string& text) {
+    try {
+      easel(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(error("> \vname\nA\n") == "x.fa:1: sequence header has no name");
+  CHECK(error(">\nA\n") == "x.fa:1: sequence header has no name");
+  CHECK(error(">a desc\rmore\nA\n") == "x.fa:1: carriage return inside a sequence header, with more text after it");
+  CHECK(easel(">a desc\r\r\nA\n").descriptions[0] == "desc");
+}

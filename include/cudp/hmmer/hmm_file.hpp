@@ -551,9 +551,12 @@ class HmmParser {
                           node + " transitions");
     }
 
+    // hmmsearch 3.3.2 neither searches nor mentions a last model that ends without its //; refused here, so that
+    // a query is never lost without a word.
     if (!next_content_line()) {
-      throw io::InputError(io::format_error(source_, lines_.line_number(),
-                                            "model '" + model.name + "' is missing its closing //"));
+      throw io::InputError(io::format_error(
+          source_, lines_.line_number(),
+          "model '" + model.name + "' is missing its closing // (hmmsearch 3.3.2 silently skips such a model)"));
     }
     if (fields_[0] != "//") {
       if (std::all_of(fields_[0].begin(), fields_[0].end(), [](char c) { return c >= '0' && c <= '9'; })) {

@@ -23,7 +23,8 @@ struct Plan7Alphabet {
   // degenerate[code] has bit x set when the code may stand for canonical residue x.
   std::array<std::uint32_t, 32> degenerate;
   // The view the FASTA reader takes: every residue letter in either case, with the synonyms Easel accepts, maps to
-  // its code; gap and missing-data symbols are not residues of an unaligned sequence and stay unmapped (-1).
+  // its code. Easel's sequence reader also takes '.' and '_' as the gap code and '~' as missing data, which score
+  // like '*' (never in a match state); '-' it refuses, so it stays unmapped (-1) here too.
   bio::Alphabet sequence_alphabet;
 
   int gap() const { return K; }
@@ -55,16 +56,19 @@ constexpr std::array<std::uint32_t, 32> make_degeneracies(const char* symbols, i
   return table;
 }
 
-// symbols[code] for every code except the gap and missing-data codes; synonyms[i] is read as synonym_targets[i].
+// symbols[code] for every code except the gap symbol '-'; '.' and '_' for the gap code; synonyms[i] is read as
+// synonym_targets[i].
 constexpr std::array<std::int8_t, 256> make_plan7_code_table(const char* symbols, int K, int Kp, const char* synonyms,
                                                              const char* synonym_targets) {
   std::array<std::int8_t, 256> table{};
   for (auto& entry : table) entry = -1;
   for (int code = 0; code < Kp; ++code) {
-    if (code == K || code == Kp - 1) continue;
+    if (code == K) continue;
     table[static_cast<unsigned char>(symbols[code])] = static_cast<std::int8_t>(code);
     table[static_cast<unsigned char>(bio::detail::ascii_lower(symbols[code]))] = static_cast<std::int8_t>(code);
   }
+  table[static_cast<unsigned char>('.')] = static_cast<std::int8_t>(K);
+  table[static_cast<unsigned char>('_')] = static_cast<std::int8_t>(K);
   for (int i = 0; synonyms[i] != '\0'; ++i) {
     const auto code = static_cast<std::int8_t>(bio::detail::index_of(symbols, synonym_targets[i]));
     table[static_cast<unsigned char>(synonyms[i])] = code;

@@ -262,8 +262,10 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
     for (int q = 0; q < Q; ++q) {
       Lanes4 sv = allowed(om.transition(q, kOddsBM), xBv);
       sv = vmax(sv, allowed(om.transition(q, kOddsMM), mpv));
-      sv = vmax(sv, allowed(om.transition(q, kOddsIM), dpv));  // HMMER pairs IM with D here and DM with I
-      sv = vmax(sv, allowed(om.transition(q, kOddsDM), ipv));
+      // I->M gates the I path and D->M the D path. HMMER 3.0 crossed the two here (fixed in 2012); 3.3.2 does
+      // not, and the crossing shows where a model has t(D->M) = 0 (hmmbuild --pnone).
+      sv = vmax(sv, allowed(om.transition(q, kOddsIM), ipv));
+      sv = vmax(sv, allowed(om.transition(q, kOddsDM), dpv));
       sv = lanes4::add(sv, detail::cell(ppr, q, SM::kM));
       xEv = vmax(xEv, sv);
       mpv = detail::cell(dpp, q, SM::kM);

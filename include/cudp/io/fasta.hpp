@@ -6,6 +6,12 @@
 // newline. Every residue must be a letter of the alphabet (protein sequences may end with the stop code '*', which
 // the alphabet keeps as a residue). Anything else is an InputError naming the file, line and, for bad characters,
 // the column.
+//
+// FastaHeaders::easel splits header lines as HMMER's Easel library does, for programs that must reproduce HMMER's
+// output: spaces and tabs may come between '>' and the name; the name ends at any whitespace; only spaces and tabs
+// are skipped after it, so a \v or \f there starts the description; the description keeps its trailing blanks and
+// ends at a carriage return. Easel would read text after a carriage return inside a header as sequence; that is
+// refused here instead.
 #include <zlib.h>
 
 #include <algorithm>
@@ -27,6 +33,9 @@
 #include "sequence_set.hpp"
 
 namespace cudp::io {
+
+// How a header line is split into name and description (see the file comment).
+enum class FastaHeaders { trimmed, easel };
 
 struct FastaRecord {
   std::string name;
@@ -127,8 +136,9 @@ class GzipFileSource final : public ChunkSource {
 // when an error needs one.
 class FastaScanner {
  public:
-  FastaScanner(std::unique_ptr<ChunkSource> source, std::string source_name, const bio::Alphabet& alphabet)
-      : source_(std::move(source)), source_name_(std::move(source_name)), alphabet_(alphabet) {
+  FastaScanner(std::unique_ptr<ChunkSource> source, std::string source_name, const bio::Alphabet& alphabet,
+               FastaHeaders headers = FastaHeaders::trimmed)
+      : source_(std::move(source)), source_name_(std::move(source_name)), alphabet_(alphabet), headers_(headers) {
     for (std::size_t byte = 0; byte < byte_class_.size(); ++byte) {
       const int code = alphabet.encode(static_cast<char>(byte));
       if (code >= 0) {
@@ -226,6 +236,10 @@ class FastaScanner {
         break;
       }
     }
+    if (headers_ == FastaHeaders::easel) {
+      split_header_as_easel(name, description, line);
+      return;
+    }
     constexpr const char* spaces = " \t\r\v\f";
     const std::size_t name_end = std::min(header_.find_first_of(spaces), header_.size());
     if (name_end == 0) {
@@ -239,6 +253,24 @@ class FastaScanner {
     } else {
       description.assign(header_, text_begin, header_.find_last_not_of(spaces) + 1 - text_begin);
     }
+  }
+
+  void split_header_as_easel(std::string& name, std::string& description, std::uint64_t line) const {
+    constexpr const char* blanks = " \t";
+    const std::size_t cr = header_.find('\r');
+    if (cr != std::string::npos && header_.find_first_not_of('\r', cr) != std::string::npos) {
+      throw InputError(format_error(source_name_, line,
+                                    "carriage return inside a sequence header, with more text after it"));
+    }
+    const std::string_view text = std::string_view(header_).substr(0, cr);
+    const std::size_t name_begin = std::min(text.find_first_not_of(blanks), text.size());
+    const std::size_t name_end = std::min(text.find_first_of(" \t\v\f", name_begin), text.size());
+    if (name_end == name_begin) {
+      throw InputError(format_error(source_name_, line, "sequence header has no name"));
+    }
+    name.assign(text.substr(name_begin, name_end - name_begin));
+    const std::size_t text_begin = std::min(text.find_first_not_of(blanks, name_end), text.size());
+    description.assign(text.substr(text_begin));
   }
 
   // Appends the codes of the sequence lines up to the next header or the end of the input.
@@ -328,6 +360,7 @@ class FastaScanner {
   std::unique_ptr<ChunkSource> source_;
   std::string source_name_;
   const bio::Alphabet& alphabet_;
+  FastaHeaders headers_;
   std::array<std::uint8_t, 256> byte_class_{};
 
   const char* chunk_ = nullptr;
@@ -383,15 +416,16 @@ inline SequenceSet read_all(FastaScanner& scanner) {
 }  // namespace detail
 
 // Reads a whole FASTA file, plain or gzip-compressed.
-inline SequenceSet read_fasta(const std::string& path, const bio::Alphabet& alphabet) {
-  detail::FastaScanner scanner(std::make_unique<detail::GzipFileSource>(path), path, alphabet);
+inline SequenceSet read_fasta(const std::string& path, const bio::Alphabet& alphabet,
+                              FastaHeaders headers = FastaHeaders::trimmed) {
+  detail::FastaScanner scanner(std::make_unique<detail::GzipFileSource>(path), path, alphabet, headers);
   return detail::read_all(scanner);
 }
 
 // Parses FASTA text already in memory, by the same rules; source_name stands in for the path in error messages.
 inline SequenceSet parse_fasta(const char* data, std::size_t size, const std::string& source_name,
-                               const bio::Alphabet& alphabet) {
-  detail::FastaScanner scanner(std::make_unique<detail::MemorySource>(data, size), source_name, alphabet);
+                               const bio::Alphabet& alphabet, FastaHeaders headers = FastaHeaders::trimmed) {
+  detail::FastaScanner scanner(std::make_unique<detail::MemorySource>(data, size), source_name, alphabet, headers);
   return detail::read_all(scanner);
 }
 
