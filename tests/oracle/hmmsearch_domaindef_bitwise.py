@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hmmsearch_forward import fasta_records, tool_arguments  # noqa: E402
+from hmmsearch_forward import fasta_records, take_option, tool_arguments  # noqa: E402
 from hmmsearch_pipeline import MODELS, PROTEIN_TARGETS, build_targets  # noqa: E402
 
 AMINO_CODES = "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~"
@@ -127,16 +127,8 @@ def ours_by_target(driver, model, targets):
 
 def main():
     args = list(sys.argv)
-    per_model = 3
-    if "--per-model" in args:
-        i = args.index("--per-model")
-        per_model = int(args[i + 1])
-        del args[i:i + 2]
-    required_gdb = None
-    if "--gdb" in args:
-        i = args.index("--gdb")
-        required_gdb = args[i + 1]
-        del args[i:i + 2]
+    per_model = int(take_option(args, "--per-model") or 3)
+    required_gdb = take_option(args, "--gdb")
     tools = tool_arguments(args, __doc__)
     if isinstance(tools, int):
         return tools

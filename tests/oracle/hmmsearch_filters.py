@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hmmsearch_forward import MODELS, build_targets, fasta_records, pipeline_counts, tool_arguments  # noqa: E402
+from hmmsearch_forward import MODELS, build_targets, fasta_records, pipeline_counts, take_option, tool_arguments  # noqa: E402
 
 UTEST = "src/hmmpgmd2msa_utest.gz"
 GDB_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hmmer_filter_scores_gdb.py")
@@ -137,11 +137,7 @@ def compare_scores(model_rel, theirs, ours):
 
 def main():
     args = list(sys.argv)
-    required_gdb = None
-    if "--gdb" in args:
-        i = args.index("--gdb")
-        required_gdb = args[i + 1]
-        del args[i:i + 2]
+    required_gdb = take_option(args, "--gdb")
     tools = tool_arguments(args, __doc__)
     if isinstance(tools, int):
         return tools

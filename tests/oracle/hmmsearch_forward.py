@@ -252,6 +252,16 @@ def compare_model(driver, hmmsearch, hmmemit_path, examples, model_rel, target_f
     return count, forward_diffs, float_diffs, overrides, failures
 
 
+def take_option(args, flag):
+    """Removes `flag VALUE` from args (a list) and returns VALUE, or None where the flag is absent."""
+    if flag not in args:
+        return None
+    i = args.index(flag)
+    value = args[i + 1]
+    del args[i:i + 2]
+    return value
+
+
 def tool_arguments(argv, usage):
     """DRIVER EXAMPLES_DIR [HMMSEARCH [HMMEMIT]] -> the four paths, or an exit status when they are not all there."""
     if len(argv) < 3:
@@ -267,11 +277,7 @@ def tool_arguments(argv, usage):
 
 def main():
     args = list(sys.argv)
-    gdb = None
-    if "--gdb" in args:
-        i = args.index("--gdb")
-        gdb = args[i + 1]
-        del args[i:i + 2]
+    gdb = take_option(args, "--gdb")
     tools = tool_arguments(args, __doc__)
     if isinstance(tools, int):
         return tools
