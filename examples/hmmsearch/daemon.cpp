@@ -242,7 +242,7 @@ std::vector<std::string> answer(const Daemon& daemon, const std::vector<std::str
     RunOutputs out = search_models(o, models, daemon.searcher, client_dir, false);
     return {"0", "", std::move(out.text), std::move(out.tbl), std::move(out.domtbl), std::move(out.pfamtbl)};
   } catch (const UsageError& e) {
-    return {"2", std::string(e.what()) + " (see --help)"};
+    return {"1", std::string(e.what()) + " (see --help)"};
   } catch (const std::exception& e) {
     return {"1", e.what()};
   }
@@ -325,9 +325,8 @@ int search_in_daemon(const Options& o, const std::string& current_dir) {
                              "); start one with: cudp-hmmsearch --daemon " + *o.connect + " <seqdb>");
   const Socket daemon(fd);
   std::vector<std::string> request{kProtocol, current_dir, std::move(model_text)};
-  request.insert(request.end(), o.given.begin(), o.given.end());
-  request.push_back(o.hmm_file);
-  request.push_back(o.seq_file);
+  const std::vector<std::string> words = request_words(o);
+  request.insert(request.end(), words.begin(), words.end());
   std::vector<std::string> reply;
   try {
     send_strings(daemon.fd(), request);
@@ -339,7 +338,7 @@ int search_in_daemon(const Options& o, const std::string& current_dir) {
     throw std::runtime_error("the daemon on " + *o.connect + " sent a malformed reply");
   if (reply[0] != "0") {
     std::fprintf(stderr, "cudp-hmmsearch: %s\n", reply[1].c_str());
-    return reply[0] == "2" ? 2 : 1;
+    return 1;
   }
   write_run_outputs(o, RunOutputs{std::move(reply[2]), std::move(reply[3]), std::move(reply[4]), std::move(reply[5])});
   return 0;

@@ -84,8 +84,10 @@ int main(int argc, char** argv) {
                    std::chrono::duration<double>(clock::now() - main_start).count());
     return 0;
   } catch (const hmmsearch::UsageError& e) {
+    // hmmsearch's status for a usage error too; the message goes to standard error, where hmmsearch's goes to
+    // standard output (among its results, with -o unset).
     std::fprintf(stderr, "cudp-hmmsearch: %s (see --help)\n", e.what());
-    return 2;
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cudp-hmmsearch: %s\n", e.what());
     return 1;

@@ -91,7 +91,8 @@ struct Options {
   std::string backend = "auto";
   std::optional<std::string> daemon;   // --daemon: the socket to serve on (hmm_file is then empty)
   std::optional<std::string> connect;  // --connect: the socket of the daemon that runs this search
-  // The options as given, in order, for the tabular outputs' "Option settings" line.
+  // The options given (full names, values as typed) in hmmsearch's table order, as its esl_opt_SpoofCmdline()
+  // writes them on the tables' "Option settings" line.
   std::vector<std::string> given;
 
   // The thresholds for every model, or for none of them with --cut_ga/nc/tc (see thresholds_for_model).
@@ -111,26 +112,59 @@ struct Options {
   }
 };
 
-// Command-line mistakes: the message names the option and the value; main() exits with status 2.
+// Command-line mistakes: the message names the option and the value; main() exits with status 1, as hmmsearch does.
 struct UsageError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// The options, in hmmsearch 3.3.2's table order (which its tables' "Option settings" line follows), then cudp's own.
+// Unique prefixes of the long names are taken over this whole list, as esl_getopts does over hmmsearch's.
+enum class ArgKind { none, real, integer, string };
+struct OptionSpec {
+  const char* name;
+  ArgKind arg;
+};
+inline constexpr OptionSpec kOptionSpecs[] = {
+    {"-h", ArgKind::none},          {"-o", ArgKind::string},       {"-A", ArgKind::string},
+    {"--tblout", ArgKind::string},  {"--domtblout", ArgKind::string}, {"--pfamtblout", ArgKind::string},
+    {"--acc", ArgKind::none},       {"--noali", ArgKind::none},    {"--notextw", ArgKind::none},
+    {"--textw", ArgKind::integer},  {"-E", ArgKind::real},         {"-T", ArgKind::real},
+    {"--domE", ArgKind::real},      {"--domT", ArgKind::real},     {"--incE", ArgKind::real},
+    {"--incT", ArgKind::real},      {"--incdomE", ArgKind::real},  {"--incdomT", ArgKind::real},
+    {"--cut_ga", ArgKind::none},    {"--cut_nc", ArgKind::none},   {"--cut_tc", ArgKind::none},
+    {"--max", ArgKind::none},       {"--F1", ArgKind::real},       {"--F2", ArgKind::real},
+    {"--F3", ArgKind::real},        {"--nobias", ArgKind::none},   {"--nonull2", ArgKind::none},
+    {"-Z", ArgKind::real},          {"--domZ", ArgKind::real},     {"--seed", ArgKind::integer},
+    {"--tformat", ArgKind::string}, {"--cpu", ArgKind::integer},   {"--help", ArgKind::none},
+    {"--backend", ArgKind::string}, {"--daemon", ArgKind::string}, {"--connect", ArgKind::string},
+};
+inline constexpr std::size_t kOptionCount = sizeof kOptionSpecs / sizeof kOptionSpecs[0];
+
+// esl_str_IsReal: all of the text converts by strtod (inf, nan, hex and overflow to inf included), blanks after.
 inline double parse_real(const std::string& flag, const std::string& text) {
   char* end = nullptr;
-  errno = 0;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
-    throw UsageError("option " + flag + " expects a real number, got '" + text + "'");
+  const bool converted = end != text.c_str();
+  while (*end == ' ' || (*end >= '\t' && *end <= '\r')) ++end;
+  if (!converted || *end != '\0') throw UsageError("option " + flag + " expects a real number, got '" + text + "'");
   return v;
 }
 
-inline int parse_count(const std::string& flag, const std::string& text) {
+// esl_str_IsInteger, then the value hmmsearch uses: glibc's atoi(), strtol() cut to int (so 2^32 + 42 is 42).
+inline long long parse_easel_int(const std::string& flag, const std::string& text, const char* range) {
   char* end = nullptr;
-  errno = 0;
   const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 1 << 20)
-    throw UsageError("option " + flag + " expects an integer n >= 0, got '" + text + "'");
+  const bool converted = end != text.c_str();
+  while (*end == ' ' || (*end >= '\t' && *end <= '\r')) ++end;
+  if (!converted || *end != '\0')
+    throw UsageError("option " + flag + " expects an integer " + range + ", got '" + text + "'");
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<unsigned long>(v)));
+}
+
+inline int parse_count(const std::string& flag, const std::string& text) {
+  const long long v = parse_easel_int(flag, text, "n >= 0");
+  // The cap is cudp's: more threads than that is a typo, not a machine.
+  if (v < 0 || v > 1 << 20) throw UsageError("option " + flag + " expects an integer n >= 0, got '" + text + "'");
   return static_cast<int>(v);
 }
 
@@ -141,18 +175,40 @@ inline std::string lower(std::string s) {
 
 // hmmsearch's --seed 0 (an arbitrary seed, never reseeded) is not reproduced.
 inline std::uint32_t parse_seed(const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 0xffffffffLL)
-    throw UsageError("option --seed expects an integer 1..4294967295, got '" + text + "'");
+  const long long v = parse_easel_int("--seed", text, "n >= 1");
+  if (v < 0) throw UsageError("option --seed expects an integer n >= 1 (as a C int), got '" + text + "'");
   if (v == 0)
-    throw UsageError("option --seed 0 (a one-time arbitrary seed) is not supported; give a seed n >= 1");
+    throw UsageError("option --seed " + text +
+                     " (0 to hmmsearch: a one-time arbitrary seed) is not supported; give a seed n >= 1");
   return static_cast<std::uint32_t>(v);
 }
 
-// nullopt for -h/--help. Options take their value as the next argument; they may come before or after the two
-// file arguments.
+// The option that `word` (an argv element starting with "--", without any "=value") names: an exact name, or the
+// one long name it is a prefix of.
+inline std::size_t find_long_option(const std::string& word) {
+  std::size_t found = kOptionCount, matches = 0;
+  for (std::size_t i = 0; i < kOptionCount; ++i) {
+    const std::string name = kOptionSpecs[i].name;
+    if (name.compare(0, word.size(), word) != 0) continue;
+    if (name.size() == word.size()) return i;
+    found = i;
+    ++matches;
+  }
+  if (matches > 1) throw UsageError("abbreviated option \"" + word + "\" is ambiguous");
+  if (matches == 0) throw UsageError("unknown option " + word);
+  return found;
+}
+
+inline std::size_t find_short_option(char c) {
+  for (std::size_t i = 0; i < kOptionCount; ++i)
+    if (kOptionSpecs[i].name[1] == c && kOptionSpecs[i].name[2] == '\0') return i;
+  throw UsageError(std::string("unknown option -") + c);
+}
+
+// nullopt for -h/--help. As in hmmsearch (Easel's esl_getopts): options come first and each at most once; a long
+// option may be any unique prefix of its name and take its value as "--opt value" or "--opt=value"; a one-letter
+// option takes it as "-X value" or "-Xvalue"; "--" or the first word that does not start with '-' (or is "-") ends
+// the options, and all the rest are files.
 inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   std::vector<std::string> files;
@@ -165,41 +221,72 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     if (v < 0) throw UsageError("option " + flag + " must be >= 0, got " + value);
     return v;
   };
-  for (int a = 1; a < argc; ++a) {
-    const std::string flag = argv[a];
-    if (flag == "-h" || flag == "--help") return std::nullopt;
-    if (flag.size() < 2 || flag[0] != '-') {
-      files.push_back(flag);
-      continue;
-    }
-    const bool takes_value = flag == "-o" || flag == "--tblout" || flag == "--domtblout" ||
-                             flag == "--pfamtblout" || flag == "-E" || flag == "-T" || flag == "--domE" || flag == "--domT" || flag == "--incE" ||
-                             flag == "--incT" || flag == "--incdomE" || flag == "--incdomT" || flag == "-Z" ||
-                             flag == "--domZ" || flag == "--F1" || flag == "--F2" || flag == "--F3" ||
-                             flag == "--cpu" || flag == "--seed" || flag == "--backend" || flag == "--textw" ||
-                             flag == "--tformat" || flag == "--daemon" || flag == "--connect";
-    if (!takes_value) {
-      if (flag == "--noali") o.noali = true;
-      else if (flag == "--acc") o.acc = true;
-      else if (flag == "--notextw") o.notextw = true;
-      else if (flag == "--max") o.max = true;
-      else if (flag == "--nobias") o.nobias = true;
-      else if (flag == "--nonull2") o.nonull2 = true;
-      else if (flag == "--cut_ga" || flag == "--cut_nc" || flag == "--cut_tc") {
-        const std::string kind = flag == "--cut_ga" ? "GA" : flag == "--cut_nc" ? "NC" : "TC";
-        if (!o.cut.empty() && o.cut != kind)
-          throw UsageError("options --cut_" + lower(o.cut) + " and " + flag + " cannot be combined");
-        o.cut = kind;
+  bool help = false;
+  bool seen[kOptionCount] = {};
+  std::vector<std::string> settings[kOptionCount];  // the words of each option given, for `given`
+  int a = 1;
+  std::string cluster;  // the rest of a "-abc" word still to be read as one-letter options
+  while (a < argc || !cluster.empty()) {
+    std::size_t opt = kOptionCount;
+    std::optional<std::string> glued;  // a value in the same word as its option
+    std::string spelled;               // how the option's value must be glued, for the "looks like an option" hint
+    if (cluster.empty()) {
+      const std::string word = argv[a];
+      if (word.size() < 2 || word[0] != '-') break;
+      ++a;
+      if (word == "--") break;
+      if (word[1] == '-') {
+        const std::size_t eq = word.find('=');
+        opt = find_long_option(word.substr(0, eq));
+        if (eq != std::string::npos) glued = word.substr(eq + 1);
+        spelled = std::string(kOptionSpecs[opt].name) + "=";
+      } else {
+        cluster = word.substr(1);
       }
-      else throw UsageError("unknown option " + flag);
-      o.given.push_back(flag);
-      continue;
     }
-    if (a + 1 >= argc) throw UsageError("option " + flag + " needs a value");
-    value = argv[++a];
-    o.given.push_back(flag);
-    o.given.push_back(value);
-    if (flag == "-o") o.output = value;
+    if (opt == kOptionCount) {
+      opt = find_short_option(cluster[0]);
+      cluster.erase(0, 1);
+      if (kOptionSpecs[opt].arg != ArgKind::none && !cluster.empty()) {
+        glued = cluster;
+        cluster.clear();
+      }
+      spelled = kOptionSpecs[opt].name;
+    }
+    const OptionSpec& spec = kOptionSpecs[opt];
+    const std::string flag = spec.name;
+    if (spec.arg == ArgKind::none) {
+      if (glued) throw UsageError("option " + flag + " takes no value, got '" + *glued + "'");
+    } else if (glued) {
+      value = *glued;
+    } else {
+      if (a >= argc) throw UsageError("option " + flag + " needs a value");
+      value = argv[a++];
+      // Easel's guard against a forgotten value swallowing the next option; reals and integers may be negative.
+      if (spec.arg == ArgKind::string && !value.empty() && value[0] == '-')
+        throw UsageError("option " + flag + " got '" + value + "', which looks like an option; write " + spelled +
+                         value + " if it is the value");
+    }
+    if (seen[opt]) throw UsageError("option " + flag + " has already been set");
+    seen[opt] = true;
+    settings[opt] = {flag};
+    if (spec.arg != ArgKind::none) settings[opt].push_back(value);
+
+    if (flag == "-h" || flag == "--help") help = true;
+    else if (flag == "--noali") o.noali = true;
+    else if (flag == "--acc") o.acc = true;
+    else if (flag == "--notextw") o.notextw = true;
+    else if (flag == "--max") o.max = true;
+    else if (flag == "--nobias") o.nobias = true;
+    else if (flag == "--nonull2") o.nonull2 = true;
+    else if (flag == "--cut_ga" || flag == "--cut_nc" || flag == "--cut_tc") {
+      const std::string kind = flag == "--cut_ga" ? "GA" : flag == "--cut_nc" ? "NC" : "TC";
+      if (!o.cut.empty() && o.cut != kind)
+        throw UsageError("options --cut_" + lower(o.cut) + " and " + flag + " cannot be combined");
+      o.cut = kind;
+    }
+    else if (flag == "-A") throw UsageError("option -A (a multiple alignment of the hits) is not supported");
+    else if (flag == "-o") o.output = value;
     else if (flag == "--tblout") o.tblout = value;
     else if (flag == "--domtblout") o.domtblout = value;
     else if (flag == "--pfamtblout") o.pfamtblout = value;
@@ -223,8 +310,9 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
         throw UsageError("option --tformat: only fasta is supported, got '" + value + "'");
       o.tformat = value;
     } else if (flag == "--textw") {
-      o.textw = parse_count(flag, value);
-      if (*o.textw < 120) throw UsageError("option --textw must be >= 120, got " + value);
+      const long long w = parse_easel_int(flag, value, "n >= 120");
+      if (w < 120) throw UsageError("option --textw must be >= 120, got " + value);
+      o.textw = static_cast<int>(w);
     }
     else if (flag == "--daemon") o.daemon = value;
     else if (flag == "--connect") o.connect = value;
@@ -234,6 +322,10 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       o.backend = value;
     }
   }
+  for (; a < argc; ++a) files.emplace_back(argv[a]);
+  for (std::size_t i = 0; i < kOptionCount; ++i)
+    if (kOptionSpecs[i].name != std::string("-h") && kOptionSpecs[i].name != std::string("--help"))
+      o.given.insert(o.given.end(), settings[i].begin(), settings[i].end());
   // hmmsearch's incompatible pairs.
   const auto exclusive = [](bool a, bool b, const char* fa, const char* fb) {
     if (a && b) throw UsageError(std::string("options ") + fa + " and " + fb + " cannot be combined");
@@ -255,6 +347,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
         {"--incdomE", o.incdomE.has_value()}, {"--incdomT", o.incdomT.has_value()}};
     for (const auto& [name, given] : thresholds) exclusive(given, true, name, cut.c_str());
   }
+  // Like hmmsearch, -h answers only a command line whose options are all valid, and whatever its files.
+  if (help) return std::nullopt;
   exclusive(o.daemon.has_value(), o.connect.has_value(), "--daemon", "--connect");
   if (o.daemon) {
     // The daemon holds the database and the backend; everything about a search comes with each client's request.
@@ -273,16 +367,38 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   }
   if (o.connect) {
     if (o.cpu) throw UsageError("option --cpu belongs to the daemon: give it when starting it (--daemon)");
-    if (std::find(o.given.begin(), o.given.end(), "--backend") != o.given.end())
+    if (seen[find_long_option("--backend")])
       throw UsageError("option --backend belongs to the daemon: give it when starting it (--daemon)");
   }
-  if (files.size() != 2)
+  if (files.size() != 2) {
+    // hmmsearch only says "Incorrect number of command line arguments"; the likely cause deserves its name.
+    for (std::size_t i = 1; i < files.size(); ++i)
+      if (files[i].size() > 1 && files[i][0] == '-')
+        throw UsageError("options must come before <hmmfile> and <seqdb>, got '" + files[i] + "' after '" +
+                         files[0] + "'");
     throw UsageError("expected two arguments, <hmmfile> and <seqdb>, got " + std::to_string(files.size()));
+  }
   if (o.connect && files[1] == "-")
     throw UsageError("with --connect, <seqdb> is the daemon's database file, not standard input ('-')");
   o.hmm_file = files[0];
   o.seq_file = files[1];
   return o;
+}
+
+// Words for parse_options that give back the same search: each value glued to its option, so that none can pass
+// for an option, and "--" before the files. A client sends these to the daemon.
+inline std::vector<std::string> request_words(const Options& o) {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < o.given.size(); ++i) {
+    const std::string& flag = o.given[i];
+    const OptionSpec& spec = kOptionSpecs[flag.size() == 2 ? find_short_option(flag[1]) : find_long_option(flag)];
+    if (spec.arg == ArgKind::none) words.push_back(flag);
+    else words.push_back(flag + (flag.size() == 2 ? "" : "=") + o.given[++i]);
+  }
+  words.emplace_back("--");
+  words.push_back(o.hmm_file);
+  words.push_back(o.seq_file);
+  return words;
 }
 
 }  // namespace hmmsearch

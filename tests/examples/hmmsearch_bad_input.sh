@@ -77,17 +77,23 @@ expect_failure "DNA model, protein sequences" 1 "globins45.fa:[0-9]+:[0-9]+:.*in
 expect_failure "protein model, DNA cudp database" 1 "dna.cudpdb:.*DNA" -- "$globins" dna.cudpdb
 expect_failure "corrupt cudp database" 1 "corrupt.cudpdb" -- "$globins" corrupt.cudpdb
 expect_failure "target over 100000 residues" 1 "long.fa:.*long.*100000" -- "$globins" long.fa
-expect_failure "E-value 0" 2 "-E" -- -E 0 "$globins" "$proteins"
-expect_failure "non-numeric E-value" 2 "-E.*abc" -- -E abc "$globins" "$proteins"
-expect_failure "negative --cpu" 2 "--cpu" -- --cpu -1 "$globins" "$proteins"
-expect_failure "-E with -T" 2 "-E.*-T" -- -E 1 -T 20 "$globins" "$proteins"
-expect_failure "--max with --F1" 2 "--max.*--F1" -- --max --F1 0.1 "$globins" "$proteins"
-expect_failure "negative --F2" 2 "--F2" -- --F2 -0.5 "$globins" "$proteins"
-expect_failure "unknown --backend" 2 "--backend" -- --backend gpu "$globins" "$proteins"
-expect_failure "unknown option" 2 "--bogus" -- --bogus "$globins" "$proteins"
-expect_failure "missing option value" 2 "--domZ" -- "$globins" "$proteins" --domZ
-expect_failure "one file argument" 2 "two arguments" -- "$globins"
-expect_failure "both inputs on standard input" 2 "standard input" -- - -
+expect_failure "E-value 0" 1 "-E" -- -E 0 "$globins" "$proteins"
+expect_failure "non-numeric E-value" 1 "-E.*abc" -- -E abc "$globins" "$proteins"
+expect_failure "negative --cpu" 1 "--cpu" -- --cpu -1 "$globins" "$proteins"
+expect_failure "-E with -T" 1 "-E.*-T" -- -E 1 -T 20 "$globins" "$proteins"
+expect_failure "--max with --F1" 1 "--max.*--F1" -- --max --F1 0.1 "$globins" "$proteins"
+expect_failure "negative --F2" 1 "--F2" -- --F2 -0.5 "$globins" "$proteins"
+expect_failure "unknown --backend" 1 "--backend" -- --backend gpu "$globins" "$proteins"
+expect_failure "unknown option" 1 "--bogus" -- --bogus "$globins" "$proteins"
+expect_failure "missing option value" 1 "--domZ" -- "$globins" "$proteins" --domZ
+expect_failure "one file argument" 1 "two arguments" -- "$globins"
+expect_failure "both inputs on standard input" 1 "standard input" -- - -
+# esl_getopts' rules, as hmmsearch 3.3.2 applies them (and exits 1, as for every other error).
+expect_failure "option after the files" 1 "options must come before" -- "$globins" "$proteins" -E 1
+expect_failure "repeated option" 1 "-E has already been set" -- -E 1 -E 2 "$globins" "$proteins"
+expect_failure "ambiguous prefix" 1 '"--do" is ambiguous' -- --do x "$globins" "$proteins"
+expect_failure "output named like an option" 1 "--pfamtblout=-" -- --pfamtblout - "$globins" "$proteins"
+[ ! -e ./- ] || fail "--pfamtblout - wrote a file named '-'"
 printf '>a\nAC1\n' > bad_stdin.fa
 expect_failure "bad residue on standard input" 1 "standard input:2:3:" -- "$globins" - < bad_stdin.fa
 # Like hmmsearch 3.3.2, gzip is read from named files only; on standard input it is refused by name.
@@ -97,7 +103,7 @@ expect_failure "gzip database on standard input" 1 "standard input: the target s
   "$globins" - < proteins.fa.gz
 expect_failure "gzip models on standard input" 1 "standard input: the models are gzip-compressed" -- \
   - "$proteins" < globins4.hmm.gz
-expect_failure "output directory missing" 1 "no_such_dir/x.tbl: cannot create" -- --tblout no_such_dir/x.tbl "$globins" "$proteins"
+expect_failure "output directory missing" 1 "no_such_dir/x.tbl: cannot create" -- --pfamtblout no_such_dir/x.tbl "$globins" "$proteins"
 if "$hmmsearch" --backend cuda "$globins" "$proteins" > /dev/null 2> cuda.txt; then
   echo "ok: --backend cuda ran (a CUDA device is present)"
 else
@@ -132,6 +138,14 @@ cmp -s <(strip_tail fa.tbl) <(strip_tail gz.tbl) || fail "tblout differs with na
 cmp -s <(strip_tail fa.tbl) <(strip_tail in1.tbl) || fail "tblout differs with the database on standard input"
 cmp -s <(strip_tail fa.tbl) <(strip_tail in2.tbl) || fail "tblout differs with the models on standard input"
 "$hmmsearch" --help | grep -q "Usage: cudp-hmmsearch" || fail "--help"
+# --opt=value, -Xvalue, unique prefixes and "--" are the spelled-out options.
+"$hmmsearch" --tblout e3.tbl -E 1e-3 --F1 0.5 --noali "$globins" "$proteins" > e3.txt || fail "-E 1e-3 run failed"
+"$hmmsearch" --tbl=glued.tbl -E1e-3 --F1=0.5 --noal -- "$globins" "$proteins" > glued.txt || fail "glued options failed"
+cmp -s <(strip_tail e3.tbl) <(strip_tail glued.tbl) || fail "tblout differs with glued and abbreviated options"
+grep -q "^# Option settings: cudp-hmmsearch --tblout glued.tbl --noali -E 1e-3 --F1 0.5 " glued.tbl ||
+  fail "Option settings line: $(grep 'Option settings' glued.tbl)"
+"$hmmsearch" --tblout inf.tbl -E inf "$globins" "$proteins" > inf.txt || fail "-E inf failed"
+[ "$(grep -vc '^#' inf.tbl)" -eq 45 ] || fail "-E inf did not report all 45 targets"
 grep -q '^\[ok\]$' one.txt || fail "the main output on standard output is incomplete"
 
 # Outputs that are not regular files are written in place, never renamed over: a named pipe stays a pipe (and

@@ -86,9 +86,9 @@ expect_error 1 "^cudp-hmmsearch: bad.hmm:[0-9]*: node" "$hmmsearch" --connect "$
 expect_error 1 "other.cudpdb: is not the database of the daemon" "$hmmsearch" --connect "$work/sock" models.hmm other.cudpdb
 expect_error 1 "MADE1.hmm:1: model 'MADE1' is DNA but the daemon's database" \
   "$hmmsearch" --connect "$work/sock" "$examples/tutorial/MADE1.hmm" db.cudpdb
-expect_error 2 "option --cpu belongs to the daemon" "$hmmsearch" --connect "$work/sock" --cpu 2 models.hmm db.cudpdb
-expect_error 2 "option -E belongs to a search" "$hmmsearch" --daemon "$work/sock2" -E 1 db.cudpdb
-expect_error 2 "serves a database packed by cudp-makedb; db.fa is not one" "$hmmsearch" --daemon "$work/sock2" db.fa
+expect_error 1 "option --cpu belongs to the daemon" "$hmmsearch" --connect "$work/sock" --cpu 2 models.hmm db.cudpdb
+expect_error 1 "option -E belongs to a search" "$hmmsearch" --daemon "$work/sock2" -E 1 db.cudpdb
+expect_error 1 "serves a database packed by cudp-makedb; db.fa is not one" "$hmmsearch" --daemon "$work/sock2" db.fa
 expect_error 1 "no daemon on $work/none" "$hmmsearch" --connect "$work/none" models.hmm db.cudpdb
 expect_error 1 "a daemon is already listening there" "$hmmsearch" --daemon "$work/sock" --backend host db.cudpdb
 compare_search  # still serving

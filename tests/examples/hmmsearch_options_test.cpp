@@ -1,6 +1,7 @@
 // cudp-hmmsearch's command line: hmmsearch's options, defaults, ranges and incompatibilities.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,8 @@ std::optional<hmmsearch::Options> parse(std::vector<std::string> words) {
 }  // namespace
 
 TEST_CASE("hmmsearch options parse into thresholds as p7_pipeline_Create sets them", "[hmmsearch]") {
-  const auto o = parse({"-E", "1e-3", "--domT", "-2.5", "--incT", "30", "--incdomE", "0.5", "-Z", "1e6", "m.hmm",
-                        "--cpu", "3", "db.fa", "--nonull2", "--tblout", "t.tbl"});
+  const auto o = parse({"-E", "1e-3", "--domT", "-2.5", "--incT", "30", "--incdomE", "0.5", "-Z", "1e6", "--cpu", "3",
+                        "--nonull2", "--tblout", "t.tbl", "m.hmm", "db.fa"});
   REQUIRE(o);
   CHECK(o->hmm_file == "m.hmm");
   CHECK(o->seq_file == "db.fa");
@@ -36,8 +37,8 @@ TEST_CASE("hmmsearch options parse into thresholds as p7_pipeline_Create sets th
   CHECK(t.incdomE == 0.5);
   CHECK(*t.Z == 1e6);
   CHECK_FALSE(t.domZ);
-  CHECK(o->given == std::vector<std::string>{"-E", "1e-3", "--domT", "-2.5", "--incT", "30", "--incdomE", "0.5", "-Z",
-                                             "1e6", "--cpu", "3", "--nonull2", "--tblout", "t.tbl"});
+  CHECK(o->given == std::vector<std::string>{"--tblout", "t.tbl", "-E", "1e-3", "--domT", "-2.5", "--incT", "30",
+                                             "--incdomE", "0.5", "--nonull2", "-Z", "1e6", "--cpu", "3"});
 
   const auto d = parse({"m.hmm", "db.fa"});
   REQUIRE(d);
@@ -49,7 +50,7 @@ TEST_CASE("hmmsearch options parse into thresholds as p7_pipeline_Create sets th
   CHECK(d->backend == "auto");
   CHECK_FALSE(d->cpu);
   CHECK_FALSE(parse({"-h"}));
-  CHECK_FALSE(parse({"m.hmm", "--help"}));
+  CHECK_FALSE(parse({"--help"}));
 }
 
 TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hmmsearch]") {
@@ -57,7 +58,7 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"-E", "0", "m", "d"}, "-E must be > 0, got 0"},
       {{"--domE", "-1", "m", "d"}, "--domE must be > 0"},
       {{"--incE", "x", "m", "d"}, "--incE expects a real number, got 'x'"},
-      {{"-Z", "1e999", "m", "d"}, "-Z expects a real number"},
+      {{"-Z", "1e9x", "m", "d"}, "-Z expects a real number"},
       {{"--domZ", "0", "m", "d"}, "--domZ must be > 0"},
       {{"--F3", "-1e-5", "m", "d"}, "--F3 must be >= 0"},
       {{"--cpu", "2.5", "m", "d"}, "--cpu expects an integer"},
@@ -75,7 +76,7 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"--seed", "0", "m", "d"}, "--seed 0"},
       {{"--tformat", "embl", "m", "d"}, "only fasta"},
       {{"--seed", "-3", "m", "d"}, "--seed expects an integer"},
-      {{"m", "d", "-o"}, "-o needs a value"},
+      {{"-o"}, "-o needs a value"},
       {{"m"}, "expected two arguments"},
       {{"m", "d", "e"}, "got 3"},
       {{"--daemon", "s", "--connect", "s", "d"}, "--daemon and --connect"},
@@ -112,4 +113,105 @@ TEST_CASE("a daemon takes its database and backend; a client takes the search", 
   CHECK(client->hmm_file == "m.hmm");
   CHECK(*client->tblout == "t");
   CHECK(client->thresholds().E == 1e-3);
+}
+
+// Easel's esl_getopts, which parses hmmsearch 3.3.2's command line: each case below was run through hmmsearch.
+TEST_CASE("Easel's option syntax: --opt=value, -Xvalue, unique prefixes and --", "[hmmsearch]") {
+  const auto o = parse({"--F1=0.5", "-E1e-3", "--noal", "--domtbl", "d.tbl", "--incdomE=0.5", "--", "m", "d"});
+  REQUIRE(o);
+  CHECK(*o->F1 == 0.5);
+  CHECK(*o->E == 1e-3);
+  CHECK(o->noali);
+  CHECK(*o->domtblout == "d.tbl");
+  CHECK(*o->incdomE == 0.5);
+  CHECK(o->hmm_file == "m");
+  CHECK(o->seq_file == "d");
+  // The "Option settings" line of the tables: hmmsearch's table order and full names, values as typed.
+  CHECK(o->given == std::vector<std::string>{"--domtblout", "d.tbl", "--noali", "-E", "1e-3", "--incdomE", "0.5", "--F1",
+                                             "0.5"});
+
+  // An exact name wins over the longer names it prefixes; "--" makes the next words files even if they look like
+  // options; "-" alone is a file; a value glued with = may start with '-'.
+  const auto e = parse({"--domE", "1", "-T-5", "--tblout=-", "-o-x", "--", "-", "-d"});
+  REQUIRE(e);
+  CHECK(*e->domE == 1);
+  CHECK(*e->T == -5);
+  CHECK(*e->tblout == "-");
+  CHECK(*e->output == "-x");
+  CHECK(e->hmm_file == "-");
+  CHECK(e->seq_file == "-d");
+
+  // -E inf and overflowing reals are infinity (strtod), leading and trailing blanks are allowed.
+  const auto inf = parse({"-E", "inf", "--domE", "1e999", "-Z", " 5 ", "m", "d"});
+  REQUIRE(inf);
+  CHECK(std::isinf(*inf->E));
+  CHECK(std::isinf(*inf->domE));
+  CHECK(*inf->Z == 5);
+  // --seed n is atoi(n): 2^32 + 42 is 42.
+  const auto seed = parse({"--seed", "4294967338", "m", "d"});
+  REQUIRE(seed);
+  CHECK(*seed->seed == 42u);
+  CHECK(seed->given == std::vector<std::string>{"--seed", "4294967338"});
+
+  // -h among other one-letter options; the rest of the command line must still parse, as in hmmsearch.
+  CHECK_FALSE(parse({"-hE", "1"}));
+  CHECK_FALSE(parse({"-h", "a", "b", "c"}));
+  CHECK_FALSE(parse({"--he"}));
+  // After the first file argument everything is a file: hmmsearch opens "--help" as the database.
+  const auto late_help = parse({"m.hmm", "--help"});
+  REQUIRE(late_help);
+  CHECK(late_help->seq_file == "--help");
+  // cudp's own options take the same syntax.
+  const auto cudp = parse({"--back=host", "--cp", "2", "m", "d"});
+  REQUIRE(cudp);
+  CHECK(cudp->backend == "host");
+  CHECK(*cudp->cpu == 2);
+}
+
+TEST_CASE("command lines hmmsearch refuses", "[hmmsearch]") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"-E", "1", "-E", "2", "m", "d"}, "-E has already been set"},
+      {{"--noali", "--noal", "m", "d"}, "--noali has already been set"},
+      {{"m", "d", "-E", "1"}, "options must come before"},
+      {{"m", "-E", "1", "d"}, "options must come before"},
+      {{"--tblout", "-", "m", "d"}, "--tblout=-"},
+      {{"-o", "-x", "m", "d"}, "-o-x"},
+      {{"--backend", "-", "m", "d"}, "--backend=-"},
+      {{"--do", "x", "m", "d"}, "\"--do\" is ambiguous"},
+      {{"--cut", "m", "d"}, "\"--cut\" is ambiguous"},
+      {{"--E", "5", "m", "d"}, "unknown option --E"},
+      {{"-Q", "m", "d"}, "unknown option -Q"},
+      {{"-E=5", "m", "d"}, "-E expects a real number, got '=5'"},
+      {{"--F1=0.5=3", "m", "d"}, "--F1 expects a real number, got '0.5=3'"},
+      {{"--noali=3", "m", "d"}, "--noali takes no value"},
+      {{"-E", "nan", "m", "d"}, "-E must be > 0"},
+      {{"--seed", "2147483648", "m", "d"}, "--seed"},
+      {{"--seed", "4294967296", "m", "d"}, "one-time arbitrary seed"},
+      {{"-hQ"}, "unknown option -Q"},
+      {{"-h", "-E", "1", "-T", "1"}, "-E and -T"},
+      {{"-A", "ali.sto", "m", "d"}, "-A"},
+  };
+  for (const auto& [words, message] : cases) {
+    INFO(message);
+    try {
+      parse(words);
+      FAIL("accepted");
+    } catch (const hmmsearch::UsageError& e) {
+      CHECK(std::string(e.what()).find(message) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a search's options go to the daemon in words that parse back to the same search", "[hmmsearch]") {
+  const auto o = parse({"--connect", "/tmp/s", "--tblout=-t", "-E1e-3", "--noal", "--", "-m.hmm", "db"});
+  REQUIRE(o);
+  const std::vector<std::string> words = hmmsearch::request_words(*o);
+  const auto back = parse(words);
+  REQUIRE(back);
+  CHECK(*back->tblout == "-t");
+  CHECK(*back->E == 1e-3);
+  CHECK(back->noali);
+  CHECK(back->hmm_file == "-m.hmm");
+  CHECK(back->seq_file == "db");
+  CHECK(back->given == o->given);
 }
