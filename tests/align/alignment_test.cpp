@@ -7,6 +7,7 @@
 
 #include "cudp/align/alignment.hpp"
 #include "cudp/align/full_traceback.hpp"
+#include "cudp/align/midpoint.hpp"
 #include "cudp/engine/locate.hpp"
 
 #include "../support/reference_dp.hpp"
@@ -137,4 +138,37 @@ TEST_CASE("counts: identities, positives, mismatches, gap opens and gap columns"
   CHECK(c.gap_opens == 1);
   CHECK(c.gaps == 1);
   CHECK(cudp::align::cigar(a) == "2=1X1=1D1=");
+}
+
+TEST_CASE("midpoint: the best crossing of any cut row scores the global optimum", "[align][midpoint]") {
+  std::mt19937_64 rng(11);
+  const cudp::test::RandomMatrix matrix(6, -4, 5, 3);
+  int compared = 0, through_gaps = 0;
+  for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{0, 2}, GapCosts{6, 3}}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const int m = static_cast<int>(rng() % 50);
+      auto query = cudp::test::random_codes(rng, m, 6);
+      std::vector<std::uint8_t> target = cudp::test::random_codes(rng, rng() % 50, 6);
+      if (trial % 3 == 0) {  // the query with a block inserted: vertical gaps across the cut rows
+        target = query;
+        const auto block = cudp::test::random_codes(rng, 1 + rng() % 12, 6);
+        target.insert(target.begin() + static_cast<long>(rng() % (target.size() + 1)), block.begin(), block.end());
+      }
+      const int n = static_cast<int>(target.size());
+      const long optimum =
+          cudp::align::align_full(AlignMode::Global, query.data(), m, target.data(), n, matrix, gaps).score;
+      std::vector<std::uint8_t> rq(query.rbegin(), query.rend()), rt(target.rbegin(), target.rend());
+      for (int cut = 0; cut <= n; ++cut) {
+        const auto forward = cudp::align::global_row_on_host(query.data(), m, target.data(), cut, matrix, gaps);
+        const auto reverse = cudp::align::global_row_on_host(rq.data(), m, rt.data(), n - cut, matrix, gaps);
+        const auto mid = cudp::align::global_midpoint(forward, reverse, gaps);
+        INFO("gaps " << gaps.open << "/" << gaps.extend << " m " << m << " n " << n << " cut " << cut);
+        REQUIRE(mid.score == optimum);
+        through_gaps += mid.in_vertical_gap;
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 1000);
+  CHECK(through_gaps > 0);  // the gap-crossing term decided some cuts
 }
