@@ -15,6 +15,21 @@ std::optional<hmmsearch::Options> parse(std::vector<std::string> words) {
   return hmmsearch::parse_options(static_cast<int>(argv.size()), argv.data());
 }
 
+using RefusedLines = std::vector<std::pair<std::vector<std::string>, std::string>>;
+
+// Each command line must be refused with a usage error whose message contains the text beside it.
+void require_usage_errors(const RefusedLines& cases) {
+  for (const auto& [words, message] : cases) {
+    INFO(message);
+    try {
+      parse(words);
+      FAIL("accepted");
+    } catch (const hmmsearch::UsageError& e) {
+      CHECK(std::string(e.what()).find(message) != std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("hmmsearch options parse into thresholds as p7_pipeline_Create sets them", "[hmmsearch]") {
@@ -54,7 +69,7 @@ TEST_CASE("hmmsearch options parse into thresholds as p7_pipeline_Create sets th
 }
 
 TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hmmsearch]") {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+  const RefusedLines cases{
       {{"-E", "0", "m", "d"}, "-E must be > 0, got 0"},
       {{"--domE", "-1", "m", "d"}, "--domE must be > 0"},
       {{"--incE", "x", "m", "d"}, "--incE expects a real number, got 'x'"},
@@ -86,15 +101,7 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"--connect", "s", "--backend", "host", "m", "d"}, "--backend belongs to the daemon"},
       {{"--connect", "s", "m", "-"}, "not standard input"},
   };
-  for (const auto& [words, message] : cases) {
-    INFO(message);
-    try {
-      parse(words);
-      FAIL("accepted");
-    } catch (const hmmsearch::UsageError& e) {
-      CHECK(std::string(e.what()).find(message) != std::string::npos);
-    }
-  }
+  require_usage_errors(cases);
 }
 
 TEST_CASE("a daemon takes its database and backend; a client takes the search", "[hmmsearch]") {
@@ -169,7 +176,7 @@ TEST_CASE("Easel's option syntax: --opt=value, -Xvalue, unique prefixes and --",
 }
 
 TEST_CASE("command lines hmmsearch refuses", "[hmmsearch]") {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+  const RefusedLines cases{
       {{"-E", "1", "-E", "2", "m", "d"}, "-E has already been set"},
       {{"--noali", "--noal", "m", "d"}, "--noali has already been set"},
       {{"m", "d", "-E", "1"}, "options must come before"},
@@ -191,15 +198,7 @@ TEST_CASE("command lines hmmsearch refuses", "[hmmsearch]") {
       {{"-h", "-E", "1", "-T", "1"}, "-E and -T"},
       {{"-A", "ali.sto", "m", "d"}, "-A"},
   };
-  for (const auto& [words, message] : cases) {
-    INFO(message);
-    try {
-      parse(words);
-      FAIL("accepted");
-    } catch (const hmmsearch::UsageError& e) {
-      CHECK(std::string(e.what()).find(message) != std::string::npos);
-    }
-  }
+  require_usage_errors(cases);
 }
 
 TEST_CASE("a search's options go to the daemon in words that parse back to the same search", "[hmmsearch]") {
