@@ -12,12 +12,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "../engine/cascade.hpp"
-#include "../engine/profile.hpp"
-#include "../engine/task_packing.hpp"
+#include "../engine/one_pair.hpp"
 #include "../lanes/s32.hpp"
 #include "../recurrences/gotoh.hpp"
-#include "../tiers/host.hpp"
+#include "../tiers/observers.hpp"
 
 namespace cudp::align {
 
@@ -31,7 +29,6 @@ template <class Matrix>
 CutRow global_row_on_host(const std::uint8_t* query, int m, const std::uint8_t* target, int rows, const Matrix& matrix,
                           recurrences::GapCosts gaps) {
   using P = recurrences::Gotoh<recurrences::AlignMode::Global, lanes::s32>;
-  using Tier = tiers::HostTier<8>;
   const long open = gaps.open, extend = gaps.extend;
   auto border = [&](long k) { return k == 0 ? 0L : -(open + k * extend); };
   CutRow row{std::vector<long>(static_cast<std::size_t>(m) + 1), std::vector<long>(static_cast<std::size_t>(m) + 1)};
@@ -47,19 +44,9 @@ CutRow global_row_on_host(const std::uint8_t* query, int m, const std::uint8_t* 
     return row;
   }
   if (m == 0) return row;
-  int codes = 0;
-  for (int j = 0; j < m; ++j) codes = std::max(codes, query[j] + 1);
-  for (int i = 0; i < rows; ++i) codes = std::max(codes, target[i] + 1);
-  const auto profile = engine::build_profile<P>(gaps, matrix, codes, query, m, Tier::columns_per_thread);
-  const std::uint64_t offsets[2] = {0, static_cast<std::uint64_t>(rows)};
-  const engine::SequencesView one{target, offsets, 1};
-  const std::uint32_t order = 0;
-  const auto tasks = engine::pack_tasks<1>(one, &order, 1, static_cast<std::uint8_t>(profile.pad_code));
-  std::int32_t score = 0;
   std::vector<std::int32_t> captured(static_cast<std::size_t>(m) * 2);
-  std::vector<P::Right> boundary;
-  Tier::align_task(P(gaps, engine::shape_of(profile.data, codes, profile.stride, m)), tasks.view(), 0, profile.view(), m,
-                   &score, boundary, tiers::LastRowCapture<std::int32_t>{captured.data(), m});
+  engine::run_one_pair_on_host<P>(gaps, matrix, query, m, target, rows,
+                                  tiers::LastRowCapture<std::int32_t>{captured.data(), m});
   for (int j = 1; j <= m; ++j) {
     row.h[j] = captured[static_cast<std::size_t>(j - 1) * 2];
     row.pending_f[j] = captured[static_cast<std::size_t>(j - 1) * 2 + 1];

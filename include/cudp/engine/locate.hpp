@@ -3,16 +3,14 @@
 // start. Both passes are the Gotoh policy on the host tier with the BestCell observer (tiers/observers.hpp), the
 // same cell code the bulk scoring ran; they run on the host for the hits a search reports, so the bulk scoring
 // pass pays nothing for coordinates, and each takes O(m) memory.
-#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "../lanes/s32.hpp"
 #include "../recurrences/gotoh.hpp"
-#include "../tiers/host.hpp"
-#include "cascade.hpp"
-#include "profile.hpp"
-#include "task_packing.hpp"
+#include "../tiers/observers.hpp"
+#include "one_pair.hpp"
 
 namespace cudp::engine {
 
@@ -26,23 +24,8 @@ struct AlignmentEnds {
 template <class P, class Matrix>
 tiers::CellEnd best_cell_on_host(const typename P::Params& params, const Matrix& matrix, const std::uint8_t* query,
                                  int m, const std::uint8_t* target, int n) {
-  // Strips of 8 columns: the BestCell pass ran 25% faster than with 32 (s32 lanes, a 1500 x 1500 pair; the wider
-  // tile's carries no longer stay in registers) and on par with the scalar loop it replaced.
-  using Tier = tiers::HostTier<8>;
-  // The profile needs rows only for the codes that occur; the pad code comes after them.
-  int codes = 0;
-  for (int j = 0; j < m; ++j) codes = std::max(codes, query[j] + 1);
-  for (int i = 0; i < n; ++i) codes = std::max(codes, target[i] + 1);
-  const Profile<P> profile = build_profile<P>(params, matrix, codes, query, m, Tier::columns_per_thread);
-  const std::uint64_t offsets[2] = {0, static_cast<std::uint64_t>(n)};
-  const SequencesView one{target, offsets, 1};
-  const std::uint32_t order = 0;
-  const auto tasks = pack_tasks<1>(one, &order, 1, static_cast<std::uint8_t>(profile.pad_code));
-  std::int32_t score = 0;
   tiers::CellEnd end;
-  std::vector<typename P::Right> boundary;
-  Tier::align_task(P(params, shape_of(profile.data, codes, profile.stride, m)), tasks.view(), 0, profile.view(), m,
-                   &score, boundary, tiers::BestCell{&end});
+  run_one_pair_on_host<P>(params, matrix, query, m, target, n, tiers::BestCell{&end});
   return end;
 }
 
@@ -58,9 +41,8 @@ AlignmentEnds locate_local(const std::uint8_t* query, int m, const std::uint8_t*
   // alignment's start. (A path leaving the corner with a gap cannot reach the score: the forward alignment would
   // then end in a gap, and dropping it would score higher.)
   const int te = fwd.target_end, qe = fwd.query_end;
-  std::vector<std::uint8_t> rq(query, query + qe), rt(target, target + te);
-  std::reverse(rq.begin(), rq.end());
-  std::reverse(rt.begin(), rt.end());
+  const std::vector<std::uint8_t> rq(std::make_reverse_iterator(query + qe), std::make_reverse_iterator(query));
+  const std::vector<std::uint8_t> rt(std::make_reverse_iterator(target + te), std::make_reverse_iterator(target));
   const tiers::CellEnd rev = best_cell_on_host<Global>(gaps, matrix, rq.data(), qe, rt.data(), te);
   AlignmentEnds out;
   out.score = fwd.score;
