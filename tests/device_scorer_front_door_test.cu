@@ -24,11 +24,7 @@ void check_device_equals_host(test::Mode mode) {
   for (int len : {1, 60, 400}) queries.add(test::random_codes(rng, len, 20));
   // A homopolymer of the best-scoring residue, as query and target: its self-hit passes 16 bits (local) and its
   // global problem is too wide for 16 bits, so the cascade must rescore it (the premise is checked below).
-  int best = 0;
-  for (int c = 1; c < matrix.size; ++c)
-    if (matrix(c, c) > matrix(best, best)) best = c;
-  const int repeat_length = 32767 / matrix(best, best) + 200;
-  const std::vector<std::uint8_t> repeat(repeat_length, static_cast<std::uint8_t>(best));
+  const std::vector<std::uint8_t> repeat = test::overflowing_query(matrix, matrix.size);
   db.add(repeat);
   queries.add(repeat);
   ScoreConfig<recurrences::GapCosts> config;

@@ -65,6 +65,16 @@ struct RandomMatrix {
   int operator()(int a, int b) const { return s[a * size + b]; }
 };
 
+// A query whose best-scoring residue, repeated, scores past a 16-bit lane against itself (local) and whose
+// problems are too wide for one (global): what makes the cascade rescore on the GPU.
+template <class Matrix>
+std::vector<std::uint8_t> overflowing_query(const Matrix& matrix, int alphabet) {
+  int best = 0;
+  for (int c = 1; c < alphabet; ++c)
+    if (matrix(c, c) > matrix(best, best)) best = c;
+  return std::vector<std::uint8_t>(32767 / matrix(best, best) + 300, static_cast<std::uint8_t>(best));
+}
+
 inline std::vector<std::uint8_t> random_codes(std::mt19937_64& rng, std::size_t n, int alphabet) {
   std::vector<std::uint8_t> v(n);
   std::uniform_int_distribution<int> d(0, alphabet - 1);

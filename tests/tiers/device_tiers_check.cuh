@@ -33,16 +33,6 @@ inline CodesSet adversarial_db(std::mt19937_64& rng, int alphabet, const std::ve
   return db;
 }
 
-// A query whose best-scoring residue, repeated, scores past a 16-bit lane against itself (local) and whose
-// problems are too wide for one (global): what makes the cascade rescore on the GPU.
-template <class Matrix>
-std::vector<std::uint8_t> overflowing_query(const Matrix& matrix, int alphabet) {
-  int best = 0;
-  for (int c = 1; c < alphabet; ++c)
-    if (matrix(c, c) > matrix(best, best)) best = c;
-  return std::vector<std::uint8_t>(32767 / matrix(best, best) + 300, static_cast<std::uint8_t>(best));
-}
-
 // The cascade's counts as they must come out, from the exact scores rather than the narrow pass: a target is wide
 // from the start where the narrow policy's bound says it may not fit, and rescored where its exact score is one
 // the narrow policy flags as possibly wrapped.

@@ -57,8 +57,8 @@ Alignment align_full(recurrences::AlignMode mode, const std::uint8_t* query, int
       std::uint8_t from = kDiagonal;
       if (e > v) v = e, from = kFromE;
       if (f[j] > v) v = f[j], from = kFromF;
-      if (local && v <= 0 && from != kDiagonal) v = 0, from = kStart;
-      if (local && v < 0) v = 0, from = kStart;
+      // A local path restarts rather than go below 0, or reach 0 through a gap.
+      if (local && (v < 0 || (v == 0 && from != kDiagonal))) v = 0, from = kStart;
       diagonal = h[j];
       h[j] = v;
       row[j] = move | from;
