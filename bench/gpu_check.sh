@@ -16,10 +16,10 @@ fi
 echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee "$OUT/summary.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1
 cmake --build build-gpu -j"$JOBS" >"$OUT/build.log" 2>&1 || { echo "build failed" | tee -a "$OUT/summary.txt"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
-(cd build-gpu && ctest -L gpu --output-on-failure -j1 --timeout 600 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
+(cd build-gpu && ctest -L gpu ${CTEST_ARGS:-} --output-on-failure -j1 --timeout 600 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
 echo "ctest -L gpu: rc=$rc; $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")" | tee -a "$OUT/summary.txt"
 grep -E "Failed|\*\*\*|Passed" "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
-# SANITIZE=0: the GPU tests only (a run after test-only changes).
+# SANITIZE=0: the GPU tests only (a run after test-only changes). CTEST_ARGS: more ctest arguments, e.g. -E or -R.
 [ "${SANITIZE:-1}" = 0 ] && exit $rc
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 for tool in memcheck racecheck synccheck; do
