@@ -21,6 +21,10 @@ constexpr const char* to_string(AlignMode m) {
 struct GapCosts {
   int open = 11;
   int extend = 1;
+  // Global mode, for a box cut out of a larger alignment (align/linear_space.hpp): the box's top-left corner lies
+  // inside a vertical gap that an earlier piece already opened, so a target gap down the left border pays its
+  // extensions only.
+  bool left_gap_continues = false;
 };
 
 template <AlignMode Mode, class L>
@@ -48,13 +52,14 @@ struct Gotoh {
 
   Word gap_open_extend_;  // -(open + extend), lane-broadcast
   Word gap_extend_;       // -extend
-  int open_, extend_, query_length_, overflow_limit_;
+  int open_, extend_, left_open_, query_length_, overflow_limit_;
 
   CUDP_HD Gotoh(const Params& gaps, const ProblemShape& shape)
       : gap_open_extend_(L::splat(-(gaps.open + gaps.extend))),
         gap_extend_(L::splat(-gaps.extend)),
         open_(gaps.open),
         extend_(gaps.extend),
+        left_open_(gaps.left_gap_continues ? 0 : gaps.open),
         query_length_(shape.query_length),
         overflow_limit_(L::max_value - shape.max_score) {}
 
@@ -64,17 +69,17 @@ struct Gotoh {
   }
 
   // H on the border: 0 for local and for the free end gaps of semi-global, a gap's cost for global.
-  CUDP_HD int border_h(int k) const { return (Mode == AlignMode::Global && k > 0) ? -(open_ + k * extend_) : 0; }
+  CUDP_HD int border_h(int k, int open) const { return (Mode == AlignMode::Global && k > 0) ? -(open + k * extend_) : 0; }
 
   // The border's E and F come out of the same lane addition as a cell's. Folding them to the scalar
   // h - open - extend instead made ptxas 13.0 (-O1 and up) flip the sign of that value in the semi-global s32
   // thread-tier kernel; the GPU tier tests catch it.
   CUDP_HD Down top(int j) const {
-    Word h = L::splat(border_h(j));
+    Word h = L::splat(border_h(j, open_));
     return {h, L::add(h, gap_open_extend_)};
   }
   CUDP_HD Right left(int i) const {
-    Word h = L::splat(border_h(i));
+    Word h = L::splat(border_h(i, left_open_));
     return {h, L::add(h, gap_open_extend_)};
   }
 

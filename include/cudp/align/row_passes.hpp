@@ -1,0 +1,100 @@
+#pragma once
+// The work of one level of a linear-space alignment: many independent global Gotoh problems ("passes"), each over a
+// box of a pair's matrix, each handing back only its last row. A pass reads its box forwards, or backwards for the
+// lower half of a Myers-Miller split; the backends below (host here, device in device_row_passes.cuh) run a whole
+// level at once, so that the many small boxes of the deep levels and the few large ones of the first levels go
+// through the same call.
+//
+// Sequences are given as one forward buffer and its reversal (reversed[k] = forward[length - 1 - k]), for one pair
+// or for many concatenated; a pass names its ranges in the buffer it reads, so that no backend copies segments.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "../engine/one_pair.hpp"
+#include "../lanes/s32.hpp"
+#include "../recurrences/gotoh.hpp"
+#include "../tiers/observers.hpp"
+#include "../tiers/parallel_for.hpp"
+
+namespace cudp::align {
+
+struct SequencePair {
+  const std::uint8_t* query = nullptr;
+  const std::uint8_t* query_reversed = nullptr;
+  std::int64_t query_length = 0;
+  const std::uint8_t* target = nullptr;
+  const std::uint8_t* target_reversed = nullptr;
+  std::int64_t target_length = 0;
+};
+
+// One box: the global problem of query[query_begin, query_begin + columns) x target[target_begin, target_begin +
+// rows) of the forward buffers, or of the reversed buffers when `reversed`.
+struct RowPass {
+  std::int64_t query_begin = 0;
+  std::int64_t target_begin = 0;
+  int columns = 0;  // >= 0
+  int rows = 0;     // >= 0
+  bool reversed = false;
+  bool left_gap_continues = false;  // see GapCosts::left_gap_continues
+  std::size_t out = 0;              // the row's columns + 1 entries start here in `h` and `pending_f`
+};
+
+// What a pass hands back for column j = 0..columns of its last row: h[out + j] = H(rows, j), and pending_f[out + j]
+// = max(F(rows, j), H(rows, j) - open) - extend, the best score of a path to (rows + 1, j) whose last move deletes a
+// target residue (the Down carry's f of Gotoh).
+struct RowPassOutput {
+  std::int32_t* h = nullptr;
+  std::int32_t* pending_f = nullptr;
+};
+
+using GlobalS32 = recurrences::Gotoh<recurrences::AlignMode::Global, lanes::s32>;
+
+// Column 0 of a pass's last row: the left border, a vertical gap from the corner.
+inline void border_column(const RowPass& pass, recurrences::GapCosts gaps, RowPassOutput out) {
+  const GlobalS32 p(gaps, recurrences::ProblemShape{});
+  const std::int32_t h = p.left(pass.rows).h;
+  // Below the corner the border is itself a vertical gap, which goes on; at the corner one is open only when it
+  // continues an earlier piece's.
+  const bool in_gap = pass.rows > 0 || gaps.left_gap_continues;
+  out.h[pass.out] = h;
+  out.pending_f[pass.out] = in_gap ? h - gaps.extend : h - gaps.open - gaps.extend;
+}
+
+// Row 0 of a pass: the top border, a horizontal gap from the corner.
+inline void top_row(const RowPass& pass, recurrences::GapCosts gaps, RowPassOutput out) {
+  const GlobalS32 p(gaps, recurrences::ProblemShape{});
+  for (int j = 1; j <= pass.columns; ++j) {
+    const auto d = p.top(j);
+    out.h[pass.out + j] = d.h;
+    out.pending_f[pass.out + j] = d.f;
+  }
+}
+
+// Runs every pass on the host, passes spread over `threads` threads (0: all cores), each on the host tier with
+// LastRowCapture: the same cell code as every other run of the Gotoh policy.
+template <class Matrix>
+void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePair& pair, const Matrix& matrix,
+                            recurrences::GapCosts gaps, RowPassOutput out, int threads = 0) {
+  tiers::parallel_for(
+      passes.size(), threads, [] { return std::vector<std::int32_t>(); },
+      [&](std::vector<std::int32_t>& captured, std::size_t k) {
+        const RowPass& pass = passes[k];
+        recurrences::GapCosts box_gaps = gaps;
+        box_gaps.left_gap_continues = pass.left_gap_continues;
+        border_column(pass, box_gaps, out);
+        if (pass.rows == 0 || pass.columns == 0) return top_row(pass, box_gaps, out);
+        const std::uint8_t* query = (pass.reversed ? pair.query_reversed : pair.query) + pass.query_begin;
+        const std::uint8_t* target = (pass.reversed ? pair.target_reversed : pair.target) + pass.target_begin;
+        captured.resize(static_cast<std::size_t>(pass.columns) * 2);
+        engine::run_one_pair_on_host<GlobalS32>(box_gaps, matrix, query, pass.columns, target, pass.rows,
+                                                tiers::LastRowCapture<std::int32_t>{captured.data(), pass.columns});
+        for (int j = 1; j <= pass.columns; ++j) {
+          out.h[pass.out + j] = captured[static_cast<std::size_t>(j - 1) * 2];
+          out.pending_f[pass.out + j] = captured[static_cast<std::size_t>(j - 1) * 2 + 1];
+        }
+      });
+}
+
+}  // namespace cudp::align
