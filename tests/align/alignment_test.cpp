@@ -8,6 +8,7 @@
 #include "cudp/align/alignment.hpp"
 #include "cudp/align/full_traceback.hpp"
 #include "cudp/align/midpoint.hpp"
+#include "cudp/align/row_passes.hpp"
 #include "cudp/engine/locate.hpp"
 
 #include "../support/reference_dp.hpp"
@@ -158,10 +159,17 @@ TEST_CASE("midpoint: the best crossing of any cut row scores the global optimum"
       const long optimum =
           cudp::align::align_full(AlignMode::Global, query.data(), m, target.data(), n, matrix, gaps).score;
       std::vector<std::uint8_t> rq(query.rbegin(), query.rend()), rt(target.rbegin(), target.rend());
+      const cudp::align::SequencePair pair{query.data(), rq.data(), m, target.data(), rt.data(), n};
       for (int cut = 0; cut <= n; ++cut) {
-        const auto forward = cudp::align::global_row_on_host(query.data(), m, target.data(), cut, matrix, gaps);
-        const auto reverse = cudp::align::global_row_on_host(rq.data(), m, rt.data(), n - cut, matrix, gaps);
-        const auto mid = cudp::align::global_midpoint(forward, reverse, gaps);
+        std::vector<cudp::align::RowPass> passes(2);
+        passes[0].columns = passes[1].columns = m;
+        passes[0].rows = cut;
+        passes[1].rows = n - cut;
+        passes[1].reversed = true;
+        passes[1].out = static_cast<std::size_t>(m) + 1;
+        std::vector<std::int32_t> h(2 * (static_cast<std::size_t>(m) + 1)), f(h.size());
+        cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, {h.data(), f.data()}, 1);
+        const auto mid = cudp::align::find_midpoint(h.data(), f.data(), h.data() + m + 1, f.data() + m + 1, m, gaps);
         INFO("gaps " << gaps.open << "/" << gaps.extend << " m " << m << " n " << n << " cut " << cut);
         REQUIRE(mid.score == optimum);
         through_gaps += mid.in_vertical_gap;

@@ -16,11 +16,16 @@
 
 namespace cudp::align {
 
+// Global mode, for a box of a larger alignment: whether a vertical gap at the box's top-left corner continues an
+// earlier piece's (gaps.left_gap_continues), and whether one into its bottom-right corner goes on into a later
+// piece's (`end_gap_continues`); such a gap pays no open cost of its own.
 template <class Matrix>
 Alignment align_full(recurrences::AlignMode mode, const std::uint8_t* query, int m, const std::uint8_t* target, int n,
-                     const Matrix& matrix, recurrences::GapCosts gaps) {
+                     const Matrix& matrix, recurrences::GapCosts gaps, bool end_gap_continues = false) {
   using recurrences::AlignMode;
   if (m < 0 || n < 0) throw std::invalid_argument("align_full: negative length");
+  if (mode != AlignMode::Global && (gaps.left_gap_continues || end_gap_continues))
+    throw std::invalid_argument("align_full: continuing gaps are for global boxes");
   const long neg = LONG_MIN / 4;
   const long open = gaps.open + gaps.extend, extend = gaps.extend;
   const bool local = mode == AlignMode::Local, free_ends = mode != AlignMode::Global;
@@ -31,8 +36,9 @@ Alignment align_full(recurrences::AlignMode mode, const std::uint8_t* query, int
   enum : std::uint8_t { kDiagonal = 0, kFromE = 1, kFromF = 2, kStart = 3, kEExtends = 4, kFExtends = 8 };
   std::vector<std::uint8_t> moves((static_cast<std::size_t>(n) + 1) * width, kStart);
   std::vector<long> h(width), f(width, neg);
-  auto border = [&](int k) { return free_ends || k == 0 ? 0L : -(gaps.open + static_cast<long>(k) * extend); };
-  for (int j = 0; j <= m; ++j) h[j] = border(j);
+  auto border = [&](int k, long gap_open) { return free_ends || k == 0 ? 0L : -(gap_open + static_cast<long>(k) * extend); };
+  const long left_open = gaps.left_gap_continues ? 0 : gaps.open;
+  for (int j = 0; j <= m; ++j) h[j] = border(j, gaps.open);
   for (int j = 1; j <= m; ++j)
     if (!free_ends) moves[j] = static_cast<std::uint8_t>(kFromE | kEExtends);  // the top border is one gap run along the query
   long best = local ? 0 : neg;
@@ -42,7 +48,7 @@ Alignment align_full(recurrences::AlignMode mode, const std::uint8_t* query, int
   };
   for (int i = 1; i <= n; ++i) {
     long diagonal = h[0], e = neg;
-    h[0] = border(i);
+    h[0] = border(i, left_open);
     std::uint8_t* row = moves.data() + static_cast<std::size_t>(i) * width;
     row[0] = static_cast<std::uint8_t>(free_ends ? kStart : kFromF | kFExtends);
     for (int j = 1; j <= m; ++j) {
@@ -66,7 +72,15 @@ Alignment align_full(recurrences::AlignMode mode, const std::uint8_t* query, int
       if (mode == AlignMode::SemiGlobal && (i == n || j == m)) consider(v, i, j);
     }
   }
-  if (mode == AlignMode::Global) best = h[m], best_i = n, best_j = m;
+  // F(n, m) and the open cost it paid: when m = 0 it is the left border's gap (none at the corner), which paid one
+  // only if it did not continue an earlier piece's; a gap is never refunded twice.
+  const long f_corner = m == 0 ? (n > 0 ? h[0] : neg) : f[m];
+  const long f_corner_open = m == 0 ? left_open : gaps.open;
+  bool end_in_gap = false;
+  if (mode == AlignMode::Global) {
+    best = h[m], best_i = n, best_j = m;
+    if (end_gap_continues && f_corner + f_corner_open > best) best = f_corner + f_corner_open, end_in_gap = true;
+  }
   if (mode == AlignMode::SemiGlobal && (n == 0 || m == 0)) best = 0, best_i = n, best_j = m;
 
   Alignment a;
@@ -79,7 +93,7 @@ Alignment align_full(recurrences::AlignMode mode, const std::uint8_t* query, int
   }
   std::vector<EditRun> reversed;
   int i = best_i, j = best_j;
-  enum { InH, InE, InF } state = InH;
+  enum { InH, InE, InF } state = end_in_gap ? InF : InH;
   while (i > 0 || j > 0) {
     const std::uint8_t move = moves[static_cast<std::size_t>(i) * width + j];
     if (state == InH) {

@@ -1,23 +1,328 @@
 #pragma once
-// Optimal Gotoh alignments in O(m + n) memory (Myers-Miller). PLACEHOLDER while the recursion lands: full traceback.
+// Optimal Gotoh alignments in O(m + n) memory: Myers and Miller's divide and conquer, run breadth first. Every box
+// of one level is halved at its middle target row at once: one batch of row passes (row_passes.hpp: a forward pass
+// over each upper half, a reverse pass over each lower half), the crossing rule of midpoint.hpp on each pair of
+// rows, and the box becomes two boxes, joined either at a node or by a vertical gap through it. Boxes small enough
+// are solved whole by full traceback. Nothing here depends on where the passes run: the host tier by default, or
+// any runner with run_row_passes_on_host's contract (the device backend).
+//
+// A vertical gap that crosses a cut belongs to both halves; each half is then a box whose corner lies inside a gap
+// already open (GapCosts::left_gap_continues for the forward pass, the same flag on the reversed problem for the
+// end), so that the gap pays its open cost once. Horizontal gaps never cross a cut: cuts are rows.
+//
+// Local and semi-global alignments first find their ends (a forward pass for the end cell, a reverse pass from it
+// for the start), then align the box between them globally: the best global alignment of that box scores the best
+// local (semi-global) alignment, and any global alignment of it is a local (semi-global) one.
+//
+// Memory: the sequences and their reversals (2 bytes per residue), one level's rows (8 bytes per column of each
+// box, at most 2 (m + levels) entries), the leaves' traceback (leaf_cells bytes per thread) and the pieces of the
+// answer; the passes themselves keep one row.
+#include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <functional>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "../engine/locate.hpp"
 #include "../recurrences/gotoh.hpp"
+#include "../tiers/parallel_for.hpp"
 #include "alignment.hpp"
 #include "full_traceback.hpp"
+#include "midpoint.hpp"
+#include "row_passes.hpp"
 
 namespace cudp::align {
 
 struct LinearSpaceOptions {
-  long leaf_cells = 1L << 16;  // boxes of at most this many cells are solved whole, by full traceback
-  int threads = 0;             // host threads for the passes of one level (0: all cores)
+  long leaf_cells = 1L << 16;  // boxes of at most this many cells ((rows + 1) x (columns + 1)) are solved whole
+  int threads = 0;             // host threads for the leaves and the host passes (0: all cores)
+  // Called after each level with the fraction of the expected cells done (the passes compute about twice the
+  // matrix); empty: nothing reported.
+  std::function<void(double)> progress;
 };
 
+// A box of the global problem, in forward coordinates of the whole pair: query[query_begin, query_end) x
+// target[target_begin, target_end).
+struct Box {
+  int query_begin = 0, query_end = 0;
+  int target_begin = 0, target_end = 0;
+  bool gap_continues_at_start = false;  // a vertical gap from the top-left corner goes on from an earlier piece
+  bool gap_continues_at_end = false;    // one into the bottom-right corner goes on into a later piece
+  int rows() const { return target_end - target_begin; }
+  int columns() const { return query_end - query_begin; }
+};
+
+// Whether every value of an m x n global problem with these scores stays inside 32-bit lanes, the passes' lanes.
+inline bool fits_in_32_bits(int m, int n, int max_score, int min_score, recurrences::GapCosts gaps) {
+  recurrences::ProblemShape shape;
+  shape.query_length = m;
+  shape.max_score = max_score;
+  shape.min_score = min_score;
+  return GlobalS32::fits(gaps, shape, n);
+}
+
+namespace detail {
+
+struct Piece {
+  Box box;
+  bool solved = false;
+  std::vector<EditRun> edits;
+};
+
+inline bool is_leaf(const Box& b, long leaf_cells) {
+  return b.columns() == 0 || b.rows() <= 1 ||
+         (static_cast<long>(b.rows()) + 1) * (static_cast<long>(b.columns()) + 1) <= leaf_cells;
+}
+
+template <class Matrix>
+Alignment solve_leaf(const SequencePair& pair, const Box& b, const Matrix& matrix, recurrences::GapCosts gaps) {
+  gaps.left_gap_continues = b.gap_continues_at_start;
+  return align_full(recurrences::AlignMode::Global, pair.query + b.query_begin, b.columns(),
+                    pair.target + b.target_begin, b.rows(), matrix, gaps, b.gap_continues_at_end);
+}
+
+}  // namespace detail
+
+// The best global alignment of `box` of `pair` (the box's own score: a gap continuing at a corner pays no open),
+// its passes run by `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)`.
+template <class Matrix, class PassRunner>
+Alignment align_box_linear_space(const SequencePair& pair, const Box& box, const Matrix& matrix,
+                                 recurrences::GapCosts gaps, const LinearSpaceOptions& options, PassRunner&& run_passes) {
+  using detail::Piece;
+  const int m = static_cast<int>(pair.query_length), n = static_cast<int>(pair.target_length);
+  auto open_piece = [](const Box& b) { return Piece{b, false, {}}; };
+  std::vector<Piece> pieces{open_piece(box)};
+  long score = LONG_MIN;
+  const double expected_cells = 2.0 * (static_cast<double>(box.rows()) + 1) * (static_cast<double>(box.columns()) + 1);
+  double cells_done = 0;
+  std::vector<RowPass> passes;
+  std::vector<std::size_t> split;  // indices of the pieces this level splits
+  std::vector<std::int32_t> h, pending_f;
+  while (true) {
+    split.clear();
+    std::vector<std::size_t> leaves;
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      if (pieces[k].solved) continue;
+      (detail::is_leaf(pieces[k].box, options.leaf_cells) ? leaves : split).push_back(k);
+    }
+    if (split.empty() && leaves.empty()) break;
+    tiers::parallel_for(
+        leaves.size(), options.threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          Piece& piece = pieces[leaves[k]];
+          const Alignment a = detail::solve_leaf(pair, piece.box, matrix, gaps);
+          piece.edits = a.edits;
+          piece.solved = true;
+          if (pieces.size() == 1) score = a.score;
+        });
+    if (split.empty()) break;
+
+    // One forward and one reverse pass per box, their rows side by side.
+    passes.clear();
+    std::size_t entries = 0;
+    for (std::size_t k : split) {
+      const Box& b = pieces[k].box;
+      const int cut = b.rows() / 2;  // 1 <= cut <= rows - 1: both halves have a row next to the cut
+      RowPass forward;
+      forward.query_begin = b.query_begin;
+      forward.target_begin = b.target_begin;
+      forward.columns = b.columns();
+      forward.rows = cut;
+      forward.left_gap_continues = b.gap_continues_at_start;
+      forward.out = entries;
+      RowPass reverse;
+      reverse.query_begin = m - b.query_end;
+      reverse.target_begin = n - b.target_end;
+      reverse.columns = b.columns();
+      reverse.rows = b.rows() - cut;
+      reverse.reversed = true;
+      reverse.left_gap_continues = b.gap_continues_at_end;
+      reverse.out = entries + static_cast<std::size_t>(b.columns()) + 1;
+      entries += 2 * (static_cast<std::size_t>(b.columns()) + 1);
+      passes.push_back(forward);
+      passes.push_back(reverse);
+      cells_done += static_cast<double>(b.rows()) * b.columns();
+    }
+    h.resize(entries);
+    pending_f.resize(entries);
+    run_passes(passes, pair, RowPassOutput{h.data(), pending_f.data()});
+
+    std::vector<Piece> next;
+    next.reserve(pieces.size() + 2 * split.size());
+    std::size_t s = 0;
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      if (s == split.size() || split[s] != k) {
+        next.push_back(std::move(pieces[k]));
+        continue;
+      }
+      const Box b = pieces[k].box;
+      const RowPass& forward = passes[2 * s];
+      const RowPass& reverse = passes[2 * s + 1];
+      ++s;
+      const Midpoint mid = find_midpoint(h.data() + forward.out, pending_f.data() + forward.out, h.data() + reverse.out,
+                                         pending_f.data() + reverse.out, b.columns(), gaps);
+      if (pieces.size() == 1) score = mid.score;
+      const int cut_row = b.target_begin + forward.rows, cut_column = b.query_begin + mid.column;
+      if (!mid.in_vertical_gap) {
+        next.push_back(open_piece({b.query_begin, cut_column, b.target_begin, cut_row, b.gap_continues_at_start, false}));
+        next.push_back(open_piece({cut_column, b.query_end, cut_row, b.target_end, false, b.gap_continues_at_end}));
+      } else {
+        // The gap deletes the target residues on both sides of the cut: rows cut_row - 1 and cut_row (0-based).
+        next.push_back(open_piece({b.query_begin, cut_column, b.target_begin, cut_row - 1, b.gap_continues_at_start, true}));
+        next.push_back({Box{cut_column, cut_column, cut_row - 1, cut_row + 1, false, false}, true,
+                        {EditRun{EditOp::Deletion, 2}}});
+        next.push_back(open_piece({cut_column, b.query_end, cut_row + 1, b.target_end, true, b.gap_continues_at_end}));
+      }
+    }
+    pieces = std::move(next);
+    if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
+  }
+
+  Alignment a;
+  a.score = score;
+  a.query_begin = box.query_begin;
+  a.query_end = box.query_end;
+  a.target_begin = box.target_begin;
+  a.target_end = box.target_end;
+  for (const Piece& piece : pieces)
+    for (const EditRun& r : piece.edits) append(a.edits, r.op, r.length);
+  return a;
+}
+
+namespace detail {
+
+// Swaps the roles of the sequences for a pass over the transposed matrix.
+template <class Matrix>
+struct Transposed {
+  const Matrix& matrix;
+  int operator()(int a, int b) const { return matrix(b, a); }
+};
+
+// Where the best semi-global alignment starts and ends. Its end is the best cell of the last row or the last
+// column (two passes of the semi-global policy, the second over the transposed matrix), the border cells (n, 0) and
+// (0, m) excluded as the policy excludes them (an alignment has a column when both sequences have residues); its
+// start, the best cell of the first row or first column of the matrix anchored at that end (the same on the
+// reversed prefixes, global), borders included: a start may leave one sequence's residues all before it.
+template <class Matrix>
+Box locate_semiglobal(const SequencePair& pair, const Matrix& matrix, recurrences::GapCosts gaps, long& score) {
+  using SemiGlobal = recurrences::Gotoh<recurrences::AlignMode::SemiGlobal, lanes::s32>;
+  const int m = static_cast<int>(pair.query_length), n = static_cast<int>(pair.target_length);
+  // Best cell among (rows, j) for j = 0..columns and (i, columns) for i = 0..rows, of policy P over the given
+  // sequences; ties go to the last row, then the smaller index.
+  auto best_edge_cell = [&](auto policy, const std::uint8_t* query, const std::uint8_t* target, int columns, int rows,
+                            long border_row_0, long border_column_0, long& best, int& bi, int& bj) {
+    using P = decltype(policy);
+    best = LONG_MIN;
+    std::vector<std::int32_t> row(static_cast<std::size_t>(std::max(columns, rows)) * 2);
+    // Column 0 of the last row, row 0 of the last column: borders.
+    auto consider = [&](long v, int i, int j) {
+      if (v > best) best = v, bi = i, bj = j;
+    };
+    const bool borders = border_column_0 != LONG_MIN;
+    if (borders) consider(border_column_0, rows, 0);
+    if (rows > 0 && columns > 0) {
+      engine::run_one_pair_on_host<P>(gaps, matrix, query, columns, target, rows,
+                                      tiers::LastRowCapture<std::int32_t>{row.data(), columns});
+      for (int j = 1; j <= columns; ++j) consider(row[static_cast<std::size_t>(j - 1) * 2], rows, j);
+      engine::run_one_pair_on_host<P>(gaps, Transposed<Matrix>{matrix}, target, rows, query, columns,
+                                      tiers::LastRowCapture<std::int32_t>{row.data(), rows});
+      for (int i = 1; i < rows; ++i) consider(row[static_cast<std::size_t>(i - 1) * 2], i, columns);
+    } else {
+      // One sequence is empty: the edges are borders.
+      for (int j = 1; j <= columns; ++j) consider(P(gaps, {}).top(j).h, rows, j);
+      for (int i = 1; i < rows; ++i) consider(P(gaps, {}).left(i).h, i, columns);
+    }
+    if (borders) consider(border_row_0, 0, columns);
+  };
+  long best = 0;
+  int end_i = 0, end_j = 0;
+  const long border = m == 0 || n == 0 ? 0 : LONG_MIN;  // LONG_MIN: left out
+  best_edge_cell(SemiGlobal(gaps, {}), pair.query, pair.target, m, n, border, border, best, end_i, end_j);
+  score = best;
+  // The reverse pass from the end, over the reversed prefixes; its borders are gaps from the end cell.
+  const GlobalS32 anchored(gaps, {});
+  long back = 0;
+  int start_i = 0, start_j = 0;
+  best_edge_cell(anchored, pair.query_reversed + (m - end_j), pair.target_reversed + (n - end_i), end_j, end_i,
+                 anchored.top(end_j).h, anchored.left(end_i).h, back, start_i, start_j);
+  if (back != best) throw std::logic_error("semi-global: the reverse pass does not reach the forward score");
+  return Box{end_j - start_j, end_j, end_i - start_i, end_i, false, false};
+}
+
+}  // namespace detail
+
+// The best alignment of query[0, m) and target[0, n) in `mode`, in O(m + n) memory; `run_passes` runs each level's
+// passes (see align_box_linear_space). Throws std::invalid_argument when the scores could pass 32 bits.
+template <class Matrix, class PassRunner>
+Alignment align_linear_space(recurrences::AlignMode mode, const std::uint8_t* query, int m, const std::uint8_t* target,
+                             int n, const Matrix& matrix, recurrences::GapCosts gaps, const LinearSpaceOptions& options,
+                             PassRunner&& run_passes) {
+  using recurrences::AlignMode;
+  if (m < 0 || n < 0) throw std::invalid_argument("align_linear_space: negative length");
+  if (gaps.left_gap_continues) throw std::invalid_argument("align_linear_space: left_gap_continues is for boxes");
+  int max_score = 0, min_score = 0;
+  {
+    // The scores the pair can meet: the matrix's entries between codes that occur.
+    std::vector<bool> in_query(256), in_target(256);
+    for (int j = 0; j < m; ++j) in_query[query[j]] = true;
+    for (int i = 0; i < n; ++i) in_target[target[i]] = true;
+    bool first = true;
+    for (int a = 0; a < 256; ++a)
+      for (int b = 0; b < 256; ++b)
+        if (in_target[a] && in_query[b]) {
+          const int s = matrix(a, b);
+          max_score = first ? s : std::max(max_score, s);
+          min_score = first ? s : std::min(min_score, s);
+          first = false;
+        }
+  }
+  if (!fits_in_32_bits(m, n, max_score, min_score, gaps))
+    throw std::invalid_argument("a " + std::to_string(m) + " x " + std::to_string(n) +
+                                " alignment with these scores could pass the 32-bit score range");
+  const std::vector<std::uint8_t> query_reversed(std::make_reverse_iterator(query + m), std::make_reverse_iterator(query));
+  const std::vector<std::uint8_t> target_reversed(std::make_reverse_iterator(target + n),
+                                                  std::make_reverse_iterator(target));
+  const SequencePair pair{query, query_reversed.data(), m, target, target_reversed.data(), n};
+
+  Box box{0, m, 0, n, false, false};
+  long located = 0;
+  if (mode == AlignMode::Local) {
+    const engine::AlignmentEnds ends = engine::locate_local(query, m, target, n, matrix, gaps.open, gaps.extend);
+    if (ends.score <= 0) return Alignment{};
+    box = Box{ends.query_start - 1, ends.query_end, ends.target_start - 1, ends.target_end, false, false};
+    located = ends.score;
+  } else if (mode == AlignMode::SemiGlobal) {
+    box = detail::locate_semiglobal(pair, matrix, gaps, located);
+    if (box.rows() == 0 && box.columns() == 0) {
+      Alignment empty;
+      empty.score = located;
+      return empty;
+    }
+  }
+  Alignment a = align_box_linear_space(pair, box, matrix, gaps, options, run_passes);
+  if (mode != AlignMode::Global && a.score != located)
+    throw std::logic_error("align_linear_space: the box's global score " + std::to_string(a.score) +
+                           " differs from the located " + std::to_string(located));
+  const long rescored = rescore(a, mode, query, m, target, n, matrix, gaps);
+  if (rescored != a.score)
+    throw std::logic_error("align_linear_space: the alignment rescores to " + std::to_string(rescored) + ", not " +
+                           std::to_string(a.score));
+  return a;
+}
+
+// The same with the passes on the host tier.
 template <class Matrix>
 Alignment align_linear_space(recurrences::AlignMode mode, const std::uint8_t* query, int m, const std::uint8_t* target,
                              int n, const Matrix& matrix, recurrences::GapCosts gaps,
-                             const LinearSpaceOptions& = {}) {
-  return align_full(mode, query, m, target, n, matrix, gaps);
+                             const LinearSpaceOptions& options = {}) {
+  return align_linear_space(mode, query, m, target, n, matrix, gaps, options,
+                            [&](const std::vector<RowPass>& passes, const SequencePair& pair, RowPassOutput out) {
+                              run_row_passes_on_host(passes, pair, matrix, gaps, out, options.threads);
+                            });
 }
 
 }  // namespace cudp::align

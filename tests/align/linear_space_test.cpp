@@ -1,0 +1,168 @@
+// The linear-space aligner: in every mode its alignment rescores to the textbook DP optimum, however deep the
+// recursion goes (leaf sizes down to 1 cell force a split at every row pair), on random pairs, on pairs built to
+// put long vertical gaps across the cuts, and on the corner cases (empty, one residue, one letter repeated, nothing
+// alike). Boxes with continuing gaps are checked on their own against an explicit model of what they mean.
+#include <catch2/catch.hpp>
+
+#include <climits>
+#include <random>
+#include <vector>
+
+#include "cudp/align/full_traceback.hpp"
+#include "cudp/align/linear_space.hpp"
+
+#include "../support/reference_dp.hpp"
+
+using cudp::align::Alignment;
+using cudp::align::LinearSpaceOptions;
+using cudp::recurrences::AlignMode;
+using cudp::recurrences::GapCosts;
+
+namespace {
+
+cudp::test::Mode test_mode(AlignMode mode) {
+  return mode == AlignMode::Local ? cudp::test::Mode::Local
+                                  : (mode == AlignMode::Global ? cudp::test::Mode::Global : cudp::test::Mode::SemiGlobal);
+}
+
+// A mutated copy: substitutions, short indels and one long deletion and insertion, so that optimal paths run long
+// vertical and horizontal gaps.
+std::vector<std::uint8_t> mutate(std::mt19937_64& rng, std::vector<std::uint8_t> s, int alphabet) {
+  for (auto& c : s)
+    if (rng() % 10 == 0) c = static_cast<std::uint8_t>(rng() % alphabet);
+  if (s.size() > 10) {
+    const std::size_t at = rng() % (s.size() - 8), len = 1 + rng() % 8;
+    s.erase(s.begin() + static_cast<long>(at), s.begin() + static_cast<long>(at + len));
+  }
+  const auto block = cudp::test::random_codes(rng, 1 + rng() % 15, alphabet);
+  s.insert(s.begin() + static_cast<long>(rng() % (s.size() + 1)), block.begin(), block.end());
+  return s;
+}
+
+struct Case {
+  std::vector<std::uint8_t> query, target;
+};
+
+}  // namespace
+
+TEST_CASE("linear space: optimal in every mode at every recursion depth, rescoring to the DP", "[align][linear]") {
+  std::mt19937_64 rng(20261123);
+  int compared = 0;
+  for (int alphabet : {2, 4, 20}) {
+    const cudp::test::RandomMatrix matrix(alphabet, -5, 6, 31 + alphabet);
+    for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{0, 3}, GapCosts{4, 2}, GapCosts{1, 1}}) {
+      for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+        for (int trial = 0; trial < 40; ++trial) {
+          Case c;
+          c.query = cudp::test::random_codes(rng, rng() % 90, alphabet);
+          c.target = trial % 2 ? mutate(rng, c.query, alphabet) : cudp::test::random_codes(rng, rng() % 90, alphabet);
+          if (trial % 7 == 3) std::swap(c.query, c.target);
+          const int m = static_cast<int>(c.query.size()), n = static_cast<int>(c.target.size());
+          const long optimum = cudp::test::reference_gotoh(test_mode(mode), c.target, c.query, matrix, gaps.open, gaps.extend);
+          for (long leaf : {1L, 16L, 1L << 16}) {
+            LinearSpaceOptions options;
+            options.leaf_cells = leaf;
+            options.threads = 1 + trial % 3;
+            const Alignment a =
+                cudp::align::align_linear_space(mode, c.query.data(), m, c.target.data(), n, matrix, gaps, options);
+            INFO("alphabet " << alphabet << " gaps " << gaps.open << "/" << gaps.extend << " mode " << to_string(mode)
+                             << " m " << m << " n " << n << " leaf " << leaf << " cigar " << cudp::align::cigar(a));
+            REQUIRE(a.score == optimum);
+            REQUIRE(cudp::align::rescore(a, mode, c.query.data(), m, c.target.data(), n, matrix, gaps) == optimum);
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  CHECK(compared == 3 * 4 * 3 * 40 * 3);
+}
+
+TEST_CASE("linear space: corner cases", "[align][linear]") {
+  const cudp::test::RandomMatrix matrix(4, -3, 3, 5);
+  LinearSpaceOptions deep;
+  deep.leaf_cells = 1;
+  auto check = [&](const std::vector<std::uint8_t>& q, const std::vector<std::uint8_t>& t, GapCosts gaps) {
+    for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+      const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
+      const Alignment a = cudp::align::align_linear_space(mode, q.data(), m, t.data(), n, matrix, gaps, deep);
+      INFO("mode " << to_string(mode) << " m " << m << " n " << n << " cigar " << cudp::align::cigar(a));
+      long optimum = 0;
+      if (m > 0 && n > 0)
+        optimum = cudp::test::reference_gotoh(test_mode(mode), t, q, matrix, gaps.open, gaps.extend);
+      else if (mode == AlignMode::Global && m + n > 0)
+        optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
+      REQUIRE(a.score == optimum);
+      REQUIRE(cudp::align::rescore(a, mode, q.data(), m, t.data(), n, matrix, gaps) == optimum);
+    }
+  };
+  const std::vector<std::uint8_t> none, one{2}, other{1};
+  for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{0, 2}}) {
+    check(none, none, gaps);
+    check(one, none, gaps);
+    check(none, one, gaps);
+    check(one, one, gaps);
+    check(one, other, gaps);
+    // One letter repeated: every diagonal ties, and the lengths differ by a long gap.
+    check(std::vector<std::uint8_t>(37, 3), std::vector<std::uint8_t>(120, 3), gaps);
+    check(std::vector<std::uint8_t>(120, 3), std::vector<std::uint8_t>(37, 3), gaps);
+    // Nothing alike: a local alignment is empty, a global one all mismatches and gaps.
+    check(std::vector<std::uint8_t>(50, 0), std::vector<std::uint8_t>(70, 1), gaps);
+    check(std::vector<std::uint8_t>(1, 0), std::vector<std::uint8_t>(300, 1), gaps);
+  }
+}
+
+// A box whose corners continue gaps scores like the same box inside a larger problem: prefix the target with a
+// deleted row whose gap the box continues (start), or suffix one (end), and the larger problem's best alignment that
+// deletes that row right at the corner, minus that row's extension, is the box's score.
+TEST_CASE("full traceback: boxes with continuing gaps", "[align][linear]") {
+  std::mt19937_64 rng(7);
+  const cudp::test::RandomMatrix matrix(4, -4, 4, 9);
+  int compared = 0;
+  for (GapCosts gaps : {GapCosts{6, 1}, GapCosts{3, 2}}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      const int m = static_cast<int>(rng() % 12), n = static_cast<int>(rng() % 12);
+      const auto q = cudp::test::random_codes(rng, m, 4), t = cudp::test::random_codes(rng, n, 4);
+      const bool start = rng() % 2, end = rng() % 2;
+      GapCosts box_gaps = gaps;
+      box_gaps.left_gap_continues = start;
+      const Alignment a = cudp::align::align_full(AlignMode::Global, q.data(), m, t.data(), n, matrix, box_gaps, end);
+      // The model: every global path of the box, scored with its first vertical gap at the top-left corner free of
+      // the open cost when `start`, its last one into the bottom-right corner likewise when `end`, and a single gap
+      // down the whole box (m = 0) refunded once. Enumerated by a DP with the two refunds as states.
+      const long NEG = LONG_MIN / 4;
+      const long o = gaps.open, e = gaps.extend;
+      // H, E, F as usual, plus F0: vertical gap runs that started at the top-left corner (column 0).
+      std::vector<std::vector<long>> H(n + 1, std::vector<long>(m + 1, NEG)), E = H, F = H;
+      H[0][0] = 0;
+      for (int i = 0; i <= n; ++i)
+        for (int j = 0; j <= m; ++j) {
+          if (i == 0 && j == 0) continue;
+          if (j > 0) E[i][j] = std::max(E[i][j - 1] - e, H[i][j - 1] - o - e);
+          if (i > 0) F[i][j] = std::max(F[i - 1][j] - e, H[i - 1][j] - ((start && j == 0 && i == 1) ? 0 : o) - e);
+          long h = std::max(E[i][j], F[i][j]);
+          if (i > 0 && j > 0) h = std::max(h, H[i - 1][j - 1] + matrix(t[i - 1], q[j - 1]));
+          H[i][j] = h;
+        }
+      long expected = H[n][m];
+      if (end && n > 0) {
+        // Ending in a vertical gap refunds its open cost, unless that gap is the start's, which paid none.
+        const bool corner_gap_is_start_gap = m == 0 && start;
+        expected = std::max(expected, F[n][m] + (corner_gap_is_start_gap ? 0 : o));
+      }
+      INFO("m " << m << " n " << n << " start " << start << " end " << end << " cigar " << cudp::align::cigar(a));
+      REQUIRE(a.score == expected);
+      ++compared;
+    }
+  }
+  CHECK(compared == 600);
+}
+
+TEST_CASE("linear space: a pair whose scores could pass 32 bits is refused", "[align][linear]") {
+  struct Huge {
+    int operator()(int a, int b) const { return a == b ? 1 << 20 : -1; }
+  };
+  const std::vector<std::uint8_t> q(5000, 1);
+  CHECK_THROWS_AS(cudp::align::align_linear_space(AlignMode::Global, q.data(), 5000, q.data(), 5000, Huge{}, GapCosts{}),
+                  std::invalid_argument);
+}
