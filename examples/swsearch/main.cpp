@@ -19,7 +19,7 @@
 
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/bio/karlin_altschul.hpp>
-#include <cudp/engine/locate.hpp>
+#include <cudp/align/linear_space.hpp>
 #include <cudp/tiers/parallel_for.hpp>
 #include <cudp/io/database_file.hpp>
 #include <cudp/io/error.hpp>
@@ -43,7 +43,10 @@ const char* kUsage =
     "  --gap-open N        gap open cost, >= 0 (default 11)\n"
     "  --gap-extend N      gap extension cost, > 0 (default 1)\n"
     "  --top N             hits reported per query (default 10)\n"
-    "  --format tsv|text   tsv (default): one line per hit; text: a table per query and a summary\n"
+    "  --format tsv|tabular|text\n"
+    "                      tsv (default): one line per hit; tabular: BLAST's -outfmt 6 columns; text: a table\n"
+    "                      per query and a summary\n"
+    "  --alignments        show each reported hit's alignment (text), or add its CIGAR as a last column\n"
     "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
     "  --threads N         host threads: reading a packed database, the host backend and the hits'\n"
     "                      coordinates, >= 0 (default 0: all cores)\n"
@@ -51,12 +54,14 @@ const char* kUsage =
     "  -h, --help          this text\n"
     "\n"
     "TSV columns: query, target, raw score, bit score, E-value, query start, query end, target start, target end\n"
-    "(1-based, inclusive). Bit scores and E-values use the published gapped Karlin-Altschul parameters of the\n"
+    "(1-based, inclusive), percent identity, alignment length, mismatches, gap openings. Tabular columns: qseqid\n"
+    "sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore, no header. Bit scores and E-values use the published gapped Karlin-Altschul parameters of the\n"
     "matrix and gap costs; they are left as '-' for pairs that have none.\n";
 
 struct Options {
   std::string query, db, matrix = "BLOSUM62", format = "tsv", backend = "auto", out;
   int gap_open = 11, gap_extend = 1, top = 10, threads = 0;
+  bool alignments = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -89,6 +94,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
     else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, value());
     else if (flag == "--top") o.top = parse_int(flag, value());
     else if (flag == "--format") o.format = value();
+    else if (flag == "--alignments") o.alignments = true;
     else if (flag == "--backend") o.backend = value();
     else if (flag == "--threads") o.threads = parse_int(flag, value());
     else if (flag == "--out") o.out = value();
@@ -102,17 +108,52 @@ std::optional<Options> parse_args(int argc, char** argv) {
   if (o.gap_extend <= 0) usage_error("--gap-extend must be > 0, got " + std::to_string(o.gap_extend));
   if (o.top <= 0) usage_error("--top must be > 0");
   if (o.threads < 0) usage_error("--threads must be >= 0 (0: all cores), got " + std::to_string(o.threads));
-  if (o.format != "tsv" && o.format != "text") usage_error("--format must be tsv or text, got '" + o.format + "'");
+  if (o.format != "tsv" && o.format != "tabular" && o.format != "text")
+    usage_error("--format must be tsv, tabular or text, got '" + o.format + "'");
   if (o.backend != "auto" && o.backend != "cuda" && o.backend != "host")
     usage_error("--backend must be auto, cuda or host, got '" + o.backend + "'");
   return o;
 }
 
-struct Hit {
-  std::size_t target;
-  int score;
-  cudp::engine::AlignmentEnds ends;
-};
+// A hit's alignment as BLAST shows one: 60 columns a block, the query above, the target below, and between them the
+// residue where both agree, '+' where they score above 0.
+template <class Matrix>
+std::string pairwise_text(const cudp::align::Alignment& a, const std::uint8_t* query, const std::uint8_t* target,
+                          const Matrix& matrix, const cudp::bio::Alphabet& alphabet, const cudp::align::AlignmentCounts& c) {
+  std::string top, middle, bottom;
+  int q = a.query_begin, t = a.target_begin;
+  for (const cudp::align::EditRun& run : a.edits)
+    for (int k = 0; k < run.length; ++k) {
+      const bool takes_query = run.op != cudp::align::EditOp::Deletion;
+      const bool takes_target = run.op != cudp::align::EditOp::Insertion;
+      top += takes_query ? alphabet.decode(query[q]) : '-';
+      bottom += takes_target ? alphabet.decode(target[t]) : '-';
+      middle += !(takes_query && takes_target) ? ' '
+                : query[q] == target[t]        ? alphabet.decode(query[q])
+                : matrix(target[t], query[q]) > 0 ? '+'
+                                                  : ' ';
+      q += takes_query;
+      t += takes_target;
+    }
+  std::ostringstream out;
+  char line[128];
+  std::snprintf(line, sizeof line, "    Identities = %d/%d, Positives = %d/%d, Gaps = %d/%d\n", c.identities, c.length,
+                c.positives, c.length, c.gaps, c.length);
+  out << line;
+  int qpos = a.query_begin, tpos = a.target_begin;
+  for (std::size_t from = 0; from < top.size(); from += 60) {
+    const std::string qs = top.substr(from, 60), ms = middle.substr(from, 60), ts = bottom.substr(from, 60);
+    const int qn = static_cast<int>(qs.size() - std::count(qs.begin(), qs.end(), '-'));
+    const int tn = static_cast<int>(ts.size() - std::count(ts.begin(), ts.end(), '-'));
+    std::snprintf(line, sizeof line, "    Query  %-6d ", qpos + 1);
+    out << '\n' << line << qs << ' ' << qpos + qn << '\n' << "                  " << ms << '\n';
+    std::snprintf(line, sizeof line, "    Sbjct  %-6d ", tpos + 1);
+    out << line << ts << ' ' << tpos + tn << '\n';
+    qpos += qn;
+    tpos += tn;
+  }
+  return out.str();
+}
 
 std::string format_evalue(double e) {
   char buf[32];
@@ -158,12 +199,14 @@ int main(int argc, char** argv) {
     std::ostringstream out;
     const std::uint64_t db_residues = db.total_residues();
     if (o.format == "tsv")
-      out << "#query\ttarget\tscore\tbits\tevalue\tqstart\tqend\ttstart\ttend\n";
+      out << "#query\ttarget\tscore\tbits\tevalue\tqstart\tqend\ttstart\ttend\tpident\tlength\tmismatch\tgapopen"
+          << (o.alignments ? "\tcigar\n" : "\n");
     // The top hits of every query, highest score first (ties in database order, so the output is deterministic);
-    // their coordinates come from a forward and a reverse pass each, run for all hits on all cores.
+    // their alignments come from the linear-space aligner (a forward and a reverse pass for the ends, then the box
+    // between), run for all hits on all cores.
     struct Hit {
       std::size_t query, target;
-      cudp::engine::AlignmentEnds ends;
+      cudp::align::Alignment alignment;
     };
     std::vector<Hit> hits;
     for (std::size_t q = 0; q < queries.size(); ++q) {
@@ -176,13 +219,15 @@ int main(int argc, char** argv) {
       });
       for (std::size_t r = 0; r < k; ++r) hits.push_back({q, order[r], {}});
     }
+    cudp::align::LinearSpaceOptions one_thread;  // the hits are the parallel items
+    one_thread.threads = 1;
     cudp::tiers::parallel_for(
         hits.size(), o.threads, [] { return 0; },
         [&](int, std::size_t h) {
           Hit& hit = hits[h];
-          hit.ends = cudp::engine::locate_local(queries.data(hit.query), static_cast<int>(queries.length(hit.query)),
-                                                db.data(hit.target), static_cast<int>(db.length(hit.target)), matrix,
-                                                o.gap_open, o.gap_extend);
+          hit.alignment = cudp::align::align_linear_space(
+              cudp::recurrences::AlignMode::Local, queries.data(hit.query), static_cast<int>(queries.length(hit.query)),
+              db.data(hit.target), static_cast<int>(db.length(hit.target)), matrix, gaps, one_thread);
         });
 
     std::size_t next_hit = 0;
@@ -193,10 +238,18 @@ int main(int argc, char** argv) {
             << "  score    bits      E-value  q-range        t-range        target\n";
       for (; next_hit < hits.size() && hits[next_hit].query == q; ++next_hit) {
         const std::size_t t = hits[next_hit].target;
-        const auto& ends = hits[next_hit].ends;
-        if (ends.score != scores[t])
-          throw std::logic_error("internal error: rescoring target " + db.names[t] + " gave " +
-                                 std::to_string(ends.score) + ", the search " + std::to_string(scores[t]));
+        const cudp::align::Alignment& a = hits[next_hit].alignment;
+        if (a.score != scores[t])
+          throw std::logic_error("internal error: aligning target " + db.names[t] + " gave " + std::to_string(a.score) +
+                                 ", the search " + std::to_string(scores[t]));
+        const bool empty = a.edits.empty();
+        // 1-based inclusive coordinates; all 0 for an empty alignment.
+        const long qs = empty ? 0 : a.query_begin + 1, qe = empty ? 0 : a.query_end;
+        const long ts = empty ? 0 : a.target_begin + 1, te = empty ? 0 : a.target_end;
+        const auto counts = cudp::align::counts_of(a, queries.data(q), static_cast<int>(queries.length(q)), db.data(t),
+                                                   static_cast<int>(db.length(t)), matrix);
+        char pident[16];
+        std::snprintf(pident, sizeof pident, "%.3f", counts.length ? 100.0 * counts.identities / counts.length : 0.0);
         std::string bits = "-", evalue = "-";
         if (ka) {
           char buf[32];
@@ -204,14 +257,22 @@ int main(int argc, char** argv) {
           bits = buf;
           evalue = format_evalue(cudp::bio::evalue(scores[t], queries.length(q), db_residues, *ka));
         }
+        const std::string cigar = o.alignments ? "\t" + (empty ? std::string("*") : cudp::align::cigar(a)) : "";
         if (o.format == "tsv") {
           out << queries.names[q] << '\t' << db.names[t] << '\t' << scores[t] << '\t' << bits << '\t' << evalue << '\t'
-              << ends.query_start << '\t' << ends.query_end << '\t' << ends.target_start << '\t' << ends.target_end << '\n';
+              << qs << '\t' << qe << '\t' << ts << '\t' << te << '\t' << pident << '\t' << counts.length << '\t'
+              << counts.mismatches << '\t' << counts.gap_opens << cigar << '\n';
+        } else if (o.format == "tabular") {
+          out << queries.names[q] << '\t' << db.names[t] << '\t' << pident << '\t' << counts.length << '\t'
+              << counts.mismatches << '\t' << counts.gap_opens << '\t' << qs << '\t' << qe << '\t' << ts << '\t' << te
+              << '\t' << evalue << '\t' << bits << cigar << '\n';
         } else {
           char line[160];
-          std::snprintf(line, sizeof line, "  %5d  %6s  %11s  %5d-%-7d  %5d-%-7d  ", scores[t], bits.c_str(), evalue.c_str(),
-                        ends.query_start, ends.query_end, ends.target_start, ends.target_end);
+          std::snprintf(line, sizeof line, "  %5d  %6s  %11s  %5ld-%-7ld  %5ld-%-7ld  ", scores[t], bits.c_str(),
+                        evalue.c_str(), qs, qe, ts, te);
           out << line << db.names[t] << '\n';
+          if (o.alignments && !empty)
+            out << pairwise_text(a, queries.data(q), db.data(t), matrix, alphabet, counts) << '\n';
         }
       }
       if (o.format == "text") out << '\n';

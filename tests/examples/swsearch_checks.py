@@ -11,6 +11,9 @@
       query name, then m * N (query length times database residues) for each query.
   swsearch_checks.py stats OURS.tsv BLAST.tsv
       bit scores and E-values against blastp's for the pairs whose raw score is the same in both.
+  swsearch_checks.py alignments OURS.tsv QUERY.fa DB.fa MATRIX_FILE OPEN EXTEND
+      a run with --alignments: each row's CIGAR, walked over the sequences, gives its score (from the NCBI matrix
+      file), its ends, and pident, length, mismatch and gapopen as BLAST defines them.
 
 Every failure line names the query, the target (or rank), the column and both values. Exit status 1 on failure.
 """
@@ -67,8 +70,8 @@ def read_ours(path):
         if line.startswith("#"):
             continue
         f = line.rstrip("\n").split("\t")
-        if len(f) != 9:
-            sys.exit(f"{path}: expected 9 columns, got {len(f)}: {line!r}")
+        if len(f) not in (13, 14):
+            sys.exit(f"{path}: expected 13 columns (14 with --alignments), got {len(f)}: {line!r}")
         rows.append((f[0], f[1], int(f[2]), f[3], f[4], tuple(int(v) for v in f[5:9])))
     return rows
 
@@ -292,6 +295,62 @@ def cmd_no_stats(ours_path):
     return 0
 
 
+def read_ncbi_matrix(path):
+    rows = [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
+    letters = rows[0]
+    return {(r[0], c): int(v) for r in rows[1:] for c, v in zip(letters, r[1:])}
+
+
+def cmd_alignments(ours_path, query_fa, db_fa, matrix_path, gap_open, gap_extend):
+    """Every row's columns from its CIGAR alone."""
+    import re
+    queries, targets = dict(read_fasta(query_fa)), dict(read_fasta(db_fa))
+    matrix, gap_open, gap_extend = read_ncbi_matrix(matrix_path), int(gap_open), int(gap_extend)
+    problems, checked = [], 0
+    for line in open(ours_path):
+        if line.startswith("#"):
+            continue
+        f = line.rstrip("\n").split("\t")
+        if len(f) != 14:
+            sys.exit(f"{ours_path}: expected 14 columns with --alignments, got {len(f)}: {line!r}")
+        q, t, score, qs, qe, ts, te = f[0], f[1], int(f[2]), *map(int, f[5:9])
+        cigar = f[13]
+        qseq, tseq = queries[q], targets[t]
+        if cigar == "*":
+            got = dict(score=0, ends=(0, 0, 0, 0), pident="0.000", length=0, mismatch=0, gapopen=0)
+        else:
+            i, j, total, length, ident, mism, opens = qs - 1, ts - 1, 0, 0, 0, 0, 0
+            for n, op in re.findall(r"(\d+)([=XID])", cigar):
+                n = int(n)
+                length += n
+                if op in "=X":
+                    for _ in range(n):
+                        a, b = qseq[i], tseq[j]
+                        if (a == b) != (op == "="):
+                            problems.append(f"query {q} target {t}: '{op}' at query {i + 1} does not fit {a}/{b}")
+                        total += matrix[(b, a)]
+                        ident += a == b
+                        mism += a != b
+                        i, j = i + 1, j + 1
+                else:
+                    total -= gap_open + n * gap_extend
+                    opens += 1
+                    i, j = (i + n, j) if op == "I" else (i, j + n)
+            got = dict(score=total, ends=(qs, i, ts, j), pident=f"{100 * ident / length:.3f}", length=length,
+                       mismatch=mism, gapopen=opens)
+        printed = dict(score=score, ends=(qs, qe, ts, te), pident=f[9], length=int(f[10]), mismatch=int(f[11]),
+                       gapopen=int(f[12]))
+        for key in printed:
+            if printed[key] != got[key]:
+                problems.append(f"query {q} target {t}: {key}: printed {printed[key]}, from the CIGAR {got[key]}")
+        checked += 1
+    print(f"alignments: {checked} rows checked against their CIGARs")
+    if problems or checked == 0:
+        fail(problems or ["no rows"])
+        return 1
+    return 0
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pairs":
@@ -304,6 +363,8 @@ if __name__ == "__main__":
         sys.exit(cmd_searchsp(*args))
     if cmd == "stats":
         sys.exit(cmd_stats(*args))
+    if cmd == "alignments":
+        sys.exit(cmd_alignments(*args))
     if cmd == "no-stats":
         sys.exit(cmd_no_stats(*args))
     sys.exit(f"unknown command {cmd}")

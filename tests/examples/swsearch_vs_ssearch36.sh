@@ -12,6 +12,8 @@
 #   - rows per query in query file order, score descending, ties in database order, exactly min(N, targets) rows;
 #   - --top N returns the N best oracle scores in that order (for N = 1, a cut through a group of tied scores,
 #     default 10, targets - 1 and targets + 5), each row identical to the full run's.
+#   - with NCBI_MATRICES set (the folder of the NCBI matrix files): a run with --alignments whose every row's
+#     score, ends, pident, length, mismatch and gapopen follow from its CIGAR and the sequences.
 # Bit scores and E-values are compared with blastp by swsearch_stats_vs_blastp.sh: ssearch36 estimates its own.
 set -euo pipefail
 swsearch=$1 query=$2 db=$3 matrix=$4 open=$5 extend=$6 backend=${7:-host}
@@ -47,4 +49,8 @@ done
 # Without --top: the documented default of 10.
 search "$work/top.tsv"
 "${checks[@]}" top "$oracle" "$work/oracle.tsv" "$work/ours.tsv" 10 "$work/top.tsv" || status=1
+if [[ -n ${NCBI_MATRICES:-} ]]; then
+  search "$work/aligned.tsv" --alignments --top 5
+  "${checks[@]}" alignments "$work/aligned.tsv" "$query" "$db" "$NCBI_MATRICES/$matrix" "$open" "$extend" || status=1
+fi
 exit $status
