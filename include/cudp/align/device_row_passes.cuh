@@ -69,7 +69,7 @@ namespace detail {
 constexpr int kRowPassBlockThreads = 128;
 constexpr int kStripLanes = 32;  // a strip is one warp wide
 constexpr int kMaxCodes = 32;    // substitution matrices up to 32 x 32
-constexpr int kPublishRows = 16;  // a strip publishes its progress every this many rows (and at its last row)
+constexpr int kPublishRows = 32;  // a strip publishes its progress every this many rows (and at its last row)
 
 // One pass as the kernels see it.
 struct DevicePass {
