@@ -1,7 +1,7 @@
 // The device backend of a linear-space level (align/device_row_passes.cuh) against the host backend
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
-// level cut into waves; the rows left on the device. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
+// level cut into waves; the rows left on the device; the linear-space recursion run on them. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <cudp/align/device_row_passes.cuh>
+#include <cudp/align/linear_space.hpp>
 #include <cudp/align/row_passes.hpp>
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/engine/device_buffer.cuh>
@@ -241,4 +242,25 @@ TEST_CASE("device row passes: no passes, and codes past the matrix limit", "[gpu
   too_far.columns = 51;
   too_far.rows = 1;
   REQUIRE_THROWS_AS(device.run({too_far}, GapCosts{}, rows.out()), std::out_of_range);
+}
+
+TEST_CASE("device row passes: the linear-space recursion on them gives the host's alignments", "[gpu]") {
+  using cudp::recurrences::AlignMode;
+  std::mt19937_64 rng(21);
+  const Sequences s = make_sequences(rng, 3000, 2800, 4);
+  const int m = static_cast<int>(s.query.size()), n = static_cast<int>(s.target.size());
+  DeviceRowPasses<> device(s.view(), Dna{});
+  cudp::align::LinearSpaceOptions options;
+  options.leaf_cells = 1L << 12;  // many levels
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+    for (GapCosts gaps : kGapCosts) {
+      INFO("mode " << cudp::recurrences::to_string(mode) << ", gaps " << gaps.open << "/" << gaps.extend);
+      const auto on_host = cudp::align::align_linear_space(mode, s.query.data(), m, s.target.data(), n, Dna{}, gaps, options);
+      const auto on_device = cudp::align::align_linear_space(
+          mode, s.query.data(), m, s.target.data(), n, Dna{}, gaps, options,
+          [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) { device.run(passes, gaps, out); });
+      REQUIRE(on_device.score == on_host.score);
+      REQUIRE(cudp::align::cigar(on_device) == cudp::align::cigar(on_host));
+    }
+  }
 }
