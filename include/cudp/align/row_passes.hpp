@@ -51,8 +51,9 @@ struct RowPassOutput {
 
 using GlobalS32 = recurrences::Gotoh<recurrences::AlignMode::Global, lanes::s32>;
 
-// Column 0 of a pass's last row: the left border, a vertical gap from the corner.
-inline void border_column(const RowPass& pass, recurrences::GapCosts gaps, RowPassOutput out) {
+// Column 0 of a pass's last row: the left border, a vertical gap from the corner. Host and device (the device
+// backend runs it per pass, so both backends write column 0 by this one rule).
+CUDP_HD void border_column(const RowPass& pass, recurrences::GapCosts gaps, RowPassOutput out) {
   const GlobalS32 p(gaps, recurrences::ProblemShape{});
   const std::int32_t h = p.left(pass.rows).h;
   // Below the corner the border is itself a vertical gap, which goes on; at the corner one is open only when it
@@ -63,7 +64,7 @@ inline void border_column(const RowPass& pass, recurrences::GapCosts gaps, RowPa
 }
 
 // Row 0 of a pass: the top border, a horizontal gap from the corner.
-inline void top_row(const RowPass& pass, recurrences::GapCosts gaps, RowPassOutput out) {
+CUDP_HD void top_row(const RowPass& pass, recurrences::GapCosts gaps, RowPassOutput out) {
   const GlobalS32 p(gaps, recurrences::ProblemShape{});
   for (int j = 1; j <= pass.columns; ++j) {
     const auto d = p.top(j);

@@ -1,0 +1,522 @@
+#pragma once
+// The device backend of one level of a linear-space alignment: every RowPass of the level (row_passes.hpp) on the
+// GPU, with the same results as run_row_passes_on_host, bit for bit. The few huge passes of the top levels and the
+// hundreds of thousands of small ones of the deep levels go through one kernel.
+//
+// Work unit: a strip. A pass's columns are cut into strips of 32 * R columns; one warp sweeps a strip from row 1 to
+// the pass's last row as a wavefront (lane r works on row q - r + 1 at step q, the Right carry moving one lane right
+// per step by a shuffle, the Down carries of the lane's R columns in registers: tiers::ColumnTile, as in every other
+// tier). R is chosen per pass from a small menu (StripShapes): the narrowest strip that holds the whole pass, so that
+// a 30-column box does not idle most of a warp; passes wider than the widest shape get several strips.
+//
+// Scheduling: one persistent kernel. Warps take strips in ticket order from an atomic counter; a pass's strips have
+// consecutive tickets, left to right, and passes come longest first. Strip b hands its right edge (the Right carry
+// of column 32R(b+1) for every row) to strip b+1 through the pass's column buffer (rows + 1 carries), and publishes
+// how many rows it has written in a progress counter (every kPublishRows rows, release store); strip b+1's lane 0
+// waits on that counter (acquire load) before reading a row's carry. A strip only ever waits on a strip with a
+// smaller ticket, and a ticket is only taken by a running warp, so the kernel cannot deadlock whatever the grid.
+// The buffer is reused in place: row i of it is written by strip b-1, read by strip b, then overwritten by strip b
+// with its own edge, in that order. The diagonal input of a strip's first column, H(i-1, 32Rb), is the h of the
+// carry lane 0 read for row i-1 (kept in a register), so no corner value has to survive in memory. This is the
+// tile scheme with tiles of a whole strip's height: a warp never restarts its wavefront (no ramp per tile) and the
+// only border memory is the column buffer, O(n) per pass, plus the output row, O(m).
+//
+// Scores: no query profile. Each lane keeps the query codes of its R columns; the substitution matrix (at most
+// kMaxCodes x kMaxCodes, tabulated through P::substitution) sits in shared memory, and a row's scores are R shared
+// loads from the row of the target residue.
+//
+// The kernel is generic in the wavefront policy P (it only moves Down/Right carries and calls top/left/diagonal/
+// cell through ColumnTile); a pass selects one of two policy objects (GapCosts with left_gap_continues off or on).
+// Column 0 of each last row is row_passes.hpp's border_column, run per pass by a second, one-thread-per-pass kernel.
+//
+// Device memory of a run (DeviceRowPasses::bytes_of): per pass 8 bytes per row of column buffer when it has more
+// than one strip, 8 bytes per column for the output row (host output only), and about 64 bytes of descriptor,
+// ticket and progress entries; the class itself holds 4 bytes per residue pair position (query and target, forward
+// and reversed). A level whose buffers do not fit the budget (most of cudaMemGetInfo's free memory, or
+// set_memory_budget) runs in waves of passes.
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../config.hpp"
+#include "../engine/cuda_check.cuh"
+#include "../engine/device_buffer.cuh"
+#include "../recurrences/concepts.hpp"
+#include "../tiers/column_tile.hpp"
+#include "../tiers/exchange.cuh"
+#include "row_passes.hpp"
+
+namespace cudp::align {
+
+// The strip widths (columns per lane) a level may use, narrowest first; each pass takes the narrowest whose 32 * R
+// columns hold it, or the widest. Unmeasured: R = 8 is the s32 warp tier's shape (engine/tuning/sm90.cuh).
+template <int... Rs>
+struct StripShapes {
+  static constexpr int count = sizeof...(Rs);
+  static constexpr std::array<int, sizeof...(Rs)> widths{Rs...};
+};
+using DefaultStripShapes = StripShapes<1, 2, 4, 8>;
+
+namespace detail {
+
+constexpr int kRowPassBlockThreads = 128;
+constexpr int kStripLanes = 32;  // a strip is one warp wide
+constexpr int kMaxCodes = 32;    // substitution matrices up to 32 x 32
+constexpr int kPublishRows = 32;  // a strip publishes its progress every this many rows (and at its last row)
+
+// One pass as the kernels see it.
+struct DevicePass {
+  const std::uint8_t* query = nullptr;   // residue of column 1
+  const std::uint8_t* target = nullptr;  // residue of row 1
+  std::int64_t column_buffer = 0;        // its rows + 1 Right carries start here (passes of several strips)
+  std::int64_t out = 0;                  // its row's columns + 1 entries start here in h / pending_f
+  std::int32_t columns = 0, rows = 0;
+  std::int32_t first_ticket = 0;         // the ticket of its strip 0
+  std::int32_t progress = 0;             // its strips' progress counters start here
+  std::uint8_t variant = 0;              // 1: the left border continues a gap (GapCosts::left_gap_continues)
+  std::uint8_t shape = 0;                // index of its R in the StripShapes
+};
+
+template <class T>
+struct Pair {
+  T v[2];
+};
+
+CUDP_DEVICE int load_acquire(const int* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#else
+  const int v = *static_cast<const volatile int*>(p);
+  __threadfence();
+  return v;
+#endif
+}
+
+CUDP_DEVICE void store_release(int* p, int v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  __threadfence();
+  *static_cast<volatile int*>(p) = v;
+#endif
+}
+
+// Waits until the counter reaches `need`; returns what it read.
+CUDP_DEVICE int wait_for(const int* counter, int need) {
+  int seen = load_acquire(counter);
+  while (seen < need) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(32);
+#endif
+    seen = load_acquire(counter);
+  }
+  return seen;
+}
+
+// Strip `strip` of `pass`, by one warp (every lane calls it). `edges` is the pass's column buffer, `progress` its
+// strips' counters, `scores` the codes x codes matrix in shared memory.
+template <class P, int R>
+CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const typename P::Word* scores, int codes,
+                           typename P::Right* edges, int* progress, RowPassOutput out, int rank) {
+  using Word = typename P::Word;
+  using Right = typename P::Right;
+  constexpr int G = kStripLanes;
+  const int first = strip * G * R;  // columns before the strip
+  const int width = pass.columns - first < G * R ? pass.columns - first : G * R;
+  const int active = (width + R - 1) / R;  // lanes holding columns of the pass
+  const bool has_next = first + G * R < pass.columns;
+  const int rows = pass.rows;
+  const int j_first = first + rank * R + 1;
+
+  tiers::ColumnTile<P, R> tile;
+  tile.reset(p, j_first);
+  int query_code[R];  // columns past the pass score as code 0: they are never read back
+  CUDP_UNROLL
+  for (int r = 0; r < R; ++r) query_code[r] = j_first + r <= pass.columns ? pass.query[j_first + r - 1] : 0;
+
+  Word diag_next = p.top(j_first - 1).h;
+  Right carry = p.left(0);
+  typename P::Acc acc = p.init();
+  const int* ready_in = strip > 0 ? progress + strip - 1 : nullptr;
+  int seen = 0;  // rows of the left strip known to be written
+  Right edge_in{};
+  if (rank == 0 && strip > 0 && rows > 0) {
+    seen = wait_for(ready_in, 1);
+    edge_in = edges[1];
+  }
+  int code = rows > 0 ? pass.target[0] : 0;  // the target residue of the lane's current row
+  const int steps = rows > 0 ? rows + active - 1 : 0;
+  for (int step = 0; step < steps; ++step) {
+    const int i = step - rank + 1;
+    Right in = tiers::detail::shuffle_up<G>(carry);
+    if (i >= 1 && i <= rows && rank < active) {
+      if (rank == 0) in = strip == 0 ? p.left(i) : edge_in;
+      const Word diag = diag_next;
+      diag_next = in.h;
+      const Word* score_row = scores + code * codes;
+      // The next row's residue and left carry are fetched a row ahead, off the path to the next shuffle.
+      if (i < rows) {
+        code = pass.target[i];
+        if (rank == 0 && strip > 0) {
+          if (seen < i + 1) seen = wait_for(ready_in, i + 1);
+          edge_in = edges[i + 1];
+        }
+      }
+      Word score[R];
+      CUDP_UNROLL
+      for (int r = 0; r < R; ++r) score[r] = score_row[query_code[r]];
+      carry = tile.advance(p, in, diag, score, acc);
+      if (has_next && rank == G - 1) {
+        edges[i] = carry;
+        if (i % kPublishRows == 0 || i == rows) store_release(progress + strip, i);
+      }
+    }
+  }
+
+  // The tile holds the last row now (row 0, p.top, when the pass has no rows).
+  if (rank < active) {
+    CUDP_UNROLL
+    for (int r = 0; r < R; ++r) {
+      const int j = j_first + r;
+      if (j > pass.columns) break;
+      const Word* words = reinterpret_cast<const Word*>(&tile.col[r]);
+      out.h[pass.out + j] = words[0];
+      out.pending_f[pass.out + j] = words[1];
+    }
+  }
+}
+
+template <class P, int... Rs>
+__global__ void __launch_bounds__(kRowPassBlockThreads)
+    row_pass_strips_kernel(Pair<P> policies, StripShapes<Rs...>, const DevicePass* passes, const int* ticket_pass,
+                           int tickets, int* next_ticket, typename P::Right* edges, int* progress,
+                           const typename P::Word* matrix, int codes, RowPassOutput out) {
+  using Word = typename P::Word;
+  __shared__ Word scores[kMaxCodes * kMaxCodes];
+  for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) scores[k] = matrix[k];
+  __syncthreads();
+  const int rank = threadIdx.x % kStripLanes;
+  // Each warp on its own from here: no block barrier below.
+  while (true) {
+    int ticket = 0;
+    if (rank == 0) ticket = atomicAdd(next_ticket, 1);
+    ticket = __shfl_sync(0xffffffffu, ticket, 0);
+    if (ticket >= tickets) break;
+    const DevicePass pass = passes[ticket_pass[ticket]];
+    const int strip = ticket - pass.first_ticket;
+    const P p = pass.variant ? policies.v[1] : policies.v[0];
+    int k = 0;
+    ((pass.shape == k++ ? run_strip<P, Rs>(p, pass, strip, scores, codes, edges + pass.column_buffer,
+                                           progress + pass.progress, out, rank)
+                        : void()),
+     ...);
+  }
+}
+
+// Column 0 of every pass's last row, one thread per pass (a template only so that the header defines no kernel of
+// its own in every translation unit).
+template <class Gaps>
+__global__ void row_pass_border_kernel(Pair<Gaps> gaps, const DevicePass* passes, int count,
+                                       RowPassOutput out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  RowPass pass;
+  pass.rows = passes[k].rows;
+  pass.out = static_cast<std::size_t>(passes[k].out);
+  border_column(pass, passes[k].variant ? gaps.v[1] : gaps.v[0], out);
+}
+
+}  // namespace detail
+
+// What the last run did.
+struct RowPassRunStats {
+  std::size_t passes = 0;
+  std::size_t strips = 0;
+  double cells = 0;           // sum of rows x columns
+  int waves = 0;              // launches the level needed to fit the memory budget
+  std::size_t device_bytes = 0;  // the largest wave's working memory (sequences not included)
+  double kernel_ms = 0;       // the kernels, summed over waves
+};
+
+// Runs levels of row passes over one SequencePair on the current device. P is the wavefront policy (Global Gotoh
+// in s32, what align uses; its Params must be GapCosts, its lane one int32 word: the rows come back as int32).
+template <class P = GlobalS32, class Shapes = DefaultStripShapes>
+class DeviceRowPasses;
+
+template <class P, int... Rs>
+class DeviceRowPasses<P, StripShapes<Rs...>> {
+  static_assert(recurrences::check_wavefront_policy<P>());
+  static_assert(std::is_same_v<typename P::Params, recurrences::GapCosts>, "passes are Gotoh boxes");
+  static_assert(std::is_same_v<typename P::Word, std::int32_t> && P::Lane::width == 1, "one int32 score per word");
+  static_assert(sizeof(typename P::Down) == 2 * sizeof(typename P::Word), "Down is (h, pending f)");
+  using Shapes = StripShapes<Rs...>;
+  using Right = typename P::Right;
+
+ public:
+  // Uploads the pair (forward and reversed buffers); `matrix(target_code, query_code)` is tabulated through
+  // P::substitution for every code of the two sequences (at most 32 codes).
+  template <class Matrix>
+  DeviceRowPasses(const SequencePair& pair, const Matrix& matrix, cudaStream_t stream = 0)
+      : stream_(stream), query_length_(pair.query_length), target_length_(pair.target_length) {
+    int top = -1;
+    for (std::int64_t k = 0; k < pair.query_length; ++k) top = std::max<int>(top, pair.query[k]);
+    for (std::int64_t k = 0; k < pair.target_length; ++k) top = std::max<int>(top, pair.target[k]);
+    codes_ = std::max(top + 1, 1);
+    if (codes_ > detail::kMaxCodes)
+      throw std::invalid_argument("DeviceRowPasses: residue codes up to " + std::to_string(detail::kMaxCodes - 1) +
+                                  ", found " + std::to_string(top));
+    tabulate_ = [matrix, codes = codes_](const recurrences::GapCosts& gaps, std::vector<std::int32_t>& out) {
+      out.resize(static_cast<std::size_t>(codes) * codes);
+      for (int t = 0; t < codes; ++t)
+        for (int q = 0; q < codes; ++q) out[static_cast<std::size_t>(t) * codes + q] = P::substitution(gaps, matrix, t, q);
+    };
+    const auto n = static_cast<std::size_t>(pair.query_length), t = static_cast<std::size_t>(pair.target_length);
+    sequences_.reserve(2 * (n + t));
+    upload_at(pair.query, 0, n);
+    upload_at(pair.query_reversed, n, n);
+    upload_at(pair.target, 2 * n, t);
+    upload_at(pair.target_reversed, 2 * n + t, t);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // Runs every pass and writes its row into host memory, as run_row_passes_on_host does.
+  void run(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput host_out) {
+    run_level(passes, gaps, host_out, false);
+  }
+  // The same with `device_out` in device memory (h and pending_f indexed by RowPass::out, as on the host); returns
+  // once the rows are written.
+  void run_on_device(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput device_out) {
+    run_level(passes, gaps, device_out, true);
+  }
+
+  // Device bytes a wave needs for `pass` besides the sequences (with its output row when `host_output`).
+  static std::size_t bytes_of(const RowPass& pass, bool host_output) {
+    const std::size_t strips = strips_of(pass.columns);
+    std::size_t b = sizeof(detail::DevicePass) + strips * 2 * sizeof(int);
+    if (strips > 1) b += (static_cast<std::size_t>(pass.rows) + 1) * sizeof(Right);
+    if (host_output) b += (static_cast<std::size_t>(pass.columns) + 1) * 2 * sizeof(std::int32_t);
+    return b;
+  }
+  // Device bytes held for the sequences: one byte per residue of each of the four buffers.
+  std::size_t sequence_bytes() const { return 2 * static_cast<std::size_t>(query_length_ + target_length_); }
+  // 0 (the default): most of the device's free memory at each run.
+  void set_memory_budget(std::size_t bytes) { budget_ = bytes; }
+  const RowPassRunStats& last_run() const { return stats_; }
+
+ private:
+  static int shape_of(int columns) {
+    for (int k = 0; k < Shapes::count; ++k)
+      if (columns <= detail::kStripLanes * Shapes::widths[k]) return k;
+    return Shapes::count - 1;
+  }
+  static std::size_t strips_of(int columns) {
+    const int width = detail::kStripLanes * Shapes::widths[shape_of(columns)];
+    return static_cast<std::size_t>((columns + width - 1) / width);
+  }
+
+  void upload_at(const std::uint8_t* host, std::size_t at, std::size_t n) {
+    if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + at, host, n, cudaMemcpyHostToDevice, stream_));
+  }
+
+  std::size_t budget() const {
+    if (budget_) return budget_;
+    std::size_t free = 0, total = 0;
+    CUDP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    // Buffers this object already holds are reused; keep a margin for the runtime.
+    const std::size_t held = passes_.capacity() * sizeof(detail::DevicePass) + tickets_.capacity() * sizeof(int) +
+                             progress_.capacity() * sizeof(int) + edges_.capacity() * sizeof(Right) +
+                             (out_h_.capacity() + out_f_.capacity()) * sizeof(std::int32_t);
+    return (free + held) / 10 * 8;
+  }
+
+  void run_level(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput out, bool on_device) {
+    stats_ = RowPassRunStats{};
+    stats_.passes = passes.size();
+    if (passes.empty()) return;
+    const bool host_output = !on_device;
+    for (const RowPass& pass : passes) {
+      const std::int64_t q_len = pass.query_begin + pass.columns, t_len = pass.target_begin + pass.rows;
+      if (pass.columns < 0 || pass.rows < 0 || pass.query_begin < 0 || pass.target_begin < 0 || q_len > query_length_ ||
+          t_len > target_length_)
+        throw std::out_of_range("DeviceRowPasses: a pass reaches past its sequences");
+    }
+
+    // Longest first (by cells, in powers of two; a stable counting sort keeps the level's order within a class).
+    std::vector<std::size_t> order(passes.size());
+    {
+      auto klass = [&](const RowPass& p) {
+        const std::uint64_t cells = static_cast<std::uint64_t>(p.rows) * static_cast<std::uint64_t>(p.columns) + 1;
+        int bits = 0;
+        while ((cells >> bits) > 1) ++bits;
+        return 63 - bits;
+      };
+      std::array<std::size_t, 65> start{};
+      for (const RowPass& p : passes) ++start[static_cast<std::size_t>(klass(p)) + 1];
+      for (int k = 1; k < 65; ++k) start[k] += start[k - 1];
+      for (std::size_t k = 0; k < passes.size(); ++k) order[start[static_cast<std::size_t>(klass(passes[k]))]++] = k;
+    }
+
+    tabulate_(gaps, matrix_host_);
+    matrix_.upload(matrix_host_, stream_);
+    recurrences::GapCosts plain = gaps, continued = gaps;
+    plain.left_gap_continues = false;
+    continued.left_gap_continues = true;
+    const detail::Pair<P> policies{{P(plain, recurrences::ProblemShape{}), P(continued, recurrences::ProblemShape{})}};
+    const detail::Pair<recurrences::GapCosts> gap_pair{{plain, continued}};
+
+    const std::size_t limit = budget();
+    cudaEvent_t start = nullptr, stop = nullptr;
+    CUDP_CUDA_CHECK(cudaEventCreate(&start));
+    CUDP_CUDA_CHECK(cudaEventCreate(&stop));
+    struct Events {
+      cudaEvent_t a, b;
+      ~Events() {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+      }
+    } events{start, stop};
+
+    std::size_t begin = 0;
+    while (begin < passes.size()) {
+      std::size_t end = begin, bytes = 0;
+      while (end < passes.size()) {
+        const std::size_t b = bytes_of(passes[order[end]], host_output);
+        if (end > begin && bytes + b > limit) break;
+        if (b > limit)
+          throw engine::CudaError("DeviceRowPasses: one pass needs " + std::to_string(b) + " device bytes, over the budget of " +
+                                  std::to_string(limit));
+        bytes += b;
+        ++end;
+      }
+      run_wave(passes, order, begin, end, policies, gap_pair, out, on_device, start, stop);
+      stats_.device_bytes = std::max(stats_.device_bytes, bytes);
+      ++stats_.waves;
+      begin = end;
+    }
+  }
+
+  void run_wave(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
+                std::size_t end, const detail::Pair<P>& policies, const detail::Pair<recurrences::GapCosts>& gap_pair,
+                RowPassOutput out, bool on_device, cudaEvent_t start, cudaEvent_t stop) {
+    const std::size_t count = end - begin;
+    host_passes_.resize(count);
+    host_tickets_.clear();
+    std::int64_t edge_entries = 0, out_entries = 0;
+    int progress_entries = 0;
+    const std::uint8_t* query = sequences_.get();
+    const std::uint8_t* query_reversed = query + query_length_;
+    const std::uint8_t* target = query + 2 * query_length_;
+    const std::uint8_t* target_reversed = target + target_length_;
+    for (std::size_t k = 0; k < count; ++k) {
+      const RowPass& pass = passes[order[begin + k]];
+      detail::DevicePass& d = host_passes_[k];
+      d.query = (pass.reversed ? query_reversed : query) + pass.query_begin;
+      d.target = (pass.reversed ? target_reversed : target) + pass.target_begin;
+      d.columns = pass.columns;
+      d.rows = pass.rows;
+      d.variant = pass.left_gap_continues ? 1 : 0;
+      d.shape = static_cast<std::uint8_t>(shape_of(pass.columns));
+      const std::size_t strips = strips_of(pass.columns);
+      if (host_tickets_.size() + strips > static_cast<std::size_t>(INT32_MAX))
+        throw std::length_error("DeviceRowPasses: more than 2^31 strips in one wave");
+      d.first_ticket = static_cast<std::int32_t>(host_tickets_.size());
+      host_tickets_.insert(host_tickets_.end(), strips, static_cast<int>(k));
+      d.progress = progress_entries;
+      progress_entries += static_cast<int>(strips);
+      d.column_buffer = edge_entries;
+      if (strips > 1) edge_entries += static_cast<std::int64_t>(pass.rows) + 1;
+      d.out = on_device ? static_cast<std::int64_t>(pass.out) : out_entries;
+      out_entries += static_cast<std::int64_t>(pass.columns) + 1;
+      stats_.cells += static_cast<double>(pass.rows) * pass.columns;
+    }
+    const int tickets = static_cast<int>(host_tickets_.size());
+    stats_.strips += static_cast<std::size_t>(tickets);
+
+    passes_.upload(host_passes_, stream_);
+    tickets_.upload(host_tickets_, stream_);
+    progress_.reserve(static_cast<std::size_t>(progress_entries) + 1);  // the last entry is the ticket counter
+    CUDP_CUDA_CHECK(cudaMemsetAsync(progress_.get(), 0, (static_cast<std::size_t>(progress_entries) + 1) * sizeof(int), stream_));
+    edges_.reserve(static_cast<std::size_t>(edge_entries));
+    RowPassOutput device_out = out;
+    if (!on_device) {
+      out_h_.reserve(static_cast<std::size_t>(out_entries));
+      out_f_.reserve(static_cast<std::size_t>(out_entries));
+      device_out = RowPassOutput{out_h_.get(), out_f_.get()};
+    }
+
+    CUDP_CUDA_CHECK(cudaEventRecord(start, stream_));
+    const int border_blocks = static_cast<int>((count + 127) / 128);
+    detail::row_pass_border_kernel<recurrences::GapCosts><<<border_blocks, 128, 0, stream_>>>(gap_pair, passes_.get(), static_cast<int>(count), device_out);
+    CUDP_CUDA_CHECK(cudaGetLastError());
+    if (tickets > 0) {
+      auto kernel = detail::row_pass_strips_kernel<P, Rs...>;
+      constexpr int warps_per_block = detail::kRowPassBlockThreads / detail::kStripLanes;
+      const int blocks = std::min((tickets + warps_per_block - 1) / warps_per_block, resident_blocks(kernel));
+      kernel<<<blocks, detail::kRowPassBlockThreads, 0, stream_>>>(
+          policies, Shapes{}, passes_.get(), tickets_.get(), tickets, progress_.get() + progress_entries,
+          edges_.get(), progress_.get(), matrix_.get(), codes_, device_out);
+      CUDP_CUDA_CHECK(cudaGetLastError());
+    }
+    CUDP_CUDA_CHECK(cudaEventRecord(stop, stream_));
+
+    if (!on_device) {
+      host_h_.resize(static_cast<std::size_t>(out_entries));
+      host_f_.resize(static_cast<std::size_t>(out_entries));
+      out_h_.download(host_h_.data(), host_h_.size(), stream_);
+      out_f_.download(host_f_.data(), host_f_.size(), stream_);
+    }
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    stats_.kernel_ms += ms;
+    if (!on_device) {
+      for (std::size_t k = 0; k < count; ++k) {
+        const RowPass& pass = passes[order[begin + k]];
+        const auto from = static_cast<std::size_t>(host_passes_[k].out), n = static_cast<std::size_t>(pass.columns) + 1;
+        std::memcpy(out.h + pass.out, host_h_.data() + from, n * sizeof(std::int32_t));
+        std::memcpy(out.pending_f + pass.out, host_f_.data() + from, n * sizeof(std::int32_t));
+      }
+    }
+  }
+
+  // Blocks of the strip kernel that fit on the device at once: the persistent grid.
+  template <class Kernel>
+  int resident_blocks(Kernel kernel) {
+    if (resident_blocks_ == 0) {
+      int device = 0, sms = 0, per_sm = 0;
+      CUDP_CUDA_CHECK(cudaGetDevice(&device));
+      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      CUDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, detail::kRowPassBlockThreads, 0));
+      resident_blocks_ = std::max(1, sms * std::max(1, per_sm));
+    }
+    return resident_blocks_;
+  }
+
+  cudaStream_t stream_;
+  std::int64_t query_length_, target_length_;
+  int codes_ = 1;
+  std::function<void(const recurrences::GapCosts&, std::vector<std::int32_t>&)> tabulate_;
+  engine::DeviceBuffer<std::uint8_t> sequences_;  // query, query reversed, target, target reversed
+  engine::DeviceBuffer<std::int32_t> matrix_;
+  engine::DeviceBuffer<detail::DevicePass> passes_;
+  engine::DeviceBuffer<int> tickets_, progress_;
+  engine::DeviceBuffer<Right> edges_;
+  engine::DeviceBuffer<std::int32_t> out_h_, out_f_;
+  std::vector<detail::DevicePass> host_passes_;
+  std::vector<int> host_tickets_;
+  std::vector<std::int32_t> matrix_host_, host_h_, host_f_;
+  std::size_t budget_ = 0;
+  int resident_blocks_ = 0;
+  RowPassRunStats stats_;
+};
+
+}  // namespace cudp::align

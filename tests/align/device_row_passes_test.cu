@@ -1,0 +1,266 @@
+// The device backend of a linear-space level (align/device_row_passes.cuh) against the host backend
+// (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
+// continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
+// level cut into waves; the rows left on the device; the linear-space recursion run on them. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include <cudp/align/device_row_passes.cuh>
+#include <cudp/align/linear_space.hpp>
+#include <cudp/align/row_passes.hpp>
+#include <cudp/bio/alphabet.hpp>
+#include <cudp/engine/device_buffer.cuh>
+#include <cudp/io/matrix.hpp>
+
+#include "../support/reference_dp.hpp"
+
+using cudp::align::DeviceRowPasses;
+using cudp::align::RowPass;
+using cudp::align::RowPassOutput;
+using cudp::align::SequencePair;
+using cudp::recurrences::GapCosts;
+
+namespace {
+
+constexpr std::int32_t kUntouched = 0x7eadbeef;  // entries no pass owns must stay as they were
+
+struct Dna {
+  int operator()(int a, int b) const { return a == b ? 2 : -3; }
+};
+
+const cudp::io::SubstitutionMatrix& blosum62() {
+  static const auto m = cudp::io::load_matrix("BLOSUM62", cudp::bio::protein());
+  return m;
+}
+
+struct Sequences {
+  std::vector<std::uint8_t> query, query_reversed, target, target_reversed;
+  SequencePair view() const {
+    return {query.data(), query_reversed.data(), static_cast<std::int64_t>(query.size()),
+            target.data(), target_reversed.data(), static_cast<std::int64_t>(target.size())};
+  }
+};
+
+// A query and a target of (about) the given lengths, the target a mutated copy of the query (10% substitutions,
+// insertions and deletions), so that the boxes hold long diagonals as well as gaps.
+Sequences make_sequences(std::mt19937_64& rng, std::size_t m, std::size_t n, int alphabet) {
+  Sequences s;
+  s.query = cudp::test::random_codes(rng, m, alphabet);
+  std::uniform_int_distribution<int> code(0, alphabet - 1), percent(0, 99);
+  for (std::size_t k = 0; s.target.size() < n; k = (k + 1) % m) {
+    const int roll = percent(rng);
+    if (roll < 4) continue;  // deletion
+    if (roll < 8) s.target.push_back(static_cast<std::uint8_t>(code(rng)));  // insertion
+    s.target.push_back(roll < 12 ? static_cast<std::uint8_t>(code(rng)) : s.query[k]);
+  }
+  s.target.resize(n);
+  s.query_reversed.assign(s.query.rbegin(), s.query.rend());
+  s.target_reversed.assign(s.target.rbegin(), s.target.rend());
+  return s;
+}
+
+// A box of columns x rows somewhere in the sequences, read forwards or backwards.
+RowPass box(std::mt19937_64& rng, const Sequences& s, int columns, int rows) {
+  RowPass p;
+  p.columns = columns;
+  p.rows = rows;
+  p.query_begin = static_cast<std::int64_t>(rng() % (s.query.size() - static_cast<std::size_t>(columns) + 1));
+  p.target_begin = static_cast<std::int64_t>(rng() % (s.target.size() - static_cast<std::size_t>(rows) + 1));
+  p.reversed = rng() % 2 == 1;
+  p.left_gap_continues = rng() % 2 == 1;
+  return p;
+}
+
+// Sides up to `max_side`, log-uniform (small and large boxes alike), a few 0; rows laid out with gaps between them.
+std::vector<RowPass> random_passes(std::mt19937_64& rng, const Sequences& s, int count, int max_side) {
+  std::uniform_real_distribution<double> log_side(0.0, std::log(static_cast<double>(max_side)));
+  std::vector<RowPass> passes;
+  std::size_t out = 0;
+  for (int k = 0; k < count; ++k) {
+    int columns = static_cast<int>(std::exp(log_side(rng)));
+    int rows = static_cast<int>(std::exp(log_side(rng)));
+    if (rng() % 20 == 0) columns = 0;
+    if (rng() % 20 == 0) rows = 0;
+    RowPass p = box(rng, s, columns, rows);
+    out += rng() % 3;
+    p.out = out;
+    out += static_cast<std::size_t>(columns) + 1;
+    passes.push_back(p);
+  }
+  return passes;
+}
+
+std::size_t output_size(const std::vector<RowPass>& passes) {
+  std::size_t n = 0;
+  for (const RowPass& p : passes) n = std::max(n, p.out + static_cast<std::size_t>(p.columns) + 1);
+  return n + 2;
+}
+
+struct Rows {
+  std::vector<std::int32_t> h, f;
+  explicit Rows(std::size_t n) : h(n, kUntouched), f(n, kUntouched) {}
+  RowPassOutput out() { return {h.data(), f.data()}; }
+};
+
+// Every entry of both rows equal; on a difference, which pass and column it is.
+void require_same(const std::vector<RowPass>& passes, const Rows& device, const Rows& host) {
+  for (std::size_t k = 0; k < host.h.size(); ++k) {
+    if (device.h[k] == host.h[k] && device.f[k] == host.f[k]) continue;
+    std::ostringstream where;
+    where << "entry " << k << ": h " << device.h[k] << " (host " << host.h[k] << "), pending_f " << device.f[k]
+          << " (host " << host.f[k] << ")";
+    for (std::size_t t = 0; t < passes.size(); ++t) {
+      const RowPass& p = passes[t];
+      if (k >= p.out && k <= p.out + static_cast<std::size_t>(p.columns))
+        where << "; pass " << t << ": " << p.columns << " columns x " << p.rows << " rows at (" << p.query_begin << ", "
+              << p.target_begin << ")" << (p.reversed ? " reversed" : "")
+              << (p.left_gap_continues ? " left gap continues" : "") << ", column " << k - p.out;
+    }
+    FAIL(where.str());
+  }
+}
+
+template <class Matrix>
+void compare(DeviceRowPasses<>& device, const Sequences& s, const Matrix& matrix, const std::vector<RowPass>& passes,
+             GapCosts gaps) {
+  INFO("gaps " << gaps.open << "/" << gaps.extend << ", " << passes.size() << " passes");
+  Rows on_host(output_size(passes)), on_device(output_size(passes));
+  cudp::align::run_row_passes_on_host(passes, s.view(), matrix, gaps, on_host.out());
+  device.run(passes, gaps, on_device.out());
+  require_same(passes, on_device, on_host);
+}
+
+const GapCosts kGapCosts[] = {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{5, 2}};
+
+}  // namespace
+
+TEST_CASE("device row passes: a few small boxes (sanitizer run)", "[gpu][small]") {
+  std::mt19937_64 rng(7);
+  const Sequences s = make_sequences(rng, 700, 300, 4);
+  std::vector<RowPass> passes;
+  std::size_t out = 0;
+  // columns, rows: several strips (R = 8: 256 columns each), one strip of every width, an empty box of each kind.
+  const int shapes[][2] = {{600, 50}, {5, 7}, {40, 0}, {0, 9}, {0, 0}, {33, 1}, {100, 100}, {64, 3}, {1, 1}, {257, 20}};
+  for (const auto& shape : shapes) {
+    RowPass p = box(rng, s, shape[0], shape[1]);
+    p.out = out;
+    out += static_cast<std::size_t>(shape[0]) + 2;
+    passes.push_back(p);
+  }
+  DeviceRowPasses<> device(s.view(), Dna{});
+  for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{5, 2}}) compare(device, s, Dna{}, passes, gaps);
+}
+
+TEST_CASE("device row passes: random boxes up to 3000 x 3000", "[gpu]") {
+  std::mt19937_64 rng(2027);
+  const Sequences dna = make_sequences(rng, 4000, 4000, 4);
+  const Sequences protein = make_sequences(rng, 3500, 3200, 24);
+  DeviceRowPasses<> on_dna(dna.view(), Dna{});
+  DeviceRowPasses<> on_protein(protein.view(), blosum62());
+  for (GapCosts gaps : kGapCosts) {
+    compare(on_dna, dna, Dna{}, random_passes(rng, dna, 60, 3000), gaps);
+    compare(on_protein, protein, blosum62(), random_passes(rng, protein, 60, 3000), gaps);
+  }
+}
+
+TEST_CASE("device row passes: thousands of tiny boxes in one call", "[gpu]") {
+  std::mt19937_64 rng(99);
+  const Sequences dna = make_sequences(rng, 2000, 2000, 4);
+  const Sequences protein = make_sequences(rng, 2000, 2000, 24);
+  DeviceRowPasses<> on_dna(dna.view(), Dna{});
+  DeviceRowPasses<> on_protein(protein.view(), blosum62());
+  compare(on_dna, dna, Dna{}, random_passes(rng, dna, 4000, 40), GapCosts{11, 1});
+  compare(on_protein, protein, blosum62(), random_passes(rng, protein, 3000, 70), GapCosts{5, 2});
+  CHECK(on_protein.last_run().waves == 1);
+}
+
+TEST_CASE("device row passes: one box of many strips, forward and reversed", "[gpu]") {
+  std::mt19937_64 rng(1234);
+  const Sequences s = make_sequences(rng, 20000, 15000, 4);
+  std::vector<RowPass> passes(2);
+  passes[0].columns = 20000;
+  passes[0].rows = 15000;
+  passes[1].columns = 9000;
+  passes[1].rows = 12000;
+  passes[1].query_begin = 11000;
+  passes[1].target_begin = 3000;
+  passes[1].reversed = true;
+  passes[1].left_gap_continues = true;
+  passes[1].out = 20001;
+  DeviceRowPasses<> device(s.view(), Dna{});
+  compare(device, s, Dna{}, passes, GapCosts{5, 2});
+  const auto& run = device.last_run();
+  CHECK(run.strips == (20000 + 255) / 256 + (9000 + 255) / 256);
+  CHECK(run.cells == 20000.0 * 15000 + 9000.0 * 12000);
+  WARN("two boxes, " << run.cells << " cells: " << run.kernel_ms << " ms, " << run.cells / run.kernel_ms / 1e6 << " GCUPS");
+}
+
+TEST_CASE("device row passes: a level cut into waves", "[gpu]") {
+  std::mt19937_64 rng(5);
+  const Sequences s = make_sequences(rng, 3000, 3000, 24);
+  const auto passes = random_passes(rng, s, 300, 2000);
+  DeviceRowPasses<> device(s.view(), blosum62());
+  device.set_memory_budget(DeviceRowPasses<>::bytes_of(RowPass{0, 0, 2000, 2000}, true) * 2);
+  compare(device, s, blosum62(), passes, GapCosts{11, 1});
+  CHECK(device.last_run().waves > 3);
+  CHECK(device.last_run().passes == passes.size());
+}
+
+TEST_CASE("device row passes: rows left on the device", "[gpu]") {
+  std::mt19937_64 rng(11);
+  const Sequences s = make_sequences(rng, 2500, 2500, 4);
+  const auto passes = random_passes(rng, s, 200, 2500);
+  Rows on_host(output_size(passes)), on_device(output_size(passes));
+  cudp::align::run_row_passes_on_host(passes, s.view(), Dna{}, GapCosts{0, 2}, on_host.out());
+  cudp::engine::DeviceBuffer<std::int32_t> h(on_device.h.size()), f(on_device.f.size());
+  h.upload(on_device.h);
+  f.upload(on_device.f);
+  DeviceRowPasses<> device(s.view(), Dna{});
+  device.run_on_device(passes, GapCosts{0, 2}, RowPassOutput{h.get(), f.get()});
+  h.download(on_device.h.data(), on_device.h.size());
+  f.download(on_device.f.data(), on_device.f.size());
+  CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+  require_same(passes, on_device, on_host);
+}
+
+TEST_CASE("device row passes: no passes, and codes past the matrix limit", "[gpu][small]") {
+  std::mt19937_64 rng(3);
+  Sequences s = make_sequences(rng, 50, 50, 4);
+  DeviceRowPasses<> device(s.view(), Dna{});
+  Rows rows(4);
+  device.run({}, GapCosts{}, rows.out());
+  CHECK(rows.h[0] == kUntouched);
+  s.query[3] = 40;
+  REQUIRE_THROWS_AS(DeviceRowPasses<>(s.view(), Dna{}), std::invalid_argument);
+  RowPass too_far;
+  too_far.columns = 51;
+  too_far.rows = 1;
+  REQUIRE_THROWS_AS(device.run({too_far}, GapCosts{}, rows.out()), std::out_of_range);
+}
+
+TEST_CASE("device row passes: the linear-space recursion on them gives the host's alignments", "[gpu]") {
+  using cudp::recurrences::AlignMode;
+  std::mt19937_64 rng(21);
+  const Sequences s = make_sequences(rng, 3000, 2800, 4);
+  const int m = static_cast<int>(s.query.size()), n = static_cast<int>(s.target.size());
+  DeviceRowPasses<> device(s.view(), Dna{});
+  cudp::align::LinearSpaceOptions options;
+  options.leaf_cells = 1L << 12;  // many levels
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+    for (GapCosts gaps : kGapCosts) {
+      INFO("mode " << cudp::recurrences::to_string(mode) << ", gaps " << gaps.open << "/" << gaps.extend);
+      const auto on_host = cudp::align::align_linear_space(mode, s.query.data(), m, s.target.data(), n, Dna{}, gaps, options);
+      const auto on_device = cudp::align::align_linear_space(
+          mode, s.query.data(), m, s.target.data(), n, Dna{}, gaps, options,
+          [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) { device.run(passes, gaps, out); });
+      REQUIRE(on_device.score == on_host.score);
+      REQUIRE(cudp::align::cigar(on_device) == cudp::align::cigar(on_host));
+    }
+  }
+}
