@@ -5,7 +5,7 @@
 //   cudp-row-passes-bench long COLUMNS ROWS PASSES [--wide] [--check]
 //   cudp-row-passes-bench many COUNT SIDE [--wide] [--check]
 //
-// --wide runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 8.
+// --wide adds strips of 32 columns per lane (1024 per warp) to the default menu, whose widest is 16.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -110,6 +110,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s long COLUMNS ROWS PASSES [--wide] [--check] | many COUNT SIDE [--wide] [--check]\n", argv[0]);
     return 2;
   }
-  return wide ? bench<cudp::align::StripShapes<1, 2, 4, 16>>(s, passes, check)
+  return wide ? bench<cudp::align::StripShapes<1, 2, 4, 8, 16, 32>>(s, passes, check)
               : bench<cudp::align::DefaultStripShapes>(s, passes, check);
 }
