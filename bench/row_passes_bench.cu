@@ -4,6 +4,11 @@
 //
 //   cudp-row-passes-bench long COLUMNS ROWS PASSES [--wide] [--check]
 //   cudp-row-passes-bench many COUNT SIDE [--wide] [--check]
+//   cudp-row-passes-bench align LENGTH [--check]
+//       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
+//       pair; --check aligns on the host too and requires the same score
+//   cudp-row-passes-bench batch COUNT MIN MAX protein|dna [--check]
+//       COUNT global alignments of pairs of MIN..MAX residues (BLOSUM62 11/1, or DNA +2/-3 5/2), one batch
 //
 // --wide adds strips of 32 columns per lane (1024 per warp) to the default menu, whose widest is 16.
 #include <cstdio>
@@ -13,8 +18,12 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+
 #include <cudp/align/device_row_passes.cuh>
+#include <cudp/align/linear_space.hpp>
 #include <cudp/align/row_passes.hpp>
+#include <cudp/io/matrix.hpp>
 
 namespace {
 
@@ -68,6 +77,95 @@ int bench(const Sequences& s, const std::vector<cudp::align::RowPass>& passes, b
   return same ? 0 : 1;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int bench_align(std::size_t length, bool check) {
+  using namespace cudp;
+  const Sequences s = make(length, length);
+  const align::SequencePair pair{s.q.data(), s.qr.data(), static_cast<std::int64_t>(s.q.size()),
+                                 s.t.data(), s.tr.data(), static_cast<std::int64_t>(s.t.size())};
+  const recurrences::GapCosts gaps{5, 2};
+  align::DeviceRowPasses<> device(pair, Dna{});
+  // Score only: the whole matrix as one pass (its last row holds the global score).
+  align::RowPass whole;
+  whole.columns = static_cast<int>(s.q.size());
+  whole.rows = static_cast<int>(s.t.size());
+  std::vector<std::int32_t> h(s.q.size() + 1), f(s.q.size() + 1);
+  device.run({whole}, gaps, {h.data(), f.data()});  // warm-up
+  auto t0 = std::chrono::steady_clock::now();
+  device.run({whole}, gaps, {h.data(), f.data()});
+  const double score_seconds = seconds_since(t0);
+  const double cells = static_cast<double>(s.q.size()) * static_cast<double>(s.t.size());
+  t0 = std::chrono::steady_clock::now();
+  const align::Alignment a = align::align_linear_space(
+      recurrences::AlignMode::Global, s.q.data(), static_cast<int>(s.q.size()), s.t.data(), static_cast<int>(s.t.size()),
+      Dna{}, gaps, {}, [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
+        device.run(passes, gaps, out);
+      });
+  const double align_seconds = seconds_since(t0);
+  std::printf("align %zu x %zu: score-only %.3f s (%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
+              "ratio %.2f; score %ld, %zu edit runs; sequences on device %.1f MiB\n",
+              s.q.size(), s.t.size(), score_seconds, cells / score_seconds / 1e9, h.back(), align_seconds,
+              cells / align_seconds / 1e9, align_seconds / score_seconds, a.score, a.edits.size(),
+              device.sequence_bytes() / 1048576.0);
+  if (a.score != h.back()) return std::printf("DIFFERENT scores\n"), 1;
+  if (!check) return 0;
+  const align::Alignment host = align::align_linear_space(recurrences::AlignMode::Global, s.q.data(),
+                                                          static_cast<int>(s.q.size()), s.t.data(),
+                                                          static_cast<int>(s.t.size()), Dna{}, gaps);
+  std::printf("host check: %s\n", host.score == a.score ? "same score" : "DIFFERENT");
+  return host.score == a.score ? 0 : 1;
+}
+
+template <class Matrix>
+int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix, recurrences::GapCosts gaps, bool check) {
+  using namespace cudp;
+  std::mt19937_64 rng(5);
+  std::vector<std::vector<std::uint8_t>> q(count), t(count);
+  std::vector<align::SequenceView> qv, tv;
+  double cells = 0;
+  for (int k = 0; k < count; ++k) {
+    const int len = low + static_cast<int>(rng() % static_cast<unsigned>(high - low + 1));
+    q[k].resize(len);
+    for (auto& c : q[k]) c = static_cast<std::uint8_t>(rng() % alphabet);
+    for (int i = 0; i < len; ++i) {  // a mutated copy: 10% substitutions, 2% short indels
+      const unsigned roll = rng() % 100;
+      if (roll < 1) continue;
+      if (roll < 2) t[k].push_back(static_cast<std::uint8_t>(rng() % alphabet));
+      t[k].push_back(roll < 12 ? static_cast<std::uint8_t>(rng() % alphabet) : q[k][i]);
+    }
+    qv.push_back({q[k].data(), static_cast<int>(q[k].size())});
+    tv.push_back({t[k].data(), static_cast<int>(t[k].size())});
+    cells += static_cast<double>(q[k].size()) * static_cast<double>(t[k].size());
+  }
+  const align::PairBatch batch(qv, tv);
+  align::DeviceRowPasses<> device(batch.pair(), matrix);
+  auto runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
+    device.run(passes, gaps, out);
+  };
+  align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, {}, runner);  // warm-up
+  auto t0 = std::chrono::steady_clock::now();
+  const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, {}, runner);
+  const double seconds = seconds_since(t0);
+  std::printf("batch of %d pairs, %d..%d residues: %.3f s, %.1f GCUPS over sum(m x n); device sequences %.1f MiB\n",
+              count, low, high, seconds, cells / seconds / 1e9, device.sequence_bytes() / 1048576.0);
+  if (!check) return 0;
+  t0 = std::chrono::steady_clock::now();
+  const auto host = align::align_batch_linear_space(
+      recurrences::AlignMode::Global, batch, matrix, gaps, {},
+      [&](const std::vector<align::RowPass>& passes, const align::SequencePair& pair, align::RowPassOutput out) {
+        align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
+      });
+  const double host_seconds = seconds_since(t0);
+  bool same = true;
+  for (int k = 0; k < count; ++k) same = same && host[k].score == all[k].score;
+  std::printf("host, all cores: %.3f s, %.1f GCUPS; scores %s\n", host_seconds, cells / host_seconds / 1e9,
+              same ? "identical" : "DIFFERENT");
+  return same ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,8 +204,18 @@ int main(int argc, char** argv) {
       p.out = static_cast<std::size_t>(k) * (static_cast<std::size_t>(side) + 1);
       passes.push_back(p);
     }
+  } else if (rest.size() == 2 && rest[0] == "align") {
+    return bench_align(static_cast<std::size_t>(std::atol(rest[1].c_str())), check);
+  } else if (rest.size() == 5 && rest[0] == "batch") {
+    const int count = std::atoi(rest[1].c_str()), low = std::atoi(rest[2].c_str()), high = std::atoi(rest[3].c_str());
+    if (rest[4] == "protein") {
+      const auto blosum = cudp::io::load_matrix("BLOSUM62", cudp::bio::protein());
+      return bench_batch(count, low, high, 20, blosum, {11, 1}, check);
+    }
+    return bench_batch(count, low, high, 4, Dna{}, {5, 2}, check);
   } else {
-    std::fprintf(stderr, "usage: %s long COLUMNS ROWS PASSES [--wide] [--check] | many COUNT SIDE [--wide] [--check]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s long COLUMNS ROWS PASSES [--wide] [--check] | many COUNT SIDE [--wide] [--check] | align LENGTH "
+                 "[--check] | batch COUNT MIN MAX protein|dna [--check]\n", argv[0]);
     return 2;
   }
   return wide ? bench<cudp::align::StripShapes<1, 2, 4, 8, 16, 32>>(s, passes, check)

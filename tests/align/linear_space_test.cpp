@@ -166,3 +166,49 @@ TEST_CASE("linear space: a pair whose scores could pass 32 bits is refused", "[a
   CHECK_THROWS_AS(cudp::align::align_linear_space(AlignMode::Global, q.data(), 5000, q.data(), 5000, Huge{}, GapCosts{}),
                   std::invalid_argument);
 }
+
+TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair its optimum", "[align][linear]") {
+  std::mt19937_64 rng(99);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 17);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 120; ++k) {
+    queries.push_back(cudp::test::random_codes(rng, k % 11 == 0 ? 0 : 1 + rng() % 150, 4));
+    targets.push_back(k % 3 ? mutate(rng, queries.back(), 4) : cudp::test::random_codes(rng, rng() % 150, 4));
+  }
+  std::vector<cudp::align::SequenceView> qv, tv;
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+  }
+  const cudp::align::PairBatch batch(qv, tv);
+  for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{2, 2}}) {
+    for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+      LinearSpaceOptions options;
+      options.leaf_cells = 64;
+      int levels = 0;
+      const auto all = cudp::align::align_batch_linear_space(
+          mode, batch, matrix, gaps, options,
+          [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& pair,
+              cudp::align::RowPassOutput out) {
+            ++levels;
+            cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
+          });
+      REQUIRE(all.size() == queries.size());
+      for (std::size_t k = 0; k < queries.size(); ++k) {
+        const auto& q = queries[k];
+        const auto& t = targets[k];
+        const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
+        long optimum = 0;
+        if (m > 0 && n > 0)
+          optimum = cudp::test::reference_gotoh(test_mode(mode), t, q, matrix, gaps.open, gaps.extend);
+        else if (mode == AlignMode::Global && m + n > 0)
+          optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
+        INFO("pair " << k << " mode " << to_string(mode) << " m " << m << " n " << n);
+        REQUIRE(all[k].score == optimum);
+        REQUIRE(cudp::align::rescore(all[k], mode, q.data(), m, t.data(), n, matrix, gaps) == optimum);
+      }
+      // One list of passes per level for the whole batch: about log2 of the longest target, not one per pair.
+      CHECK(levels <= 12);
+    }
+  }
+}

@@ -21,7 +21,6 @@
 #include <climits>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -70,6 +69,8 @@ namespace detail {
 struct Piece {
   Box box;
   bool solved = false;
+  bool whole = false;     // the box as given, not yet split: its midpoint or leaf score is the box's score
+  std::size_t owner = 0;  // the box it is part of
   std::vector<EditRun> edits;
 };
 
@@ -87,18 +88,21 @@ Alignment solve_leaf(const SequencePair& pair, const Box& b, const Matrix& matri
 
 }  // namespace detail
 
-// The best global alignment of `box` of `pair` (the box's own score: a gap continuing at a corner pays no open),
-// its passes run by `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)`.
+// The best global alignment of each box of `pair` (a box's own score: a gap continuing at a corner pays no open),
+// all boxes' levels together: a batch of pairs is one concatenated pair whose boxes lie each inside one of them.
+// `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level.
 template <class Matrix, class PassRunner>
-Alignment align_box_linear_space(const SequencePair& pair, const Box& box, const Matrix& matrix,
-                                 recurrences::GapCosts gaps, const LinearSpaceOptions& options, PassRunner&& run_passes) {
+std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const std::vector<Box>& boxes,
+                                                const Matrix& matrix, recurrences::GapCosts gaps,
+                                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
   using detail::Piece;
-  const int m = static_cast<int>(pair.query_length), n = static_cast<int>(pair.target_length);
-  auto open_piece = [](const Box& b) { return Piece{b, false, {}}; };
-  std::vector<Piece> pieces{open_piece(box)};
-  long score = LONG_MIN;
-  const double expected_cells = 2.0 * (static_cast<double>(box.rows()) + 1) * (static_cast<double>(box.columns()) + 1);
-  double cells_done = 0;
+  const std::int64_t m = pair.query_length, n = pair.target_length;
+  std::vector<Piece> pieces;
+  pieces.reserve(boxes.size());
+  for (std::size_t k = 0; k < boxes.size(); ++k) pieces.push_back(Piece{boxes[k], false, true, k, {}});
+  std::vector<long> scores(boxes.size(), LONG_MIN);
+  double expected_cells = 0, cells_done = 0;
+  for (const Box& b : boxes) expected_cells += 2.0 * (static_cast<double>(b.rows()) + 1) * (static_cast<double>(b.columns()) + 1);
   std::vector<RowPass> passes;
   std::vector<std::size_t> split;  // indices of the pieces this level splits
   std::vector<std::int32_t> h, pending_f;
@@ -117,7 +121,7 @@ Alignment align_box_linear_space(const SequencePair& pair, const Box& box, const
           const Alignment a = detail::solve_leaf(pair, piece.box, matrix, gaps);
           piece.edits = a.edits;
           piece.solved = true;
-          if (pieces.size() == 1) score = a.score;
+          if (piece.whole) scores[piece.owner] = a.score;
         });
     if (split.empty()) break;
 
@@ -160,21 +164,23 @@ Alignment align_box_linear_space(const SequencePair& pair, const Box& box, const
         continue;
       }
       const Box b = pieces[k].box;
+      const std::size_t owner = pieces[k].owner;
       const RowPass& forward = passes[2 * s];
       const RowPass& reverse = passes[2 * s + 1];
       ++s;
       const Midpoint mid = find_midpoint(h.data() + forward.out, pending_f.data() + forward.out, h.data() + reverse.out,
                                          pending_f.data() + reverse.out, b.columns(), gaps);
-      if (pieces.size() == 1) score = mid.score;
+      if (pieces[k].whole) scores[owner] = mid.score;
       const int cut_row = b.target_begin + forward.rows, cut_column = b.query_begin + mid.column;
+      auto open_piece = [owner](const Box& part) { return Piece{part, false, false, owner, {}}; };
       if (!mid.in_vertical_gap) {
         next.push_back(open_piece({b.query_begin, cut_column, b.target_begin, cut_row, b.gap_continues_at_start, false}));
         next.push_back(open_piece({cut_column, b.query_end, cut_row, b.target_end, false, b.gap_continues_at_end}));
       } else {
         // The gap deletes the target residues on both sides of the cut: rows cut_row - 1 and cut_row (0-based).
         next.push_back(open_piece({b.query_begin, cut_column, b.target_begin, cut_row - 1, b.gap_continues_at_start, true}));
-        next.push_back({Box{cut_column, cut_column, cut_row - 1, cut_row + 1, false, false}, true,
-                        {EditRun{EditOp::Deletion, 2}}});
+        next.push_back(Piece{Box{cut_column, cut_column, cut_row - 1, cut_row + 1, false, false}, true, false, owner,
+                             {EditRun{EditOp::Deletion, 2}}});
         next.push_back(open_piece({cut_column, b.query_end, cut_row + 1, b.target_end, true, b.gap_continues_at_end}));
       }
     }
@@ -182,15 +188,18 @@ Alignment align_box_linear_space(const SequencePair& pair, const Box& box, const
     if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
   }
 
-  Alignment a;
-  a.score = score;
-  a.query_begin = box.query_begin;
-  a.query_end = box.query_end;
-  a.target_begin = box.target_begin;
-  a.target_end = box.target_end;
+  // The pieces of each box are contiguous and in order.
+  std::vector<Alignment> out(boxes.size());
+  for (std::size_t k = 0; k < boxes.size(); ++k) {
+    out[k].score = scores[k];
+    out[k].query_begin = boxes[k].query_begin;
+    out[k].query_end = boxes[k].query_end;
+    out[k].target_begin = boxes[k].target_begin;
+    out[k].target_end = boxes[k].target_end;
+  }
   for (const Piece& piece : pieces)
-    for (const EditRun& r : piece.edits) append(a.edits, r.op, r.length);
-  return a;
+    for (const EditRun& r : piece.edits) append(out[piece.owner].edits, r.op, r.length);
+  return out;
 }
 
 namespace detail {
@@ -253,65 +262,149 @@ Box locate_semiglobal(const SequencePair& pair, const Matrix& matrix, recurrence
   return Box{end_j - start_j, end_j, end_i - start_i, end_i, false, false};
 }
 
+// Refuses a pair whose DP values could pass 32 bits (the passes' lanes), from the matrix entries between the codes
+// that occur in it.
+template <class Matrix>
+void check_fits(const std::uint8_t* query, int m, const std::uint8_t* target, int n, const Matrix& matrix,
+                recurrences::GapCosts gaps) {
+  std::vector<bool> in_query(256), in_target(256);
+  for (int j = 0; j < m; ++j) in_query[query[j]] = true;
+  for (int i = 0; i < n; ++i) in_target[target[i]] = true;
+  int max_score = 0, min_score = 0;
+  bool first = true;
+  for (int a = 0; a < 256; ++a)
+    for (int b = 0; b < 256; ++b)
+      if (in_target[a] && in_query[b]) {
+        const int s = matrix(a, b);
+        max_score = first ? s : std::max(max_score, s);
+        min_score = first ? s : std::min(min_score, s);
+        first = false;
+      }
+  if (!fits_in_32_bits(m, n, max_score, min_score, gaps))
+    throw std::invalid_argument("a " + std::to_string(m) + " x " + std::to_string(n) +
+                                " alignment with these scores could pass the 32-bit score range");
+}
+
+// An alignment that does not score what its ends were located with, or does not rescore to its own score, is a bug.
+template <class Matrix>
+void check_alignment(const Alignment& a, recurrences::AlignMode mode, long expected, const SequencePair& p,
+                     const Matrix& matrix, recurrences::GapCosts gaps) {
+  if (a.score != expected)
+    throw std::logic_error("align_linear_space: the box's global score " + std::to_string(a.score) +
+                           " differs from the located " + std::to_string(expected));
+  const long rescored = rescore(a, mode, p.query, static_cast<int>(p.query_length), p.target,
+                                static_cast<int>(p.target_length), matrix, gaps);
+  if (rescored != a.score)
+    throw std::logic_error("align_linear_space: the alignment rescores to " + std::to_string(rescored) + ", not " +
+                           std::to_string(a.score));
+}
+
 }  // namespace detail
 
+// Many pairs aligned together (the batch regime): their boxes share every level's passes. The pairs are laid end to
+// end in one forward and one reversed buffer, which a device backend copies once (DeviceRowPasses(batch.pair(),
+// ...)); a pair's boxes stay inside its own ranges. Total lengths up to 2^31 - 1 residues a side.
+struct SequenceView {
+  const std::uint8_t* data = nullptr;
+  int length = 0;
+};
+
+class PairBatch {
+ public:
+  PairBatch(const std::vector<SequenceView>& queries, const std::vector<SequenceView>& targets) {
+    if (queries.size() != targets.size()) throw std::invalid_argument("PairBatch: as many queries as targets");
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      query_base_.push_back(static_cast<int>(query_.size()));
+      target_base_.push_back(static_cast<int>(target_.size()));
+      if (query_.size() + queries[k].length > INT_MAX || target_.size() + targets[k].length > INT_MAX)
+        throw std::invalid_argument("PairBatch: more than 2^31 - 1 residues");
+      query_.insert(query_.end(), queries[k].data, queries[k].data + queries[k].length);
+      target_.insert(target_.end(), targets[k].data, targets[k].data + targets[k].length);
+    }
+    query_base_.push_back(static_cast<int>(query_.size()));
+    target_base_.push_back(static_cast<int>(target_.size()));
+    query_reversed_.assign(query_.rbegin(), query_.rend());
+    target_reversed_.assign(target_.rbegin(), target_.rend());
+  }
+  std::size_t size() const { return query_base_.size() - 1; }
+  SequencePair pair() const {
+    return {query_.data(), query_reversed_.data(), static_cast<std::int64_t>(query_.size()),
+            target_.data(), target_reversed_.data(), static_cast<std::int64_t>(target_.size())};
+  }
+  // Pair k alone, as a SequencePair whose reversed buffers are its own reversal.
+  SequencePair pair(std::size_t k) const {
+    const int q0 = query_base_[k], q1 = query_base_[k + 1], t0 = target_base_[k], t1 = target_base_[k + 1];
+    const int qn = static_cast<int>(query_.size()), tn = static_cast<int>(target_.size());
+    return {query_.data() + q0, query_reversed_.data() + (qn - q1), q1 - q0,
+            target_.data() + t0, target_reversed_.data() + (tn - t1), t1 - t0};
+  }
+  int query_base(std::size_t k) const { return query_base_[k]; }
+  int target_base(std::size_t k) const { return target_base_[k]; }
+
+ private:
+  std::vector<std::uint8_t> query_, query_reversed_, target_, target_reversed_;
+  std::vector<int> query_base_, target_base_;
+};
+
+// The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one; ends are
+// located on the host (all threads), the levels run by `run_passes` over batch.pair().
+template <class Matrix, class PassRunner>
+std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
+                                                const Matrix& matrix, recurrences::GapCosts gaps,
+                                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
+  using recurrences::AlignMode;
+  if (gaps.left_gap_continues) throw std::invalid_argument("align_batch_linear_space: left_gap_continues is for boxes");
+  std::vector<Box> boxes(batch.size());
+  std::vector<long> located(batch.size());
+  tiers::parallel_for(
+      batch.size(), options.threads, [] { return 0; },
+      [&](int, std::size_t k) {
+        const SequencePair p = batch.pair(k);
+        const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
+        detail::check_fits(p.query, m, p.target, n, matrix, gaps);
+        Box box{0, m, 0, n, false, false};
+        if (mode == AlignMode::Local) {
+          const engine::AlignmentEnds ends = engine::locate_local(p.query, m, p.target, n, matrix, gaps.open, gaps.extend);
+          box = ends.score <= 0 ? Box{} : Box{ends.query_start - 1, ends.query_end, ends.target_start - 1, ends.target_end};
+          located[k] = ends.score <= 0 ? 0 : ends.score;
+        } else if (mode == AlignMode::SemiGlobal) {
+          box = detail::locate_semiglobal(p, matrix, gaps, located[k]);
+        }
+        box.query_begin += batch.query_base(k);
+        box.query_end += batch.query_base(k);
+        box.target_begin += batch.target_base(k);
+        box.target_end += batch.target_base(k);
+        boxes[k] = box;
+      });
+  std::vector<Alignment> out = align_boxes_linear_space(batch.pair(), boxes, matrix, gaps, options, run_passes);
+  tiers::parallel_for(
+      out.size(), options.threads, [] { return 0; },
+      [&](int, std::size_t k) {
+        Alignment& a = out[k];
+        if (mode != AlignMode::Global && a.edits.empty()) {  // nothing to align: the empty alignment
+          a = Alignment{};
+          a.score = located[k];
+        } else {
+          a.query_begin -= batch.query_base(k);
+          a.query_end -= batch.query_base(k);
+          a.target_begin -= batch.target_base(k);
+          a.target_end -= batch.target_base(k);
+        }
+        const SequencePair p = batch.pair(k);
+        detail::check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], p, matrix, gaps);
+      });
+  return out;
+}
+
 // The best alignment of query[0, m) and target[0, n) in `mode`, in O(m + n) memory; `run_passes` runs each level's
-// passes (see align_box_linear_space). Throws std::invalid_argument when the scores could pass 32 bits.
+// passes (see align_boxes_linear_space). Throws std::invalid_argument when the scores could pass 32 bits.
 template <class Matrix, class PassRunner>
 Alignment align_linear_space(recurrences::AlignMode mode, const std::uint8_t* query, int m, const std::uint8_t* target,
                              int n, const Matrix& matrix, recurrences::GapCosts gaps, const LinearSpaceOptions& options,
                              PassRunner&& run_passes) {
-  using recurrences::AlignMode;
   if (m < 0 || n < 0) throw std::invalid_argument("align_linear_space: negative length");
-  if (gaps.left_gap_continues) throw std::invalid_argument("align_linear_space: left_gap_continues is for boxes");
-  int max_score = 0, min_score = 0;
-  {
-    // The scores the pair can meet: the matrix's entries between codes that occur.
-    std::vector<bool> in_query(256), in_target(256);
-    for (int j = 0; j < m; ++j) in_query[query[j]] = true;
-    for (int i = 0; i < n; ++i) in_target[target[i]] = true;
-    bool first = true;
-    for (int a = 0; a < 256; ++a)
-      for (int b = 0; b < 256; ++b)
-        if (in_target[a] && in_query[b]) {
-          const int s = matrix(a, b);
-          max_score = first ? s : std::max(max_score, s);
-          min_score = first ? s : std::min(min_score, s);
-          first = false;
-        }
-  }
-  if (!fits_in_32_bits(m, n, max_score, min_score, gaps))
-    throw std::invalid_argument("a " + std::to_string(m) + " x " + std::to_string(n) +
-                                " alignment with these scores could pass the 32-bit score range");
-  const std::vector<std::uint8_t> query_reversed(std::make_reverse_iterator(query + m), std::make_reverse_iterator(query));
-  const std::vector<std::uint8_t> target_reversed(std::make_reverse_iterator(target + n),
-                                                  std::make_reverse_iterator(target));
-  const SequencePair pair{query, query_reversed.data(), m, target, target_reversed.data(), n};
-
-  Box box{0, m, 0, n, false, false};
-  long located = 0;
-  if (mode == AlignMode::Local) {
-    const engine::AlignmentEnds ends = engine::locate_local(query, m, target, n, matrix, gaps.open, gaps.extend);
-    if (ends.score <= 0) return Alignment{};
-    box = Box{ends.query_start - 1, ends.query_end, ends.target_start - 1, ends.target_end, false, false};
-    located = ends.score;
-  } else if (mode == AlignMode::SemiGlobal) {
-    box = detail::locate_semiglobal(pair, matrix, gaps, located);
-    if (box.rows() == 0 && box.columns() == 0) {
-      Alignment empty;
-      empty.score = located;
-      return empty;
-    }
-  }
-  Alignment a = align_box_linear_space(pair, box, matrix, gaps, options, run_passes);
-  if (mode != AlignMode::Global && a.score != located)
-    throw std::logic_error("align_linear_space: the box's global score " + std::to_string(a.score) +
-                           " differs from the located " + std::to_string(located));
-  const long rescored = rescore(a, mode, query, m, target, n, matrix, gaps);
-  if (rescored != a.score)
-    throw std::logic_error("align_linear_space: the alignment rescores to " + std::to_string(rescored) + ", not " +
-                           std::to_string(a.score));
-  return a;
+  const PairBatch one({SequenceView{query, m}}, {SequenceView{target, n}});
+  return std::move(align_batch_linear_space(mode, one, matrix, gaps, options, run_passes).front());
 }
 
 // The same with the passes on the host tier.
