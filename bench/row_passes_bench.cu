@@ -120,7 +120,8 @@ int bench_align(std::size_t length, bool check) {
 }
 
 template <class Matrix>
-int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix, recurrences::GapCosts gaps, bool check) {
+int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix, cudp::recurrences::GapCosts gaps,
+                bool check) {
   using namespace cudp;
   std::mt19937_64 rng(5);
   std::vector<std::vector<std::uint8_t>> q(count), t(count);
