@@ -2,15 +2,16 @@
 // (the top levels of one long pair) or many small ones (the deep levels), over random DNA (+2/-3, gaps 5/2) whose
 // target is a mutated copy of the query. Prints kernel time and GCUPS; --check compares with the host backend.
 //
-//   cudp-row-passes-bench long COLUMNS ROWS PASSES [--wide] [--check]
-//   cudp-row-passes-bench many COUNT SIDE [--wide] [--check]
+//   cudp-row-passes-bench long COLUMNS ROWS PASSES [--narrow] [--check]
+//   cudp-row-passes-bench many COUNT SIDE [--narrow] [--check]
+// align and batch take --leaf=CELLS: the largest box solved by full traceback on the host (LinearSpaceOptions).
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
 //       pair; --check aligns on the host too and requires the same score
 //   cudp-row-passes-bench batch COUNT MIN MAX protein|dna [--check]
 //       COUNT global alignments of pairs of MIN..MAX residues (BLOSUM62 11/1, or DNA +2/-3 5/2), one batch
 //
-// --wide adds strips of 32 columns per lane (1024 per warp) to the default menu, whose widest is 16.
+// --narrow runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 32.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -81,7 +82,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int bench_align(std::size_t length, bool check) {
+int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOptions& options) {
   using namespace cudp;
   const Sequences s = make(length, length);
   const align::SequencePair pair{s.q.data(), s.qr.data(), static_cast<std::int64_t>(s.q.size()),
@@ -101,13 +102,13 @@ int bench_align(std::size_t length, bool check) {
   t0 = std::chrono::steady_clock::now();
   const align::Alignment a = align::align_linear_space(
       recurrences::AlignMode::Global, s.q.data(), static_cast<int>(s.q.size()), s.t.data(), static_cast<int>(s.t.size()),
-      Dna{}, gaps, {}, [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
+      Dna{}, gaps, options, [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
         device.run(passes, gaps, out);
       });
   const double align_seconds = seconds_since(t0);
-  std::printf("align %zu x %zu: score-only %.3f s (%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
+  std::printf("leaf %ld: align %zu x %zu: score-only %.3f s (%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
               "ratio %.2f; score %ld, %zu edit runs; sequences on device %.1f MiB\n",
-              s.q.size(), s.t.size(), score_seconds, cells / score_seconds / 1e9, h.back(), align_seconds,
+              options.leaf_cells, s.q.size(), s.t.size(), score_seconds, cells / score_seconds / 1e9, h.back(), align_seconds,
               cells / align_seconds / 1e9, align_seconds / score_seconds, a.score, a.edits.size(),
               device.sequence_bytes() / 1048576.0);
   if (a.score != h.back()) return std::printf("DIFFERENT scores\n"), 1;
@@ -121,7 +122,7 @@ int bench_align(std::size_t length, bool check) {
 
 template <class Matrix>
 int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix, cudp::recurrences::GapCosts gaps,
-                bool check) {
+                bool check, const cudp::align::LinearSpaceOptions& options) {
   using namespace cudp;
   std::mt19937_64 rng(5);
   std::vector<std::vector<std::uint8_t>> q(count), t(count);
@@ -146,16 +147,16 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   auto runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
     device.run(passes, gaps, out);
   };
-  align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, {}, runner);  // warm-up
+  align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner);  // warm-up
   auto t0 = std::chrono::steady_clock::now();
-  const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, {}, runner);
+  const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner);
   const double seconds = seconds_since(t0);
-  std::printf("batch of %d pairs, %d..%d residues: %.3f s, %.1f GCUPS over sum(m x n); device sequences %.1f MiB\n",
-              count, low, high, seconds, cells / seconds / 1e9, device.sequence_bytes() / 1048576.0);
+  std::printf("batch of %d pairs, %d..%d residues, leaf %ld: %.3f s, %.1f GCUPS over sum(m x n); device sequences %.1f MiB\n",
+              count, low, high, options.leaf_cells, seconds, cells / seconds / 1e9, device.sequence_bytes() / 1048576.0);
   if (!check) return 0;
   t0 = std::chrono::steady_clock::now();
   const auto host = align::align_batch_linear_space(
-      recurrences::AlignMode::Global, batch, matrix, gaps, {},
+      recurrences::AlignMode::Global, batch, matrix, gaps, options,
       [&](const std::vector<align::RowPass>& passes, const align::SequencePair& pair, align::RowPassOutput out) {
         align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
       });
@@ -171,11 +172,13 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  bool wide = false, check = false;
+  bool narrow = false, check = false;
+  cudp::align::LinearSpaceOptions options;
   std::vector<std::string> rest;
   for (const auto& a : args) {
-    if (a == "--wide") wide = true;
+    if (a == "--narrow") narrow = true;
     else if (a == "--check") check = true;
+    else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
     else rest.push_back(a);
   }
   std::vector<cudp::align::RowPass> passes;
@@ -206,19 +209,19 @@ int main(int argc, char** argv) {
       passes.push_back(p);
     }
   } else if (rest.size() == 2 && rest[0] == "align") {
-    return bench_align(static_cast<std::size_t>(std::atol(rest[1].c_str())), check);
+    return bench_align(static_cast<std::size_t>(std::atol(rest[1].c_str())), check, options);
   } else if (rest.size() == 5 && rest[0] == "batch") {
     const int count = std::atoi(rest[1].c_str()), low = std::atoi(rest[2].c_str()), high = std::atoi(rest[3].c_str());
     if (rest[4] == "protein") {
       const auto blosum = cudp::io::load_matrix("BLOSUM62", cudp::bio::protein());
-      return bench_batch(count, low, high, 20, blosum, {11, 1}, check);
+      return bench_batch(count, low, high, 20, blosum, {11, 1}, check, options);
     }
-    return bench_batch(count, low, high, 4, Dna{}, {5, 2}, check);
+    return bench_batch(count, low, high, 4, Dna{}, {5, 2}, check, options);
   } else {
-    std::fprintf(stderr, "usage: %s long COLUMNS ROWS PASSES [--wide] [--check] | many COUNT SIDE [--wide] [--check] | align LENGTH "
+    std::fprintf(stderr, "usage: %s long COLUMNS ROWS PASSES [--narrow] [--check] | many COUNT SIDE [--narrow] [--check] | align LENGTH "
                  "[--check] | batch COUNT MIN MAX protein|dna [--check]\n", argv[0]);
     return 2;
   }
-  return wide ? bench<cudp::align::StripShapes<1, 2, 4, 8, 16, 32>>(s, passes, check)
+  return narrow ? bench<cudp::align::StripShapes<1, 2, 4, 8, 16>>(s, passes, check)
               : bench<cudp::align::DefaultStripShapes>(s, passes, check);
 }

@@ -142,11 +142,14 @@ const GapCosts kGapCosts[] = {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{5, 2}};
 
 TEST_CASE("device row passes: a few small boxes (sanitizer run)", "[gpu][small]") {
   std::mt19937_64 rng(7);
-  const Sequences s = make_sequences(rng, 700, 300, 4);
+  const Sequences s = make_sequences(rng, 2400, 300, 4);
   std::vector<RowPass> passes;
   std::size_t out = 0;
-  // columns, rows: several strips (R = 8: 256 columns each), one strip of every width, an empty box of each kind.
-  const int shapes[][2] = {{600, 50}, {5, 7}, {40, 0}, {0, 9}, {0, 0}, {33, 1}, {100, 100}, {64, 3}, {1, 1}, {257, 20}};
+  // columns, rows: several strips of the widest shape (two and a bit), one strip of every width, an empty box of
+  // each kind.
+  constexpr int widest = 32 * cudp::align::DefaultStripShapes::widths.back();
+  static_assert(2 * widest + 100 <= 2400, "the first box spans three strips");
+  const int shapes[][2] = {{2 * widest + 100, 50}, {5, 7}, {40, 0}, {0, 9}, {0, 0}, {33, 1}, {100, 100}, {64, 3}, {1, 1}, {257, 20}};
   for (const auto& shape : shapes) {
     RowPass p = box(rng, s, shape[0], shape[1]);
     p.out = out;
@@ -196,7 +199,8 @@ TEST_CASE("device row passes: one box of many strips, forward and reversed", "[g
   DeviceRowPasses<> device(s.view(), Dna{});
   compare(device, s, Dna{}, passes, GapCosts{5, 2});
   const auto& run = device.last_run();
-  CHECK(run.strips == (20000 + 255) / 256 + (9000 + 255) / 256);
+  constexpr int widest = 32 * cudp::align::DefaultStripShapes::widths.back();
+  CHECK(run.strips == (20000 + widest - 1) / widest + (9000 + widest - 1) / widest);
   CHECK(run.cells == 20000.0 * 15000 + 9000.0 * 12000);
   WARN("two boxes, " << run.cells << " cells: " << run.kernel_ms << " ms, " << run.cells / run.kernel_ms / 1e6 << " GCUPS");
 }

@@ -57,13 +57,13 @@ namespace cudp::align {
 
 // The strip widths (columns per lane) a level may use, narrowest first; each pass takes the narrowest whose 32 * R
 // columns hold it, or the widest. The widest decides the long passes: on an H100, two 1 Mbp x 1 Mbp passes ran at
-// 0.89 TCUPS with strips of 8 columns per lane and 1.16 with 16 (bench/RESULTS.md).
+// 0.89 TCUPS with strips of 8 columns per lane, 1.2-1.4 with 16 and 1.9 with 32 (bench/RESULTS.md).
 template <int... Rs>
 struct StripShapes {
   static constexpr int count = sizeof...(Rs);
   static constexpr std::array<int, sizeof...(Rs)> widths{Rs...};
 };
-using DefaultStripShapes = StripShapes<1, 2, 4, 8, 16>;
+using DefaultStripShapes = StripShapes<1, 2, 4, 8, 16, 32>;
 
 namespace detail {
 
