@@ -155,6 +155,16 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     pending_f.resize(entries);
     run_passes(passes, pair, RowPassOutput{h.data(), pending_f.data()});
 
+    // The crossing rule over every split box's rows, spread over the threads (it reads every column of the level).
+    std::vector<Midpoint> midpoints(split.size());
+    tiers::parallel_for(
+        split.size(), options.threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          const RowPass& forward = passes[2 * k];
+          const RowPass& reverse = passes[2 * k + 1];
+          midpoints[k] = find_midpoint(h.data() + forward.out, pending_f.data() + forward.out, h.data() + reverse.out,
+                                       pending_f.data() + reverse.out, forward.columns, gaps);
+        });
     std::vector<Piece> next;
     next.reserve(pieces.size() + 2 * split.size());
     std::size_t s = 0;
@@ -166,10 +176,8 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
       const Box b = pieces[k].box;
       const std::size_t owner = pieces[k].owner;
       const RowPass& forward = passes[2 * s];
-      const RowPass& reverse = passes[2 * s + 1];
+      const Midpoint mid = midpoints[s];
       ++s;
-      const Midpoint mid = find_midpoint(h.data() + forward.out, pending_f.data() + forward.out, h.data() + reverse.out,
-                                         pending_f.data() + reverse.out, b.columns(), gaps);
       if (pieces[k].whole) scores[owner] = mid.score;
       const int cut_row = b.target_begin + forward.rows, cut_column = b.query_begin + mid.column;
       auto open_piece = [owner](const Box& part) { return Piece{part, false, false, owner, {}}; };
@@ -267,19 +275,23 @@ Box locate_semiglobal(const SequencePair& pair, const Matrix& matrix, recurrence
 template <class Matrix>
 void check_fits(const std::uint8_t* query, int m, const std::uint8_t* target, int n, const Matrix& matrix,
                 recurrences::GapCosts gaps) {
-  std::vector<bool> in_query(256), in_target(256);
-  for (int j = 0; j < m; ++j) in_query[query[j]] = true;
-  for (int i = 0; i < n; ++i) in_target[target[i]] = true;
+  auto codes_in = [](const std::uint8_t* residues, int length) {
+    bool seen[256] = {};
+    std::vector<int> codes;
+    for (int k = 0; k < length; ++k)
+      if (!seen[residues[k]]) seen[residues[k]] = true, codes.push_back(residues[k]);
+    return codes;
+  };
   int max_score = 0, min_score = 0;
   bool first = true;
-  for (int a = 0; a < 256; ++a)
-    for (int b = 0; b < 256; ++b)
-      if (in_target[a] && in_query[b]) {
-        const int s = matrix(a, b);
-        max_score = first ? s : std::max(max_score, s);
-        min_score = first ? s : std::min(min_score, s);
-        first = false;
-      }
+  const std::vector<int> target_codes = codes_in(target, n), query_codes = codes_in(query, m);
+  for (int a : target_codes)
+    for (int b : query_codes) {
+      const int s = matrix(a, b);
+      max_score = first ? s : std::max(max_score, s);
+      min_score = first ? s : std::min(min_score, s);
+      first = false;
+    }
   if (!fits_in_32_bits(m, n, max_score, min_score, gaps))
     throw std::invalid_argument("a " + std::to_string(m) + " x " + std::to_string(n) +
                                 " alignment with these scores could pass the 32-bit score range");

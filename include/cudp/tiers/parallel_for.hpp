@@ -4,26 +4,41 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace cudp::tiers {
 
 // Calls body(i) for every i in [0, n) on `threads` threads (0: all hardware threads); `setup()` makes each
-// thread's scratch state, passed to body as its first argument.
+// thread's scratch state, passed to body as its first argument. An exception thrown by a body stops the handing
+// out of items and is rethrown here once every thread has stopped (the first one, if several threw).
 template <class Setup, class Body>
 void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(1, n)));
   std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
   auto worker = [&] {
-    auto scratch = setup();
-    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) body(scratch, i);
+    try {
+      auto scratch = setup();
+      for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) body(scratch, i);
+    } catch (...) {
+      next.store(n, std::memory_order_relaxed);
+      const std::lock_guard<std::mutex> hold(failure_lock);
+      if (!failure) failure = std::current_exception();
+    }
   };
-  if (threads == 1) return worker();
-  std::vector<std::thread> pool;
-  for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
-  for (auto& th : pool) th.join();
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
+    for (auto& th : pool) th.join();
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace cudp::tiers
