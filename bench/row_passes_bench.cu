@@ -4,7 +4,8 @@
 //
 //   cudp-row-passes-bench long COLUMNS ROWS PASSES [--narrow] [--check]
 //   cudp-row-passes-bench many COUNT SIDE [--narrow] [--check]
-// align and batch take --leaf=CELLS: the largest box solved by full traceback on the host (LinearSpaceOptions).
+// align and batch take --leaf=CELLS: the largest box solved by full traceback on the host (LinearSpaceOptions);
+// align takes --fasta=PREFIX: writes the pair to PREFIX.query.fa and PREFIX.target.fa for the CPU tools.
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
 //       pair; --check aligns on the host too and requires the same score
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -82,9 +84,25 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOptions& options) {
+void write_fasta(const std::string& path, const char* name, const std::vector<std::uint8_t>& codes) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  std::fprintf(f, ">%s\n", name);
+  for (std::size_t k = 0; k < codes.size(); ++k) {
+    std::fputc("ACGT"[codes[k]], f);
+    if (k % 80 == 79 || k + 1 == codes.size()) std::fputc('\n', f);
+  }
+  std::fclose(f);
+}
+
+int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOptions& options,
+                const std::string& fasta) {
   using namespace cudp;
   const Sequences s = make(length, length);
+  if (!fasta.empty()) {
+    write_fasta(fasta + ".query.fa", "query", s.q);
+    write_fasta(fasta + ".target.fa", "target", s.t);
+  }
   const align::SequencePair pair{s.q.data(), s.qr.data(), static_cast<std::int64_t>(s.q.size()),
                                  s.t.data(), s.tr.data(), static_cast<std::int64_t>(s.t.size())};
   const recurrences::GapCosts gaps{5, 2};
@@ -174,11 +192,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool narrow = false, check = false;
   cudp::align::LinearSpaceOptions options;
+  std::string fasta;
   std::vector<std::string> rest;
   for (const auto& a : args) {
     if (a == "--narrow") narrow = true;
     else if (a == "--check") check = true;
     else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
+    else if (a.rfind("--fasta=", 0) == 0) fasta = a.substr(8);
     else rest.push_back(a);
   }
   std::vector<cudp::align::RowPass> passes;
@@ -209,7 +229,7 @@ int main(int argc, char** argv) {
       passes.push_back(p);
     }
   } else if (rest.size() == 2 && rest[0] == "align") {
-    return bench_align(static_cast<std::size_t>(std::atol(rest[1].c_str())), check, options);
+    return bench_align(static_cast<std::size_t>(std::atol(rest[1].c_str())), check, options, fasta);
   } else if (rest.size() == 5 && rest[0] == "batch") {
     const int count = std::atoi(rest[1].c_str()), low = std::atoi(rest[2].c_str()), high = std::atoi(rest[3].c_str());
     if (rest[4] == "protein") {
