@@ -18,7 +18,7 @@ mkdir -p "$cpu"
 tar xzf "$tools/emboss-slim.tar.gz" -C "$cpu"
 for deb in "$tools"/*.deb; do dpkg -x "$deb" "$cpu"; done
 export PATH="$cpu/usr/bin:$cpu/usr/lib/emboss:$PATH"
-export LD_LIBRARY_PATH="$cpu/usr/lib/x86_64-linux-gnu:$cpu/usr/lib:${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$cpu/usr/lib/x86_64-linux-gnu:$cpu/usr/lib/emboss/lib:$cpu/usr/lib:${LD_LIBRARY_PATH:-}"
 export EMBOSS_DATA="$cpu/usr/share/EMBOSS/data" EMBOSS_ACDROOT="$cpu/usr/share/EMBOSS/acd"
 bench=$build/bench/cudp-row-passes-bench
 log() { echo "$*" | tee -a "$OUT/align_vs_cpu.txt"; }
@@ -34,6 +34,10 @@ T -3 -3 -3  2 -3
 N -3 -3 -3 -3 -3
 EOF
 
+# parasail_aligner takes a readable stdin (even /dev/null) as a third input and refuses to run: an empty FIFO held
+# open instead (as tests/oracle/parasail_scores.sh does).
+mkfifo "$cpu/stdin" 2>/dev/null
+exec 3<> "$cpu/stdin"
 for length in 10000 50000; do
   pair=/tmp/pair$length
   log "$("$bench" align $length --fasta=$pair)"
@@ -45,7 +49,7 @@ for length in 10000 50000; do
   # parasail: open includes the first extension, so 5 + 2k is -o 7 -e 2; nw_striped_32 is score only.
   start=$(date +%s%N)
   parasail_aligner -a nw_striped_32 -d -M 2 -X 3 -o 7 -e 2 -t 1 -x -f $pair.target.fa -q $pair.query.fa \
-    -g $pair.parasail.csv >"$OUT/parasail-$length.log" 2>&1
+    -g $pair.parasail.csv <&3 >"$OUT/parasail-$length.log" 2>&1
   log "parasail nw_striped_32 $length x $length (one core): $(( ($(date +%s%N) - start) / 1000000 )) ms, $(tail -1 $pair.parasail.csv 2>/dev/null || tail -2 "$OUT/parasail-$length.log")"
 done
 
