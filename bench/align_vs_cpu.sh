@@ -7,8 +7,8 @@
 #   bench/align_vs_cpu.sh BUILD_DIR CPU_TOOLS_DIR
 #
 # CPU_TOOLS_DIR holds emboss-slim.tar.gz (stretcher, its libraries, ACD files and small data files, cut from the
-# emboss, emboss-lib and emboss-data packages: the full emboss-data is 61 MB) and the .deb files of parasail,
-# libparasail8, libgomp1, libhpdf-2.3.0, libgd3, libmariadb3 and libpq5, fetched on a machine with apt.
+# emboss, emboss-lib and emboss-data packages, whose data alone is 61 MB, plus the shared libraries ldd lists for
+# stretcher on a machine where emboss is installed) and the .deb files of parasail, libparasail8 and libgomp1.
 set -uo pipefail
 build=$1 tools=$2
 OUT=${OUT:-$PWD/out}
