@@ -6,7 +6,10 @@ shared with the code under test.
 Convention: a gap of length k costs OPEN + k * EXTEND (BLAST's). Modes:
   local   Smith-Waterman; also reports 1-based inclusive start/end of one optimal alignment
   global  Needleman-Wunsch, end gaps charged
-  semi    free end gaps in both sequences (leading and trailing gaps cost nothing)
+  semi    free end gaps in both sequences (leading and trailing gaps cost nothing); the empty alignment (score 0)
+          counts, as in EMBOSS needle without -endweight
+  semi_cells  the same, best over the cells of the last row and column only (i, j >= 1): at least one residue pair
+          or charged gap, as in parasail's sg_ routines and cudp's SemiGlobal
 
 Usage:
   gotoh.py scores  MATRIX OPEN EXTEND QUERY.fa DB.fa [--mode local|global|semi]   -> TSV on stdout
@@ -90,6 +93,7 @@ def align(a, b, matrix, gap_open, gap_extend, mode="local"):
 
     best, best_end, best_start = 0, (0, 0), (0, 0)
     semi_best = 0  # H(0, m): all of b skipped by a free leading gap, all of a by a free trailing one
+    cells_best = NEG_INF  # semi_cells: H(i, m) and H(n, j) for i, j >= 1 only
 
     for i in range(1, n + 1):
         H = [0] * (m + 1)
@@ -130,6 +134,8 @@ def align(a, b, matrix, gap_open, gap_extend, mode="local"):
                 best, best_end, best_start = h, (i, j), st
         if mode == "semi":
             semi_best = max(semi_best, H[m])
+        if mode == "semi_cells" and m:
+            cells_best = max(cells_best, H[m])
         H_prev, F_prev, SH_prev, SF_prev = H, F, SH, SF
 
     if mode == "local_end":
@@ -140,6 +146,10 @@ def align(a, b, matrix, gap_open, gap_extend, mode="local"):
         return best, best_start[0], best_end[0], best_start[1], best_end[1]
     if mode == "global":
         return H_prev[m], 0, 0, 0, 0
+    if mode == "semi_cells":
+        if not n or not m:
+            return 0, 0, 0, 0, 0
+        return max(cells_best, max(H_prev[1:])), 0, 0, 0, 0
     return max(semi_best, max(H_prev)), 0, 0, 0, 0
 
 
