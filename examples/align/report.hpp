@@ -226,19 +226,17 @@ inline void write_sam(std::ostream& out, const ReportContext& ctx, const Sequenc
 // ---------------------------------------------------------------------------------------------------------------
 // Tabular (BLAST -outfmt 6, then score and CIGAR)
 
-// BLAST's own rounding of E-values and bit scores in its tabular output.
+// E-values and bit scores rounded as BLAST+ prints them in its tabular output (blastp -outfmt 6: 2.16e-82, 0.002,
+// 0.25, 25; 285, 48.5).
 inline std::string blast_evalue(double e) {
   if (e < 1.0e-180) return "0.0";
-  const char* fmt = e < 1.0e-99 ? "%2.0le" : e < 0.0009 ? "%3.0le" : e < 0.1 ? "%4.3lf" : e < 1.0 ? "%3.2lf"
-                    : e < 10.0 ? "%2.1lf" : "%5.0lf";
-  std::string s = format(fmt, e);
-  return s.substr(s.find_first_not_of(' '));
+  return format(e < 0.0009 ? "%.2e" : e < 0.1 ? "%.3f" : e < 1.0 ? "%.2f" : e < 10.0 ? "%.1f" : "%.0f", e);
 }
 
 inline std::string blast_bits(double bits) {
-  std::string s = bits > 9999 ? format("%4.3le", bits) : bits > 99.9 ? std::to_string(static_cast<long>(bits))
-                                                                      : format("%4.1lf", bits);
-  return s.substr(s.find_first_not_of(' '));
+  if (bits > 9999) return format("%.3e", bits);
+  if (bits > 99.9) return std::to_string(static_cast<long>(bits));  // truncated, as BLAST does (285.8 -> 285)
+  return format("%.1f", bits);
 }
 
 // ka: gapped Karlin-Altschul parameters of the matrix and gap costs, for local alignments; the E-value is that of
