@@ -145,8 +145,9 @@ Scoring choose_scoring(const Options& o, AlphabetKind kind, const std::string& s
     try {
       s.matrix = cudp::io::load_matrix(name, alphabet);
     } catch (const InputError& e) {
-      throw InputError(std::string(e.what()) + " (the sequences, " + sequences + ", are " + (dna ? "DNA" : "protein") +
-                       ")");
+      const std::string what = e.what();
+      if (what.find("cannot open") != std::string::npos) throw;
+      throw InputError(what + " (the sequences, " + sequences + ", are " + (dna ? "DNA" : "protein") + ")");
     }
     if (!dna) {
       // Every nucleotide letter is also a protein letter, so a DNA matrix file parses as a sparse protein one: refuse

@@ -110,10 +110,12 @@ inline PairColumns pair_columns(const ReportContext& ctx, const Sequence& q, con
         const std::uint8_t qc = q.codes[i++], tc = t.codes[j++];
         c.top += ctx.alphabet->decode(qc);
         c.bottom += ctx.alphabet->decode(tc);
+        // EMBOSS's marks: a pair scoring above 0 is '|' when identical, ':' otherwise; a pair scoring 0 or less is
+        // '.', or ' ' when identical (N against N in NUC.4.4). Similarity counts the pairs scoring above 0.
         const bool same = qc == tc, positive = (*ctx.matrix)(tc, qc) > 0;
-        c.middle += same ? '|' : positive ? ':' : '.';
+        c.middle += positive ? (same ? '|' : ':') : (same ? ' ' : '.');
         c.identities += same;
-        c.similarities += same || positive;
+        c.similarities += positive;
       }
     }
   }
