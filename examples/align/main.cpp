@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -14,13 +15,13 @@
 #include <vector>
 
 #include <cudp/align/alignment.hpp>
+#include <cudp/align/linear_space.hpp>
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/bio/karlin_altschul.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/fasta.hpp>
 #include <cudp/io/matrix.hpp>
 #include <cudp/io/output_files.hpp>
-#include <cudp/lanes/s32.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 #include <cudp/tiers/parallel_for.hpp>
 
@@ -188,10 +189,15 @@ class Progress {
     std::lock_guard<std::mutex> lock(mutex_);
     ++done_;
     cells_ += cells;
-    const auto now = clock::now();
-    if (now - start_ < std::chrono::milliseconds(500) || now - last_ < std::chrono::milliseconds(250)) return;
-    last_ = now;
-    print(now);
+    partial_ = 0;
+    maybe_print();
+  }
+  // Part of the pair being aligned (pairs aligned one at a time only): fraction of its cells done.
+  void within(double fraction, double cells) {
+    if (!on_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    partial_ = fraction * cells;
+    maybe_print();
   }
   void finish() {
     if (!printed_) return;
@@ -201,15 +207,21 @@ class Progress {
 
  private:
   using clock = std::chrono::steady_clock;
+  void maybe_print() {
+    const auto now = clock::now();
+    if (now - start_ < std::chrono::milliseconds(500) || now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    print(now);
+  }
   void print(clock::time_point now) {
-    const double secs = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\rcudp-align: pair %zu/%zu, %.3g cells, %.2f GCUPS", done_, pairs_, cells_,
-                 secs > 0 ? cells_ / secs / 1e9 : 0.0);
+    const double secs = std::chrono::duration<double>(now - start_).count(), cells = cells_ + partial_;
+    std::fprintf(stderr, "\rcudp-align: pair %zu/%zu, %.3g cells, %.2f GCUPS ", done_, pairs_, cells,
+                 secs > 0 ? cells / secs / 1e9 : 0.0);
     printed_ = true;
   }
   bool on_;
   std::size_t pairs_, done_ = 0;
-  double cells_ = 0;
+  double cells_ = 0, partial_ = 0;
   clock::time_point start_, last_;
   bool printed_ = false;
   std::mutex mutex_;
@@ -246,20 +258,16 @@ int main(int argc, char** argv) {
         for (std::size_t t = 0; t < targets.set.size(); ++t) jobs.push_back({q, t, {}, {}});
     }
 
-    // Every score, gap sum and intermediate value of every pair must stay inside 32 bits: the bound of the exact
-    // s32 lane (the largest substitution score times the shorter length, the all-gap path below).
-    const cudp::recurrences::ProblemShape base{0, scoring.matrix.max_score(), scoring.matrix.min_score()};
-    double total_cells = 0;
+    // Every score, gap sum and intermediate value of every pair must stay inside 32 bits, the lanes of the passes:
+    // the exact s32 lane's bound (the largest substitution score times the shorter length, the all-gap path below).
+    const int max_score = scoring.matrix.max_score(), min_score = scoring.matrix.min_score();
     for (const Job& j : jobs) {
       const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
-      auto shape = base;
-      shape.query_length = q.length;
-      if (!cudp::recurrences::Gotoh<AlignMode::Global, cudp::lanes::s32>::fits(scoring.gaps, shape, t.length))
+      if (!cudp::align::fits_in_32_bits(q.length, t.length, max_score, min_score, scoring.gaps))
         throw InputError("query '" + q.name + "' (" + queries.where(j.query) + ", " + std::to_string(q.length) +
                          " residues) with target '" + t.name + "' (" + targets.where(j.target) + ", " +
                          std::to_string(t.length) + " residues): scores could pass the 32-bit range (largest "
-                         "substitution score " + std::to_string(base.max_score) + "); split the sequences");
-      total_cells += static_cast<double>(q.length) * t.length;
+                         "substitution score " + std::to_string(max_score) + "); split the sequences");
     }
     if (o.format == "sam") {
       std::unordered_map<std::string, std::size_t> first;
@@ -279,9 +287,12 @@ int main(int argc, char** argv) {
     Progress progress(isatty(STDERR_FILENO) != 0, jobs.size());
     const auto run = [&](Job& j, int pair_threads) {
       const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
+      const double cells = static_cast<double>(q.length) * t.length;
+      std::function<void(double)> within;
+      if (!by_pair) within = [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); };
       try {
         j.alignment = align_pair(backend, mode, q.codes, q.length, t.codes, t.length, scoring.matrix, scoring.gaps,
-                                 pair_threads);
+                                 pair_threads, within);
         // Cheap insurance: the alignment must score what the DP claims.
         const long rescored = cudp::align::rescore(j.alignment, mode, q.codes, q.length, t.codes, t.length,
                                                    scoring.matrix, scoring.gaps);
@@ -292,7 +303,7 @@ int main(int argc, char** argv) {
       }
       if (!j.error.empty())
         j.error = "internal error: query '" + q.name + "' with target '" + t.name + "': " + j.error;
-      progress.done(static_cast<double>(q.length) * t.length);
+      progress.done(cells);
     };
     if (by_pair)
       cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t i) { run(jobs[i], 1); });
@@ -301,7 +312,6 @@ int main(int argc, char** argv) {
     progress.finish();
     for (const Job& j : jobs)
       if (!j.error.empty()) throw InternalError(j.error);
-    (void)total_cells;
 
     ReportContext ctx{&alphabet, &scoring.matrix, scoring.name, scoring.gaps, mode};
     std::ostringstream out;
