@@ -72,3 +72,28 @@ TEST_CASE("DNA: ACGTN in either case, U as T, IUPAC ambiguity codes as N", "[alp
   }
   CHECK(accepted_bytes(nt) == 5 * 2 + 2 + 10 * 2);
 }
+
+TEST_CASE("DNA with IUPAC codes: the 15 codes kept apart, either case, U as T", "[alphabet]") {
+  const Alphabet& nt = cudp::bio::dna_iupac();
+  REQUIRE(nt.size == 15);
+  CHECK(nt.kind == cudp::bio::AlphabetKind::Dna);
+  // Every IUPAC nucleotide letter (the four bases, the ten ambiguity codes and N) is its own code.
+  const std::string iupac = "ACGTRYKMSWBDHVN";
+  std::string seen;
+  for (char c : iupac) {
+    CAPTURE(c);
+    const int code = nt.encode(c);
+    REQUIRE(code >= 0);
+    CHECK(nt.encode(static_cast<char>(std::tolower(c))) == code);
+    CHECK(nt.decode(static_cast<std::uint8_t>(code)) == c);
+    seen += nt.decode(static_cast<std::uint8_t>(code));
+  }
+  CHECK(seen == iupac);  // distinct codes, decoding back to each letter
+  CHECK(nt.encode('U') == nt.encode('T'));
+  CHECK(nt.encode('u') == nt.encode('T'));
+  for (char c : std::string("XEFIJLOPQZ*-.1 ")) {
+    CAPTURE(c);
+    CHECK(nt.encode(c) == -1);
+  }
+  CHECK(accepted_bytes(nt) == 15 * 2 + 2);
+}

@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -65,7 +67,7 @@ TEST_CASE("BLOSUM62 has its published values", "[matrix]") {
 
 TEST_CASE("the other built-ins: names, extremes, case-insensitive lookup", "[matrix]") {
   CHECK(cudp::io::builtin_matrix_names() ==
-        std::vector<std::string>{"BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80", "PAM250"});
+        std::vector<std::string>{"BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80", "PAM250", "NUC.4.4", "EDNAFULL"});
   const auto b45 = load_matrix("blosum45", cudp::bio::protein());
   CHECK(b45.name == "BLOSUM45");
   CHECK(score(b45, 'W', 'W') == 15);
@@ -80,11 +82,76 @@ TEST_CASE("the other built-ins: names, extremes, case-insensitive lookup", "[mat
   CHECK(score(pam, 'W', 'W') == 17);
   CHECK(score(pam, 'C', 'C') == 12);
   CHECK(pam.min_score() == -8);
-  CHECK_THROWS_WITH(load_matrix("BLOSUM62", cudp::bio::dna()), Catch::Contains("protein"));
+  CHECK_THROWS_WITH(load_matrix("BLOSUM62", cudp::bio::dna()),
+                    "BLOSUM62: this built-in matrix scores protein, not DNA sequences");
+  CHECK_THROWS_WITH(load_matrix("BLOSUM62", cudp::bio::dna_iupac()),
+                    "BLOSUM62: this built-in matrix scores protein, not DNA sequences");
+  CHECK_THROWS_WITH(load_matrix("nuc.4.4", cudp::bio::protein()),
+                    "NUC.4.4: this built-in matrix scores DNA, not protein sequences");
+}
+
+TEST_CASE("NUC.4.4: its published values over the IUPAC alphabet; EDNAFULL is the same matrix", "[matrix]") {
+  const auto m = load_matrix("NUC.4.4", cudp::bio::dna_iupac());
+  CHECK(m.name == "NUC.4.4");
+  REQUIRE(m.size == 15);
+  // Spot values of NCBI's file (rows A..N in its order A T G C S W R Y K M B V H D N).
+  CHECK(score(m, 'A', 'A') == 5);
+  CHECK(score(m, 'A', 'T') == -4);
+  CHECK(score(m, 'A', 'W') == 1);
+  CHECK(score(m, 'A', 'R') == 1);
+  CHECK(score(m, 'A', 'B') == -4);
+  CHECK(score(m, 'A', 'V') == -1);
+  CHECK(score(m, 'A', 'N') == -2);
+  CHECK(score(m, 'S', 'S') == -1);
+  CHECK(score(m, 'S', 'H') == -3);
+  CHECK(score(m, 'B', 'V') == -2);
+  CHECK(score(m, 'N', 'N') == -1);
+  CHECK(score(m, 'U', 'T') == 5);  // U is read as T
+  CHECK(m.max_score() == 5);
+  CHECK(m.min_score() == -4);
+  // Symmetric, and independent of the file's letter order: a matching pair of letters scores the same in both
+  // directions and the four bases score 5 against themselves, -4 against each other.
+  const std::string bases = "ACGT";
+  for (char a : bases)
+    for (char b : bases) CHECK(score(m, a, b) == (a == b ? 5 : -4));
+  for (int a = 0; a < 15; ++a)
+    for (int b = 0; b < 15; ++b)
+      CHECK(m(static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b)) ==
+            m(static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(a)));
+  CHECK(load_matrix("ednafull", cudp::bio::dna_iupac()).scores == m.scores);
+  CHECK(load_matrix("EDNAFULL", cudp::bio::dna_iupac()).name == "EDNAFULL");
+}
+
+TEST_CASE("NUC.4.4 equals EMBOSS's EDNAFULL file", "[matrix][emboss-data]") {
+  const std::string path = cudp::test::emboss_data_file("EDNAFULL");
+  // The U row and column of EMBOSS's file are an alias of T for dna_iupac(), so the parser skips them; check them
+  // against T's here from the text itself.
+  std::ifstream in(path);
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::vector<std::string> w{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
+    if (header.empty())
+      header = w;
+    else
+      rows.push_back(w);
+  }
+  REQUIRE(header.size() == 16);
+  REQUIRE(header[1] == "T");
+  REQUIRE(header[15] == "U");
+  REQUIRE(rows.size() == 16);
+  for (std::size_t r = 0; r < 16; ++r) CHECK(rows[r][16] == rows[r][2]);  // column U == column T
+  CHECK(std::vector<std::string>(rows[15].begin() + 1, rows[15].end() - 1) ==
+        std::vector<std::string>(rows[1].begin() + 1, rows[1].end() - 1));  // row U == row T but for (U,U)
+  CHECK(load_matrix(path, cudp::bio::dna_iupac()).scores == load_matrix("NUC.4.4", cudp::bio::dna_iupac()).scores);
 }
 
 TEST_CASE("built-ins equal NCBI's files", "[matrix][ncbi-data]") {
   for (const auto& name : cudp::io::builtin_matrix_names()) {
+    if (name == "NUC.4.4" || name == "EDNAFULL") continue;  // not in Debian's ncbi-data: compared with EMBOSS's
     CAPTURE(name);
     const std::string path = cudp::test::ncbi_data_file(name);
     CHECK(load_matrix(path, cudp::bio::protein()).scores == load_matrix(name, cudp::bio::protein()).scores);
@@ -145,6 +212,6 @@ TEST_CASE("load_matrix: files, and unknown names", "[matrix]") {
 
   const std::string missing = dir / "BLOSUM99";
   CHECK_THROWS_WITH(load_matrix(missing, cudp::bio::protein()),
-                    missing + ": not a built-in matrix (BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250) and cannot "
-                              "open it as a file: No such file or directory");
+                    missing + ": not a built-in matrix (BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250, NUC.4.4, "
+                              "EDNAFULL) and cannot open it as a file: No such file or directory");
 }

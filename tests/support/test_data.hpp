@@ -1,7 +1,7 @@
 #pragma once
-// Installed data some tests read: hmmer-examples (HMMER's models and sequences), ncbi-data (BLAST's matrix files)
-// and hmmconvert (package hmmer). A test case that reads one carries its tag ([hmmer-examples], [ncbi-data],
-// [hmmconvert]) and declares it in CMake (cudp_add_host_test ... DATA ...). Where configure found it, CMake defines
+// Installed data some tests read: hmmer-examples (HMMER's models and sequences), ncbi-data (BLAST's matrix files),
+// emboss-data (EMBOSS's matrix files) and hmmconvert (package hmmer). A test case that reads one carries its tag
+// ([hmmer-examples], [ncbi-data], [emboss-data], [hmmconvert]) and declares it in CMake (cudp_add_host_test ... DATA ...). Where configure found it, CMake defines
 // its location and the case runs: a file missing then fails the case. Where configure did not find it, the tagged
 // cases are left out of the run and ctest reports a skipped test in their place; they never pass unrun.
 #include <filesystem>
@@ -35,6 +35,16 @@ inline std::string ncbi_data_file(const std::string& relative) {
   return detail::existing_file(std::string(CUDP_NCBI_DATA) + "/" + relative);
 #else
   FAIL("built without ncbi-data: a case that reads " << relative << " must carry the tag [ncbi-data]");
+  return {};
+#endif
+}
+
+// A matrix file of emboss-data, e.g. "EDNAFULL".
+inline std::string emboss_data_file(const std::string& relative) {
+#ifdef CUDP_EMBOSS_DATA
+  return detail::existing_file(std::string(CUDP_EMBOSS_DATA) + "/" + relative);
+#else
+  FAIL("built without emboss-data: a case that reads " << relative << " must carry the tag [emboss-data]");
   return {};
 #endif
 }

@@ -67,4 +67,13 @@ inline const Alphabet& dna() {
   return alphabet;
 }
 
+// DNA with the IUPAC ambiguity codes kept apart, for matrices that score them (NUC.4.4): A C G T, then R (A/G),
+// Y (C/T), K (G/T), M (A/C), S (C/G), W (A/T), B (not A), D (not C), H (not G), V (not T), N (any). RNA's U is read
+// as T. The codes of A, C, G, T and N differ from dna()'s, so the two alphabets' encoded sequences do not mix.
+inline const Alphabet& dna_iupac() {
+  static constexpr Alphabet alphabet{AlphabetKind::Dna, "DNA", "ACGTRYKMSWBDHVN", 15,
+                                     detail::make_code_table("ACGTRYKMSWBDHVN", "U", "T")};
+  return alphabet;
+}
+
 }  // namespace cudp::bio

@@ -1,14 +1,17 @@
 #pragma once
-// The standard protein substitution matrices, as the NCBI distributes them (BLAST's data/ directory), embedded so
-// that the tools need no data files. The J row and column are part of NCBI's files; the protein alphabet reads J
+// The standard substitution matrices (protein, and NUC.4.4 for DNA), as the NCBI distributes them (BLAST's data/
+// directory), embedded so that the tools need no data files. The J row and column are part of NCBI's files; the protein alphabet reads J
 // as X, so the parser skips them.
 #include <string_view>
+
+#include "../bio/alphabet.hpp"
 
 namespace cudp::io::builtin {
 
 struct BuiltinMatrix {
   const char* name;
   std::string_view text;
+  bio::AlphabetKind kind = bio::AlphabetKind::Protein;  // the sequences it scores
 };
 
 inline constexpr std::string_view blosum45_text = R"(# Entries for the BLOSUM45 matrix at a scale of ln(2)/3.0.
@@ -156,12 +159,42 @@ X -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -8
 * -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8  1
 )";
 
+// NCBI's NUC.4.4 (BLAST's data/NUC.4.4; EMBOSS ships it as EDNAFULL with an extra U row and column equal to T's):
+// every IUPAC nucleotide code, scored with the dna_iupac() alphabet.
+inline constexpr std::string_view nuc44_text = R"(#
+# This matrix was created by Todd Lowe   12/10/92
+#
+# Uses ambiguous nucleotide codes, probabilities rounded to
+#  nearest integer
+#
+# Lowest score = -4, Highest score = 5
+#
+    A   T   G   C   S   W   R   Y   K   M   B   V   H   D   N
+A   5  -4  -4  -4  -4   1   1  -4  -4   1  -4  -1  -1  -1  -2
+T  -4   5  -4  -4  -4   1  -4   1   1  -4  -1  -4  -1  -1  -2
+G  -4  -4   5  -4   1  -4   1  -4   1  -4  -1  -1  -4  -1  -2
+C  -4  -4  -4   5   1  -4  -4   1  -4   1  -1  -1  -1  -4  -2
+S  -4  -4   1   1  -1  -4  -2  -2  -2  -2  -1  -1  -3  -3  -1
+W   1   1  -4  -4  -4  -1  -2  -2  -2  -2  -3  -3  -1  -1  -1
+R   1  -4   1  -4  -2  -2  -1  -4  -2  -2  -3  -1  -3  -1  -1
+Y  -4   1  -4   1  -2  -2  -4  -1  -2  -2  -1  -3  -1  -3  -1
+K  -4   1   1  -4  -2  -2  -2  -2  -1  -4  -1  -3  -3  -1  -1
+M   1  -4  -4   1  -2  -2  -2  -2  -4  -1  -3  -1  -1  -3  -1
+B  -4  -1  -1  -1  -1  -3  -3  -1  -1  -3  -1  -2  -2  -2  -1
+V  -1  -4  -1  -1  -1  -3  -1  -3  -3  -1  -2  -1  -2  -2  -1
+H  -1  -1  -4  -1  -3  -1  -3  -1  -3  -1  -2  -2  -1  -2  -1
+D  -1  -1  -1  -4  -3  -1  -1  -3  -1  -3  -2  -2  -2  -1  -1
+N  -2  -2  -2  -2  -1  -1  -1  -1  -1  -1  -1  -1  -1  -1  -1
+)";
+
 inline constexpr BuiltinMatrix matrices[] = {
     {"BLOSUM45", blosum45_text},
     {"BLOSUM50", blosum50_text},
     {"BLOSUM62", blosum62_text},
     {"BLOSUM80", blosum80_text},
     {"PAM250", pam250_text},
+    {"NUC.4.4", nuc44_text, bio::AlphabetKind::Dna},
+    {"EDNAFULL", nuc44_text, bio::AlphabetKind::Dna},  // EMBOSS's name for the same matrix
 };
 
 }  // namespace cudp::io::builtin

@@ -158,7 +158,8 @@ inline std::vector<std::string> builtin_matrix_names() {
   return names;
 }
 
-// A built-in name (case-insensitive) wins over a file of the same name in the working directory.
+// A built-in name (case-insensitive) wins over a file of the same name in the working directory. A built-in matrix
+// is refused for the other kind of alphabet (BLOSUM62 for DNA, NUC.4.4 for protein).
 inline SubstitutionMatrix load_matrix(const std::string& name_or_path, const bio::Alphabet& alphabet) {
   for (const auto& builtin : builtin::matrices) {
     const std::string_view name = builtin.name;
@@ -168,9 +169,11 @@ inline SubstitutionMatrix load_matrix(const std::string& name_or_path, const bio
           return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
         });
     if (!same) continue;
-    if (alphabet.kind != bio::AlphabetKind::Protein) {
-      throw InputError(format_error(builtin.name, std::string("built-in matrices score protein; the ") + alphabet.name +
-                                                      " alphabet needs a matrix file"));
+    if (alphabet.kind != builtin.kind) {
+      const bool protein = builtin.kind == bio::AlphabetKind::Protein;
+      throw InputError(format_error(builtin.name, std::string("this built-in matrix scores ") +
+                                                      (protein ? "protein" : "DNA") + ", not " +
+                                                      (protein ? alphabet.name : "protein") + " sequences"));
     }
     return parse_matrix(builtin.text, builtin.name, alphabet);
   }

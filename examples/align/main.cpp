@@ -1,0 +1,364 @@
+// cudp-align: optimal pairwise alignments (affine gaps; global, local or semi-global), printed in full.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <cudp/align/alignment.hpp>
+#include <cudp/align/linear_space.hpp>
+#include <cudp/bio/alphabet.hpp>
+#include <cudp/bio/karlin_altschul.hpp>
+#include <cudp/io/error.hpp>
+#include <cudp/io/fasta.hpp>
+#include <cudp/io/matrix.hpp>
+#include <cudp/io/output_files.hpp>
+#include <cudp/recurrences/gotoh.hpp>
+#include <cudp/tiers/parallel_for.hpp>
+
+#include "backend.hpp"
+#include "options.hpp"
+#include "report.hpp"
+
+namespace {
+
+using cudp::bio::Alphabet;
+using cudp::bio::AlphabetKind;
+using cudp::io::InputError;
+using namespace align_app;
+
+// A failed self-check: a bug, not bad input (exit status 3).
+struct InternalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct SequenceFile {
+  std::string path;
+  cudp::io::SequenceSet set;
+  std::vector<std::uint64_t> lines;  // header line of each record
+
+  Sequence sequence(std::size_t i) const {
+    return {set.names[i], set.data(i), static_cast<int>(set.length(i))};
+  }
+  std::string where(std::size_t i) const { return path + " line " + std::to_string(lines[i]); }
+};
+
+// The reader refuses missing and empty files, empty sequences and letters outside the alphabet, naming the file
+// and line.
+SequenceFile read_sequences(const std::string& path, const Alphabet& alphabet) {
+  SequenceFile f;
+  f.path = path;
+  cudp::io::FastaReader reader(path, alphabet);
+  cudp::io::FastaRecord record;
+  while (reader.next(record)) {
+    f.set.residues.insert(f.set.residues.end(), record.codes.begin(), record.codes.end());
+    f.set.offsets.push_back(f.set.residues.size());
+    f.set.names.push_back(record.name);
+    f.set.descriptions.push_back(record.description);
+    f.lines.push_back(record.line);
+  }
+  return f;
+}
+
+// --alphabet auto: the first records of each file (up to 10000 residues) are read with every letter kept apart;
+// DNA when at least 90% of them are A, C, G, T, U or N.
+struct Sample {
+  long residues = 0, nucleotides = 0;
+  double fraction() const { return residues ? static_cast<double>(nucleotides) / static_cast<double>(residues) : 0; }
+  bool dna() const { return residues > 0 && fraction() >= 0.9; }
+};
+
+Sample sample_letters(const std::string& path) {
+  static constexpr const char* letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ*";
+  static const Alphabet any{AlphabetKind::Protein, "sequence", letters, 27,
+                            cudp::bio::detail::make_code_table(letters, "", "")};
+  Sample s;
+  try {
+    cudp::io::FastaReader reader(path, any);
+    cudp::io::FastaRecord record;
+    for (int k = 0; k < 16 && s.residues < 10000 && reader.next(record); ++k) {
+      for (std::uint8_t c : record.codes) {
+        ++s.residues;
+        s.nucleotides += std::string_view("ACGTUN").find(letters[c]) != std::string_view::npos;
+      }
+    }
+  } catch (const InputError&) {
+    // Unreadable or malformed: the real read reports it, with the alphabet chosen from the other file.
+  }
+  return s;
+}
+
+AlphabetKind choose_alphabet(const Options& o) {
+  if (o.alphabet == "protein") return AlphabetKind::Protein;
+  if (o.alphabet == "dna") return AlphabetKind::Dna;
+  const Sample q = sample_letters(o.query), t = sample_letters(o.target);
+  const auto describe = [](const Sample& s) {
+    return std::string(s.dna() ? "DNA" : "protein") + " (" + std::to_string(s.nucleotides) + " of the first " +
+           std::to_string(s.residues) + " letters are A, C, G, T, U or N)";
+  };
+  if (q.residues > 0 && t.residues > 0 && q.dna() != t.dna())
+    throw InputError(o.query + " looks like " + describe(q) + " but " + o.target + " like " + describe(t) +
+                     "; give --alphabet");
+  Sample both{q.residues + t.residues, q.nucleotides + t.nucleotides};
+  const bool dna = both.dna();
+  // Uncertain: little to go on, or close to the threshold either way.
+  if (both.residues > 0 && (both.residues < 50 || (both.fraction() > 0.7 && both.fraction() < 0.97)))
+    std::fprintf(stderr, "cudp-align: --alphabet auto: guessed %s; give --alphabet to choose\n",
+                 describe(both).c_str());
+  return dna ? AlphabetKind::Dna : AlphabetKind::Protein;
+}
+
+struct Scoring {
+  cudp::io::SubstitutionMatrix matrix;
+  std::string name;  // as printed
+  GapCosts gaps;
+};
+
+Scoring choose_scoring(const Options& o, AlphabetKind kind, const std::string& sequences) {
+  Scoring s;
+  const bool dna = kind == AlphabetKind::Dna;
+  const Alphabet& alphabet = dna ? cudp::bio::dna_iupac() : cudp::bio::protein();
+  if ((o.match || o.mismatch) && !dna)
+    throw InputError("--match/--mismatch score DNA, but the sequences (" + sequences +
+                     ") are protein; give a --matrix, or --alphabet dna");
+  if (dna && o.matrix.empty()) {
+    const int match = o.match.value_or(2), mismatch = o.mismatch.value_or(-3);
+    // Identical bases score match; every other pair, and any pair with an ambiguity code, mismatch.
+    s.matrix = {"match/mismatch", &alphabet, alphabet.size,
+                std::vector<int>(static_cast<std::size_t>(alphabet.size * alphabet.size), mismatch)};
+    for (const char base : {'A', 'C', 'G', 'T'}) {
+      const auto c = static_cast<std::size_t>(alphabet.encode(base));
+      s.matrix.scores[c * static_cast<std::size_t>(alphabet.size) + c] = match;
+    }
+    s.name = "match/mismatch " + std::string(match > 0 ? "+" : "") + std::to_string(match) + "/" +
+             std::to_string(mismatch);
+  } else {
+    const std::string name = o.matrix.empty() ? "BLOSUM62" : o.matrix;
+    try {
+      s.matrix = cudp::io::load_matrix(name, alphabet);
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      if (what.find("cannot open") != std::string::npos) throw;
+      throw InputError(what + " (the sequences, " + sequences + ", are " + (dna ? "DNA" : "protein") + ")");
+    }
+    if (!dna) {
+      // Every nucleotide letter is also a protein letter, so a DNA matrix file parses as a sparse protein one: refuse
+      // a file whose letters are all IUPAC nucleotide codes.
+      bool nucleotide_file = false;
+      try {
+        cudp::io::load_matrix(name, cudp::bio::dna_iupac());
+        nucleotide_file = true;
+      } catch (const InputError&) {
+      }
+      if (nucleotide_file)
+        throw InputError(name + ": a DNA matrix (its letters are all nucleotide codes), but the sequences (" +
+                         sequences + ") are protein");
+    }
+    s.name = s.matrix.name;
+  }
+  s.gaps.open = o.gap_open.value_or(dna ? 5 : 11);
+  s.gaps.extend = o.gap_extend.value_or(dna ? 2 : 1);
+  return s;
+}
+
+struct Job {
+  std::size_t query, target;
+  Alignment alignment;
+  std::string error;
+};
+
+AlignMode mode_of(const std::string& mode) {
+  return mode == "local" ? AlignMode::Local : mode == "semiglobal" ? AlignMode::SemiGlobal : AlignMode::Global;
+}
+
+// Progress on a terminal, for runs longer than half a second: pairs done, cells, GCUPS.
+class Progress {
+ public:
+  Progress(bool on, std::size_t pairs) : on_(on), pairs_(pairs), start_(clock::now()), last_(start_) {}
+  void done(double cells) {
+    if (!on_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    cells_ += cells;
+    partial_ = 0;
+    maybe_print();
+  }
+  // Part of the pair being aligned (pairs aligned one at a time only): fraction of its cells done.
+  void within(double fraction, double cells) {
+    if (!on_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    partial_ = fraction * cells;
+    maybe_print();
+  }
+  void finish() {
+    if (!printed_) return;
+    print(clock::now());
+    std::fputc('\n', stderr);
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  void maybe_print() {
+    const auto now = clock::now();
+    if (now - start_ < std::chrono::milliseconds(500) || now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    print(now);
+  }
+  void print(clock::time_point now) {
+    const double secs = std::chrono::duration<double>(now - start_).count(), cells = cells_ + partial_;
+    std::fprintf(stderr, "\rcudp-align: pair %zu/%zu, %.3g cells, %.2f GCUPS ", done_, pairs_, cells,
+                 secs > 0 ? cells / secs / 1e9 : 0.0);
+    printed_ = true;
+  }
+  bool on_;
+  std::size_t pairs_, done_ = 0;
+  double cells_ = 0, partial_ = 0;
+  clock::time_point start_, last_;
+  bool printed_ = false;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto parsed = parse_args(argc, argv);
+    if (!parsed) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    const Options& o = *parsed;
+    const AlignBackend backend = choose_backend(o.backend);
+    const AlignMode mode = mode_of(o.mode);
+
+    const AlphabetKind kind = choose_alphabet(o);
+    const Alphabet& alphabet = kind == AlphabetKind::Dna ? cudp::bio::dna_iupac() : cudp::bio::protein();
+    const Scoring scoring = choose_scoring(o, kind, o.query + ", " + o.target);
+    const SequenceFile queries = read_sequences(o.query, alphabet);
+    const SequenceFile targets = read_sequences(o.target, alphabet);
+
+    std::vector<Job> jobs;
+    if (o.pairs == "one-to-one") {
+      if (queries.set.size() != targets.set.size())
+        throw InputError("--pairs one-to-one: " + o.query + " has " + std::to_string(queries.set.size()) +
+                         " sequences but " + o.target + " has " + std::to_string(targets.set.size()) +
+                         "; give --pairs all to align every query with every target");
+      for (std::size_t i = 0; i < queries.set.size(); ++i) jobs.push_back({i, i, {}, {}});
+    } else {
+      for (std::size_t q = 0; q < queries.set.size(); ++q)
+        for (std::size_t t = 0; t < targets.set.size(); ++t) jobs.push_back({q, t, {}, {}});
+    }
+
+    // Every score, gap sum and intermediate value of every pair must stay inside 32 bits, the lanes of the passes:
+    // the exact s32 lane's bound (the largest substitution score times the shorter length, the all-gap path below).
+    const int max_score = scoring.matrix.max_score(), min_score = scoring.matrix.min_score();
+    for (const Job& j : jobs) {
+      const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
+      if (!cudp::align::fits_in_32_bits(q.length, t.length, max_score, min_score, scoring.gaps))
+        throw InputError("query '" + q.name + "' (" + queries.where(j.query) + ", " + std::to_string(q.length) +
+                         " residues) with target '" + t.name + "' (" + targets.where(j.target) + ", " +
+                         std::to_string(t.length) + " residues): scores could pass the 32-bit range (largest "
+                         "substitution score " + std::to_string(max_score) + "); split the sequences");
+    }
+    if (o.format == "sam") {
+      std::unordered_map<std::string, std::size_t> first;
+      for (std::size_t t = 0; t < targets.set.size(); ++t) {
+        const auto [it, fresh] = first.emplace(targets.set.names[t], t);
+        if (!fresh)
+          throw InputError(cudp::io::format_error(o.target, targets.lines[t],
+                                                  "target name '" + targets.set.names[t] + "' was already used on line " +
+                                                      std::to_string(targets.lines[it->second]) +
+                                                      "; SAM needs distinct reference names"));
+      }
+    }
+
+    // Many pairs: one per thread. Fewer pairs than threads: one at a time, each with all the threads.
+    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const bool by_pair = jobs.size() >= static_cast<std::size_t>(threads);
+    Progress progress(isatty(STDERR_FILENO) != 0, jobs.size());
+    const auto run = [&](Job& j, int pair_threads) {
+      const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
+      const double cells = static_cast<double>(q.length) * t.length;
+      std::function<void(double)> within;
+      if (!by_pair) within = [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); };
+      try {
+        j.alignment = align_pair(backend, mode, q.codes, q.length, t.codes, t.length, scoring.matrix, scoring.gaps,
+                                 pair_threads, within);
+        // Cheap insurance: the alignment must score what the DP claims.
+        const long rescored = cudp::align::rescore(j.alignment, mode, q.codes, q.length, t.codes, t.length,
+                                                   scoring.matrix, scoring.gaps);
+        if (rescored != j.alignment.score)
+          j.error = "rescoring gives " + std::to_string(rescored) + ", the aligner " + std::to_string(j.alignment.score);
+      } catch (const std::exception& e) {
+        j.error = e.what();
+      }
+      if (!j.error.empty())
+        j.error = "internal error: query '" + q.name + "' with target '" + t.name + "': " + j.error;
+      progress.done(cells);
+    };
+    if (by_pair)
+      cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t i) { run(jobs[i], 1); });
+    else
+      for (Job& j : jobs) run(j, threads);
+    progress.finish();
+    for (const Job& j : jobs)
+      if (!j.error.empty()) throw InternalError(j.error);
+
+    ReportContext ctx{&alphabet, &scoring.matrix, scoring.name, scoring.gaps, mode};
+    std::ostringstream out;
+    if (o.format == "pair") {
+      out << pair_report_header(o.args, o.out.empty() ? "stdout" : o.out) << "\n";
+      for (const Job& j : jobs)
+        write_pair(out, ctx, queries.sequence(j.query), targets.sequence(j.target), j.alignment);
+      out << pair_report_footer();
+    } else if (o.format == "sam") {
+      std::vector<Sequence> refs;
+      for (std::size_t t = 0; t < targets.set.size(); ++t) refs.push_back(targets.sequence(t));
+      write_sam_header(out, refs, o.args);
+      // A query's record against its best target (the first of equal scores) is primary, the others secondary.
+      std::vector<long> best(queries.set.size(), 0);
+      std::vector<std::size_t> best_job(queries.set.size(), jobs.size());
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const std::size_t q = jobs[k].query;
+        if (best_job[q] == jobs.size() || jobs[k].alignment.score > best[q]) {
+          best[q] = jobs[k].alignment.score;
+          best_job[q] = k;
+        }
+      }
+      for (std::size_t k = 0; k < jobs.size(); ++k)
+        write_sam(out, ctx, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target), jobs[k].alignment,
+                  best_job[jobs[k].query] != k);
+    } else if (o.format == "tabular") {
+      const auto ka = cudp::bio::gapped_parameters(scoring.matrix.name, scoring.gaps.open, scoring.gaps.extend);
+      for (const Job& j : jobs)
+        write_tabular(out, ctx, queries.sequence(j.query), targets.sequence(j.target), j.alignment, ka);
+    } else {
+      for (const Job& j : jobs) write_score(out, queries.sequence(j.query), targets.sequence(j.target), j.alignment);
+    }
+
+    const std::string text = out.str();
+    if (o.out.empty())
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    else
+      cudp::io::write_outputs({{o.out, &text}});  // all or nothing; /dev/null and pipes are written in place
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "cudp-align: %s\n", e.what());
+    return 2;
+  } catch (const InternalError& e) {
+    std::fprintf(stderr, "cudp-align: %s\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cudp-align: %s\n", e.what());
+    return 1;
+  }
+}
