@@ -11,7 +11,10 @@ if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
 fi
 if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
-  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples -DCUDP_NCBI_DATA=/tmp/cputools/usr/share/ncbi/data)
+  prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples -DCUDP_NCBI_DATA=/tmp/cputools/usr/share/ncbi/data
+           -DCUDP_LAMBDA_GENOME=/tmp/cputools/usr/share/doc/bowtie2/examples/reference/lambda_virus.fa.gz)
+  # EMBOSS's EDNAFULL alone (the emboss-data package is 61 MB), for the DNA sets of the parasail comparisons.
+  [ -f .debs/emboss-data/EDNAFULL ] && prefix+=(-DCUDP_EMBOSS_DATA=$PWD/.debs/emboss-data)
 fi
 echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee "$OUT/summary.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1

@@ -1,7 +1,6 @@
 #pragma once
-// Where cudp-align's alignments are computed: on the host tier (align/linear_space.hpp's default passes) for now.
-// The device row passes (align/device_row_passes.cuh) go into align_pair, the single place that dispatches on the
-// backend, once cudp-align is compiled as CUDA code.
+// Where cudp-align's alignments are computed, chosen in one place: on the host tier, a pair at a time (the passes
+// of align/linear_space.hpp), or on the GPU, all pairs in one batch (device.hpp).
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -10,37 +9,34 @@
 
 #include <cudp/align/linear_space.hpp>
 
+#include "device.hpp"
+
 namespace align_app {
 
-enum class AlignBackend { Host };
+enum class AlignBackend { Host, Device };
 
-// --backend auto|host|cuda. cuda is refused until cudp-align has a GPU path.
+// --backend auto|host|cuda: auto takes the GPU when this build has the path and a device is present.
 inline AlignBackend choose_backend(const std::string& requested) {
-  if (requested == "cuda")
-    throw std::runtime_error(
-        "--backend cuda: cudp-align has no GPU alignment backend yet (it aligns on the host); use --backend host or "
-        "auto");
-  return AlignBackend::Host;
+  if (requested == "host") return AlignBackend::Host;
+  const bool gpu = gpu_available();
+  if (requested == "cuda" && !gpu)
+    throw std::runtime_error("--backend cuda: no CUDA device found, or this cudp-align was built without CUDA");
+  return gpu ? AlignBackend::Device : AlignBackend::Host;
 }
 
-inline const char* backend_name(AlignBackend) { return "host"; }
+inline const char* backend_name(AlignBackend b) { return b == AlignBackend::Device ? "cuda" : "host"; }
 
-// One pair; threads: host threads for this pair's passes (0: all cores); progress: called with the fraction of the
-// pair done, or empty.
+// One pair on the host; threads: host threads for this pair's passes (0: all cores); progress: called with the
+// fraction of the pair done, or empty.
 template <class Matrix>
-cudp::align::Alignment align_pair(AlignBackend backend, cudp::recurrences::AlignMode mode, const std::uint8_t* query,
-                                  int m, const std::uint8_t* target, int n, const Matrix& matrix,
-                                  cudp::recurrences::GapCosts gaps, int threads,
-                                  std::function<void(double)> progress = {}) {
-  switch (backend) {
-    case AlignBackend::Host:
-    default: {
-      cudp::align::LinearSpaceOptions options;
-      options.threads = threads;
-      options.progress = std::move(progress);
-      return cudp::align::align_linear_space(mode, query, m, target, n, matrix, gaps, options);
-    }
-  }
+cudp::align::Alignment align_pair_on_host(cudp::recurrences::AlignMode mode, const std::uint8_t* query, int m,
+                                          const std::uint8_t* target, int n, const Matrix& matrix,
+                                          cudp::recurrences::GapCosts gaps, int threads,
+                                          std::function<void(double)> progress = {}) {
+  cudp::align::LinearSpaceOptions options;
+  options.threads = threads;
+  options.progress = std::move(progress);
+  return cudp::align::align_linear_space(mode, query, m, target, n, matrix, gaps, options);
 }
 
 }  // namespace align_app

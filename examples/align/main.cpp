@@ -281,34 +281,59 @@ int main(int argc, char** argv) {
       }
     }
 
-    // Many pairs: one per thread. Fewer pairs than threads: one at a time, each with all the threads.
+    // The host: many pairs one per thread; fewer pairs than threads one at a time, each with all the threads. The
+    // GPU: every pair in one batch.
     const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const bool by_pair = jobs.size() >= static_cast<std::size_t>(threads);
+    const bool by_pair = jobs.size() >= static_cast<std::size_t>(threads) || backend == AlignBackend::Device;
     Progress progress(isatty(STDERR_FILENO) != 0, jobs.size());
-    const auto run = [&](Job& j, int pair_threads) {
+    // Cheap insurance: every alignment must score what the DP claims.
+    const auto check = [&](Job& j) {
       const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
-      const double cells = static_cast<double>(q.length) * t.length;
-      std::function<void(double)> within;
-      if (!by_pair) within = [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); };
-      try {
-        j.alignment = align_pair(backend, mode, q.codes, q.length, t.codes, t.length, scoring.matrix, scoring.gaps,
-                                 pair_threads, within);
-        // Cheap insurance: the alignment must score what the DP claims.
+      if (j.error.empty()) {
         const long rescored = cudp::align::rescore(j.alignment, mode, q.codes, q.length, t.codes, t.length,
                                                    scoring.matrix, scoring.gaps);
         if (rescored != j.alignment.score)
           j.error = "rescoring gives " + std::to_string(rescored) + ", the aligner " + std::to_string(j.alignment.score);
-      } catch (const std::exception& e) {
-        j.error = e.what();
       }
       if (!j.error.empty())
         j.error = "internal error: query '" + q.name + "' with target '" + t.name + "': " + j.error;
-      progress.done(cells);
     };
-    if (by_pair)
-      cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t i) { run(jobs[i], 1); });
-    else
-      for (Job& j : jobs) run(j, threads);
+    if (backend == AlignBackend::Device) {
+      std::vector<cudp::align::SequenceView> qv, tv;
+      double cells = 0;
+      for (const Job& j : jobs) {
+        const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
+        qv.push_back({q.codes, q.length});
+        tv.push_back({t.codes, t.length});
+        cells += static_cast<double>(q.length) * t.length;
+      }
+      auto all = align_batch_on_gpu(mode, qv, tv, scoring.matrix, scoring.gaps, threads,
+                                    [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); });
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        jobs[k].alignment = std::move(all[k]);
+        check(jobs[k]);
+        progress.done(static_cast<double>(qv[k].length) * tv[k].length);
+      }
+    } else {
+      const auto run = [&](Job& j, int pair_threads) {
+        const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
+        const double cells = static_cast<double>(q.length) * t.length;
+        std::function<void(double)> within;
+        if (!by_pair) within = [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); };
+        try {
+          j.alignment = align_pair_on_host(mode, q.codes, q.length, t.codes, t.length, scoring.matrix, scoring.gaps,
+                                           pair_threads, within);
+        } catch (const std::exception& e) {
+          j.error = e.what();
+        }
+        check(j);
+        progress.done(cells);
+      };
+      if (by_pair)
+        cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t i) { run(jobs[i], 1); });
+      else
+        for (Job& j : jobs) run(j, threads);
+    }
     progress.finish();
     for (const Job& j : jobs)
       if (!j.error.empty()) throw InternalError(j.error);

@@ -33,7 +33,7 @@ inline const char* kUsage =
     "  --gap-extend N      gap extension cost, > 0 (default: protein 1, DNA 2)\n"
     "  --format F          pair (default: EMBOSS's pair format), sam, tabular (BLAST -outfmt 6 columns, then\n"
     "                      score and CIGAR) or score (query, target, score)\n"
-    "  --backend B         auto (default) or host; cuda is refused (cudp-align has no GPU path yet)\n"
+    "  --backend B         auto (default: the GPU when there is one), cuda or host\n"
     "  --threads N         host threads, >= 0 (default 0: all cores)\n"
     "  --out FILE          write the output to FILE instead of standard output (nothing is written on error)\n"
     "  -h, --help          this text\n"

@@ -14,6 +14,8 @@ For every mode (global, local, semiglobal), protein and DNA scoring, both --pair
 The matrices are read from the text in include/cudp/io/builtin_matrices.hpp by this script's own parser.
 
     align_checks.py CUDP_ALIGN SOURCE_DIR
+
+CUDP_ALIGN_ARGS (environment): more arguments for every run, e.g. --backend cuda for the GPU path.
 """
 import math
 import os
@@ -66,8 +68,11 @@ def lookup(table):
     return lambda t, q: table[(t, q)]
 
 
+EXTRA_ARGS = os.environ.get("CUDP_ALIGN_ARGS", "").split()
+
+
 def run(args, expect=0):
-    p = subprocess.run([ALIGN] + args, capture_output=True, text=True)
+    p = subprocess.run([ALIGN] + args + EXTRA_ARGS, capture_output=True, text=True)
     if p.returncode != expect:
         fail("%s: exit status %d (stderr: %s)" % (" ".join(args), p.returncode, p.stderr.strip()))
     return p.stdout

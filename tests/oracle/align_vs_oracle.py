@@ -319,7 +319,7 @@ def run_cudp(cudp, mode, pairs, s, tmp, fmt):
     cmd = [cudp, "--query", f"{tmp}/cq.fa", "--target", f"{tmp}/ct.fa", "--mode", mode, "--pairs", "one-to-one",
            "--matrix", s["matrix"], "--alphabet", s["alphabet"], "--gap-open", str(s["open"]),
            "--gap-extend", str(s["extend"]), "--format", fmt, "--out", f"{tmp}/c.out"]
-    run(cmd)
+    run(cmd + os.environ.get("CUDP_ALIGN_ARGS", "").split())  # e.g. --backend cuda
     with open(f"{tmp}/c.out") as f:
         return [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")]
 

@@ -1,0 +1,26 @@
+#pragma once
+// The boundary between cudp-align (plain C++) and the one translation unit that may run alignments on the GPU,
+// compiled by nvcc when the CUDA toolkit is present (device.cpp).
+#include <functional>
+#include <vector>
+
+#include <cudp/align/alignment.hpp>
+#include <cudp/align/linear_space.hpp>
+#include <cudp/io/matrix.hpp>
+#include <cudp/recurrences/gotoh.hpp>
+
+namespace align_app {
+
+// Whether this build has the GPU path and a device is present.
+bool gpu_available();
+
+// Every pair at once (one batch: the pairs' boxes share each level's passes), the levels on the GPU, ends and
+// leaves on `threads` host threads. Throws when there is no GPU path.
+std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignMode mode,
+                                                       const std::vector<cudp::align::SequenceView>& queries,
+                                                       const std::vector<cudp::align::SequenceView>& targets,
+                                                       const cudp::io::SubstitutionMatrix& matrix,
+                                                       cudp::recurrences::GapCosts gaps, int threads,
+                                                       std::function<void(double)> progress);
+
+}  // namespace align_app
