@@ -1,13 +1,12 @@
 #pragma once
 // cudp-align's command line. Usage errors are std::invalid_argument (exit status 2); the checks that need the
 // sequences (alphabet, matrix, lengths) are made once they are read.
-#include <cerrno>
-#include <cstdint>
-#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "command_line.hpp"
 
 namespace align_app {
 
@@ -51,28 +50,15 @@ struct Options {
 // Costs and scores are kept far below the 32-bit range, so that no sum of a few of them can wrap.
 inline constexpr int kMaxMagnitude = 1000000;
 
-[[noreturn]] inline void usage_error(const std::string& message) {
-  throw std::invalid_argument(message + " (see --help)");
-}
+using cudp::examples::check_choice;
+using cudp::examples::usage_error;
 
+// An integer option, also kept within kMaxMagnitude.
 inline int parse_int(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX)
-    usage_error(flag + " expects an integer, got '" + text + "'");
+  const int v = cudp::examples::parse_int(flag, text);
   if (v < -kMaxMagnitude || v > kMaxMagnitude)
     usage_error(flag + " " + text + " is out of range (at most " + std::to_string(kMaxMagnitude) + " in magnitude)");
-  return static_cast<int>(v);
-}
-
-inline void check_choice(const std::string& flag, const std::string& value, const std::vector<std::string>& allowed) {
-  for (const auto& a : allowed)
-    if (value == a) return;
-  std::string list;
-  for (std::size_t i = 0; i < allowed.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
-  usage_error(flag + " must be " + list + ", got '" + value + "'");
+  return v;
 }
 
 // nullopt for --help.

@@ -27,6 +27,7 @@
 #include <cudp/io/output_files.hpp>
 
 #include "backend.hpp"
+#include "command_line.hpp"
 
 namespace {
 
@@ -64,18 +65,8 @@ struct Options {
   bool alignments = false;
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  throw std::invalid_argument(message + " (see --help)");
-}
-
-int parse_int(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX)
-    usage_error(flag + " expects an integer, got '" + text + "'");
-  return static_cast<int>(v);
-}
+using cudp::examples::parse_int;
+using cudp::examples::usage_error;
 
 std::optional<Options> parse_args(int argc, char** argv) {
   Options o;

@@ -20,11 +20,6 @@ using cudp::recurrences::GapCosts;
 
 namespace {
 
-cudp::test::Mode test_mode(AlignMode mode) {
-  return mode == AlignMode::Local ? cudp::test::Mode::Local
-                                  : (mode == AlignMode::Global ? cudp::test::Mode::Global : cudp::test::Mode::SemiGlobal);
-}
-
 // Identity scoring over 4 codes: +1 / -1.
 struct PlusMinus {
   int operator()(int a, int b) const { return a == b ? 1 : -1; }
@@ -51,7 +46,7 @@ TEST_CASE("full traceback: optimal in every mode, rescoring to the DP score", "[
           if (m == 0 || n == 0) {
             if (mode != AlignMode::Global) REQUIRE(a.score == 0);
           } else {
-            REQUIRE(a.score == cudp::test::reference_gotoh(test_mode(mode), target, query, matrix, gaps.open, gaps.extend));
+            REQUIRE(a.score == cudp::test::reference_gotoh(cudp::test::mode_of(mode), target, query, matrix, gaps.open, gaps.extend));
           }
           REQUIRE(cudp::align::rescore(a, mode, query.data(), m, target.data(), n, matrix, gaps) == a.score);
           if (mode == AlignMode::Local && m > 0 && n > 0) {

@@ -20,11 +20,6 @@ using cudp::recurrences::GapCosts;
 
 namespace {
 
-cudp::test::Mode test_mode(AlignMode mode) {
-  return mode == AlignMode::Local ? cudp::test::Mode::Local
-                                  : (mode == AlignMode::Global ? cudp::test::Mode::Global : cudp::test::Mode::SemiGlobal);
-}
-
 // A mutated copy: substitutions, short indels and one long deletion and insertion, so that optimal paths run long
 // vertical and horizontal gaps.
 std::vector<std::uint8_t> mutate(std::mt19937_64& rng, std::vector<std::uint8_t> s, int alphabet) {
@@ -58,7 +53,7 @@ TEST_CASE("linear space: optimal in every mode at every recursion depth, rescori
           c.target = trial % 2 ? mutate(rng, c.query, alphabet) : cudp::test::random_codes(rng, rng() % 90, alphabet);
           if (trial % 7 == 3) std::swap(c.query, c.target);
           const int m = static_cast<int>(c.query.size()), n = static_cast<int>(c.target.size());
-          const long optimum = cudp::test::reference_gotoh(test_mode(mode), c.target, c.query, matrix, gaps.open, gaps.extend);
+          const long optimum = cudp::test::reference_gotoh(cudp::test::mode_of(mode), c.target, c.query, matrix, gaps.open, gaps.extend);
           for (long leaf : {1L, 16L, 1L << 16}) {
             LinearSpaceOptions options;
             options.leaf_cells = leaf;
@@ -89,7 +84,7 @@ TEST_CASE("linear space: corner cases", "[align][linear]") {
       INFO("mode " << to_string(mode) << " m " << m << " n " << n << " cigar " << cudp::align::cigar(a));
       long optimum = 0;
       if (m > 0 && n > 0)
-        optimum = cudp::test::reference_gotoh(test_mode(mode), t, q, matrix, gaps.open, gaps.extend);
+        optimum = cudp::test::reference_gotoh(cudp::test::mode_of(mode), t, q, matrix, gaps.open, gaps.extend);
       else if (mode == AlignMode::Global && m + n > 0)
         optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
       REQUIRE(a.score == optimum);
@@ -200,7 +195,7 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
         const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
         long optimum = 0;
         if (m > 0 && n > 0)
-          optimum = cudp::test::reference_gotoh(test_mode(mode), t, q, matrix, gaps.open, gaps.extend);
+          optimum = cudp::test::reference_gotoh(cudp::test::mode_of(mode), t, q, matrix, gaps.open, gaps.extend);
         else if (mode == AlignMode::Global && m + n > 0)
           optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
         INFO("pair " << k << " mode " << to_string(mode) << " m " << m << " n " << n);

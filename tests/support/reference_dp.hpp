@@ -10,6 +10,12 @@ namespace cudp::test {
 
 enum class Mode { Local, Global, SemiGlobal };
 
+// The reference's name for a library mode (kept apart so that this file stays independent of the library's code).
+template <class LibraryMode>
+constexpr Mode mode_of(LibraryMode mode) {
+  return mode == LibraryMode::Local ? Mode::Local : mode == LibraryMode::Global ? Mode::Global : Mode::SemiGlobal;
+}
+
 // Gotoh with a gap of length k costing open + k*extend.
 template <class Matrix>
 inline long reference_gotoh(Mode mode, const std::vector<std::uint8_t>& target, const std::vector<std::uint8_t>& query,
