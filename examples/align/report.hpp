@@ -16,6 +16,8 @@
 #include <cudp/io/matrix.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 
+#include "blast_numbers.hpp"
+
 namespace align_app {
 
 using cudp::align::Alignment;
@@ -228,18 +230,8 @@ inline void write_sam(std::ostream& out, const ReportContext& ctx, const Sequenc
 // ---------------------------------------------------------------------------------------------------------------
 // Tabular (BLAST -outfmt 6, then score and CIGAR)
 
-// E-values and bit scores rounded as BLAST+ prints them in its tabular output (blastp -outfmt 6: 2.16e-82, 0.002,
-// 0.25, 25; 285, 48.5).
-inline std::string blast_evalue(double e) {
-  if (e < 1.0e-180) return "0.0";
-  return format(e < 0.0009 ? "%.2e" : e < 0.1 ? "%.3f" : e < 1.0 ? "%.2f" : e < 10.0 ? "%.1f" : "%.0f", e);
-}
-
-inline std::string blast_bits(double bits) {
-  if (bits > 9999) return format("%.3e", bits);
-  if (bits > 99.9) return std::to_string(static_cast<long>(bits));  // truncated, as BLAST does (285.8 -> 285)
-  return format("%.1f", bits);
-}
+using cudp::examples::blast_bits;
+using cudp::examples::blast_evalue;
 
 // ka: gapped Karlin-Altschul parameters of the matrix and gap costs, for local alignments; the E-value is that of
 // this one comparison (search space query length x target length).

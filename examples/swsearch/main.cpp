@@ -27,6 +27,7 @@
 #include <cudp/io/output_files.hpp>
 
 #include "backend.hpp"
+#include "blast_numbers.hpp"
 #include "command_line.hpp"
 
 namespace {
@@ -253,10 +254,13 @@ int main(int argc, char** argv) {
           out << queries.names[q] << '\t' << db.names[t] << '\t' << scores[t] << '\t' << bits << '\t' << evalue << '\t'
               << qs << '\t' << qe << '\t' << ts << '\t' << te << '\t' << pident << '\t' << counts.length << '\t'
               << counts.mismatches << '\t' << counts.gap_opens << cigar << '\n';
-        } else if (o.format == "tabular") {
+        } else if (o.format == "tabular") {  // numbers rounded as BLAST+ rounds them there
+          const std::string blast_evalue =
+              ka ? cudp::examples::blast_evalue(cudp::bio::evalue(scores[t], queries.length(q), db_residues, *ka)) : "-";
+          const std::string blast_bits = ka ? cudp::examples::blast_bits(cudp::bio::bit_score(scores[t], *ka)) : "-";
           out << queries.names[q] << '\t' << db.names[t] << '\t' << pident << '\t' << counts.length << '\t'
               << counts.mismatches << '\t' << counts.gap_opens << '\t' << qs << '\t' << qe << '\t' << ts << '\t' << te
-              << '\t' << evalue << '\t' << bits << cigar << '\n';
+              << '\t' << blast_evalue << '\t' << blast_bits << cigar << '\n';
         } else {
           char line[160];
           std::snprintf(line, sizeof line, "  %5d  %6s  %11s  %5ld-%-7ld  %5ld-%-7ld  ", scores[t], bits.c_str(),

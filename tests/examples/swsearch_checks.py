@@ -14,6 +14,9 @@
   swsearch_checks.py alignments OURS.tsv QUERY.fa DB.fa MATRIX_FILE OPEN EXTEND
       a run with --alignments: each row's CIGAR, walked over the sequences, gives its score (from the NCBI matrix
       file), its ends, and pident, length, mismatch and gapopen as BLAST defines them.
+  swsearch_checks.py tabular OURS.tsv TABULAR.tsv
+      the same run in --format tabular: the same rows in BLAST's column order, E-values and bit scores within the
+      TSV's values' rounding.
 
 Every failure line names the query, the target (or rank), the column and both values. Exit status 1 on failure.
 """
@@ -351,6 +354,42 @@ def cmd_alignments(ours_path, query_fa, db_fa, matrix_path, gap_open, gap_extend
     return 0
 
 
+def same_number(a, b):
+    """Two printings of one value: equal within what each printing's digits leave out (BLAST truncates bit scores
+    above 99.9 to integers: up to one unit)."""
+    def unit(text):
+        if "e" in text.lower():
+            mantissa = text.lower().split("e")[0]
+            decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+            return abs(float(text)) * 10.0 ** -decimals
+        return 10.0 ** -(len(text.split(".")[1]) if "." in text else 0)
+    return abs(float(a) - float(b)) <= unit(a) + unit(b)
+
+
+def cmd_tabular(tsv_path, tabular_path):
+    """Row k of the tabular run is row k of the TSV run, columns moved to BLAST's order."""
+    tsv = [l.rstrip("\n").split("\t") for l in open(tsv_path) if not l.startswith("#")]
+    tab = [l.rstrip("\n").split("\t") for l in open(tabular_path)]
+    problems = []
+    if len(tsv) != len(tab):
+        problems.append(f"{len(tsv)} TSV rows, {len(tab)} tabular rows")
+    for k, (a, b) in enumerate(zip(tsv, tab)):
+        # TSV: query target score bits evalue qs qe ts te pident length mismatch gapopen [cigar]
+        # tabular: qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore [cigar]
+        expected = [a[0], a[1], a[9], a[10], a[11], a[12], a[5], a[6], a[7], a[8]] + a[13:]
+        got = b[:10] + b[12:]
+        if got != expected:
+            problems.append(f"row {k + 1}: tabular {got}, TSV {expected}")
+        for name, mine, theirs in (("evalue", a[4], b[10]), ("bitscore", a[3], b[11])):
+            if (mine == "-") != (theirs == "-") or (mine != "-" and not same_number(mine, theirs)):
+                problems.append(f"row {k + 1}: {name}: tabular {theirs}, TSV {mine}")
+    print(f"tabular: {len(tab)} rows checked against the TSV run")
+    if problems or not tab:
+        fail(problems or ["no rows"])
+        return 1
+    return 0
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pairs":
@@ -363,6 +402,8 @@ if __name__ == "__main__":
         sys.exit(cmd_searchsp(*args))
     if cmd == "stats":
         sys.exit(cmd_stats(*args))
+    if cmd == "tabular":
+        sys.exit(cmd_tabular(*args))
     if cmd == "alignments":
         sys.exit(cmd_alignments(*args))
     if cmd == "no-stats":

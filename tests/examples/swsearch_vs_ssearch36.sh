@@ -13,7 +13,8 @@
 #   - --top N returns the N best oracle scores in that order (for N = 1, a cut through a group of tied scores,
 #     default 10, targets - 1 and targets + 5), each row identical to the full run's.
 #   - with NCBI_MATRICES set (the folder of the NCBI matrix files): a run with --alignments whose every row's
-#     score, ends, pident, length, mismatch and gapopen follow from its CIGAR and the sequences.
+#     score, ends, pident, length, mismatch and gapopen follow from its CIGAR and the sequences, and the same run in
+#     --format tabular has the same rows in BLAST's column order.
 # Bit scores and E-values are compared with blastp by swsearch_stats_vs_blastp.sh: ssearch36 estimates its own.
 set -euo pipefail
 swsearch=$1 query=$2 db=$3 matrix=$4 open=$5 extend=$6 backend=${7:-host}
@@ -52,5 +53,7 @@ search "$work/top.tsv"
 if [[ -n ${NCBI_MATRICES:-} ]]; then
   search "$work/aligned.tsv" --alignments --top 5
   "${checks[@]}" alignments "$work/aligned.tsv" "$query" "$db" "$NCBI_MATRICES/$matrix" "$open" "$extend" || status=1
+  search "$work/aligned.tabular" --alignments --top 5 --format tabular
+  "${checks[@]}" tabular "$work/aligned.tsv" "$work/aligned.tabular" || status=1
 fi
 exit $status
