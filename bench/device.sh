@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one script for the GPU machine: builds for sm_90, runs the GPU tests, then the benchmarks.
 # Usage (from the repo root): bench/device.sh [SEQUENCES]   -- results and logs go to $OUT (default ./out).
-# Optional: .debs/ holding fasta3 .deb files (apt-get download fasta3) for the side-by-side CPU comparison.
+# Optional: .debs/ holding fasta3 .deb files (apt-get download fasta3) for the side-by-side CPU comparison;
+# .debs-align/ with the EMBOSS bundle and parasail (bench/align_vs_cpu.sh) for the alignment comparison.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -143,5 +144,12 @@ import sys
 s, e, q, r = map(float, sys.argv[1:])
 print(f"== ssearch36 {int(q)} aa vs {int(r)} residues, all cores: {e-s:.1f} s, {q*r/(e-s)/1e9:.2f} GCUPS")
 PY
+fi
+
+# Linear-space alignment beside EMBOSS stretcher and parasail (bench/align_vs_cpu.sh), when their bundle is carried.
+if [ -f .debs-align/emboss-slim.tar.gz ]; then
+  cmake --build build-gpu -j"$JOBS" --target cudp-row-passes-bench >"$OUT/align-build.log" 2>&1 &&
+    OUT="$OUT" bash bench/align_vs_cpu.sh build-gpu .debs-align >/dev/null 2>&1
+  sed 's/^/== /' "$OUT/align_vs_cpu.txt" >>"$OUT/summary.txt"
 fi
 finish
