@@ -8,7 +8,8 @@
 #
 # CPU_TOOLS_DIR holds emboss-slim.tar.gz (stretcher, its libraries, ACD files and small data files, cut from the
 # emboss, emboss-lib and emboss-data packages, whose data alone is 61 MB, plus the shared libraries ldd lists for
-# stretcher on a machine where emboss is installed) and the .deb files of parasail, libparasail8 and libgomp1.
+# stretcher on a machine where emboss is installed) and the .deb files of parasail, libparasail8 and libgomp1:
+# bench/make_align_tools.sh makes it.
 set -uo pipefail
 build=$1 tools=$2
 OUT=${OUT:-$PWD/out}
