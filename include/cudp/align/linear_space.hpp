@@ -229,7 +229,8 @@ Box locate_semiglobal(const SequencePair& pair, const Matrix& matrix, recurrence
   using SemiGlobal = recurrences::Gotoh<recurrences::AlignMode::SemiGlobal, lanes::s32>;
   const int m = static_cast<int>(pair.query_length), n = static_cast<int>(pair.target_length);
   // Best cell among (rows, j) for j = 0..columns and (i, columns) for i = 0..rows, of policy P over the given
-  // sequences; ties go to the last row, then the smaller index.
+  // sequences; among equals the first considered: the last row left to right, then the last column top down, then
+  // (0, columns).
   auto best_edge_cell = [&](auto policy, const std::uint8_t* query, const std::uint8_t* target, int columns, int rows,
                             long border_row_0, long border_column_0, long& best, int& bi, int& bj) {
     using P = decltype(policy);
