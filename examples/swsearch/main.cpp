@@ -100,10 +100,8 @@ std::optional<Options> parse_args(int argc, char** argv) {
   if (o.gap_extend <= 0) usage_error("--gap-extend must be > 0, got " + std::to_string(o.gap_extend));
   if (o.top <= 0) usage_error("--top must be > 0");
   if (o.threads < 0) usage_error("--threads must be >= 0 (0: all cores), got " + std::to_string(o.threads));
-  if (o.format != "tsv" && o.format != "tabular" && o.format != "text")
-    usage_error("--format must be tsv, tabular or text, got '" + o.format + "'");
-  if (o.backend != "auto" && o.backend != "cuda" && o.backend != "host")
-    usage_error("--backend must be auto, cuda or host, got '" + o.backend + "'");
+  cudp::examples::check_choice("--format", o.format, {"tsv", "tabular", "text"});
+  cudp::examples::check_choice("--backend", o.backend, {"auto", "cuda", "host"});
   return o;
 }
 
@@ -242,22 +240,24 @@ int main(int argc, char** argv) {
                                                    static_cast<int>(db.length(t)), matrix);
         char pident[16];
         std::snprintf(pident, sizeof pident, "%.3f", counts.length ? 100.0 * counts.identities / counts.length : 0.0);
-        std::string bits = "-", evalue = "-";
+        // The TSV and text formats print one decimal and %.3g; tabular rounds as BLAST+ does.
+        std::string bits = "-", evalue = "-", blast_bits = "-", blast_evalue = "-";
         if (ka) {
+          const double bit_score = cudp::bio::bit_score(scores[t], *ka);
+          const double e_value = cudp::bio::evalue(scores[t], queries.length(q), db_residues, *ka);
           char buf[32];
-          std::snprintf(buf, sizeof buf, "%.1f", cudp::bio::bit_score(scores[t], *ka));
+          std::snprintf(buf, sizeof buf, "%.1f", bit_score);
           bits = buf;
-          evalue = format_evalue(cudp::bio::evalue(scores[t], queries.length(q), db_residues, *ka));
+          evalue = format_evalue(e_value);
+          blast_bits = cudp::examples::blast_bits(bit_score);
+          blast_evalue = cudp::examples::blast_evalue(e_value);
         }
         const std::string cigar = o.alignments ? "\t" + (empty ? std::string("*") : cudp::align::cigar(a)) : "";
         if (o.format == "tsv") {
           out << queries.names[q] << '\t' << db.names[t] << '\t' << scores[t] << '\t' << bits << '\t' << evalue << '\t'
               << qs << '\t' << qe << '\t' << ts << '\t' << te << '\t' << pident << '\t' << counts.length << '\t'
               << counts.mismatches << '\t' << counts.gap_opens << cigar << '\n';
-        } else if (o.format == "tabular") {  // numbers rounded as BLAST+ rounds them there
-          const std::string blast_evalue =
-              ka ? cudp::examples::blast_evalue(cudp::bio::evalue(scores[t], queries.length(q), db_residues, *ka)) : "-";
-          const std::string blast_bits = ka ? cudp::examples::blast_bits(cudp::bio::bit_score(scores[t], *ka)) : "-";
+        } else if (o.format == "tabular") {
           out << queries.names[q] << '\t' << db.names[t] << '\t' << pident << '\t' << counts.length << '\t'
               << counts.mismatches << '\t' << counts.gap_opens << '\t' << qs << '\t' << qe << '\t' << ts << '\t' << te
               << '\t' << blast_evalue << '\t' << blast_bits << cigar << '\n';
