@@ -24,8 +24,6 @@ inline AlignBackend choose_backend(const std::string& requested) {
   return gpu ? AlignBackend::Device : AlignBackend::Host;
 }
 
-inline const char* backend_name(AlignBackend b) { return b == AlignBackend::Device ? "cuda" : "host"; }
-
 // One pair on the host; threads: host threads for this pair's passes (0: all cores); progress: called with the
 // fraction of the pair done, or empty.
 template <class Matrix>
