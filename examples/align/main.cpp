@@ -307,8 +307,15 @@ int main(int argc, char** argv) {
         tv.push_back({t.codes, t.length});
         cells += static_cast<double>(q.length) * t.length;
       }
-      auto all = align_batch_on_gpu(mode, qv, tv, scoring.matrix, scoring.gaps, threads,
-                                    [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); });
+      std::vector<Alignment> all;
+      try {
+        all = align_batch_on_gpu(mode, qv, tv, scoring.matrix, scoring.gaps, threads,
+                                 [&](double fraction) { progress.within(std::min(fraction, 1.0), cells); });
+      } catch (const std::logic_error& e) {
+        // The library's own checks (an alignment that does not rescore, a pair past 32 bits that the check above
+        // let through): a bug, status 3, as on the host path. CUDA failures stay runtime errors (status 1).
+        throw InternalError(std::string("internal error: ") + e.what());
+      }
       for (std::size_t k = 0; k < jobs.size(); ++k) {
         jobs[k].alignment = std::move(all[k]);
         check(jobs[k]);
