@@ -26,7 +26,7 @@ grep -E "Failed|\*\*\*|Passed" "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
 [ "${SANITIZE:-1}" = 0 ] && exit $rc
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 for tool in memcheck racecheck synccheck; do
-  for t in "device_observers_test [small]" "device_row_passes_test [small]" "device_scorer_front_door_test *local"; do
+  for t in "device_observers_test [small]" "device_row_passes_test [small]" "device_leaves_test [small]" "device_scorer_front_door_test *local"; do
     set -- $t
     bin=$(find build-gpu/tests -name "$1" -type f | head -1)
     timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "$2" >"$OUT/sanitizer-$tool-$1.log" 2>&1

@@ -4,7 +4,8 @@
 //
 //   cudp-row-passes-bench long COLUMNS ROWS PASSES [--narrow] [--check]
 //   cudp-row-passes-bench many COUNT SIDE [--narrow] [--check]
-// align and batch take --leaf=CELLS: the largest box solved by full traceback on the host (LinearSpaceOptions);
+// align and batch take --leaf=CELLS: the largest box solved whole by full traceback (LinearSpaceOptions), on the
+// device (device_leaves.cuh) or, with --host-leaves, on the host;
 // align takes --fasta=PREFIX: writes the pair to PREFIX.query.fa and PREFIX.target.fa for the CPU tools.
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include <cudp/align/device_leaves.cuh>
 #include <cudp/align/device_row_passes.cuh>
 #include <cudp/align/linear_space.hpp>
 #include <cudp/align/row_passes.hpp>
@@ -96,6 +98,21 @@ void write_fasta(const std::string& path, const char* name, const std::vector<st
   std::fclose(f);
 }
 
+bool host_leaves = false;  // --host-leaves: the leaves' full traceback on the host, as before device_leaves.cuh
+
+// The leaves on the device, or on the host with --host-leaves.
+template <class Matrix>
+auto leaf_solver(cudp::align::DeviceLeaves<>& leaves, const cudp::align::SequencePair& pair, const Matrix& matrix,
+                 cudp::recurrences::GapCosts gaps, const cudp::align::LinearSpaceOptions& options) {
+  return [&leaves, pair, &matrix, gaps, &options](const std::vector<cudp::align::Box>& boxes,
+                                                  std::vector<cudp::align::Alignment>& out) {
+    if (host_leaves)
+      cudp::align::solve_leaves_on_host(pair, boxes, matrix, gaps, out, options.threads);
+    else
+      leaves.solve(boxes, gaps, out, options.threads);
+  };
+}
+
 int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOptions& options,
                 const std::string& fasta) {
   using namespace cudp;
@@ -122,11 +139,14 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
   const double score_seconds = seconds_since(t0);
   const double cells = static_cast<double>(s.q.size()) * static_cast<double>(s.t.size());
   t0 = std::chrono::steady_clock::now();
+  align::DeviceLeaves<> leaves(pair, Dna{});
   const align::Alignment a = align::align_linear_space(
       recurrences::AlignMode::Global, s.q.data(), static_cast<int>(s.q.size()), s.t.data(), static_cast<int>(s.t.size()),
-      Dna{}, gaps, options, [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
+      Dna{}, gaps, options,
+      [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
         device.run(passes, gaps, out);
-      });
+      },
+      leaf_solver(leaves, pair, Dna{}, gaps, options));
   const double align_seconds = seconds_since(t0);
   std::printf("leaf %ld: align %zu x %zu: score-only %.3f s (%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
               "ratio %.2f; score %ld, %zu edit runs; sequences on device %.1f MiB\n",
@@ -166,15 +186,21 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   }
   const align::PairBatch batch(qv, tv);
   align::DeviceRowPasses<> device(batch.pair(), matrix);
+  align::DeviceLeaves<> leaves(batch.pair(), matrix);
   auto runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
     device.run(passes, gaps, out);
   };
-  align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner);  // warm-up
+  const auto solver = leaf_solver(leaves, batch.pair(), matrix, gaps, options);
+  align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner, solver);  // warm-up
   auto t0 = std::chrono::steady_clock::now();
-  const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner);
+  const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner, solver);
   const double seconds = seconds_since(t0);
-  std::printf("batch of %d pairs, %d..%d residues, leaf %ld: %.3f s, %.1f GCUPS over sum(m x n); device sequences %.1f MiB\n",
-              count, low, high, options.leaf_cells, seconds, cells / seconds / 1e9, device.sequence_bytes() / 1048576.0);
+  const auto& l = leaves.last_run();
+  std::printf("batch of %d pairs, %d..%d residues, leaf %ld (%s): %.3f s, %.1f GCUPS over sum(m x n); device sequences "
+              "%.1f MiB; last leaf run: %zu on the device (%.3g cells, %.2f ms, %.1f GCUPS, %d warps, %.1f MiB), %zu on the host\n",
+              count, low, high, options.leaf_cells, host_leaves ? "host leaves" : "device leaves", seconds,
+              cells / seconds / 1e9, device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,
+              l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0, l.on_host);
   if (!check) return 0;
   t0 = std::chrono::steady_clock::now();
   const auto host = align::align_batch_linear_space(
@@ -201,6 +227,7 @@ int main(int argc, char** argv) {
   for (const auto& a : args) {
     if (a == "--narrow") narrow = true;
     else if (a == "--check") check = true;
+    else if (a == "--host-leaves") host_leaves = true;
     else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
     else if (a.rfind("--fasta=", 0) == 0) fasta = a.substr(8);
     else rest.push_back(a);

@@ -7,10 +7,15 @@
 
 #include <cudp/scorer.hpp>
 #if defined(__CUDACC__)
+#include <cudp/align/device_leaves.cuh>
 #include <cudp/align/device_row_passes.cuh>
 #endif
 
 namespace align_app {
+
+#if defined(__CUDACC__)
+constexpr long kDeviceLeafCells = 1100000;  // 1001 x 1050 cells
+#endif
 
 bool gpu_available() { return cudp::device_backend_available(); }
 
@@ -22,17 +27,21 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
                                                        std::function<void(double)> progress) {
 #if defined(__CUDACC__)
   const cudp::align::PairBatch batch(queries, targets);
-  cudp::align::DeviceRowPasses<> device(batch.pair(), matrix);
+  cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
+  cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
   options.progress = std::move(progress);
-  // Smaller leaves than on the host: the GPU levels are cheap, the leaves' full traceback runs on the host
-  // (bench/RESULTS.md: 4096 was the fastest of 256, 4096 and 65536 for one long pair and for batches).
-  options.leaf_cells = 4096;
+  // Leaves up to a million cells, so that a pair of two 1000-residue proteins is one leaf and a batch of them one
+  // kernel (bench/RESULTS.md, 2026-11-24).
+  options.leaf_cells = kDeviceLeafCells;
   return cudp::align::align_batch_linear_space(
       mode, batch, matrix, gaps, options,
-      [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair&,
-          cudp::align::RowPassOutput out) { device.run(passes, gaps, out); });
+      [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,
+          cudp::align::RowPassOutput out) { passes.run(level, gaps, out); },
+      [&](const std::vector<cudp::align::Box>& boxes, std::vector<cudp::align::Alignment>& out) {
+        leaves.solve(boxes, gaps, out, threads);
+      });
 #else
   (void)mode, (void)queries, (void)targets, (void)matrix, (void)gaps, (void)threads, (void)progress;
   throw std::runtime_error("this cudp-align was built without CUDA");

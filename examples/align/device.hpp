@@ -14,8 +14,8 @@ namespace align_app {
 // Whether this build has the GPU path and a device is present.
 bool gpu_available();
 
-// Every pair at once (one batch: the pairs' boxes share each level's passes), the levels on the GPU, ends and
-// leaves on `threads` host threads. Throws when there is no GPU path.
+// Every pair at once (one batch: the pairs' boxes share each level's passes), the levels and the leaves on the GPU, ends
+// located on `threads` host threads. Throws when there is no GPU path.
 std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignMode mode,
                                                        const std::vector<cudp::align::SequenceView>& queries,
                                                        const std::vector<cudp::align::SequenceView>& targets,

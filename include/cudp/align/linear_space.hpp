@@ -88,13 +88,26 @@ Alignment solve_leaf(const SequencePair& pair, const Box& b, const Matrix& matri
 
 }  // namespace detail
 
+// The leaves of a level on the host, `threads` threads: out[k] = the score and edits of box leaves[k] of `pair`
+// (global, its gaps continuing as the box says). The contract of every leaf solver (device_leaves.cuh).
+template <class Matrix>
+void solve_leaves_on_host(const SequencePair& pair, const std::vector<Box>& leaves, const Matrix& matrix,
+                          recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
+  out.resize(leaves.size());
+  tiers::parallel_for(
+      leaves.size(), threads, [] { return 0; },
+      [&](int, std::size_t k) { out[k] = detail::solve_leaf(pair, leaves[k], matrix, gaps); });
+}
+
 // The best global alignment of each box of `pair` (a box's own score: a gap continuing at a corner pays no open),
 // all boxes' levels together: a batch of pairs is one concatenated pair whose boxes lie each inside one of them.
-// `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level.
-template <class Matrix, class PassRunner>
+// `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level, and
+// `solve_leaves(const std::vector<Box>&, std::vector<Alignment>&)` the boxes of at most options.leaf_cells cells,
+// as solve_leaves_on_host does.
+template <class PassRunner, class LeafSolver>
 std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const std::vector<Box>& boxes,
-                                                const Matrix& matrix, recurrences::GapCosts gaps,
-                                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
+                                                recurrences::GapCosts gaps, const LinearSpaceOptions& options,
+                                                PassRunner&& run_passes, LeafSolver&& solve_leaves) {
   using detail::Piece;
   const std::int64_t m = pair.query_length, n = pair.target_length;
   std::vector<Piece> pieces;
@@ -106,6 +119,8 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   std::vector<RowPass> passes;
   std::vector<std::size_t> split;  // indices of the pieces this level splits
   std::vector<std::int32_t> h, pending_f;
+  std::vector<Box> leaf_boxes;
+  std::vector<Alignment> solutions;
   while (true) {
     split.clear();
     std::vector<std::size_t> leaves;
@@ -114,15 +129,19 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
       (detail::is_leaf(pieces[k].box, options.leaf_cells) ? leaves : split).push_back(k);
     }
     if (split.empty() && leaves.empty()) break;
-    tiers::parallel_for(
-        leaves.size(), options.threads, [] { return 0; },
-        [&](int, std::size_t k) {
-          Piece& piece = pieces[leaves[k]];
-          const Alignment a = detail::solve_leaf(pair, piece.box, matrix, gaps);
-          piece.edits = a.edits;
-          piece.solved = true;
-          if (piece.whole) scores[piece.owner] = a.score;
-        });
+    if (!leaves.empty()) {
+      leaf_boxes.clear();
+      for (std::size_t k : leaves) leaf_boxes.push_back(pieces[k].box);
+      solutions.clear();
+      solve_leaves(leaf_boxes, solutions);
+      if (solutions.size() != leaves.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
+      for (std::size_t k = 0; k < leaves.size(); ++k) {
+        Piece& piece = pieces[leaves[k]];
+        piece.edits = std::move(solutions[k].edits);
+        piece.solved = true;
+        if (piece.whole) scores[piece.owner] = solutions[k].score;
+      }
+    }
     if (split.empty()) break;
 
     // One forward and one reverse pass per box, their rows side by side.
@@ -208,6 +227,17 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   for (const Piece& piece : pieces)
     for (const EditRun& r : piece.edits) append(out[piece.owner].edits, r.op, r.length);
   return out;
+}
+
+// The same with the leaves on the host tier.
+template <class Matrix, class PassRunner>
+std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const std::vector<Box>& boxes,
+                                                const Matrix& matrix, recurrences::GapCosts gaps,
+                                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
+  return align_boxes_linear_space(pair, boxes, gaps, options, run_passes,
+                                  [&](const std::vector<Box>& leaves, std::vector<Alignment>& out) {
+                                    solve_leaves_on_host(pair, leaves, matrix, gaps, out, options.threads);
+                                  });
 }
 
 namespace detail {
@@ -360,11 +390,13 @@ class PairBatch {
 };
 
 // The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one; ends are
-// located on the host (all threads), the levels run by `run_passes` over batch.pair().
-template <class Matrix, class PassRunner>
+// located on the host (all threads), the levels run by `run_passes` and the leaves by `solve_leaves` over
+// batch.pair() (see align_boxes_linear_space).
+template <class Matrix, class PassRunner, class LeafSolver>
 std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
                                                 const Matrix& matrix, recurrences::GapCosts gaps,
-                                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
+                                                const LinearSpaceOptions& options, PassRunner&& run_passes,
+                                                LeafSolver&& solve_leaves) {
   using recurrences::AlignMode;
   if (gaps.left_gap_continues) throw std::invalid_argument("align_batch_linear_space: left_gap_continues is for boxes");
   std::vector<Box> boxes(batch.size());
@@ -389,7 +421,8 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
         box.target_end += batch.target_base(k);
         boxes[k] = box;
       });
-  std::vector<Alignment> out = align_boxes_linear_space(batch.pair(), boxes, matrix, gaps, options, run_passes);
+  std::vector<Alignment> out =
+      align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
   tiers::parallel_for(
       out.size(), options.threads, [] { return 0; },
       [&](int, std::size_t k) {
@@ -409,15 +442,40 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   return out;
 }
 
+// The same with the leaves on the host tier.
+template <class Matrix, class PassRunner>
+std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
+                                                const Matrix& matrix, recurrences::GapCosts gaps,
+                                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
+  const SequencePair pair = batch.pair();
+  return align_batch_linear_space(mode, batch, matrix, gaps, options, run_passes,
+                                  [&](const std::vector<Box>& leaves, std::vector<Alignment>& out) {
+                                    solve_leaves_on_host(pair, leaves, matrix, gaps, out, options.threads);
+                                  });
+}
+
 // The best alignment of query[0, m) and target[0, n) in `mode`, in O(m + n) memory; `run_passes` runs each level's
 // passes (see align_boxes_linear_space). Throws std::invalid_argument when the scores could pass 32 bits.
 template <class Matrix, class PassRunner>
 Alignment align_linear_space(recurrences::AlignMode mode, const std::uint8_t* query, int m, const std::uint8_t* target,
                              int n, const Matrix& matrix, recurrences::GapCosts gaps, const LinearSpaceOptions& options,
                              PassRunner&& run_passes) {
+  const SequencePair forward{query, nullptr, m, target, nullptr, n};  // leaves read the forward buffers only
+  return align_linear_space(mode, query, m, target, n, matrix, gaps, options, run_passes,
+                            [&](const std::vector<Box>& leaves, std::vector<Alignment>& out) {
+                              solve_leaves_on_host(forward, leaves, matrix, gaps, out, options.threads);
+                            });
+}
+
+// The same with the leaves solved by `solve_leaves` (over the pair as given: a batch of one is laid out as the pair
+// itself, so a leaf solver built on it serves).
+template <class Matrix, class PassRunner, class LeafSolver>
+Alignment align_linear_space(recurrences::AlignMode mode, const std::uint8_t* query, int m, const std::uint8_t* target,
+                             int n, const Matrix& matrix, recurrences::GapCosts gaps, const LinearSpaceOptions& options,
+                             PassRunner&& run_passes, LeafSolver&& solve_leaves) {
   if (m < 0 || n < 0) throw std::invalid_argument("align_linear_space: negative length");
   const PairBatch one({SequenceView{query, m}}, {SequenceView{target, n}});
-  return std::move(align_batch_linear_space(mode, one, matrix, gaps, options, run_passes).front());
+  return std::move(align_batch_linear_space(mode, one, matrix, gaps, options, run_passes, solve_leaves).front());
 }
 
 // The same with the passes on the host tier.

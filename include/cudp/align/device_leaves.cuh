@@ -1,0 +1,468 @@
+#pragma once
+// The leaves of a linear-space alignment on the GPU: many global boxes (linear_space.hpp's Box, continuing gaps
+// included), each solved whole by full traceback, with the same results as align_full on the host, bit for bit:
+// the same scores, the same tie order, the same edit strings. With leaves this size on the device the batch regime
+// (pairs of a few hundred residues) becomes one kernel: each pair is a single leaf, so no level, no row and no
+// traceback goes through the host.
+//
+// Work unit: one box per warp. The warp sweeps the box in strips of 32 * R columns as a wavefront (lane r on row
+// q - r + 1 at step q, the Right carry shuffled one lane on per step, as device_row_passes.cuh sweeps its strips),
+// and every cell leaves 4 bits of moves: where H came from (diagonal, E or F) and whether E and F extended. A
+// strip's moves are laid out step by step, one word of R cells per active lane, so that each step's stores are one
+// coalesced row; the next strip reads the strip's right edge from a double-buffered column in the warp's slot.
+// Lane 0 then walks the moves back from the corner and writes the edit string, 2 bits an operation, last first.
+//
+// Memory: warps are persistent and each owns a slot (the largest box's moves: about half a byte per cell, plus 16
+// bytes per row for the edge columns), so a batch of any size runs in a fixed working set; boxes with an empty
+// side, or whose moves would pass the slot limit, are solved on the host by align_full. The sequences are held
+// once (1 byte per residue of each), the answers take a quarter byte per row and column of every box.
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../config.hpp"
+#include "../engine/cuda_check.cuh"
+#include "../engine/device_buffer.cuh"
+#include "../recurrences/gotoh.hpp"
+#include "../tiers/parallel_for.hpp"
+#include "alignment.hpp"
+#include "device_row_passes.cuh"
+#include "full_traceback.hpp"
+#include "linear_space.hpp"
+
+namespace cudp::align {
+
+// The strip widths of the leaf kernel, narrowest first (as StripShapes in device_row_passes.cuh): a box takes the
+// narrowest strip that holds its columns, or the widest.
+using DefaultLeafShapes = StripShapes<1, 2, 4, 8>;
+
+namespace detail {
+
+constexpr int kLeafBlockThreads = 128;
+constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
+// The 2-bit operation codes of the answers.
+constexpr std::uint32_t kOpMatch = 0, kOpMismatch = 1, kOpInsertion = 2, kOpDeletion = 3;
+
+// R cells of moves, 4 bits each.
+template <int R>
+using MoveWord = std::conditional_t<(R <= 2), std::uint8_t,
+                                    std::conditional_t<R == 4, std::uint16_t,
+                                                       std::conditional_t<R == 8, std::uint32_t, std::uint64_t>>>;
+
+struct DeviceLeaf {
+  std::int64_t ops = 0;  // its answer's words start here
+  std::int32_t query_begin = 0, target_begin = 0;
+  std::int32_t columns = 0, rows = 0;  // both >= 1
+  std::uint8_t gap_at_start = 0, gap_at_end = 0;
+  std::uint8_t shape = 0;  // index of its R in the shapes
+};
+
+// Moves of strips of 32 * R columns over `columns` x `rows` cells: every full strip holds (rows + 31) steps of 32
+// words, the last (rows + active - 1) steps of `active` words.
+CUDP_HD std::int64_t leaf_move_words(int columns, int rows, int R) {
+  const int strip_columns = kStripLanes * R;
+  const int strips = (columns + strip_columns - 1) / strip_columns;
+  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
+  return static_cast<std::int64_t>(strips - 1) * (rows + kStripLanes - 1) * kStripLanes +
+         static_cast<std::int64_t>(rows + last_active - 1) * last_active;
+}
+
+CUDP_HD std::int64_t leaf_op_words(int columns, int rows) { return (static_cast<std::int64_t>(columns) + rows) / 16 + 1; }
+
+// Box `leaf` by one warp (every lane calls it). `moves` and `edges` are the warp's slot, `scores` the codes x codes
+// matrix in shared memory.
+template <int R>
+CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* query_all, const std::uint8_t* target_all,
+                            const std::int32_t* scores, int codes, recurrences::GapCosts gaps, void* moves,
+                            int2* edges, int rank, std::int32_t* score_out, std::int32_t* count_out,
+                            std::uint32_t* ops_out) {
+  using Word = MoveWord<R>;
+  constexpr int G = kStripLanes, strip_columns = G * R;
+  Word* words = static_cast<Word*>(moves);
+  const int columns = leaf.columns, rows = leaf.rows;
+  const int strips = (columns + strip_columns - 1) / strip_columns;
+  const std::uint8_t* query = query_all + leaf.query_begin;
+  const std::uint8_t* target = target_all + leaf.target_begin;
+  const int open = gaps.open + gaps.extend, extend = gaps.extend;
+  const int left_open = leaf.gap_at_start ? 0 : gaps.open;
+  auto top = [&](int j) { return j == 0 ? 0 : -(gaps.open + j * extend); };
+  std::int32_t corner_h = 0, corner_f = 0;
+  std::int64_t base = 0;
+  for (int strip = 0; strip < strips; ++strip) {
+    const int first = strip * strip_columns;
+    const int width = columns - first < strip_columns ? columns - first : strip_columns;
+    const int active = (width + R - 1) / R;
+    const bool has_next = strip + 1 < strips;
+    const int2* edge_in = edges + (strip % 2) * (rows + 1);
+    int2* edge_out = edges + ((strip + 1) % 2) * (rows + 1);
+    const int j_first = first + rank * R + 1;
+    std::int32_t h[R], f[R];
+    int query_code[R];
+    CUDP_UNROLL
+    for (int r = 0; r < R; ++r) {
+      h[r] = top(j_first + r);
+      f[r] = kLeafNegative;
+      query_code[r] = j_first + r <= columns ? query[j_first + r - 1] : 0;
+    }
+    std::int32_t diag_next = top(j_first - 1), carry_h = 0, carry_e = kLeafNegative;
+    int2 edge_next = make_int2(0, kLeafNegative);
+    if (rank == 0 && strip > 0) edge_next = edge_in[1];
+    int code = target[0];
+    const int steps = rows + active - 1;
+    for (int step = 0; step < steps; ++step) {
+      const int i = step - rank + 1;
+      std::int32_t in_h = __shfl_up_sync(0xffffffffu, carry_h, 1);
+      std::int32_t in_e = __shfl_up_sync(0xffffffffu, carry_e, 1);
+      if (i >= 1 && i <= rows && rank < active) {
+        if (rank == 0) {
+          if (strip == 0) {
+            in_h = -(left_open + i * extend), in_e = kLeafNegative;
+          } else {
+            in_h = edge_next.x, in_e = edge_next.y;
+            if (i < rows) edge_next = edge_in[i + 1];
+          }
+        }
+        std::int32_t diag = diag_next;
+        diag_next = in_h;
+        const std::int32_t* score_row = scores + code * codes;
+        if (i < rows) code = target[i];
+        Word word = 0;
+        std::int32_t left_h = in_h, left_e = in_e;
+        CUDP_UNROLL
+        for (int r = 0; r < R; ++r) {
+          // align_full's cell, in the same order and with the same ties.
+          const std::int32_t e_open = left_h - open, e_extend = left_e - extend;
+          const std::int32_t e = e_open > e_extend ? e_open : e_extend;
+          const std::int32_t f_open = h[r] - open, f_extend = f[r] - extend;
+          f[r] = f_open > f_extend ? f_open : f_extend;
+          unsigned move = (e_extend > e_open ? 4u : 0u) | (f_extend > f_open ? 8u : 0u);
+          std::int32_t v = diag + score_row[query_code[r]];
+          if (e > v) v = e, move |= 1u;
+          if (f[r] > v) v = f[r], move = (move & ~3u) | 2u;
+          diag = h[r];
+          h[r] = v;
+          left_h = v;
+          left_e = e;
+          word |= static_cast<Word>(static_cast<Word>(move) << (4 * r));
+        }
+        carry_h = left_h, carry_e = left_e;
+        words[base + static_cast<std::int64_t>(step) * active + rank] = word;
+        if (has_next && rank == G - 1) edge_out[i] = make_int2(left_h, left_e);
+      }
+    }
+    if (!has_next) {
+      const int last = columns - 1 - first;  // the corner column within the strip
+      std::int32_t mine_h = 0, mine_f = 0;
+      CUDP_UNROLL
+      for (int r = 0; r < R; ++r)
+        if (rank * R + r == last) mine_h = h[r], mine_f = f[r];
+      corner_h = __shfl_sync(0xffffffffu, mine_h, last / R);
+      corner_f = __shfl_sync(0xffffffffu, mine_f, last / R);
+    }
+    base += static_cast<std::int64_t>(steps) * active;
+    __syncwarp();  // the strip's moves and edge column, before the next strip or the walk reads them
+  }
+  if (rank != 0) return;
+
+  // The walk back, as align_full's.
+  std::int32_t score = corner_h;
+  bool in_f = false, in_e = false;
+  if (leaf.gap_at_end && corner_f + gaps.open > score) score = corner_f + gaps.open, in_f = true;
+  int i = rows, j = columns, count = 0;
+  std::uint32_t pending = 0;
+  auto emit = [&](std::uint32_t op) {
+    pending |= op << (2 * (count % 16));
+    if (++count % 16 == 0) ops_out[count / 16 - 1] = pending, pending = 0;
+  };
+  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
+  while (i > 0 && j > 0) {
+    const int c = j - 1, strip = c / strip_columns, within = c - strip * strip_columns;
+    const int lane = within / R, r = within - lane * R;
+    const int active = strip + 1 < strips ? G : last_active;
+    const std::int64_t at = static_cast<std::int64_t>(strip) * (rows + G - 1) * G +
+                            static_cast<std::int64_t>(i - 1 + lane) * active + lane;
+    const unsigned move = static_cast<unsigned>(words[at] >> (4 * r)) & 15u;
+    if (in_e) {
+      emit(kOpInsertion);
+      --j;
+      in_e = (move & 4u) != 0;
+    } else if (in_f) {
+      emit(kOpDeletion);
+      --i;
+      in_f = (move & 8u) != 0;
+    } else if ((move & 3u) == 0) {
+      emit(query[j - 1] == target[i - 1] ? kOpMatch : kOpMismatch);
+      --i, --j;
+    } else {
+      in_e = (move & 3u) == 1;
+      in_f = (move & 3u) == 2;
+    }
+  }
+  // On the borders a gap runs to the corner (a gap along row 0 inserts, one down column 0 deletes).
+  for (; j > 0; --j) emit(kOpInsertion);
+  for (; i > 0; --i) emit(kOpDeletion);
+  if (count % 16) ops_out[count / 16] = pending;
+  *score_out = score;
+  *count_out = count;
+}
+
+template <int... Rs>
+__global__ void __launch_bounds__(kLeafBlockThreads)
+    leaf_kernel(StripShapes<Rs...>, const DeviceLeaf* leaves, int count, int* next_ticket, const std::uint8_t* query,
+                const std::uint8_t* target, const std::int32_t* matrix, int codes, recurrences::GapCosts gaps,
+                unsigned char* moves, std::size_t slot_bytes, int2* edges, std::size_t edge_slot,
+                std::int32_t* scores_out, std::int32_t* counts_out, std::uint32_t* ops_out) {
+  __shared__ std::int32_t scores[kMaxCodes * kMaxCodes];
+  for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) scores[k] = matrix[k];
+  __syncthreads();
+  const int rank = threadIdx.x % kStripLanes;
+  const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kStripLanes;
+  void* my_moves = moves + warp * slot_bytes;
+  int2* my_edges = edges + warp * edge_slot;
+  while (true) {
+    int ticket = 0;
+    if (rank == 0) ticket = atomicAdd(next_ticket, 1);
+    ticket = __shfl_sync(0xffffffffu, ticket, 0);
+    if (ticket >= count) break;
+    const DeviceLeaf leaf = leaves[ticket];
+    int k = 0;
+    ((leaf.shape == k++ ? solve_leaf_on_warp<Rs>(leaf, query, target, scores, codes, gaps, my_moves, my_edges, rank,
+                                         scores_out + ticket, counts_out + ticket, ops_out + leaf.ops)
+                        : void()),
+     ...);
+  }
+}
+
+}  // namespace detail
+
+struct LeafRunStats {
+  std::size_t on_device = 0, on_host = 0;  // leaves
+  double cells = 0;                        // sum of rows x columns of the device leaves
+  std::size_t device_bytes = 0;            // slots, descriptors and answers (sequences not included)
+  int warps = 0;                           // the persistent grid
+  double kernel_ms = 0;
+};
+
+// Solves global boxes of one SequencePair on the current device. Keeps pointers to `pair` and a copy of `matrix`
+// for the boxes it leaves to the host; `pair` must outlive it.
+template <class Shapes = DefaultLeafShapes>
+class DeviceLeaves;
+
+template <int... Rs>
+class DeviceLeaves<StripShapes<Rs...>> {
+  using Shapes = StripShapes<Rs...>;
+
+ public:
+  template <class Matrix>
+  DeviceLeaves(const SequencePair& pair, const Matrix& matrix, cudaStream_t stream = 0)
+      : stream_(stream), pair_(pair) {
+    int top = -1;
+    for (std::int64_t k = 0; k < pair.query_length; ++k) top = std::max<int>(top, pair.query[k]);
+    for (std::int64_t k = 0; k < pair.target_length; ++k) top = std::max<int>(top, pair.target[k]);
+    codes_ = std::max(top + 1, 1);
+    if (codes_ > detail::kMaxCodes)
+      throw std::invalid_argument("DeviceLeaves: residue codes up to " + std::to_string(detail::kMaxCodes - 1) +
+                                  ", found " + std::to_string(top));
+    std::vector<std::int32_t> table(static_cast<std::size_t>(codes_) * codes_);
+    for (int t = 0; t < codes_; ++t)
+      for (int q = 0; q < codes_; ++q) table[static_cast<std::size_t>(t) * codes_ + q] = GlobalS32::substitution({}, matrix, t, q);
+    matrix_.upload(table, stream_);
+    host_leaf_ = [matrix, pair](const Box& b, recurrences::GapCosts gaps) {
+      return detail::solve_leaf(pair, b, matrix, gaps);
+    };
+    const auto m = static_cast<std::size_t>(pair.query_length), n = static_cast<std::size_t>(pair.target_length);
+    sequences_.reserve(m + n);
+    if (m) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get(), pair.query, m, cudaMemcpyHostToDevice, stream_));
+    if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + m, pair.target, n, cudaMemcpyHostToDevice, stream_));
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // The most bytes of moves one box may take on the device (default 4 MiB: a 2000 x 2000 box); larger ones go to
+  // the host. The memory budget (default: most of the free memory) bounds slots x warps.
+  void set_slot_limit(std::size_t bytes) { slot_limit_ = bytes; }
+  void set_memory_budget(std::size_t bytes) { budget_ = bytes; }
+  const LeafRunStats& last_run() const { return stats_; }
+
+  // out[k] = the global alignment of box leaves[k] (score and edits; the ranges are left as they are), as
+  // detail::solve_leaf computes it on the host. `threads`: host threads for the answers and the host's boxes.
+  void solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
+    stats_ = LeafRunStats{};
+    out.resize(leaves.size());
+    std::vector<std::size_t> device, host;
+    std::size_t slot_bytes = 0, edge_slot = 0;
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+      const Box& b = leaves[k];
+      if (b.query_begin < 0 || b.target_begin < 0 || b.query_end > pair_.query_length ||
+          b.target_end > pair_.target_length || b.columns() < 0 || b.rows() < 0)
+        throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
+      const std::size_t need = b.columns() > 0 && b.rows() > 0 ? move_bytes(b) : 0;
+      if (need == 0 || need > slot_limit_) {
+        host.push_back(k);
+        continue;
+      }
+      device.push_back(k);
+      slot_bytes = std::max(slot_bytes, need);
+      if (b.columns() > kStripLanes * Shapes::widths[Shapes::count - 1]) edge_slot = std::max<std::size_t>(edge_slot, 2 * (b.rows() + 1));
+    }
+    stats_.on_device = device.size();
+    stats_.on_host = host.size();
+    if (!device.empty()) run_device(leaves, device, gaps, slot_bytes, edge_slot, out, threads);
+    tiers::parallel_for(
+        host.size(), threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          const Alignment a = host_leaf_(leaves[host[k]], gaps);
+          out[host[k]].score = a.score;
+          out[host[k]].edits = a.edits;
+        });
+  }
+
+ private:
+  static constexpr int kStripLanes = detail::kStripLanes;
+  static int shape_of(int columns) {
+    for (int k = 0; k < Shapes::count; ++k)
+      if (columns <= kStripLanes * Shapes::widths[k]) return k;
+    return Shapes::count - 1;
+  }
+  static std::size_t move_bytes(const Box& b) {
+    const int R = Shapes::widths[shape_of(b.columns())];
+    const std::size_t word = R <= 2 ? 1 : static_cast<std::size_t>(R) / 2;
+    // Slots are 16-byte aligned.
+    return (static_cast<std::size_t>(detail::leaf_move_words(b.columns(), b.rows(), R)) * word + 15) / 16 * 16;
+  }
+
+  void run_device(const std::vector<Box>& leaves, const std::vector<std::size_t>& device, recurrences::GapCosts gaps,
+                  std::size_t slot_bytes, std::size_t edge_slot, std::vector<Alignment>& out, int threads) {
+    // Widest boxes first, so that the last tickets are the short ones.
+    std::vector<std::size_t> order(device);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return static_cast<long>(leaves[a].rows()) * leaves[a].columns() > static_cast<long>(leaves[b].rows()) * leaves[b].columns();
+    });
+    host_leaves_.resize(order.size());
+    std::int64_t op_words = 0;
+    for (std::size_t t = 0; t < order.size(); ++t) {
+      const Box& b = leaves[order[t]];
+      detail::DeviceLeaf& d = host_leaves_[t];
+      d.query_begin = b.query_begin;
+      d.target_begin = b.target_begin;
+      d.columns = b.columns();
+      d.rows = b.rows();
+      d.gap_at_start = b.gap_continues_at_start;
+      d.gap_at_end = b.gap_continues_at_end;
+      d.shape = static_cast<std::uint8_t>(shape_of(b.columns()));
+      d.ops = op_words;
+      op_words += detail::leaf_op_words(d.columns, d.rows);
+      stats_.cells += static_cast<double>(d.rows) * d.columns;
+    }
+    const std::size_t count = order.size();
+    const std::size_t fixed = count * (sizeof(detail::DeviceLeaf) + 2 * sizeof(std::int32_t)) +
+                              static_cast<std::size_t>(op_words) * sizeof(std::uint32_t) + sizeof(int);
+    const std::size_t per_warp = slot_bytes + edge_slot * sizeof(int2);
+    const std::size_t limit = budget();
+    constexpr int warps_per_block = detail::kLeafBlockThreads / kStripLanes;
+    if (fixed + warps_per_block * per_warp > limit)
+      throw engine::CudaError("DeviceLeaves: " + std::to_string(fixed + warps_per_block * per_warp) +
+                              " device bytes needed, over the budget of " + std::to_string(limit));
+    auto kernel = detail::leaf_kernel<Rs...>;
+    long blocks = std::min<long>(static_cast<long>((count + warps_per_block - 1) / warps_per_block), resident_blocks(kernel));
+    blocks = std::min<long>(blocks, static_cast<long>((limit - fixed) / (per_warp * warps_per_block)));
+    const std::size_t warps = static_cast<std::size_t>(blocks) * warps_per_block;
+    stats_.warps = static_cast<int>(warps);
+    stats_.device_bytes = fixed + warps * per_warp;
+
+    leaves_.upload(host_leaves_, stream_);
+    moves_.reserve(warps * slot_bytes);
+    edges_.reserve(std::max<std::size_t>(warps * edge_slot, 1));
+    scores_.reserve(count);
+    counts_.reserve(count + 1);  // the last entry is the ticket counter
+    ops_.reserve(static_cast<std::size_t>(op_words));
+    CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, sizeof(int), stream_));
+    cudaEvent_t start = nullptr, stop = nullptr;
+    CUDP_CUDA_CHECK(cudaEventCreate(&start));
+    CUDP_CUDA_CHECK(cudaEventCreate(&stop));
+    struct Events {
+      cudaEvent_t a, b;
+      ~Events() {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+      }
+    } events{start, stop};
+    CUDP_CUDA_CHECK(cudaEventRecord(start, stream_));
+    kernel<<<static_cast<unsigned>(blocks), detail::kLeafBlockThreads, 0, stream_>>>(
+        Shapes{}, leaves_.get(), static_cast<int>(count), counts_.get() + count, sequences_.get(),
+        sequences_.get() + pair_.query_length, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
+        edge_slot, scores_.get(), counts_.get(), ops_.get());
+    CUDP_CUDA_CHECK(cudaGetLastError());
+    CUDP_CUDA_CHECK(cudaEventRecord(stop, stream_));
+    host_scores_.resize(count);
+    host_counts_.resize(count);
+    host_ops_.resize(static_cast<std::size_t>(op_words));
+    scores_.download(host_scores_.data(), count, stream_);
+    counts_.download(host_counts_.data(), count, stream_);
+    ops_.download(host_ops_.data(), host_ops_.size(), stream_);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    stats_.kernel_ms = ms;
+
+    tiers::parallel_for(
+        count, threads, [] { return 0; },
+        [&](int, std::size_t t) {
+          Alignment& a = out[order[t]];
+          a.score = host_scores_[t];
+          a.edits.clear();
+          const std::uint32_t* words = host_ops_.data() + host_leaves_[t].ops;
+          static constexpr EditOp kOps[4] = {EditOp::Match, EditOp::Mismatch, EditOp::Insertion, EditOp::Deletion};
+          for (int k = host_counts_[t] - 1; k >= 0; --k) append(a.edits, kOps[(words[k / 16] >> (2 * (k % 16))) & 3u]);
+        });
+  }
+
+  std::size_t budget() const {
+    if (budget_) return budget_;
+    std::size_t free = 0, total = 0;
+    CUDP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    const std::size_t held = moves_.capacity() + edges_.capacity() * sizeof(int2) +
+                             leaves_.capacity() * sizeof(detail::DeviceLeaf) +
+                             (scores_.capacity() + counts_.capacity()) * sizeof(std::int32_t) +
+                             ops_.capacity() * sizeof(std::uint32_t);
+    return (free + held) / 10 * 8;
+  }
+
+  template <class Kernel>
+  int resident_blocks(Kernel kernel) {
+    if (resident_blocks_ == 0) {
+      int device = 0, sms = 0, per_sm = 0;
+      CUDP_CUDA_CHECK(cudaGetDevice(&device));
+      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      CUDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, detail::kLeafBlockThreads, 0));
+      resident_blocks_ = std::max(1, sms * std::max(1, per_sm));
+    }
+    return resident_blocks_;
+  }
+
+  cudaStream_t stream_;
+  SequencePair pair_;
+  int codes_ = 1;
+  std::function<Alignment(const Box&, recurrences::GapCosts)> host_leaf_;
+  engine::DeviceBuffer<std::uint8_t> sequences_;  // query, then target
+  engine::DeviceBuffer<std::int32_t> matrix_;
+  engine::DeviceBuffer<detail::DeviceLeaf> leaves_;
+  engine::DeviceBuffer<unsigned char> moves_;
+  engine::DeviceBuffer<int2> edges_;
+  engine::DeviceBuffer<std::int32_t> scores_, counts_;
+  engine::DeviceBuffer<std::uint32_t> ops_;
+  std::vector<detail::DeviceLeaf> host_leaves_;
+  std::vector<std::int32_t> host_scores_, host_counts_;
+  std::vector<std::uint32_t> host_ops_;
+  std::size_t slot_limit_ = std::size_t{4} << 20;
+  std::size_t budget_ = 0;
+  int resident_blocks_ = 0;
+  LeafRunStats stats_;
+};
+
+}  // namespace cudp::align
