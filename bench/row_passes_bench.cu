@@ -187,19 +187,30 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   const align::PairBatch batch(qv, tv);
   align::DeviceRowPasses<> device(batch.pair(), matrix);
   align::DeviceLeaves<> leaves(batch.pair(), matrix);
+  double level_seconds = 0, leaf_seconds = 0;  // wall time in the levels' passes and in the leaves
   auto runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
+    const auto t = std::chrono::steady_clock::now();
     device.run(passes, gaps, out);
+    level_seconds += seconds_since(t);
   };
-  const auto solver = leaf_solver(leaves, batch.pair(), matrix, gaps, options);
+  const auto solve = leaf_solver(leaves, batch.pair(), matrix, gaps, options);
+  auto solver = [&](const std::vector<align::Box>& boxes, std::vector<align::Alignment>& out) {
+    const auto t = std::chrono::steady_clock::now();
+    solve(boxes, out);
+    leaf_seconds += seconds_since(t);
+  };
   align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner, solver);  // warm-up
+  level_seconds = leaf_seconds = 0;
   auto t0 = std::chrono::steady_clock::now();
   const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner, solver);
   const double seconds = seconds_since(t0);
   const auto& l = leaves.last_run();
-  std::printf("batch of %d pairs, %d..%d residues, leaf %ld (%s): %.3f s, %.1f GCUPS over sum(m x n); device sequences "
-              "%.1f MiB; last leaf run: %zu on the device (%.3g cells, %.2f ms, %.1f GCUPS, %d warps, %.1f MiB), %zu on the host\n",
+  std::printf("batch of %d pairs, %d..%d residues, leaf %ld (%s): %.3f s, %.1f GCUPS over sum(m x n) (levels %.3f s, "
+              "leaves %.3f s, the rest %.3f s); device sequences %.1f MiB; last leaf run: %zu on the device (%.3g cells, "
+              "%.2f ms, %.1f GCUPS, %d warps, %.1f MiB), %zu on the host\n",
               count, low, high, options.leaf_cells, host_leaves ? "host leaves" : "device leaves", seconds,
-              cells / seconds / 1e9, device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,
+              cells / seconds / 1e9, level_seconds, leaf_seconds, seconds - level_seconds - leaf_seconds,
+              device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,
               l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0, l.on_host);
   if (!check) return 0;
   t0 = std::chrono::steady_clock::now();

@@ -10,7 +10,8 @@
 // and every cell leaves 4 bits of moves: where H came from (diagonal, E or F) and whether E and F extended. A
 // strip's moves are laid out step by step, one word of R cells per active lane, so that each step's stores are one
 // coalesced row; the next strip reads the strip's right edge from a double-buffered column in the warp's slot.
-// Lane 0 then walks the moves back from the corner and writes the edit string, 2 bits an operation, last first.
+// The warp then walks the moves back from the corner, through a window of them held across its lanes, and writes
+// the edit string, 2 bits an operation, last first; the host tells matches from mismatches as it reads it.
 //
 // Memory: warps are persistent and each owns a slot (the largest box's moves: about half a byte per cell, plus 16
 // bytes per row for the edge columns), so a batch of any size runs in a fixed working set; boxes with an empty
@@ -38,22 +39,30 @@
 
 namespace cudp::align {
 
-// The strip widths of the leaf kernel, narrowest first (as StripShapes in device_row_passes.cuh): a box takes the
-// narrowest strip that holds its columns, or the widest.
-using DefaultLeafShapes = StripShapes<1, 2, 4, 8>;
+// The strip widths of the leaf kernel (columns per lane, as StripShapes in device_row_passes.cuh). Each box takes
+// the width that sweeps it in the fewest lane-steps, weighed by the cells a step computes (leaf_shape_cost): a box
+// of 550 columns runs three strips of 6 columns per lane (192 per warp, 95% of them used) rather than three of 8
+// (72%). Every width up to 8 is there because the last strip's unused lanes are the main waste of boxes of a few
+// hundred columns.
+using DefaultLeafShapes = StripShapes<1, 2, 3, 4, 5, 6, 7, 8>;
 
 namespace detail {
 
 constexpr int kLeafBlockThreads = 128;
+#ifndef CUDP_LEAF_BLOCKS_PER_SM
+#define CUDP_LEAF_BLOCKS_PER_SM 6
+#endif
+constexpr int kLeafBlocksPerSm = CUDP_LEAF_BLOCKS_PER_SM;
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
 // The 2-bit operation codes of the answers.
-constexpr std::uint32_t kOpMatch = 0, kOpMismatch = 1, kOpInsertion = 2, kOpDeletion = 3;
+constexpr std::uint32_t kOpPair = 0, kOpInsertion = 1, kOpDeletion = 2;
 
 // R cells of moves, 4 bits each.
+constexpr int move_word_bytes(int R) { return R <= 2 ? 1 : (R <= 4 ? 2 : (R <= 8 ? 4 : 8)); }
 template <int R>
-using MoveWord = std::conditional_t<(R <= 2), std::uint8_t,
-                                    std::conditional_t<R == 4, std::uint16_t,
-                                                       std::conditional_t<R == 8, std::uint32_t, std::uint64_t>>>;
+using MoveWord = std::conditional_t<move_word_bytes(R) == 1, std::uint8_t,
+                                    std::conditional_t<move_word_bytes(R) == 2, std::uint16_t,
+                                                       std::conditional_t<move_word_bytes(R) == 4, std::uint32_t, std::uint64_t>>>;
 
 struct DeviceLeaf {
   std::int64_t ops = 0;  // its answer's words start here
@@ -73,7 +82,27 @@ CUDP_HD std::int64_t leaf_move_words(int columns, int rows, int R) {
          static_cast<std::int64_t>(rows + last_active - 1) * last_active;
 }
 
+// The time of a box swept in strips of R columns per lane: its lane-steps, each worth R cells plus the step's own
+// work (shuffles, stores, the row's residue), about two cells' worth.
+inline double leaf_shape_cost(int columns, int rows, int R) {
+  const int strip_columns = kStripLanes * R;
+  const int strips = (columns + strip_columns - 1) / strip_columns;
+  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
+  const double steps = static_cast<double>(strips - 1) * (rows + kStripLanes - 1) + rows + last_active - 1;
+  return steps * (R + 2);
+}
+
 CUDP_HD std::int64_t leaf_op_words(int columns, int rows) { return (static_cast<std::int64_t>(columns) + rows) / 16 + 1; }
+
+// max(a, b), and whether it is a (a >= b): one DPX instruction on sm_90.
+CUDP_DEVICE std::int32_t max_noting_first(std::int32_t a, std::int32_t b, bool& first) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return __vibmax_s32(a, b, &first);
+#else
+  first = a >= b;
+  return first ? a : b;
+#endif
+}
 
 // Box `leaf` by one warp (every lane calls it). `moves` and `edges` are the warp's slot, `scores` the codes x codes
 // matrix in shared memory.
@@ -136,15 +165,14 @@ CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* 
         std::int32_t left_h = in_h, left_e = in_e;
         CUDP_UNROLL
         for (int r = 0; r < R; ++r) {
-          // align_full's cell, in the same order and with the same ties.
-          const std::int32_t e_open = left_h - open, e_extend = left_e - extend;
-          const std::int32_t e = e_open > e_extend ? e_open : e_extend;
-          const std::int32_t f_open = h[r] - open, f_extend = f[r] - extend;
-          f[r] = f_open > f_extend ? f_open : f_extend;
-          unsigned move = (e_extend > e_open ? 4u : 0u) | (f_extend > f_open ? 8u : 0u);
-          std::int32_t v = diag + score_row[query_code[r]];
-          if (e > v) v = e, move |= 1u;
-          if (f[r] > v) v = f[r], move = (move & ~3u) | 2u;
+          // align_full's cell with its ties: a gap extends only when that is strictly better than opening; H comes
+          // from E only when E beats the diagonal, from F only when F beats both.
+          bool e_opens, f_opens, diagonal_first, not_f;
+          const std::int32_t e = max_noting_first(left_h - open, left_e - extend, e_opens);
+          f[r] = max_noting_first(h[r] - open, f[r] - extend, f_opens);
+          const std::int32_t from_e = max_noting_first(diag + score_row[query_code[r]], e, diagonal_first);
+          const std::int32_t v = max_noting_first(from_e, f[r], not_f);
+          const unsigned move = (e_opens ? 0u : 4u) | (f_opens ? 0u : 8u) | (!not_f ? 2u : (diagonal_first ? 0u : 1u));
           diag = h[r];
           h[r] = v;
           left_h = v;
@@ -168,9 +196,11 @@ CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* 
     base += static_cast<std::int64_t>(steps) * active;
     __syncwarp();  // the strip's moves and edge column, before the next strip or the walk reads them
   }
-  if (rank != 0) return;
-
-  // The walk back, as align_full's.
+  // The walk back, as align_full's, by the whole warp in step: the lanes hold a window of the moves (kWalkRows rows
+  // by kWalkWords words ending at the current cell), loaded in one round trip, and the walk reads it by shuffles
+  // until it leaves it. An aligned pair is written as such; whoever reads the answer tells matches from mismatches.
+  static_assert(sizeof(Word) <= sizeof(std::uint32_t), "a window word is one shuffle");
+  constexpr int kWalkRows = 8, kWalkWords = G / kWalkRows;
   std::int32_t score = corner_h;
   bool in_f = false, in_e = false;
   if (leaf.gap_at_end && corner_f + gaps.open > score) score = corner_f + gaps.open, in_f = true;
@@ -178,16 +208,30 @@ CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* 
   std::uint32_t pending = 0;
   auto emit = [&](std::uint32_t op) {
     pending |= op << (2 * (count % 16));
-    if (++count % 16 == 0) ops_out[count / 16 - 1] = pending, pending = 0;
+    if (++count % 16 == 0) {
+      if (rank == 0) ops_out[count / 16 - 1] = pending;
+      pending = 0;
+    }
   };
   const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
+  int window_i = -1, window_g = -1;  // the window's bottom row and its rightmost word (word g: columns gR+1 .. gR+R)
+  std::uint32_t window = 0;
   while (i > 0 && j > 0) {
-    const int c = j - 1, strip = c / strip_columns, within = c - strip * strip_columns;
-    const int lane = within / R, r = within - lane * R;
-    const int active = strip + 1 < strips ? G : last_active;
-    const std::int64_t at = static_cast<std::int64_t>(strip) * (rows + G - 1) * G +
-                            static_cast<std::int64_t>(i - 1 + lane) * active + lane;
-    const unsigned move = static_cast<unsigned>(words[at] >> (4 * r)) & 15u;
+    const int g = (j - 1) / R;
+    int a = window_i - i, b = window_g - g;
+    if (a < 0 || a >= kWalkRows || b < 0 || b >= kWalkWords) {
+      window_i = i, window_g = g, a = 0, b = 0;
+      const int my_i = i - rank / kWalkWords, my_g = g - rank % kWalkWords;
+      window = 0;
+      if (my_i >= 1 && my_g >= 0) {
+        const int strip = my_g / G, lane = my_g - strip * G;
+        const int active = strip + 1 < strips ? G : last_active;
+        window = words[static_cast<std::int64_t>(strip) * (rows + G - 1) * G +
+                       static_cast<std::int64_t>(my_i - 1 + lane) * active + lane];
+      }
+    }
+    const std::uint32_t word = __shfl_sync(0xffffffffu, window, a * kWalkWords + b);
+    const unsigned move = (word >> (4 * (j - 1 - g * R))) & 15u;
     if (in_e) {
       emit(kOpInsertion);
       --j;
@@ -197,7 +241,7 @@ CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* 
       --i;
       in_f = (move & 8u) != 0;
     } else if ((move & 3u) == 0) {
-      emit(query[j - 1] == target[i - 1] ? kOpMatch : kOpMismatch);
+      emit(kOpPair);
       --i, --j;
     } else {
       in_e = (move & 3u) == 1;
@@ -207,13 +251,14 @@ CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* 
   // On the borders a gap runs to the corner (a gap along row 0 inserts, one down column 0 deletes).
   for (; j > 0; --j) emit(kOpInsertion);
   for (; i > 0; --i) emit(kOpDeletion);
+  if (rank != 0) return;
   if (count % 16) ops_out[count / 16] = pending;
   *score_out = score;
   *count_out = count;
 }
 
 template <int... Rs>
-__global__ void __launch_bounds__(kLeafBlockThreads)
+__global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
     leaf_kernel(StripShapes<Rs...>, const DeviceLeaf* leaves, int count, int* next_ticket, const std::uint8_t* query,
                 const std::uint8_t* target, const std::int32_t* matrix, int codes, recurrences::GapCosts gaps,
                 unsigned char* moves, std::size_t slot_bytes, int2* edges, std::size_t edge_slot,
@@ -296,19 +341,27 @@ class DeviceLeaves<StripShapes<Rs...>> {
     out.resize(leaves.size());
     std::vector<std::size_t> device, host;
     std::size_t slot_bytes = 0, edge_slot = 0;
+    shapes_.resize(leaves.size());
     for (std::size_t k = 0; k < leaves.size(); ++k) {
       const Box& b = leaves[k];
       if (b.query_begin < 0 || b.target_begin < 0 || b.query_end > pair_.query_length ||
           b.target_end > pair_.target_length || b.columns() < 0 || b.rows() < 0)
         throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
-      const std::size_t need = b.columns() > 0 && b.rows() > 0 ? move_bytes(b) : 0;
-      if (need == 0 || need > slot_limit_) {
+      if (b.columns() == 0 || b.rows() == 0) {
         host.push_back(k);
         continue;
       }
+      const int shape = shape_of(b.columns(), b.rows()), R = Shapes::widths[shape];
+      const std::size_t need = move_bytes(b.columns(), b.rows(), R);
+      if (need > slot_limit_) {
+        host.push_back(k);
+        continue;
+      }
+      shapes_[k] = static_cast<std::uint8_t>(shape);
       device.push_back(k);
       slot_bytes = std::max(slot_bytes, need);
-      if (b.columns() > kStripLanes * Shapes::widths[Shapes::count - 1]) edge_slot = std::max<std::size_t>(edge_slot, 2 * (b.rows() + 1));
+      if (b.columns() > kStripLanes * R)  // several strips
+        edge_slot = std::max<std::size_t>(edge_slot, 2 * (static_cast<std::size_t>(b.rows()) + 1));
     }
     stats_.on_device = device.size();
     stats_.on_host = host.size();
@@ -324,25 +377,27 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
  private:
   static constexpr int kStripLanes = detail::kStripLanes;
-  static int shape_of(int columns) {
-    for (int k = 0; k < Shapes::count; ++k)
-      if (columns <= kStripLanes * Shapes::widths[k]) return k;
-    return Shapes::count - 1;
+  static int shape_of(int columns, int rows) {
+    int best = 0;
+    double best_cost = detail::leaf_shape_cost(columns, rows, Shapes::widths[0]);
+    for (int k = 1; k < Shapes::count; ++k) {
+      const double cost = detail::leaf_shape_cost(columns, rows, Shapes::widths[k]);
+      if (cost < best_cost) best = k, best_cost = cost;
+    }
+    return best;
   }
-  static std::size_t move_bytes(const Box& b) {
-    const int R = Shapes::widths[shape_of(b.columns())];
-    const std::size_t word = R <= 2 ? 1 : static_cast<std::size_t>(R) / 2;
+  static std::size_t move_bytes(int columns, int rows, int R) {
+    const auto word = static_cast<std::size_t>(detail::move_word_bytes(R));
     // Slots are 16-byte aligned.
-    return (static_cast<std::size_t>(detail::leaf_move_words(b.columns(), b.rows(), R)) * word + 15) / 16 * 16;
+    return (static_cast<std::size_t>(detail::leaf_move_words(columns, rows, R)) * word + 15) / 16 * 16;
   }
 
   void run_device(const std::vector<Box>& leaves, const std::vector<std::size_t>& device, recurrences::GapCosts gaps,
                   std::size_t slot_bytes, std::size_t edge_slot, std::vector<Alignment>& out, int threads) {
-    // Widest boxes first, so that the last tickets are the short ones.
-    std::vector<std::size_t> order(device);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return static_cast<long>(leaves[a].rows()) * leaves[a].columns() > static_cast<long>(leaves[b].rows()) * leaves[b].columns();
+    std::vector<std::size_t> order = detail::longest_first(device.size(), [&](std::size_t k) {
+      return static_cast<std::uint64_t>(leaves[device[k]].rows()) * leaves[device[k]].columns();
     });
+    for (std::size_t& k : order) k = device[k];
     host_leaves_.resize(order.size());
     std::int64_t op_words = 0;
     for (std::size_t t = 0; t < order.size(); ++t) {
@@ -354,7 +409,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
       d.rows = b.rows();
       d.gap_at_start = b.gap_continues_at_start;
       d.gap_at_end = b.gap_continues_at_end;
-      d.shape = static_cast<std::uint8_t>(shape_of(b.columns()));
+      d.shape = shapes_[order[t]];
       d.ops = op_words;
       op_words += detail::leaf_op_words(d.columns, d.rows);
       stats_.cells += static_cast<double>(d.rows) * d.columns;
@@ -399,12 +454,12 @@ class DeviceLeaves<StripShapes<Rs...>> {
         edge_slot, scores_.get(), counts_.get(), ops_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
     CUDP_CUDA_CHECK(cudaEventRecord(stop, stream_));
-    host_scores_.resize(count);
-    host_counts_.resize(count);
-    host_ops_.resize(static_cast<std::size_t>(op_words));
-    scores_.download(host_scores_.data(), count, stream_);
-    counts_.download(host_counts_.data(), count, stream_);
-    ops_.download(host_ops_.data(), host_ops_.size(), stream_);
+    scores_host_.reserve(count);
+    counts_host_.reserve(count);
+    ops_host_.reserve(static_cast<std::size_t>(op_words));
+    scores_.download(scores_host_.data(), count, stream_);
+    counts_.download(counts_host_.data(), count, stream_);
+    ops_.download(ops_host_.data(), static_cast<std::size_t>(op_words), stream_);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
     float ms = 0;
     CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
@@ -413,12 +468,32 @@ class DeviceLeaves<StripShapes<Rs...>> {
     tiers::parallel_for(
         count, threads, [] { return 0; },
         [&](int, std::size_t t) {
+          const Box& b = leaves[order[t]];
           Alignment& a = out[order[t]];
-          a.score = host_scores_[t];
+          a.score = scores_host_.data()[t];
           a.edits.clear();
-          const std::uint32_t* words = host_ops_.data() + host_leaves_[t].ops;
-          static constexpr EditOp kOps[4] = {EditOp::Match, EditOp::Mismatch, EditOp::Insertion, EditOp::Deletion};
-          for (int k = host_counts_[t] - 1; k >= 0; --k) append(a.edits, kOps[(words[k / 16] >> (2 * (k % 16))) & 3u]);
+          const std::uint32_t* words = ops_host_.data() + host_leaves_[t].ops;
+          const std::uint8_t* query = pair_.query + b.query_begin;
+          const std::uint8_t* target = pair_.target + b.target_begin;
+          EditOp run_op = EditOp::Match;
+          int run = 0;
+          for (int k = counts_host_.data()[t] - 1; k >= 0; --k) {  // the walk wrote the last operation first
+            const std::uint32_t code = (words[k / 16] >> (2 * (k % 16))) & 3u;
+            EditOp op;
+            if (code == detail::kOpPair)
+              op = *query++ == *target++ ? EditOp::Match : EditOp::Mismatch;
+            else if (code == detail::kOpInsertion)
+              op = EditOp::Insertion, ++query;
+            else
+              op = EditOp::Deletion, ++target;
+            if (op == run_op && run > 0) {
+              ++run;
+              continue;
+            }
+            if (run > 0) a.edits.push_back({run_op, run});
+            run_op = op, run = 1;
+          }
+          if (run > 0) a.edits.push_back({run_op, run});
         });
   }
 
@@ -457,8 +532,9 @@ class DeviceLeaves<StripShapes<Rs...>> {
   engine::DeviceBuffer<std::int32_t> scores_, counts_;
   engine::DeviceBuffer<std::uint32_t> ops_;
   std::vector<detail::DeviceLeaf> host_leaves_;
-  std::vector<std::int32_t> host_scores_, host_counts_;
-  std::vector<std::uint32_t> host_ops_;
+  std::vector<std::uint8_t> shapes_;  // per box of the run
+  engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_;
+  engine::PinnedBuffer<std::uint32_t> ops_host_;
   std::size_t slot_limit_ = std::size_t{4} << 20;
   std::size_t budget_ = 0;
   int resident_blocks_ = 0;

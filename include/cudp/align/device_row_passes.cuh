@@ -123,6 +123,24 @@ CUDP_DEVICE int wait_for(const int* counter, int need) {
   return seen;
 }
 
+// Indices 0 .. count - 1 by decreasing cells_of(k), in powers of two (a stable counting sort keeps the given order
+// within a class): work of a persistent grid, longest first, so that the last tickets are the short ones.
+template <class CellsOf>
+std::vector<std::size_t> longest_first(std::size_t count, CellsOf cells_of) {
+  auto klass = [&](std::size_t k) {
+    const std::uint64_t cells = static_cast<std::uint64_t>(cells_of(k)) + 1;
+    int bits = 0;
+    while ((cells >> bits) > 1) ++bits;
+    return static_cast<std::size_t>(63 - bits);
+  };
+  std::array<std::size_t, 65> start{};
+  for (std::size_t k = 0; k < count; ++k) ++start[klass(k) + 1];
+  for (int c = 1; c < 65; ++c) start[c] += start[c - 1];
+  std::vector<std::size_t> order(count);
+  for (std::size_t k = 0; k < count; ++k) order[start[klass(k)]++] = k;
+  return order;
+}
+
 // Strip `strip` of `pass`, by one warp (every lane calls it). `edges` is the pass's column buffer, `progress` its
 // strips' counters, `scores` the codes x codes matrix in shared memory.
 template <class P, int R>
@@ -351,20 +369,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
         throw std::out_of_range("DeviceRowPasses: a pass reaches past its sequences");
     }
 
-    // Longest first (by cells, in powers of two; a stable counting sort keeps the level's order within a class).
-    std::vector<std::size_t> order(passes.size());
-    {
-      auto klass = [&](const RowPass& p) {
-        const std::uint64_t cells = static_cast<std::uint64_t>(p.rows) * static_cast<std::uint64_t>(p.columns) + 1;
-        int bits = 0;
-        while ((cells >> bits) > 1) ++bits;
-        return 63 - bits;
-      };
-      std::array<std::size_t, 65> start{};
-      for (const RowPass& p : passes) ++start[static_cast<std::size_t>(klass(p)) + 1];
-      for (int k = 1; k < 65; ++k) start[k] += start[k - 1];
-      for (std::size_t k = 0; k < passes.size(); ++k) order[start[static_cast<std::size_t>(klass(passes[k]))]++] = k;
-    }
+    const std::vector<std::size_t> order = detail::longest_first(
+        passes.size(), [&](std::size_t k) { return static_cast<std::uint64_t>(passes[k].rows) * passes[k].columns; });
 
     tabulate_(gaps, matrix_host_);
     matrix_.upload(matrix_host_, stream_);

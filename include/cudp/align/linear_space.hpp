@@ -224,8 +224,13 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     out[k].target_begin = boxes[k].target_begin;
     out[k].target_end = boxes[k].target_end;
   }
-  for (const Piece& piece : pieces)
-    for (const EditRun& r : piece.edits) append(out[piece.owner].edits, r.op, r.length);
+  for (Piece& piece : pieces) {
+    std::vector<EditRun>& edits = out[piece.owner].edits;
+    if (edits.empty())
+      edits = std::move(piece.edits);  // a box solved whole: one piece
+    else
+      for (const EditRun& r : piece.edits) append(edits, r.op, r.length);
+  }
   return out;
 }
 

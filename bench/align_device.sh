@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The linear-space aligner's part of bench/device.sh, for a run after a change to align/ alone: builds only its
+# targets for sm_90, runs its GPU tests, compute-sanitizer (memcheck, racecheck, synccheck) on their small cases,
+# and the regime benchmarks (batches and one long pair, leaves on the device and on the host). Results under $OUT.
+# BENCH=0 skips the benchmarks; TESTS=0 the tests and sanitizers.
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+prefix=()
+if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
+fi
+echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee "$OUT/summary.txt"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1
+cmake --build build-gpu -j"$(nproc)" --target device_leaves_test device_row_passes_test cudp-row-passes-bench cudp-align \
+  >"$OUT/build.log" 2>&1 || { echo "build failed" | tee -a "$OUT/summary.txt"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+rc=0
+if [ "${TESTS:-1}" != 0 ]; then
+  for t in device_leaves_test device_row_passes_test; do
+    bin=$(find build-gpu/tests -name "$t" -type f | head -1)
+    "$bin" >"$OUT/$t.log" 2>&1; r=$?
+    [ $r = 0 ] || rc=$r
+    echo "$t: rc=$r $(grep -E 'All tests passed|test cases' "$OUT/$t.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  done
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  for tool in memcheck racecheck synccheck; do
+    bin=$(find build-gpu/tests -name device_leaves_test -type f | head -1)
+    timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "[small]" >"$OUT/sanitizer-$tool.log" 2>&1
+    r=$?
+    [ $r = 0 ] || rc=$r
+    echo "compute-sanitizer $tool device_leaves_test [small]: rc=$r $(grep -E 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  done
+fi
+if [ "${BENCH:-1}" != 0 ]; then
+  bench=build-gpu/bench/cudp-row-passes-bench
+  {
+    "$bench" batch 100000 100 1000 protein --leaf=1100000
+    "$bench" batch 100000 100 1000 protein --leaf=1100000
+    "$bench" batch 20000 100 1000 protein --leaf=4096 --host-leaves
+    "$bench" batch 10000 1000 10000 dna --leaf=1100000
+    "$bench" batch 2000 100 1000 protein --leaf=1100000 --check
+    "$bench" align 1000000 --leaf=1100000
+    "$bench" align 1000000 --leaf=4096 --host-leaves
+  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host" | tee -a "$OUT/summary.txt"
+fi
+exit $rc
