@@ -49,10 +49,9 @@ using DefaultLeafShapes = StripShapes<1, 2, 3, 4, 5, 6, 7, 8>;
 namespace detail {
 
 constexpr int kLeafBlockThreads = 128;
-#ifndef CUDP_LEAF_BLOCKS_PER_SM
-#define CUDP_LEAF_BLOCKS_PER_SM 6
-#endif
-constexpr int kLeafBlocksPerSm = CUDP_LEAF_BLOCKS_PER_SM;
+// Six blocks of 128 threads an SM (80 registers, no spills); 7 and 8 (72 and 64 registers, with spills) ran no
+// faster on an H100 (bench/RESULTS.md, 2026-11-24).
+constexpr int kLeafBlocksPerSm = 6;
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
 // The 2-bit operation codes of the answers.
 constexpr std::uint32_t kOpPair = 0, kOpInsertion = 1, kOpDeletion = 2;
