@@ -51,14 +51,7 @@ struct Sequences {
 Sequences make_sequences(std::mt19937_64& rng, std::size_t m, std::size_t n, int alphabet) {
   Sequences s;
   s.query = cudp::test::random_codes(rng, m, alphabet);
-  std::uniform_int_distribution<int> code(0, alphabet - 1), percent(0, 99);
-  for (std::size_t k = 0; s.target.size() < n; k = (k + 1) % m) {
-    const int roll = percent(rng);
-    if (roll < 4) continue;
-    if (roll < 8) s.target.push_back(static_cast<std::uint8_t>(code(rng)));
-    s.target.push_back(roll < 12 ? static_cast<std::uint8_t>(code(rng)) : s.query[k]);
-  }
-  s.target.resize(n);
+  s.target = cudp::test::mutated_copy(rng, s.query, n, alphabet);
   return s;
 }
 

@@ -88,6 +88,22 @@ inline std::vector<std::uint8_t> random_codes(std::mt19937_64& rng, std::size_t 
   return v;
 }
 
+// n codes of a mutated copy of `query` (non-empty), read round and round: 4% deletions, 4% insertions, 4%
+// substitutions, so that boxes cut from the two hold long diagonals as well as gaps.
+inline std::vector<std::uint8_t> mutated_copy(std::mt19937_64& rng, const std::vector<std::uint8_t>& query, std::size_t n,
+                                              int alphabet) {
+  std::vector<std::uint8_t> target;
+  std::uniform_int_distribution<int> code(0, alphabet - 1), percent(0, 99);
+  for (std::size_t k = 0; target.size() < n; k = (k + 1) % query.size()) {
+    const int roll = percent(rng);
+    if (roll < 4) continue;                                                 // deletion
+    if (roll < 8) target.push_back(static_cast<std::uint8_t>(code(rng)));  // insertion
+    target.push_back(roll < 12 ? static_cast<std::uint8_t>(code(rng)) : query[k]);
+  }
+  target.resize(n);
+  return target;
+}
+
 // Sequences laid end to end, as the engine takes them.
 struct CodesSet {
   std::vector<std::uint8_t> residues;

@@ -436,23 +436,14 @@ class DeviceLeaves<StripShapes<Rs...>> {
     counts_.reserve(count + 1);  // the last entry is the ticket counter
     ops_.reserve(static_cast<std::size_t>(op_words));
     CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, sizeof(int), stream_));
-    cudaEvent_t start = nullptr, stop = nullptr;
-    CUDP_CUDA_CHECK(cudaEventCreate(&start));
-    CUDP_CUDA_CHECK(cudaEventCreate(&stop));
-    struct Events {
-      cudaEvent_t a, b;
-      ~Events() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-      }
-    } events{start, stop};
-    CUDP_CUDA_CHECK(cudaEventRecord(start, stream_));
+    detail::StreamTimer timer;
+    timer.start(stream_);
     kernel<<<static_cast<unsigned>(blocks), detail::kLeafBlockThreads, 0, stream_>>>(
         Shapes{}, leaves_.get(), static_cast<int>(count), counts_.get() + count, sequences_.get(),
         sequences_.get() + pair_.query_length, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
         edge_slot, scores_.get(), counts_.get(), ops_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
-    CUDP_CUDA_CHECK(cudaEventRecord(stop, stream_));
+    timer.stop(stream_);
     scores_host_.reserve(count);
     counts_host_.reserve(count);
     ops_host_.reserve(static_cast<std::size_t>(op_words));
@@ -460,9 +451,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     counts_.download(counts_host_.data(), count, stream_);
     ops_.download(ops_host_.data(), static_cast<std::size_t>(op_words), stream_);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    float ms = 0;
-    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    stats_.kernel_ms = ms;
+    stats_.kernel_ms = timer.milliseconds();
 
     tiers::parallel_for(
         count, threads, [] { return 0; },
@@ -509,13 +498,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
   template <class Kernel>
   int resident_blocks(Kernel kernel) {
-    if (resident_blocks_ == 0) {
-      int device = 0, sms = 0, per_sm = 0;
-      CUDP_CUDA_CHECK(cudaGetDevice(&device));
-      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      CUDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, detail::kLeafBlockThreads, 0));
-      resident_blocks_ = std::max(1, sms * std::max(1, per_sm));
-    }
+    if (resident_blocks_ == 0) resident_blocks_ = detail::resident_blocks_of(kernel, detail::kLeafBlockThreads);
     return resident_blocks_;
   }
 

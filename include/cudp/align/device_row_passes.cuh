@@ -123,6 +123,45 @@ CUDP_DEVICE int wait_for(const int* counter, int need) {
   return seen;
 }
 
+// Two events around work on a stream: its device time.
+class StreamTimer {
+ public:
+  StreamTimer() {
+    CUDP_CUDA_CHECK(cudaEventCreate(&start_));
+    if (cudaEventCreate(&stop_) != cudaSuccess) {
+      cudaEventDestroy(start_);
+      throw engine::CudaError("cudaEventCreate failed");
+    }
+  }
+  StreamTimer(const StreamTimer&) = delete;
+  StreamTimer& operator=(const StreamTimer&) = delete;
+  ~StreamTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  void start(cudaStream_t stream) { CUDP_CUDA_CHECK(cudaEventRecord(start_, stream)); }
+  void stop(cudaStream_t stream) { CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+  // Milliseconds from start to stop, once the stream has passed stop.
+  float milliseconds() const {
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+// Blocks of `kernel` (of block_threads threads) that fit on the current device at once: a persistent grid.
+template <class Kernel>
+int resident_blocks_of(Kernel kernel, int block_threads) {
+  int device = 0, sms = 0, per_sm = 0;
+  CUDP_CUDA_CHECK(cudaGetDevice(&device));
+  CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0));
+  return std::max(1, sms * std::max(1, per_sm));
+}
+
 // Indices 0 .. count - 1 by decreasing cells_of(k), in powers of two (a stable counting sort keeps the given order
 // within a class): work of a persistent grid, longest first, so that the last tickets are the short ones.
 template <class CellsOf>
@@ -381,16 +420,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const detail::Pair<recurrences::GapCosts> gap_pair{{plain, continued}};
 
     const std::size_t limit = budget();
-    cudaEvent_t start = nullptr, stop = nullptr;
-    CUDP_CUDA_CHECK(cudaEventCreate(&start));
-    CUDP_CUDA_CHECK(cudaEventCreate(&stop));
-    struct Events {
-      cudaEvent_t a, b;
-      ~Events() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-      }
-    } events{start, stop};
+    detail::StreamTimer timer;
 
     std::size_t begin = 0;
     while (begin < passes.size()) {
@@ -404,7 +434,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
         bytes += b;
         ++end;
       }
-      run_wave(passes, order, begin, end, policies, gap_pair, out, on_device, start, stop);
+      run_wave(passes, order, begin, end, policies, gap_pair, out, on_device, timer);
       stats_.device_bytes = std::max(stats_.device_bytes, bytes);
       ++stats_.waves;
       begin = end;
@@ -413,7 +443,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
 
   void run_wave(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
                 std::size_t end, const detail::Pair<P>& policies, const detail::Pair<recurrences::GapCosts>& gap_pair,
-                RowPassOutput out, bool on_device, cudaEvent_t start, cudaEvent_t stop) {
+                RowPassOutput out, bool on_device, detail::StreamTimer& timer) {
     const std::size_t count = end - begin;
     host_passes_.resize(count);
     host_tickets_.clear();
@@ -460,7 +490,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       device_out = RowPassOutput{out_h_.get(), out_f_.get()};
     }
 
-    CUDP_CUDA_CHECK(cudaEventRecord(start, stream_));
+    timer.start(stream_);
     const int border_blocks = static_cast<int>((count + 127) / 128);
     detail::row_pass_border_kernel<recurrences::GapCosts><<<border_blocks, 128, 0, stream_>>>(gap_pair, passes_.get(), static_cast<int>(count), device_out);
     CUDP_CUDA_CHECK(cudaGetLastError());
@@ -473,7 +503,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
           edges_.get(), progress_.get(), matrix_.get(), codes_, device_out);
       CUDP_CUDA_CHECK(cudaGetLastError());
     }
-    CUDP_CUDA_CHECK(cudaEventRecord(stop, stream_));
+    timer.stop(stream_);
 
     if (!on_device) {
       host_h_.resize(static_cast<std::size_t>(out_entries));
@@ -482,9 +512,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       out_f_.download(host_f_.data(), host_f_.size(), stream_);
     }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    float ms = 0;
-    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    stats_.kernel_ms += ms;
+    stats_.kernel_ms += timer.milliseconds();
     if (!on_device) {
       for (std::size_t k = 0; k < count; ++k) {
         const RowPass& pass = passes[order[begin + k]];
@@ -498,13 +526,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   // Blocks of the strip kernel that fit on the device at once: the persistent grid.
   template <class Kernel>
   int resident_blocks(Kernel kernel) {
-    if (resident_blocks_ == 0) {
-      int device = 0, sms = 0, per_sm = 0;
-      CUDP_CUDA_CHECK(cudaGetDevice(&device));
-      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      CUDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, detail::kRowPassBlockThreads, 0));
-      resident_blocks_ = std::max(1, sms * std::max(1, per_sm));
-    }
+    if (resident_blocks_ == 0) resident_blocks_ = detail::resident_blocks_of(kernel, detail::kRowPassBlockThreads);
     return resident_blocks_;
   }
 
