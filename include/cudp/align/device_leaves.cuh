@@ -306,13 +306,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
   template <class Matrix>
   DeviceLeaves(const SequencePair& pair, const Matrix& matrix, cudaStream_t stream = 0)
       : stream_(stream), pair_(pair) {
-    int top = -1;
-    for (std::int64_t k = 0; k < pair.query_length; ++k) top = std::max<int>(top, pair.query[k]);
-    for (std::int64_t k = 0; k < pair.target_length; ++k) top = std::max<int>(top, pair.target[k]);
-    codes_ = std::max(top + 1, 1);
-    if (codes_ > detail::kMaxCodes)
-      throw std::invalid_argument("DeviceLeaves: residue codes up to " + std::to_string(detail::kMaxCodes - 1) +
-                                  ", found " + std::to_string(top));
+    codes_ = detail::matrix_side("DeviceLeaves", pair);
     std::vector<std::int32_t> table(static_cast<std::size_t>(codes_) * codes_);
     for (int t = 0; t < codes_; ++t)
       for (int q = 0; q < codes_; ++q) table[static_cast<std::size_t>(t) * codes_ + q] = GlobalS32::substitution({}, matrix, t, q);

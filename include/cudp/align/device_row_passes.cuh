@@ -162,6 +162,18 @@ int resident_blocks_of(Kernel kernel, int block_threads) {
   return std::max(1, sms * std::max(1, per_sm));
 }
 
+// The side of the substitution table a pair needs in shared memory: its highest residue code + 1 (at least 1).
+// `who` names the caller in the error for codes past kMaxCodes - 1.
+inline int matrix_side(const char* who, const SequencePair& pair) {
+  int top = -1;
+  for (std::int64_t k = 0; k < pair.query_length; ++k) top = std::max<int>(top, pair.query[k]);
+  for (std::int64_t k = 0; k < pair.target_length; ++k) top = std::max<int>(top, pair.target[k]);
+  if (top + 1 > kMaxCodes)
+    throw std::invalid_argument(std::string(who) + ": residue codes up to " + std::to_string(kMaxCodes - 1) +
+                                ", found " + std::to_string(top));
+  return std::max(top + 1, 1);
+}
+
 // Indices 0 .. count - 1 by decreasing cells_of(k), in powers of two (a stable counting sort keeps the given order
 // within a class): work of a persistent grid, longest first, so that the last tickets are the short ones.
 template <class CellsOf>
@@ -325,13 +337,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   template <class Matrix>
   DeviceRowPasses(const SequencePair& pair, const Matrix& matrix, cudaStream_t stream = 0)
       : stream_(stream), query_length_(pair.query_length), target_length_(pair.target_length) {
-    int top = -1;
-    for (std::int64_t k = 0; k < pair.query_length; ++k) top = std::max<int>(top, pair.query[k]);
-    for (std::int64_t k = 0; k < pair.target_length; ++k) top = std::max<int>(top, pair.target[k]);
-    codes_ = std::max(top + 1, 1);
-    if (codes_ > detail::kMaxCodes)
-      throw std::invalid_argument("DeviceRowPasses: residue codes up to " + std::to_string(detail::kMaxCodes - 1) +
-                                  ", found " + std::to_string(top));
+    codes_ = detail::matrix_side("DeviceRowPasses", pair);
     tabulate_ = [matrix, codes = codes_](const recurrences::GapCosts& gaps, std::vector<std::int32_t>& out) {
       out.resize(static_cast<std::size_t>(codes) * codes);
       for (int t = 0; t < codes; ++t)
