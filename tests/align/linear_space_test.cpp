@@ -207,3 +207,127 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
     }
   }
 }
+
+// Checkpoint rows (LinearSpaceOptions::checkpoint_cells): boxes cut at every few rows at once, from a forward pass
+// that keeps those rows and reverse passes that reach left only as far as the path goes. Spacings from 2 rows (paths
+// cross most checkpoints inside long vertical gaps, and strips are narrower than the gaps) up, budgets that fit few
+// checkpoints or many, parts cut again, in every mode, with the leaves small and large: the alignment rescores to
+// the DP optimum, and the passes show that checkpoints were kept and that the reverse passes were narrower than the
+// box.
+TEST_CASE("linear space: checkpoint rows give optimal alignments", "[align][linear]") {
+  std::mt19937_64 rng(20261124);
+  int compared = 0, retried = 0;
+  for (int alphabet : {2, 4, 20}) {
+    const cudp::test::RandomMatrix matrix(alphabet, -5, 6, 7 + alphabet);
+    for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{0, 3}, GapCosts{4, 2}}) {
+      for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+        for (int trial = 0; trial < 16; ++trial) {
+          Case c;
+          c.query = cudp::test::random_codes(rng, 20 + rng() % 200, alphabet);
+          c.target = mutate(rng, c.query, alphabet);
+          if (trial % 4 == 1) c.target = mutate(rng, c.target, alphabet);  // more and longer gaps
+          if (trial % 5 == 2) c.target = cudp::test::random_codes(rng, 20 + rng() % 200, alphabet);
+          if (trial % 3 == 0) std::swap(c.query, c.target);
+          if (trial % 4 == 3) {  // a long horizontal gap: a strip whose path runs further left than its first window
+            const auto block = cudp::test::random_codes(rng, 60, alphabet);
+            c.query.insert(c.query.begin() + static_cast<long>(rng() % (c.query.size() + 1)), block.begin(), block.end());
+          }
+          const int m = static_cast<int>(c.query.size()), n = static_cast<int>(c.target.size());
+          const long optimum =
+              cudp::test::reference_gotoh(cudp::test::mode_of(mode), c.target, c.query, matrix, gaps.open, gaps.extend);
+          LinearSpaceOptions options;
+          options.checkpoint_cells = 1;
+          options.checkpoint_rows = 2 + static_cast<int>(rng() % 8);
+          options.checkpoint_bytes = (trial % 2 ? 3 : 40) * (static_cast<std::size_t>(m) + 1) * 8;
+          options.leaf_cells = trial % 3 == 2 ? 1 : 64;
+          options.threads = 1 + trial % 2;
+          int saving = 0, narrow = 0;
+          cudp::align::RowPass last_window;
+          const Alignment a = cudp::align::align_linear_space(
+              mode, c.query.data(), m, c.target.data(), n, matrix, gaps, options,
+              [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& pair,
+                  cudp::align::RowPassOutput out) {
+                for (const auto& p : passes) {
+                  saving += p.save_every > 0;
+                  if (passes.size() != 1 || !p.reversed) continue;
+                  narrow += p.columns < m / 2;
+                  // The same strip again, wider: its first window missed the path.
+                  retried += p.query_begin == last_window.query_begin && p.target_begin == last_window.target_begin &&
+                             p.rows == last_window.rows && p.columns > last_window.columns;
+                  last_window = p;
+                }
+                cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out, options.threads);
+              });
+          INFO("alphabet " << alphabet << " gaps " << gaps.open << "/" << gaps.extend << " mode " << to_string(mode)
+                           << " m " << m << " n " << n << " spacing " << options.checkpoint_rows << " cigar "
+                           << cudp::align::cigar(a));
+          REQUIRE(a.score == optimum);
+          REQUIRE(cudp::align::rescore(a, mode, c.query.data(), m, c.target.data(), n, matrix, gaps) == optimum);
+          if (mode == AlignMode::Global) CHECK(saving > 0);
+          if (mode == AlignMode::Global && m >= 100) CHECK(narrow > 0);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 3 * 3 * 3 * 16);
+  CHECK(retried > 10);
+}
+
+// Boxes that continue gaps at their corners, cut at checkpoints, score as align_full scores them.
+TEST_CASE("linear space: checkpoint rows in boxes with continuing gaps", "[align][linear]") {
+  std::mt19937_64 rng(77);
+  const cudp::test::RandomMatrix matrix(4, -4, 4, 21);
+  int compared = 0;
+  for (GapCosts gaps : {GapCosts{6, 1}, GapCosts{3, 2}, GapCosts{0, 1}}) {
+    for (int trial = 0; trial < 80; ++trial) {
+      const auto q = cudp::test::random_codes(rng, rng() % 80, 4);
+      auto t = trial % 2 ? mutate(rng, q, 4) : cudp::test::random_codes(rng, rng() % 80, 4);
+      if (trial % 5 == 0) t.insert(t.begin() + static_cast<long>(rng() % (t.size() + 1)), 20, 1);
+      const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
+      const std::vector<std::uint8_t> qr(q.rbegin(), q.rend()), tr(t.rbegin(), t.rend());
+      const cudp::align::SequencePair pair{q.data(), qr.data(), m, t.data(), tr.data(), n};
+      cudp::align::Box box{0, m, 0, n, rng() % 2 == 1, rng() % 2 == 1};
+      GapCosts box_gaps = gaps;
+      box_gaps.left_gap_continues = box.gap_continues_at_start;
+      const Alignment whole =
+          cudp::align::align_full(AlignMode::Global, q.data(), m, t.data(), n, matrix, box_gaps, box.gap_continues_at_end);
+      LinearSpaceOptions options;
+      options.checkpoint_cells = 1;
+      options.checkpoint_rows = 2 + trial % 4;
+      options.leaf_cells = 1 + trial % 20;
+      const auto cut = cudp::align::align_boxes_linear_space(
+          pair, {box}, matrix, gaps, options,
+          [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& p,
+              cudp::align::RowPassOutput out) { cudp::align::run_row_passes_on_host(passes, p, matrix, gaps, out, 1); });
+      INFO("m " << m << " n " << n << " start " << box.gap_continues_at_start << " end " << box.gap_continues_at_end
+                << " cigar " << cudp::align::cigar(cut.front()) << " (whole: " << cudp::align::cigar(whole) << ")");
+      REQUIRE(cut.front().score == whole.score);
+      // The edits walk the box corner to corner and score what they claim: each gap run pays its open cost, except a
+      // vertical one that continues a corner's gap (once, if it spans the box).
+      const auto& edits = cut.front().edits;
+      long score = 0;
+      int i = 0, j = 0;
+      for (std::size_t r = 0; r < edits.size(); ++r) {
+        const auto& run = edits[r];
+        if (run.op == cudp::align::EditOp::Match || run.op == cudp::align::EditOp::Mismatch) {
+          for (int k = 0; k < run.length; ++k, ++i, ++j) {
+            REQUIRE((q[j] == t[i]) == (run.op == cudp::align::EditOp::Match));
+            score += matrix(t[i], q[j]);
+          }
+          continue;
+        }
+        const bool vertical = run.op == cudp::align::EditOp::Deletion;
+        const bool refunded = vertical && ((r == 0 && box.gap_continues_at_start) ||
+                                           (r + 1 == edits.size() && box.gap_continues_at_end));
+        score -= (refunded ? 0 : gaps.open) + static_cast<long>(run.length) * gaps.extend;
+        (vertical ? i : j) += run.length;
+      }
+      REQUIRE(i == n);
+      REQUIRE(j == m);
+      REQUIRE(score == whole.score);
+      ++compared;
+    }
+  }
+  CHECK(compared == 240);
+}

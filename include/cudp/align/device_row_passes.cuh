@@ -78,6 +78,8 @@ struct DevicePass {
   const std::uint8_t* target = nullptr;  // residue of row 1
   std::int64_t column_buffer = 0;        // its rows + 1 Right carries start here (passes of several strips)
   std::int64_t out = 0;                  // its row's columns + 1 entries start here in h / pending_f
+  std::int64_t saved = 0;                // its checkpoint rows start here in saved_h / saved_pending_f
+  std::int32_t save_every = 0;           // RowPass::save_every
   std::int32_t columns = 0, rows = 0;
   std::int32_t first_ticket = 0;         // the ticket of its strip 0
   std::int32_t progress = 0;             // its strips' progress counters start here
@@ -224,6 +226,9 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
     edge_in = edges[1];
   }
   int code = rows > 0 ? pass.target[0] : 0;  // the target residue of the lane's current row
+  // The lane's next checkpoint row (RowPass::save_every): past the last row when the pass saves none.
+  int next_saved = pass.save_every > 0 && pass.save_every < rows ? pass.save_every : rows + 1;
+  const std::int64_t saved_stride = static_cast<std::int64_t>(pass.columns) + 1;
   const int steps = rows > 0 ? rows + active - 1 : 0;
   for (int step = 0; step < steps; ++step) {
     const int i = step - rank + 1;
@@ -245,6 +250,17 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
       CUDP_UNROLL
       for (int r = 0; r < R; ++r) score[r] = score_row[query_code[r]];
       carry = tile.advance(p, in, diag, score, acc);
+      if (i == next_saved) {
+        const std::int64_t at = pass.saved + (i / pass.save_every - 1) * saved_stride;
+        CUDP_UNROLL
+        for (int r = 0; r < R; ++r) {
+          if (j_first + r > pass.columns) break;
+          const Word* words = reinterpret_cast<const Word*>(&tile.col[r]);
+          out.saved_h[at + j_first + r] = words[0];
+          out.saved_pending_f[at + j_first + r] = words[1];
+        }
+        next_saved = i + pass.save_every < rows ? i + pass.save_every : rows + 1;
+      }
       if (has_next && rank == G - 1) {
         edges[i] = carry;
         if (i % kPublishRows == 0 || i == rows) store_release(progress + strip, i);
@@ -292,8 +308,8 @@ __global__ void __launch_bounds__(kRowPassBlockThreads)
   }
 }
 
-// Column 0 of every pass's last row, one thread per pass (a template only so that the header defines no kernel of
-// its own in every translation unit).
+// Column 0 of every pass's last row and checkpoint rows, one thread per pass (a template only so that the header
+// defines no kernel of its own in every translation unit).
 template <class Gaps>
 __global__ void row_pass_border_kernel(Pair<Gaps> gaps, const DevicePass* passes, int count,
                                        RowPassOutput out) {
@@ -301,8 +317,15 @@ __global__ void row_pass_border_kernel(Pair<Gaps> gaps, const DevicePass* passes
   if (k >= count) return;
   RowPass pass;
   pass.rows = passes[k].rows;
+  pass.columns = passes[k].columns;
   pass.out = static_cast<std::size_t>(passes[k].out);
-  border_column(pass, passes[k].variant ? gaps.v[1] : gaps.v[0], out);
+  pass.save_every = passes[k].save_every;
+  pass.saved = static_cast<std::size_t>(passes[k].saved);
+  const Gaps& g = passes[k].variant ? gaps.v[1] : gaps.v[0];
+  border_column(pass, g, out);
+  const RowPassOutput saved{out.saved_h, out.saved_pending_f};
+  for (int c = 1, checkpoints = checkpoints_of(pass); c <= checkpoints; ++c)
+    border_column(checkpoint_pass(pass, c), g, saved);
 }
 
 }  // namespace detail
@@ -367,7 +390,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const std::size_t strips = strips_of(pass.columns);
     std::size_t b = sizeof(detail::DevicePass) + strips * 2 * sizeof(int);
     if (strips > 1) b += (static_cast<std::size_t>(pass.rows) + 1) * sizeof(Right);
-    if (host_output) b += (static_cast<std::size_t>(pass.columns) + 1) * 2 * sizeof(std::int32_t);
+    if (host_output)
+      b += (static_cast<std::size_t>(pass.columns) + 1) * 2 * sizeof(std::int32_t) * (1 + checkpoints_of(pass));
     return b;
   }
   // Device bytes held for the sequences: one byte per residue of each of the four buffers.
@@ -382,9 +406,40 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       if (columns <= detail::kStripLanes * Shapes::widths[k]) return k;
     return Shapes::count - 1;
   }
-  static std::size_t strips_of(int columns) {
-    const int width = detail::kStripLanes * Shapes::widths[shape_of(columns)];
+  static std::size_t strips_of(int columns, int shape) {
+    const int width = detail::kStripLanes * Shapes::widths[shape];
     return static_cast<std::size_t>((columns + width - 1) / width);
+  }
+  static std::size_t strips_of(int columns) { return strips_of(columns, shape_of(columns)); }
+
+  // How many shapes narrower than shape_of the passes of a wave take. A wave of fewer strips than the device has
+  // multiprocessors leaves most of it idle, and then its time is one warp's walk down a strip: narrower strips walk
+  // faster and more of them run at once. Such a wave (one pass of the checkpoint search: 8k x 8k in 8 strips of 32
+  // columns per lane) is cut until it has four strips per multiprocessor or the narrowest shape. Its few strips
+  // need little memory, so bytes_of's count, made for the usual shape, still holds within the budget's margin.
+  int narrower_by(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
+                  std::size_t end) {
+    auto strips_at = [&](int shift) {
+      std::size_t total = 0;
+      for (std::size_t k = begin; k < end; ++k) {
+        const int columns = passes[order[k]].columns;
+        total += strips_of(columns, std::max(0, shape_of(columns) - shift));
+      }
+      return total;
+    };
+    const auto sms = static_cast<std::size_t>(multiprocessors());
+    int shift = 0;
+    if (strips_at(0) < sms)
+      while (shift + 1 < Shapes::count && strips_at(shift) < 4 * sms) ++shift;
+    return shift;
+  }
+  int multiprocessors() {
+    if (multiprocessors_ == 0) {
+      int device = 0;
+      CUDP_CUDA_CHECK(cudaGetDevice(&device));
+      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
+    }
+    return multiprocessors_;
   }
 
   void upload_at(const std::uint8_t* host, std::size_t at, std::size_t n) {
@@ -453,12 +508,13 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const std::size_t count = end - begin;
     host_passes_.resize(count);
     host_tickets_.clear();
-    std::int64_t edge_entries = 0, out_entries = 0;
+    std::int64_t edge_entries = 0, out_entries = 0, saved_entries = 0;
     int progress_entries = 0;
     const std::uint8_t* query = sequences_.get();
     const std::uint8_t* query_reversed = query + query_length_;
     const std::uint8_t* target = query + 2 * query_length_;
     const std::uint8_t* target_reversed = target + target_length_;
+    const int narrower = narrower_by(passes, order, begin, end);
     for (std::size_t k = 0; k < count; ++k) {
       const RowPass& pass = passes[order[begin + k]];
       detail::DevicePass& d = host_passes_[k];
@@ -467,8 +523,9 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       d.columns = pass.columns;
       d.rows = pass.rows;
       d.variant = pass.left_gap_continues ? 1 : 0;
-      d.shape = static_cast<std::uint8_t>(shape_of(pass.columns));
-      const std::size_t strips = strips_of(pass.columns);
+      const int shape = std::max(0, shape_of(pass.columns) - narrower);
+      d.shape = static_cast<std::uint8_t>(shape);
+      const std::size_t strips = strips_of(pass.columns, shape);
       if (host_tickets_.size() + strips > static_cast<std::size_t>(INT32_MAX))
         throw std::length_error("DeviceRowPasses: more than 2^31 strips in one wave");
       d.first_ticket = static_cast<std::int32_t>(host_tickets_.size());
@@ -479,6 +536,9 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       if (strips > 1) edge_entries += static_cast<std::int64_t>(pass.rows) + 1;
       d.out = on_device ? static_cast<std::int64_t>(pass.out) : out_entries;
       out_entries += static_cast<std::int64_t>(pass.columns) + 1;
+      d.save_every = pass.save_every;
+      d.saved = on_device ? static_cast<std::int64_t>(pass.saved) : saved_entries;
+      saved_entries += static_cast<std::int64_t>(checkpoints_of(pass)) * (pass.columns + 1);
       stats_.cells += static_cast<double>(pass.rows) * pass.columns;
     }
     const int tickets = static_cast<int>(host_tickets_.size());
@@ -491,9 +551,9 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     edges_.reserve(static_cast<std::size_t>(edge_entries));
     RowPassOutput device_out = out;
     if (!on_device) {
-      out_h_.reserve(static_cast<std::size_t>(out_entries));
-      out_f_.reserve(static_cast<std::size_t>(out_entries));
-      device_out = RowPassOutput{out_h_.get(), out_f_.get()};
+      out_h_.reserve(static_cast<std::size_t>(out_entries + saved_entries));
+      out_f_.reserve(static_cast<std::size_t>(out_entries + saved_entries));
+      device_out = RowPassOutput{out_h_.get(), out_f_.get(), out_h_.get() + out_entries, out_f_.get() + out_entries};
     }
 
     timer.start(stream_);
@@ -516,6 +576,17 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       host_f_.resize(static_cast<std::size_t>(out_entries));
       out_h_.download(host_h_.data(), host_h_.size(), stream_);
       out_f_.download(host_f_.data(), host_f_.size(), stream_);
+      // Checkpoint rows (few passes, many rows) go straight to where they are asked for.
+      for (std::size_t k = 0; k < count; ++k) {
+        const RowPass& pass = passes[order[begin + k]];
+        const std::size_t saved_n = (static_cast<std::size_t>(pass.columns) + 1) * checkpoints_of(pass);
+        if (saved_n == 0) continue;
+        const std::size_t from = static_cast<std::size_t>(out_entries + host_passes_[k].saved);
+        CUDP_CUDA_CHECK(cudaMemcpyAsync(out.saved_h + pass.saved, out_h_.get() + from, saved_n * sizeof(std::int32_t),
+                                        cudaMemcpyDeviceToHost, stream_));
+        CUDP_CUDA_CHECK(cudaMemcpyAsync(out.saved_pending_f + pass.saved, out_f_.get() + from,
+                                        saved_n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream_));
+      }
     }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
     stats_.kernel_ms += timer.milliseconds();
@@ -551,6 +622,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   std::vector<std::int32_t> matrix_host_, host_h_, host_f_;
   std::size_t budget_ = 0;
   int resident_blocks_ = 0;
+  int multiprocessors_ = 0;
   RowPassRunStats stats_;
 };
 

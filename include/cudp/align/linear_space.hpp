@@ -19,8 +19,10 @@
 // answer; the passes themselves keep one row.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -39,6 +41,14 @@ namespace cudp::align {
 struct LinearSpaceOptions {
   long leaf_cells = 1L << 16;  // boxes of at most this many cells ((rows + 1) x (columns + 1)) are solved whole
   int threads = 0;             // host threads for the leaves and the host passes (0: all cores)
+  // Checkpoint rows, for runners on which one pass fills the machine (the device; on the host one pass is one
+  // thread, so the default leaves them off): a box of at least checkpoint_cells cells is cut at every h-th row at
+  // once, found by one forward pass that keeps those rows (at most checkpoint_bytes of them, 8 bytes per column,
+  // and at least checkpoint_rows apart) and reverse passes strip by strip from the bottom that reach left only as
+  // far as the path goes. About 1.1 times the cells of a score-only pass instead of Myers-Miller's 2.
+  double checkpoint_cells = 0;  // 0: never
+  std::size_t checkpoint_bytes = std::size_t{1} << 30;
+  int checkpoint_rows = 1024;
   // Called after each level with the fraction of the expected cells done (the passes compute about twice the
   // matrix); empty: nothing reported.
   std::function<void(double)> progress;
@@ -86,6 +96,137 @@ Alignment solve_leaf(const SequencePair& pair, const Box& b, const Matrix& matri
                     pair.target + b.target_begin, b.rows(), matrix, gaps, b.gap_continues_at_end);
 }
 
+// Box b cut where `mid` (its column counted from b's left edge) crosses target row `cut_row`: the part above and
+// the part below, joined at a node or, through_gap, by a vertical gap that deletes the target residues on both
+// sides of the cut (rows cut_row - 1 and cut_row, 0-based), which then belongs to neither part.
+struct Split {
+  Box upper, lower;
+  bool through_gap = false;
+};
+
+inline Split split_box(const Box& b, int cut_row, const Midpoint& mid) {
+  const int column = b.query_begin + mid.column;
+  if (!mid.in_vertical_gap)
+    return {{b.query_begin, column, b.target_begin, cut_row, b.gap_continues_at_start, false},
+            {column, b.query_end, cut_row, b.target_end, false, b.gap_continues_at_end},
+            false};
+  return {{b.query_begin, column, b.target_begin, cut_row - 1, b.gap_continues_at_start, true},
+          {column, b.query_end, cut_row + 1, b.target_end, true, b.gap_continues_at_end},
+          true};
+}
+
+// The pieces of a split between its two parts: the gap's two deletions, solved already.
+inline Piece gap_piece(const Split& s, std::size_t owner) {
+  return Piece{Box{s.lower.query_begin, s.lower.query_begin, s.upper.target_end, s.lower.target_begin, false, false},
+               true, false, owner, {EditRun{EditOp::Deletion, 2}}};
+}
+
+// Rows between the checkpoints of box b (LinearSpaceOptions), 0 when it is not cut at checkpoints.
+inline int checkpoint_spacing(const Box& b, const LinearSpaceOptions& options) {
+  if (options.checkpoint_cells <= 0 || b.columns() == 0) return 0;
+  if ((b.rows() + 1.0) * (b.columns() + 1.0) < options.checkpoint_cells) return 0;
+  const std::size_t row_bytes = (static_cast<std::size_t>(b.columns()) + 1) * 2 * sizeof(std::int32_t);
+  const std::size_t fit = options.checkpoint_bytes / row_bytes;
+  if (fit == 0) return 0;
+  const long spacing = std::max({2L, static_cast<long>(options.checkpoint_rows),
+                                 static_cast<long>((b.rows() + fit) / (fit + 1))});
+  return spacing < b.rows() ? static_cast<int>(spacing) : 0;
+}
+
+// The score of the part of a box above a cut that `mid` crosses, from the forward pass's row at the cut (h and
+// pending f): H at the crossing; or, through a gap, the gap's F one row up (pending f + 2 extend) with the open cost
+// that the part leaves to the gap's later pieces added back (the left border's own open when the gap runs down it).
+inline long upper_score(const Box& b, const Midpoint& mid, const std::int32_t* forward_h,
+                        const std::int32_t* forward_f, recurrences::GapCosts gaps) {
+  if (!mid.in_vertical_gap) return forward_h[mid.column];
+  const long refund = mid.column == 0 && b.gap_continues_at_start ? 0 : gaps.open;
+  return forward_f[mid.column] + 2L * gaps.extend + refund;
+}
+
+// What cut_at_checkpoints did, for the progress report.
+struct CheckpointWork {
+  double cells = 0;  // of the forward pass and the reverse passes
+  long score = 0;    // the box's
+};
+
+// Cuts box `b` (owner `owner`) at every `spacing`-th row (CUDAlign's special rows): one forward pass over b keeps
+// those rows; then, from the bottom, a reverse pass over the strip between two checkpoints, from where the path
+// crossed the lower one, finds where it crosses the upper one. The path crosses a checkpoint where forward and
+// reverse values sum to the score of the part above the lower crossing, which the forward row there gives
+// (upper_score), so a reverse pass over the strip's rightmost columns that finds that sum is done; one that does
+// not is run again twice as wide. A strip's pass thus covers about the columns the path spans in it, and the
+// pieces between crossings, in path order, are what is left: about (m x n) / checkpoints cells.
+template <class PassRunner>
+std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, std::size_t owner, int spacing,
+                                      recurrences::GapCosts gaps, PassRunner& run_passes, CheckpointWork& work) {
+  const std::int64_t m = pair.query_length, n = pair.target_length;
+  const int columns = b.columns();
+  const std::size_t row = static_cast<std::size_t>(columns) + 1;
+  RowPass forward;
+  forward.query_begin = b.query_begin;
+  forward.target_begin = b.target_begin;
+  forward.columns = columns;
+  forward.rows = b.rows();
+  forward.left_gap_continues = b.gap_continues_at_start;
+  forward.save_every = spacing;
+  const int checkpoints = checkpoints_of(forward);
+  // Written whole by the pass: not value-initialized (a gigabyte of zeros costs as much as the copy).
+  std::unique_ptr<std::int32_t[]> saved_h(new std::int32_t[row * checkpoints]);
+  std::unique_ptr<std::int32_t[]> saved_f(new std::int32_t[row * checkpoints]);
+  std::vector<std::int32_t> h(row), f(row);
+  run_passes(std::vector<RowPass>{forward}, pair, RowPassOutput{h.data(), f.data(), saved_h.get(), saved_f.get()});
+  work.cells = static_cast<double>(forward.rows) * columns;
+  // The box's score, from its last row as align_full scores a box whose end gap goes on.
+  long target = h[columns];
+  if (b.gap_continues_at_end) target = std::max(target, static_cast<long>(f[columns]) + gaps.extend + gaps.open);
+  work.score = target;
+
+  std::vector<Piece> below;  // bottom first
+  Box rest = b;              // from b's top-left corner to the last crossing found
+  for (int k = checkpoints; k >= 1 && rest.columns() > 0; --k) {
+    const int cut_row = b.target_begin + k * spacing;
+    const int rows = rest.target_end - cut_row;
+    const int span = rest.columns();
+    const std::int32_t* forward_h = saved_h.get() + row * (k - 1);
+    const std::int32_t* forward_f = saved_f.get() + row * (k - 1);
+    // The path's slope so far, a quarter more, and a margin: most strips need one pass.
+    const double slope = static_cast<double>(span) / (rest.target_end - b.target_begin);
+    int width = static_cast<int>(std::min<double>(span, std::ceil(1.25 * slope * rows) + 16));
+    Midpoint mid;
+    while (true) {
+      RowPass reverse;
+      reverse.query_begin = m - rest.query_end;
+      reverse.target_begin = n - rest.target_end;
+      reverse.columns = width;
+      reverse.rows = rows;
+      reverse.reversed = true;
+      reverse.left_gap_continues = rest.gap_continues_at_end;
+      h.resize(static_cast<std::size_t>(width) + 1);
+      f.resize(static_cast<std::size_t>(width) + 1);
+      run_passes(std::vector<RowPass>{reverse}, pair, RowPassOutput{h.data(), f.data()});
+      work.cells += static_cast<double>(rows) * width;
+      const int skipped = span - width;
+      mid = find_midpoint(forward_h + skipped, forward_f + skipped, h.data(), f.data(), width, gaps);
+      if (mid.score == target) {
+        mid.column += skipped;
+        break;
+      }
+      if (width == span)
+        throw std::logic_error("align_boxes_linear_space: no crossing of checkpoint row " + std::to_string(cut_row) +
+                               " reaches the score " + std::to_string(target));
+      width = static_cast<int>(std::min<long>(span, 2L * width));
+    }
+    const Split s = split_box(rest, cut_row, mid);
+    below.push_back(Piece{s.lower, false, false, owner, {}});
+    if (s.through_gap) below.push_back(gap_piece(s, owner));
+    target = upper_score(rest, mid, forward_h, forward_f, gaps);
+    rest = s.upper;
+  }
+  below.push_back(Piece{rest, false, false, owner, {}});
+  std::reverse(below.begin(), below.end());
+  return below;
+}
+
 }  // namespace detail
 
 // The leaves of a level on the host, `threads` threads: out[k] = the score and edits of box leaves[k] of `pair`
@@ -122,6 +263,34 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   std::vector<Box> leaf_boxes;
   std::vector<Alignment> solutions;
   while (true) {
+    // Boxes big enough for checkpoint rows are cut at all of them, one box at a time (each pass fills the machine);
+    // their parts may be cut again.
+    const auto needs_checkpoints = [&](const Piece& piece) {
+      return !piece.solved && detail::checkpoint_spacing(piece.box, options) > 0;
+    };
+    if (options.checkpoint_cells > 0 && std::any_of(pieces.begin(), pieces.end(), needs_checkpoints)) {
+      std::vector<Piece> next;
+      for (Piece& piece : pieces) {
+        const int spacing = piece.solved ? 0 : detail::checkpoint_spacing(piece.box, options);
+        if (spacing == 0) {
+          next.push_back(std::move(piece));
+          continue;
+        }
+        detail::CheckpointWork work;
+        std::vector<Piece> parts =
+            detail::cut_at_checkpoints(pair, piece.box, piece.owner, spacing, gaps, run_passes, work);
+        if (piece.whole) scores[piece.owner] = work.score;
+        // The box was expected to cost Myers-Miller's twice its cells; it cost `work`, and its parts will cost twice
+        // theirs.
+        expected_cells += work.cells - 2.0 * (piece.box.rows() + 1.0) * (piece.box.columns() + 1.0);
+        for (const Piece& part : parts) expected_cells += 2.0 * (part.box.rows() + 1.0) * (part.box.columns() + 1.0);
+        cells_done += work.cells;
+        for (Piece& part : parts) next.push_back(std::move(part));
+      }
+      pieces = std::move(next);
+      if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
+      continue;
+    }
     split.clear();
     std::vector<std::size_t> leaves;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
@@ -198,18 +367,10 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
       const Midpoint mid = midpoints[s];
       ++s;
       if (pieces[k].whole) scores[owner] = mid.score;
-      const int cut_row = b.target_begin + forward.rows, cut_column = b.query_begin + mid.column;
-      auto open_piece = [owner](const Box& part) { return Piece{part, false, false, owner, {}}; };
-      if (!mid.in_vertical_gap) {
-        next.push_back(open_piece({b.query_begin, cut_column, b.target_begin, cut_row, b.gap_continues_at_start, false}));
-        next.push_back(open_piece({cut_column, b.query_end, cut_row, b.target_end, false, b.gap_continues_at_end}));
-      } else {
-        // The gap deletes the target residues on both sides of the cut: rows cut_row - 1 and cut_row (0-based).
-        next.push_back(open_piece({b.query_begin, cut_column, b.target_begin, cut_row - 1, b.gap_continues_at_start, true}));
-        next.push_back(Piece{Box{cut_column, cut_column, cut_row - 1, cut_row + 1, false, false}, true, false, owner,
-                             {EditRun{EditOp::Deletion, 2}}});
-        next.push_back(open_piece({cut_column, b.query_end, cut_row + 1, b.target_end, true, b.gap_continues_at_end}));
-      }
+      const detail::Split parts = detail::split_box(b, b.target_begin + forward.rows, mid);
+      next.push_back(Piece{parts.upper, false, false, owner, {}});
+      if (parts.through_gap) next.push_back(detail::gap_piece(parts, owner));
+      next.push_back(Piece{parts.lower, false, false, owner, {}});
     }
     pieces = std::move(next);
     if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));

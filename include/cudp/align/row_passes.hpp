@@ -39,14 +39,25 @@ struct RowPass {
   bool reversed = false;
   bool left_gap_continues = false;  // see GapCosts::left_gap_continues
   std::size_t out = 0;              // the row's columns + 1 entries start here in `h` and `pending_f`
+  // Checkpoint rows: > 0 hands back rows save_every, 2 save_every, ... below `rows` as well (checkpoints_of), the
+  // k-th of them (k = 1, 2, ...) at saved + (k - 1) (columns + 1) in RowPassOutput::saved_h and saved_pending_f.
+  int save_every = 0;
+  std::size_t saved = 0;
 };
+
+// Rows a pass saves besides its last.
+CUDP_HD int checkpoints_of(const RowPass& pass) {
+  return pass.save_every > 0 && pass.rows > 1 ? (pass.rows - 1) / pass.save_every : 0;
+}
 
 // What a pass hands back for column j = 0..columns of its last row: h[out + j] = H(rows, j), and pending_f[out + j]
 // = max(F(rows, j), H(rows, j) - open) - extend, the best score of a path to (rows + 1, j) whose last move deletes a
-// target residue (the Down carry's f of Gotoh).
+// target residue (the Down carry's f of Gotoh). Checkpoint rows come the same way in saved_h and saved_pending_f.
 struct RowPassOutput {
   std::int32_t* h = nullptr;
   std::int32_t* pending_f = nullptr;
+  std::int32_t* saved_h = nullptr;
+  std::int32_t* saved_pending_f = nullptr;
 };
 
 using GlobalS32 = recurrences::Gotoh<recurrences::AlignMode::Global, lanes::s32>;
@@ -73,8 +84,18 @@ CUDP_HD void top_row(const RowPass& pass, recurrences::GapCosts gaps, RowPassOut
   }
 }
 
+// Checkpoint row k (1-based) of `pass` as a pass of its own: the rows above it, written where the row is saved.
+CUDP_HD RowPass checkpoint_pass(const RowPass& pass, int k) {
+  RowPass part = pass;
+  part.rows = k * pass.save_every;
+  part.out = pass.saved + static_cast<std::size_t>(k - 1) * (static_cast<std::size_t>(pass.columns) + 1);
+  part.save_every = 0;
+  return part;
+}
+
 // Runs every pass on the host, passes spread over `threads` threads (0: all cores), each on the host tier with
-// LastRowCapture: the same cell code as every other run of the Gotoh policy.
+// LastRowCapture (CheckpointRowsCapture when it saves rows): the same cell code as every other run of the Gotoh
+// policy.
 template <class Matrix>
 void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePair& pair, const Matrix& matrix,
                             recurrences::GapCosts gaps, RowPassOutput out, int threads = 0) {
@@ -84,17 +105,32 @@ void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePa
         const RowPass& pass = passes[k];
         recurrences::GapCosts box_gaps = gaps;
         box_gaps.left_gap_continues = pass.left_gap_continues;
+        const RowPassOutput saved{out.saved_h, out.saved_pending_f};
+        const int checkpoints = checkpoints_of(pass);
         border_column(pass, box_gaps, out);
+        for (int c = 1; c <= checkpoints; ++c) border_column(checkpoint_pass(pass, c), box_gaps, saved);
         if (pass.rows == 0 || pass.columns == 0) return top_row(pass, box_gaps, out);
         const std::uint8_t* query = (pass.reversed ? pair.query_reversed : pair.query) + pass.query_begin;
         const std::uint8_t* target = (pass.reversed ? pair.target_reversed : pair.target) + pass.target_begin;
-        captured.resize(static_cast<std::size_t>(pass.columns) * 2);
-        engine::run_one_pair_on_host<GlobalS32>(box_gaps, matrix, query, pass.columns, target, pass.rows,
-                                                tiers::LastRowCapture<std::int32_t>{captured.data(), pass.columns});
-        for (int j = 1; j <= pass.columns; ++j) {
-          out.h[pass.out + j] = captured[static_cast<std::size_t>(j - 1) * 2];
-          out.pending_f[pass.out + j] = captured[static_cast<std::size_t>(j - 1) * 2 + 1];
-        }
+        const std::size_t row = static_cast<std::size_t>(pass.columns) * 2;
+        captured.resize(row * (1 + static_cast<std::size_t>(checkpoints)));
+        if (checkpoints == 0)
+          engine::run_one_pair_on_host<GlobalS32>(box_gaps, matrix, query, pass.columns, target, pass.rows,
+                                                  tiers::LastRowCapture<std::int32_t>{captured.data(), pass.columns});
+        else
+          engine::run_one_pair_on_host<GlobalS32>(
+              box_gaps, matrix, query, pass.columns, target, pass.rows,
+              tiers::CheckpointRowsCapture<std::int32_t>(captured.data(), pass.columns, captured.data() + row,
+                                                         pass.save_every, checkpoints));
+        auto unpack = [&](const std::int32_t* from, const RowPass& into, const RowPassOutput& to) {
+          for (int j = 1; j <= pass.columns; ++j) {
+            to.h[into.out + j] = from[static_cast<std::size_t>(j - 1) * 2];
+            to.pending_f[into.out + j] = from[static_cast<std::size_t>(j - 1) * 2 + 1];
+          }
+        };
+        unpack(captured.data(), pass, out);
+        for (int c = 1; c <= checkpoints; ++c)
+          unpack(captured.data() + row * static_cast<std::size_t>(c), checkpoint_pass(pass, c), saved);
       });
 }
 

@@ -14,9 +14,10 @@
 //   State<P> merge(a, b)                       combines the states of the threads that shared one task
 //   finish(p, state, targets, lengths)         once per task, by one thread, with each lane's output slot
 //
-// Three observers exist: ScoreOnly (bulk scoring), BestCell (the end cell of the best local alignment, or of the
-// best start-anchored prefix alignment: what the coordinate passes need) and LastRowCapture (the Down carries of
-// each target's last row: H and the vertical gap state, which is what a Myers-Miller midpoint pass needs).
+// Four observers exist: ScoreOnly (bulk scoring), BestCell (the end cell of the best local alignment, or of the
+// best start-anchored prefix alignment: what the coordinate passes need), LastRowCapture (the Down carries of
+// each target's last row: H and the vertical gap state, which is what a Myers-Miller midpoint pass needs) and
+// CheckpointRowsCapture (the same for every k-th row as well).
 #include <cstdint>
 #include <type_traits>
 
@@ -160,6 +161,42 @@ struct LastRowCapture {
   CUDP_HD State<P> merge(const State<P>& a, const State<P>&) const { return a; }
   template <class P>
   CUDP_HD void finish(const P&, const State<P>&, const std::uint32_t*, const int (&)[P::Lane::width]) const {}
+};
+
+// LastRowCapture, and also the rows every, 2 every, ... before each target's last row, at most per_target of them:
+// the checkpoint rows of a linear-space alignment (CUDAlign's special rows), from which the path is found strip by
+// strip. Row k * every of output slot t sits where LastRowCapture would put slot t * per_target + k - 1 in
+// `checkpoints`.
+template <class Scalar>
+struct CheckpointRowsCapture : LastRowCapture<Scalar> {
+  Scalar* checkpoints = nullptr;
+  int every = 1;
+  int per_target = 0;
+
+  CheckpointRowsCapture(Scalar* last_rows, int query_columns, Scalar* checkpoint_rows, int every_rows, int per)
+      : LastRowCapture<Scalar>{last_rows, query_columns}, checkpoints(checkpoint_rows), every(every_rows),
+        per_target(per) {}
+
+  template <class P, int R>
+  CUDP_HD void row(const P& p, typename LastRowCapture<Scalar>::template State<P>& s, const typename P::Down (&col)[R],
+                   int i, int j_first, int m, const int (&lengths)[P::Lane::width],
+                   const std::uint32_t* targets) const {
+    LastRowCapture<Scalar>::row(p, s, col, i, j_first, m, lengths, targets);
+    if (i % every != 0 || i / every > per_target) return;
+    using L = typename P::Lane;
+    constexpr int fields = LastRowCapture<Scalar>::template fields<P>;
+    CUDP_UNROLL
+    for (int k = 0; k < L::width; ++k) {
+      if (i >= lengths[k]) continue;
+      const std::size_t slot = static_cast<std::size_t>(targets[k]) * per_target + i / every - 1;
+      Scalar* out = checkpoints + slot * this->query_columns * fields;
+      for (int r = 0; r < R && j_first + r <= m; ++r) {
+        const typename P::Word* words = reinterpret_cast<const typename P::Word*>(&col[r]);
+        for (int f = 0; f < fields; ++f)
+          out[static_cast<std::size_t>(j_first + r - 1) * fields + f] = L::extract(words[f], k);
+      }
+    }
+  }
 };
 
 }  // namespace cudp::tiers

@@ -1,0 +1,69 @@
+// The host backend of a linear-space level (align/row_passes.hpp): a pass's checkpoint rows are the last rows of the
+// passes over the rows above them (checkpoint_pass), entry for entry, forward and reversed, with and without a
+// continued left gap, for every spacing from 1 to past the box; a pass that saves none writes nothing there.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "cudp/align/row_passes.hpp"
+
+#include "../support/reference_dp.hpp"
+
+using cudp::align::RowPass;
+using cudp::align::RowPassOutput;
+using cudp::recurrences::GapCosts;
+
+TEST_CASE("host row passes: checkpoint rows are the last rows of the passes above them", "[align][linear]") {
+  std::mt19937_64 rng(4242);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 3);
+  const auto query = cudp::test::random_codes(rng, 300, 4);
+  const auto target = cudp::test::mutated_copy(rng, query, 260, 4);
+  const std::vector<std::uint8_t> query_reversed(query.rbegin(), query.rend());
+  const std::vector<std::uint8_t> target_reversed(target.rbegin(), target.rend());
+  const cudp::align::SequencePair pair{query.data(), query_reversed.data(), static_cast<std::int64_t>(query.size()),
+                                       target.data(), target_reversed.data(), static_cast<std::int64_t>(target.size())};
+  constexpr std::int32_t kUntouched = 0x7eadbeef;
+  int compared = 0;
+  for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{0, 2}}) {
+    for (int trial = 0; trial < 60; ++trial) {
+      RowPass pass;
+      pass.columns = static_cast<int>(rng() % 120);
+      pass.rows = static_cast<int>(rng() % 120);
+      pass.query_begin = static_cast<std::int64_t>(rng() % (query.size() - pass.columns + 1));
+      pass.target_begin = static_cast<std::int64_t>(rng() % (target.size() - pass.rows + 1));
+      pass.reversed = trial % 2 == 1;
+      pass.left_gap_continues = trial % 3 == 1;
+      pass.save_every = trial % 10 == 0 ? 0 : 1 + static_cast<int>(rng() % (pass.rows + 2));
+      pass.saved = 3;  // not at 0, so that an offset forgotten shows
+      const int checkpoints = cudp::align::checkpoints_of(pass);
+      const std::size_t row = static_cast<std::size_t>(pass.columns) + 1;
+      std::vector<std::int32_t> h(row, kUntouched), f(row, kUntouched);
+      std::vector<std::int32_t> saved_h(3 + row * checkpoints + 2, kUntouched), saved_f = saved_h;
+      cudp::align::run_row_passes_on_host({pass}, pair, matrix, gaps,
+                                          RowPassOutput{h.data(), f.data(), saved_h.data(), saved_f.data()});
+      INFO("pass " << pass.columns << " x " << pass.rows << ", every " << pass.save_every << ", gaps " << gaps.open
+                   << "/" << gaps.extend);
+      CHECK(saved_h.front() == kUntouched);
+      CHECK(saved_h.back() == kUntouched);
+      for (int k = 1; k <= checkpoints; ++k) {
+        const RowPass above = cudp::align::checkpoint_pass(pass, k);
+        REQUIRE(above.rows == k * pass.save_every);
+        REQUIRE(above.rows < pass.rows);
+        std::vector<std::int32_t> expected_h(3 + row * checkpoints), expected_f = expected_h;
+        cudp::align::run_row_passes_on_host({above}, pair, matrix, gaps,
+                                            RowPassOutput{expected_h.data(), expected_f.data()});
+        for (std::size_t j = 0; j < row; ++j) {
+          INFO("checkpoint " << k << ", column " << j);
+          REQUIRE(saved_h[above.out + j] == expected_h[above.out + j]);
+          REQUIRE(saved_f[above.out + j] == expected_f[above.out + j]);
+        }
+        ++compared;
+      }
+      // The checkpoints stop short of the last row, which the pass hands back as ever.
+      if (pass.save_every > 0) CHECK((checkpoints + 1) * pass.save_every >= pass.rows);
+    }
+  }
+  CHECK(compared > 300);
+}
