@@ -23,12 +23,14 @@ if [ "${TESTS:-1}" != 0 ]; then
     echo "$t: rc=$r $(grep -E 'All tests passed|test cases' "$OUT/$t.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
   done
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-  for tool in memcheck racecheck synccheck; do
-    bin=$(find build-gpu/tests -name device_leaves_test -type f | head -1)
-    timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "[small]" >"$OUT/sanitizer-$tool.log" 2>&1
-    r=$?
-    [ $r = 0 ] || rc=$r
-    echo "compute-sanitizer $tool device_leaves_test [small]: rc=$r $(grep -E 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  for t in device_leaves_test device_row_passes_test; do
+    for tool in memcheck racecheck synccheck; do
+      bin=$(find build-gpu/tests -name "$t" -type f | head -1)
+      timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "[small]" >"$OUT/sanitizer-$t-$tool.log" 2>&1
+      r=$?
+      [ $r = 0 ] || rc=$r
+      echo "compute-sanitizer $tool $t [small]: rc=$r $(grep -E 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$t-$tool.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+    done
   done
 fi
 if [ "${BENCH:-1}" != 0 ]; then
@@ -39,8 +41,12 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" batch 20000 100 1000 protein --leaf=4096 --host-leaves
     "$bench" batch 10000 1000 10000 dna --leaf=1100000
     "$bench" batch 2000 100 1000 protein --leaf=1100000 --check
+    "$bench" align 100000 --leaf=1100000
+    "$bench" align 100000 --leaf=1100000 --checkpoints=1
     "$bench" align 1000000 --leaf=1100000
-    "$bench" align 1000000 --leaf=4096 --host-leaves
+    "$bench" align 1000000 --leaf=1100000 --checkpoints=4e9
+    "$bench" align 1000000 --leaf=1100000 --checkpoints=4e9 --checkpoint-mib=256
+    if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=4e9 --checkpoint-mib=4096; fi
   } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host" | tee -a "$OUT/summary.txt"
 fi
 exit $rc

@@ -6,7 +6,9 @@
 //   cudp-row-passes-bench many COUNT SIDE [--narrow] [--check]
 // align and batch take --leaf=CELLS: the largest box solved whole by full traceback (LinearSpaceOptions), on the
 // device (device_leaves.cuh) or, with --host-leaves, on the host;
-// align takes --fasta=PREFIX: writes the pair to PREFIX.query.fa and PREFIX.target.fa for the CPU tools.
+// align takes --fasta=PREFIX: writes the pair to PREFIX.query.fa and PREFIX.target.fa for the CPU tools, and
+// --checkpoints=CELLS (boxes of at least CELLS cells cut at checkpoint rows; 0, the default: Myers-Miller only),
+// --checkpoint-rows=N and --checkpoint-mib=N (LinearSpaceOptions).
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
 //       pair; --check aligns on the host too and requires the same score
@@ -148,9 +150,11 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
       },
       leaf_solver(leaves, pair, Dna{}, gaps, options));
   const double align_seconds = seconds_since(t0);
-  std::printf("leaf %ld: align %zu x %zu: score-only %.3f s (%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
+  std::printf("leaf %ld, checkpoints %.3g cells (%zu MiB, %d rows apart at least): align %zu x %zu: score-only %.3f s "
+              "(%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
               "ratio %.2f; score %ld, %zu edit runs; sequences on device %.1f MiB\n",
-              options.leaf_cells, s.q.size(), s.t.size(), score_seconds, cells / score_seconds / 1e9, h.back(), align_seconds,
+              options.leaf_cells, options.checkpoint_cells, options.checkpoint_bytes >> 20, options.checkpoint_rows,
+              s.q.size(), s.t.size(), score_seconds, cells / score_seconds / 1e9, h.back(), align_seconds,
               cells / align_seconds / 1e9, align_seconds / score_seconds, a.score, a.edits.size(),
               device.sequence_bytes() / 1048576.0);
   if (a.score != h.back()) return std::printf("DIFFERENT scores\n"), 1;
@@ -240,6 +244,9 @@ int main(int argc, char** argv) {
     else if (a == "--check") check = true;
     else if (a == "--host-leaves") host_leaves = true;
     else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
+    else if (a.rfind("--checkpoints=", 0) == 0) options.checkpoint_cells = std::atof(a.c_str() + 14);
+    else if (a.rfind("--checkpoint-rows=", 0) == 0) options.checkpoint_rows = std::atoi(a.c_str() + 18);
+    else if (a.rfind("--checkpoint-mib=", 0) == 0) options.checkpoint_bytes = std::strtoull(a.c_str() + 17, nullptr, 10) << 20;
     else if (a.rfind("--fasta=", 0) == 0) fasta = a.substr(8);
     else rest.push_back(a);
   }

@@ -15,6 +15,9 @@ namespace align_app {
 
 #if defined(__CUDACC__)
 constexpr long kDeviceLeafCells = 1100000;  // 1001 x 1050 cells
+// Boxes from this size on are cut at checkpoint rows: below it the strip-by-strip search's launches cost more than
+// the Myers-Miller levels it saves (bench/RESULTS.md, 2026-11-24).
+constexpr double kDeviceCheckpointCells = 4e9;
 #endif
 
 bool gpu_available() { return cudp::device_backend_available(); }
@@ -35,6 +38,7 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
   // Leaves up to a million cells, so that a pair of two 1000-residue proteins is one leaf and a batch of them one
   // kernel (bench/RESULTS.md, 2026-11-24).
   options.leaf_cells = kDeviceLeafCells;
+  options.checkpoint_cells = kDeviceCheckpointCells;
   return cudp::align::align_batch_linear_space(
       mode, batch, matrix, gaps, options,
       [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,

@@ -1,7 +1,9 @@
 // The device backend of a linear-space level (align/device_row_passes.cuh) against the host backend
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
-// level cut into waves; the rows left on the device; the linear-space recursion run on them. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
+// level cut into waves; the rows left on the device; checkpoint rows; a wave cut into narrower strips; the
+// linear-space recursion run on them, with and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
+// 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -119,14 +121,27 @@ void require_same(const std::vector<RowPass>& passes, const Rows& device, const 
   }
 }
 
+// The checkpoint rows of the passes, as passes of their own (checkpoint_pass): where require_same looks them up.
+std::vector<RowPass> checkpoints_of(const std::vector<RowPass>& passes) {
+  std::vector<RowPass> checkpoints;
+  for (const RowPass& p : passes)
+    for (int k = 1; k <= cudp::align::checkpoints_of(p); ++k) checkpoints.push_back(cudp::align::checkpoint_pass(p, k));
+  return checkpoints;
+}
+
+// Last rows and checkpoint rows, device against host.
 template <class Matrix>
 void compare(DeviceRowPasses<>& device, const Sequences& s, const Matrix& matrix, const std::vector<RowPass>& passes,
              GapCosts gaps) {
   INFO("gaps " << gaps.open << "/" << gaps.extend << ", " << passes.size() << " passes");
+  const std::vector<RowPass> checkpoints = checkpoints_of(passes);
   Rows on_host(output_size(passes)), on_device(output_size(passes));
-  cudp::align::run_row_passes_on_host(passes, s.view(), matrix, gaps, on_host.out());
-  device.run(passes, gaps, on_device.out());
+  Rows saved_on_host(output_size(checkpoints)), saved_on_device(output_size(checkpoints));
+  auto both = [](Rows& rows, Rows& saved) { return RowPassOutput{rows.h.data(), rows.f.data(), saved.h.data(), saved.f.data()}; };
+  cudp::align::run_row_passes_on_host(passes, s.view(), matrix, gaps, both(on_host, saved_on_host));
+  device.run(passes, gaps, both(on_device, saved_on_device));
   require_same(passes, on_device, on_host);
+  require_same(checkpoints, saved_on_device, saved_on_host);
 }
 
 const GapCosts kGapCosts[] = {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{5, 2}};
@@ -143,10 +158,14 @@ TEST_CASE("device row passes: a few small boxes (sanitizer run)", "[gpu][small]"
   constexpr int widest = 32 * cudp::align::DefaultStripShapes::widths.back();
   static_assert(2 * widest + 100 <= 2400, "the first box spans three strips");
   const int shapes[][2] = {{2 * widest + 100, 50}, {5, 7}, {40, 0}, {0, 9}, {0, 0}, {33, 1}, {100, 100}, {64, 3}, {1, 1}, {257, 20}};
+  std::size_t saved = 0;
   for (const auto& shape : shapes) {
     RowPass p = box(rng, s, shape[0], shape[1]);
     p.out = out;
     out += static_cast<std::size_t>(shape[0]) + 2;
+    p.save_every = passes.size() % 3 == 0 ? 7 : 0;  // checkpoint rows in a third of them, the first included
+    p.saved = saved;
+    saved += static_cast<std::size_t>(cudp::align::checkpoints_of(p)) * (static_cast<std::size_t>(shape[0]) + 1) + 1;
     passes.push_back(p);
   }
   DeviceRowPasses<> device(s.view(), Dna{});
@@ -193,7 +212,9 @@ TEST_CASE("device row passes: one box of many strips, forward and reversed", "[g
   compare(device, s, Dna{}, passes, GapCosts{5, 2});
   const auto& run = device.last_run();
   constexpr int widest = 32 * cudp::align::DefaultStripShapes::widths.back();
-  CHECK(run.strips == (20000 + widest - 1) / widest + (9000 + widest - 1) / widest);
+  // 29 strips of the widest shape cannot fill a GPU: the wave is cut narrower (down to 32 columns, 751 strips).
+  CHECK(run.strips > static_cast<std::size_t>((20000 + widest - 1) / widest + (9000 + widest - 1) / widest));
+  CHECK(run.strips <= (20000 + 31) / 32 + (9000 + 31) / 32);
   CHECK(run.cells == 20000.0 * 15000 + 9000.0 * 12000);
   WARN("two boxes, " << run.cells << " cells: " << run.kernel_ms << " ms, " << run.cells / run.kernel_ms / 1e6 << " GCUPS");
 }
@@ -224,6 +245,66 @@ TEST_CASE("device row passes: rows left on the device", "[gpu]") {
   f.download(on_device.f.data(), on_device.f.size());
   CUDP_CUDA_CHECK(cudaDeviceSynchronize());
   require_same(passes, on_device, on_host);
+}
+
+// Checkpoint rows (RowPass::save_every) beside the last rows, every spacing, with the output in host memory and in
+// device memory.
+TEST_CASE("device row passes: checkpoint rows", "[gpu]") {
+  std::mt19937_64 rng(606);
+  const Sequences s = make_sequences(rng, 3000, 3000, 24);
+  std::vector<RowPass> passes = random_passes(rng, s, 120, 2500);
+  // Two large ones: many strips each, a checkpoint every few hundred rows.
+  std::size_t out = output_size(passes);
+  for (int side : {2900, 2000}) {
+    passes.push_back(box(rng, s, side, 2800));
+    passes.back().out = out;
+    out += static_cast<std::size_t>(side) + 1;
+  }
+  std::size_t saved = 5;
+  for (RowPass& p : passes) {
+    if (rng() % 4 == 0) continue;
+    p.save_every = rng() % 8 == 0 ? 1 : 1 + static_cast<int>(rng() % (p.rows / 3 + 2));
+    if (p.columns > 1500) p.save_every = 300;
+    p.saved = saved;
+    saved += static_cast<std::size_t>(cudp::align::checkpoints_of(p)) * (p.columns + 1) + rng() % 3;
+  }
+  const std::vector<RowPass> checkpoints = checkpoints_of(passes);
+  REQUIRE(checkpoints.size() > 100);
+  DeviceRowPasses<> device(s.view(), blosum62());
+  for (GapCosts gaps : kGapCosts) {
+    compare(device, s, blosum62(), passes, gaps);
+
+    Rows on_host(output_size(passes)), saved_on_host(output_size(checkpoints));
+    cudp::align::run_row_passes_on_host(passes, s.view(), blosum62(), gaps,
+                                        {on_host.h.data(), on_host.f.data(), saved_on_host.h.data(), saved_on_host.f.data()});
+    Rows rows(on_host.h.size()), kept(saved_on_host.h.size());
+    cudp::engine::DeviceBuffer<std::int32_t> h(rows.h.size()), f(rows.f.size()), sh(kept.h.size()), sf(kept.f.size());
+    h.upload(rows.h);
+    f.upload(rows.f);
+    sh.upload(kept.h);
+    sf.upload(kept.f);
+    device.run_on_device(passes, gaps, RowPassOutput{h.get(), f.get(), sh.get(), sf.get()});
+    h.download(rows.h.data(), rows.h.size());
+    f.download(rows.f.data(), rows.f.size());
+    sh.download(kept.h.data(), kept.h.size());
+    sf.download(kept.f.data(), kept.f.size());
+    CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+    require_same(passes, rows, on_host);
+    require_same(checkpoints, kept, saved_on_host);
+  }
+}
+
+TEST_CASE("device row passes: a wave too small to fill the GPU runs in narrower strips", "[gpu]") {
+  std::mt19937_64 rng(8);
+  const Sequences s = make_sequences(rng, 8000, 8000, 4);
+  std::vector<RowPass> one{box(rng, s, 8000, 7000)};
+  DeviceRowPasses<> device(s.view(), Dna{});
+  compare(device, s, Dna{}, one, GapCosts{5, 2});
+  int sms = 0;
+  CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  // 8 strips of the widest shape; cut until four per multiprocessor, or 250 strips of 32 columns.
+  CHECK(device.last_run().strips >= std::min<std::size_t>(4 * static_cast<std::size_t>(sms), 250));
+  WARN("one 8000 x 7000 pass in " << device.last_run().strips << " strips: " << device.last_run().kernel_ms << " ms");
 }
 
 TEST_CASE("device row passes: no passes, and codes past the matrix limit", "[gpu][small]") {
@@ -258,6 +339,34 @@ TEST_CASE("device row passes: the linear-space recursion on them gives the host'
           [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) { device.run(passes, gaps, out); });
       REQUIRE(on_device.score == on_host.score);
       REQUIRE(cudp::align::cigar(on_device) == cudp::align::cigar(on_host));
+    }
+  }
+}
+
+TEST_CASE("device row passes: the recursion with checkpoint rows gives the host's alignments", "[gpu]") {
+  using cudp::recurrences::AlignMode;
+  std::mt19937_64 rng(31);
+  const Sequences s = make_sequences(rng, 6000, 5500, 4);
+  const int m = static_cast<int>(s.query.size()), n = static_cast<int>(s.target.size());
+  DeviceRowPasses<> device(s.view(), Dna{});
+  cudp::align::LinearSpaceOptions options;
+  options.leaf_cells = 1L << 12;
+  options.checkpoint_cells = 1e6;  // the whole box, and its parts of more than a million cells
+  options.checkpoint_rows = 64;
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+    for (GapCosts gaps : kGapCosts) {
+      INFO("mode " << cudp::recurrences::to_string(mode) << ", gaps " << gaps.open << "/" << gaps.extend);
+      int kept = 0;
+      const auto on_host = cudp::align::align_linear_space(mode, s.query.data(), m, s.target.data(), n, Dna{}, gaps, options);
+      const auto on_device = cudp::align::align_linear_space(
+          mode, s.query.data(), m, s.target.data(), n, Dna{}, gaps, options,
+          [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) {
+            for (const RowPass& p : passes) kept += cudp::align::checkpoints_of(p);
+            device.run(passes, gaps, out);
+          });
+      REQUIRE(on_device.score == on_host.score);
+      REQUIRE(cudp::align::cigar(on_device) == cudp::align::cigar(on_host));
+      CHECK(kept > 50);
     }
   }
 }
