@@ -44,9 +44,9 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" align 100000 --leaf=1100000
     "$bench" align 100000 --leaf=1100000 --checkpoints=1
     "$bench" align 1000000 --leaf=1100000
-    "$bench" align 1000000 --leaf=1100000 --checkpoints=4e9
     "$bench" align 1000000 --leaf=1100000 --checkpoints=4e9 --checkpoint-mib=256
+    "$bench" align 1000000 --leaf=1100000 --checkpoints=4e9 --checkpoint-mib=1024
     if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=4e9 --checkpoint-mib=4096; fi
-  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host" | tee -a "$OUT/summary.txt"
+  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host|time:" | tee -a "$OUT/summary.txt"
 fi
 exit $rc

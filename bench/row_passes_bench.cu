@@ -142,14 +142,32 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
   const double cells = static_cast<double>(s.q.size()) * static_cast<double>(s.t.size());
   t0 = std::chrono::steady_clock::now();
   align::DeviceLeaves<> leaves(pair, Dna{});
+  // Where the time goes: the passes that keep checkpoint rows, the checkpoint windows (one strip of each half that
+  // is still walking: the upper half's read backwards first, or one alone), the other levels, the leaves.
+  double kept_seconds = 0, window_seconds = 0, level_seconds = 0, leaf_seconds = 0;
+  int window_calls = 0, level_calls = 0;
+  auto solve_leaves = leaf_solver(leaves, pair, Dna{}, gaps, options);
   const align::Alignment a = align::align_linear_space(
       recurrences::AlignMode::Global, s.q.data(), static_cast<int>(s.q.size()), s.t.data(), static_cast<int>(s.t.size()),
       Dna{}, gaps, options,
       [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
+        const auto start = std::chrono::steady_clock::now();
         device.run(passes, gaps, out);
+        const double took = seconds_since(start);
+        const bool keeps = passes.front().save_every > 0;
+        const bool window = !keeps && (passes.size() == 1 || (passes.size() == 2 && passes[0].reversed && !passes[1].reversed));
+        (keeps ? kept_seconds : window ? window_seconds : level_seconds) += took;
+        (window ? window_calls : level_calls) += !keeps;
       },
-      leaf_solver(leaves, pair, Dna{}, gaps, options));
+      [&](const std::vector<align::Box>& boxes, std::vector<align::Alignment>& out) {
+        const auto start = std::chrono::steady_clock::now();
+        solve_leaves(boxes, out);
+        leaf_seconds += seconds_since(start);
+      });
   const double align_seconds = seconds_since(t0);
+  std::printf("  time: passes keeping checkpoints %.3f s, %d window calls %.3f s, %d other levels %.3f s, leaves %.3f s, "
+              "the rest %.3f s\n", kept_seconds, window_calls, window_seconds, level_calls, level_seconds, leaf_seconds,
+              align_seconds - kept_seconds - window_seconds - level_seconds - leaf_seconds);
   std::printf("leaf %ld, checkpoints %.3g cells (%zu MiB, %d rows apart at least): align %zu x %zu: score-only %.3f s "
               "(%.1f GCUPS, score %d), full alignment %.3f s (%.1f GCUPS over m x n), "
               "ratio %.2f; score %ld, %zu edit runs; sequences on device %.1f MiB\n",

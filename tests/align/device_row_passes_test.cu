@@ -1,8 +1,8 @@
 // The device backend of a linear-space level (align/device_row_passes.cuh) against the host backend
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
-// level cut into waves; the rows left on the device; checkpoint rows; a wave cut into narrower strips; the
-// linear-space recursion run on them, with and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
+// level cut into waves; the rows left on the device; checkpoint rows; the linear-space recursion run on them, with
+// and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
 // 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
@@ -212,9 +212,7 @@ TEST_CASE("device row passes: one box of many strips, forward and reversed", "[g
   compare(device, s, Dna{}, passes, GapCosts{5, 2});
   const auto& run = device.last_run();
   constexpr int widest = 32 * cudp::align::DefaultStripShapes::widths.back();
-  // 29 strips of the widest shape cannot fill a GPU: the wave is cut narrower (down to 32 columns, 751 strips).
-  CHECK(run.strips > static_cast<std::size_t>((20000 + widest - 1) / widest + (9000 + widest - 1) / widest));
-  CHECK(run.strips <= (20000 + 31) / 32 + (9000 + 31) / 32);
+  CHECK(run.strips == (20000 + widest - 1) / widest + (9000 + widest - 1) / widest);
   CHECK(run.cells == 20000.0 * 15000 + 9000.0 * 12000);
   WARN("two boxes, " << run.cells << " cells: " << run.kernel_ms << " ms, " << run.cells / run.kernel_ms / 1e6 << " GCUPS");
 }
@@ -292,19 +290,6 @@ TEST_CASE("device row passes: checkpoint rows", "[gpu]") {
     require_same(passes, rows, on_host);
     require_same(checkpoints, kept, saved_on_host);
   }
-}
-
-TEST_CASE("device row passes: a wave too small to fill the GPU runs in narrower strips", "[gpu]") {
-  std::mt19937_64 rng(8);
-  const Sequences s = make_sequences(rng, 8000, 8000, 4);
-  std::vector<RowPass> one{box(rng, s, 8000, 7000)};
-  DeviceRowPasses<> device(s.view(), Dna{});
-  compare(device, s, Dna{}, one, GapCosts{5, 2});
-  int sms = 0;
-  CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  // 8 strips of the widest shape; cut until four per multiprocessor, or 250 strips of 32 columns.
-  CHECK(device.last_run().strips >= std::min<std::size_t>(4 * static_cast<std::size_t>(sms), 250));
-  WARN("one 8000 x 7000 pass in " << device.last_run().strips << " strips: " << device.last_run().kernel_ms << " ms");
 }
 
 TEST_CASE("device row passes: no passes, and codes past the matrix limit", "[gpu][small]") {

@@ -196,7 +196,7 @@ std::vector<std::size_t> longest_first(std::size_t count, CellsOf cells_of) {
 
 // Strip `strip` of `pass`, by one warp (every lane calls it). `edges` is the pass's column buffer, `progress` its
 // strips' counters, `scores` the codes x codes matrix in shared memory.
-template <class P, int R>
+template <class P, int R, bool Saves>
 CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const typename P::Word* scores, int codes,
                            typename P::Right* edges, int* progress, RowPassOutput out, int rank) {
   using Word = typename P::Word;
@@ -227,8 +227,7 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
   }
   int code = rows > 0 ? pass.target[0] : 0;  // the target residue of the lane's current row
   // The lane's next checkpoint row (RowPass::save_every): past the last row when the pass saves none.
-  int next_saved = pass.save_every > 0 && pass.save_every < rows ? pass.save_every : rows + 1;
-  const std::int64_t saved_stride = static_cast<std::int64_t>(pass.columns) + 1;
+  int next_saved = Saves && pass.save_every > 0 && pass.save_every < rows ? pass.save_every : rows + 1;
   const int steps = rows > 0 ? rows + active - 1 : 0;
   for (int step = 0; step < steps; ++step) {
     const int i = step - rank + 1;
@@ -250,8 +249,8 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
       CUDP_UNROLL
       for (int r = 0; r < R; ++r) score[r] = score_row[query_code[r]];
       carry = tile.advance(p, in, diag, score, acc);
-      if (i == next_saved) {
-        const std::int64_t at = pass.saved + (i / pass.save_every - 1) * saved_stride;
+      if (Saves && i == next_saved) {
+        const std::int64_t at = pass.saved + (i / pass.save_every - 1) * (static_cast<std::int64_t>(pass.columns) + 1);
         CUDP_UNROLL
         for (int r = 0; r < R; ++r) {
           if (j_first + r > pass.columns) break;
@@ -281,7 +280,9 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
   }
 }
 
-template <class P, int... Rs>
+// Saves: the variant that also writes checkpoint rows, launched only for waves with some; kept apart because its
+// stores cost the kernel registers (154 against 128 for strips of 32 columns) and with them a block per SM.
+template <class P, bool Saves, int... Rs>
 __global__ void __launch_bounds__(kRowPassBlockThreads)
     row_pass_strips_kernel(Pair<P> policies, StripShapes<Rs...>, const DevicePass* passes, const int* ticket_pass,
                            int tickets, int* next_ticket, typename P::Right* edges, int* progress,
@@ -301,7 +302,7 @@ __global__ void __launch_bounds__(kRowPassBlockThreads)
     const int strip = ticket - pass.first_ticket;
     const P p = pass.variant ? policies.v[1] : policies.v[0];
     int k = 0;
-    ((pass.shape == k++ ? run_strip<P, Rs>(p, pass, strip, scores, codes, edges + pass.column_buffer,
+    ((pass.shape == k++ ? run_strip<P, Rs, Saves>(p, pass, strip, scores, codes, edges + pass.column_buffer,
                                            progress + pass.progress, out, rank)
                         : void()),
      ...);
@@ -406,40 +407,9 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       if (columns <= detail::kStripLanes * Shapes::widths[k]) return k;
     return Shapes::count - 1;
   }
-  static std::size_t strips_of(int columns, int shape) {
-    const int width = detail::kStripLanes * Shapes::widths[shape];
+  static std::size_t strips_of(int columns) {
+    const int width = detail::kStripLanes * Shapes::widths[shape_of(columns)];
     return static_cast<std::size_t>((columns + width - 1) / width);
-  }
-  static std::size_t strips_of(int columns) { return strips_of(columns, shape_of(columns)); }
-
-  // How many shapes narrower than shape_of the passes of a wave take. A wave of fewer strips than the device has
-  // multiprocessors leaves most of it idle, and then its time is one warp's walk down a strip: narrower strips walk
-  // faster and more of them run at once. Such a wave (one pass of the checkpoint search: 8k x 8k in 8 strips of 32
-  // columns per lane) is cut until it has four strips per multiprocessor or the narrowest shape. Its few strips
-  // need little memory, so bytes_of's count, made for the usual shape, still holds within the budget's margin.
-  int narrower_by(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
-                  std::size_t end) {
-    auto strips_at = [&](int shift) {
-      std::size_t total = 0;
-      for (std::size_t k = begin; k < end; ++k) {
-        const int columns = passes[order[k]].columns;
-        total += strips_of(columns, std::max(0, shape_of(columns) - shift));
-      }
-      return total;
-    };
-    const auto sms = static_cast<std::size_t>(multiprocessors());
-    int shift = 0;
-    if (strips_at(0) < sms)
-      while (shift + 1 < Shapes::count && strips_at(shift) < 4 * sms) ++shift;
-    return shift;
-  }
-  int multiprocessors() {
-    if (multiprocessors_ == 0) {
-      int device = 0;
-      CUDP_CUDA_CHECK(cudaGetDevice(&device));
-      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
-    }
-    return multiprocessors_;
   }
 
   void upload_at(const std::uint8_t* host, std::size_t at, std::size_t n) {
@@ -514,7 +484,6 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const std::uint8_t* query_reversed = query + query_length_;
     const std::uint8_t* target = query + 2 * query_length_;
     const std::uint8_t* target_reversed = target + target_length_;
-    const int narrower = narrower_by(passes, order, begin, end);
     for (std::size_t k = 0; k < count; ++k) {
       const RowPass& pass = passes[order[begin + k]];
       detail::DevicePass& d = host_passes_[k];
@@ -523,9 +492,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       d.columns = pass.columns;
       d.rows = pass.rows;
       d.variant = pass.left_gap_continues ? 1 : 0;
-      const int shape = std::max(0, shape_of(pass.columns) - narrower);
-      d.shape = static_cast<std::uint8_t>(shape);
-      const std::size_t strips = strips_of(pass.columns, shape);
+      d.shape = static_cast<std::uint8_t>(shape_of(pass.columns));
+      const std::size_t strips = strips_of(pass.columns);
       if (host_tickets_.size() + strips > static_cast<std::size_t>(INT32_MAX))
         throw std::length_error("DeviceRowPasses: more than 2^31 strips in one wave");
       d.first_ticket = static_cast<std::int32_t>(host_tickets_.size());
@@ -561,12 +529,18 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     detail::row_pass_border_kernel<recurrences::GapCosts><<<border_blocks, 128, 0, stream_>>>(gap_pair, passes_.get(), static_cast<int>(count), device_out);
     CUDP_CUDA_CHECK(cudaGetLastError());
     if (tickets > 0) {
-      auto kernel = detail::row_pass_strips_kernel<P, Rs...>;
-      constexpr int warps_per_block = detail::kRowPassBlockThreads / detail::kStripLanes;
-      const int blocks = std::min((tickets + warps_per_block - 1) / warps_per_block, resident_blocks(kernel));
-      kernel<<<blocks, detail::kRowPassBlockThreads, 0, stream_>>>(
-          policies, Shapes{}, passes_.get(), tickets_.get(), tickets, progress_.get() + progress_entries,
-          edges_.get(), progress_.get(), matrix_.get(), codes_, device_out);
+      auto launch = [&](auto kernel, int& resident) {
+        if (resident == 0) resident = detail::resident_blocks_of(kernel, detail::kRowPassBlockThreads);
+        constexpr int warps_per_block = detail::kRowPassBlockThreads / detail::kStripLanes;
+        const int blocks = std::min((tickets + warps_per_block - 1) / warps_per_block, resident);
+        kernel<<<blocks, detail::kRowPassBlockThreads, 0, stream_>>>(
+            policies, Shapes{}, passes_.get(), tickets_.get(), tickets, progress_.get() + progress_entries,
+            edges_.get(), progress_.get(), matrix_.get(), codes_, device_out);
+      };
+      if (saved_entries > 0)
+        launch(detail::row_pass_strips_kernel<P, true, Rs...>, resident_saving_blocks_);
+      else
+        launch(detail::row_pass_strips_kernel<P, false, Rs...>, resident_blocks_);
       CUDP_CUDA_CHECK(cudaGetLastError());
     }
     timer.stop(stream_);
@@ -600,13 +574,6 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     }
   }
 
-  // Blocks of the strip kernel that fit on the device at once: the persistent grid.
-  template <class Kernel>
-  int resident_blocks(Kernel kernel) {
-    if (resident_blocks_ == 0) resident_blocks_ = detail::resident_blocks_of(kernel, detail::kRowPassBlockThreads);
-    return resident_blocks_;
-  }
-
   cudaStream_t stream_;
   std::int64_t query_length_, target_length_;
   int codes_ = 1;
@@ -621,8 +588,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   std::vector<int> host_tickets_;
   std::vector<std::int32_t> matrix_host_, host_h_, host_f_;
   std::size_t budget_ = 0;
-  int resident_blocks_ = 0;
-  int multiprocessors_ = 0;
+  int resident_blocks_ = 0;         // of the strip kernel that fit on the device at once: the persistent grid
+  int resident_saving_blocks_ = 0;  // the same for its variant that saves checkpoint rows
   RowPassRunStats stats_;
 };
 

@@ -121,16 +121,17 @@ inline Piece gap_piece(const Split& s, std::size_t owner) {
                true, false, owner, {EditRun{EditOp::Deletion, 2}}};
 }
 
-// Rows between the checkpoints of box b (LinearSpaceOptions), 0 when it is not cut at checkpoints.
+// Rows between the checkpoints of box b (LinearSpaceOptions), 0 when it is not cut at checkpoints. Each half of the
+// box keeps its own (cut_at_checkpoints), so a box needs rows for two strips a half.
 inline int checkpoint_spacing(const Box& b, const LinearSpaceOptions& options) {
   if (options.checkpoint_cells <= 0 || b.columns() == 0) return 0;
   if ((b.rows() + 1.0) * (b.columns() + 1.0) < options.checkpoint_cells) return 0;
   const std::size_t row_bytes = (static_cast<std::size_t>(b.columns()) + 1) * 2 * sizeof(std::int32_t);
   const std::size_t fit = options.checkpoint_bytes / row_bytes;
-  if (fit == 0) return 0;
+  if (fit < 2) return 0;
   const long spacing = std::max({2L, static_cast<long>(options.checkpoint_rows),
-                                 static_cast<long>((b.rows() + fit) / (fit + 1))});
-  return spacing < b.rows() ? static_cast<int>(spacing) : 0;
+                                 static_cast<long>((b.rows() + fit + 1) / (fit + 2))});
+  return 2 * spacing < b.rows() / 2 ? static_cast<int>(spacing) : 0;
 }
 
 // The score of the part of a box above a cut that `mid` crosses, from the forward pass's row at the cut (h and
@@ -143,88 +144,169 @@ inline long upper_score(const Box& b, const Midpoint& mid, const std::int32_t* f
   return forward_f[mid.column] + 2L * gaps.extend + refund;
 }
 
+// Box b as the reversed pair sees it (query [m - end, m - begin), ...): its end corner becomes its start.
+inline Box flipped(const Box& b, std::int64_t m, std::int64_t n) {
+  return Box{static_cast<int>(m - b.query_end), static_cast<int>(m - b.query_begin), static_cast<int>(n - b.target_end),
+             static_cast<int>(n - b.target_begin), b.gap_continues_at_end, b.gap_continues_at_start};
+}
+
+// One half of a box cut at checkpoint rows, seen from its own end of the box: the upper half as it is, the lower
+// half in the reversed pair's coordinates, where it is an upper half too. Its checkpoints are rows k x spacing from
+// `origin`'s top (k = 1..count), kept by the half's pass; `rest` runs from origin's top-left corner to where the path
+// crosses the last checkpoint found, and scores `target`.
+struct CheckpointChain {
+  bool reversed = false;
+  Box origin, rest;
+  int spacing = 0, next = 0;  // checkpoint `next` is the next to find (0: done)
+  const std::int32_t* saved_h = nullptr;
+  const std::int32_t* saved_f = nullptr;
+  long target = 0;
+  int width = 0;              // of the current window (0: none yet for checkpoint `next`)
+  std::vector<Piece> below;   // pieces below `rest`, the farthest first
+  bool active() {
+    while (next >= 1 && origin.target_begin + next * spacing >= rest.target_end) --next;  // no row left under it
+    return next >= 1 && rest.columns() > 0;
+  }
+};
+
 // What cut_at_checkpoints did, for the progress report.
 struct CheckpointWork {
-  double cells = 0;  // of the forward pass and the reverse passes
+  double cells = 0;  // of the half passes and the windows
   long score = 0;    // the box's
 };
 
-// Cuts box `b` (owner `owner`) at every `spacing`-th row (CUDAlign's special rows): one forward pass over b keeps
-// those rows; then, from the bottom, a reverse pass over the strip between two checkpoints, from where the path
-// crossed the lower one, finds where it crosses the upper one. The path crosses a checkpoint where forward and
-// reverse values sum to the score of the part above the lower crossing, which the forward row there gives
-// (upper_score), so a reverse pass over the strip's rightmost columns that finds that sum is done; one that does
-// not is run again twice as wide. A strip's pass thus covers about the columns the path spans in it, and the
-// pieces between crossings, in path order, are what is left: about (m x n) / checkpoints cells.
+// Cuts box `b` (owner `owner`) at every `spacing`-th row (CUDAlign's special rows), from both ends at once. A forward
+// pass over the upper half and a reverse pass over the lower half (one level of Myers-Miller, run together) keep
+// their checkpoint rows and meet at the middle row, where the crossing rule splits the box. Then each half walks
+// from the middle outwards, one strip between checkpoints per step, both halves' strips in one batch of passes: a
+// pass over the strip from where the path crossed the checkpoint nearer the middle finds where it crosses the next,
+// where the kept row and the pass's row sum to the score of the part before the nearer crossing (upper_score). A
+// window of the strip's columns next to that crossing that finds the sum is enough; one that does not is run again
+// twice as wide. The strips thus cover about the columns the path spans, and what is left are the pieces between
+// crossings, in path order: about (m x n) / checkpoints cells.
 template <class PassRunner>
 std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, std::size_t owner, int spacing,
                                       recurrences::GapCosts gaps, PassRunner& run_passes, CheckpointWork& work) {
   const std::int64_t m = pair.query_length, n = pair.target_length;
-  const int columns = b.columns();
+  const int columns = b.columns(), cut = b.rows() / 2;
   const std::size_t row = static_cast<std::size_t>(columns) + 1;
-  RowPass forward;
-  forward.query_begin = b.query_begin;
-  forward.target_begin = b.target_begin;
-  forward.columns = columns;
-  forward.rows = b.rows();
-  forward.left_gap_continues = b.gap_continues_at_start;
-  forward.save_every = spacing;
-  const int checkpoints = checkpoints_of(forward);
-  // Written whole by the pass: not value-initialized (a gigabyte of zeros costs as much as the copy).
-  std::unique_ptr<std::int32_t[]> saved_h(new std::int32_t[row * checkpoints]);
-  std::unique_ptr<std::int32_t[]> saved_f(new std::int32_t[row * checkpoints]);
-  std::vector<std::int32_t> h(row), f(row);
-  run_passes(std::vector<RowPass>{forward}, pair, RowPassOutput{h.data(), f.data(), saved_h.get(), saved_f.get()});
-  work.cells = static_cast<double>(forward.rows) * columns;
-  // The box's score, from its last row as align_full scores a box whose end gap goes on.
-  long target = h[columns];
-  if (b.gap_continues_at_end) target = std::max(target, static_cast<long>(f[columns]) + gaps.extend + gaps.open);
-  work.score = target;
+  std::vector<RowPass> passes(2);
+  RowPass& upper = passes[0];
+  upper.query_begin = b.query_begin;
+  upper.target_begin = b.target_begin;
+  upper.columns = columns;
+  upper.rows = cut;
+  upper.left_gap_continues = b.gap_continues_at_start;
+  upper.save_every = spacing;
+  RowPass& lower = passes[1];
+  lower.query_begin = m - b.query_end;
+  lower.target_begin = n - b.target_end;
+  lower.columns = columns;
+  lower.rows = b.rows() - cut;
+  lower.reversed = true;
+  lower.left_gap_continues = b.gap_continues_at_end;
+  lower.out = row;
+  lower.save_every = spacing;
+  lower.saved = row * checkpoints_of(upper);
+  const std::size_t saved_entries = lower.saved + row * checkpoints_of(lower);
+  // Written whole by the passes: not value-initialized (a gigabyte of zeros costs as much as the copy).
+  std::unique_ptr<std::int32_t[]> saved_h(new std::int32_t[saved_entries]);
+  std::unique_ptr<std::int32_t[]> saved_f(new std::int32_t[saved_entries]);
+  std::vector<std::int32_t> h(2 * row), f(2 * row);
+  run_passes(passes, pair, RowPassOutput{h.data(), f.data(), saved_h.get(), saved_f.get()});
+  work.cells = static_cast<double>(b.rows()) * columns;
+  const Midpoint mid = find_midpoint(h.data(), f.data(), h.data() + row, f.data() + row, columns, gaps);
+  work.score = mid.score;
+  const Split middle = split_box(b, b.target_begin + cut, mid);
 
-  std::vector<Piece> below;  // bottom first
-  Box rest = b;              // from b's top-left corner to the last crossing found
-  for (int k = checkpoints; k >= 1 && rest.columns() > 0; --k) {
-    const int cut_row = b.target_begin + k * spacing;
-    const int rows = rest.target_end - cut_row;
-    const int span = rest.columns();
-    const std::int32_t* forward_h = saved_h.get() + row * (k - 1);
-    const std::int32_t* forward_f = saved_f.get() + row * (k - 1);
-    // The path's slope so far, a quarter more, and a margin: most strips need one pass.
-    const double slope = static_cast<double>(span) / (rest.target_end - b.target_begin);
-    int width = static_cast<int>(std::min<double>(span, std::ceil(1.25 * slope * rows) + 16));
-    Midpoint mid;
-    while (true) {
-      RowPass reverse;
-      reverse.query_begin = m - rest.query_end;
-      reverse.target_begin = n - rest.target_end;
-      reverse.columns = width;
-      reverse.rows = rows;
-      reverse.reversed = true;
-      reverse.left_gap_continues = rest.gap_continues_at_end;
-      h.resize(static_cast<std::size_t>(width) + 1);
-      f.resize(static_cast<std::size_t>(width) + 1);
-      run_passes(std::vector<RowPass>{reverse}, pair, RowPassOutput{h.data(), f.data()});
-      work.cells += static_cast<double>(rows) * width;
-      const int skipped = span - width;
-      mid = find_midpoint(forward_h + skipped, forward_f + skipped, h.data(), f.data(), width, gaps);
-      if (mid.score == target) {
-        mid.column += skipped;
-        break;
+  CheckpointChain chains[2];
+  chains[0].origin = b;
+  chains[0].rest = middle.upper;
+  chains[0].next = checkpoints_of(upper);
+  chains[0].saved_h = saved_h.get();
+  chains[0].saved_f = saved_f.get();
+  chains[0].target = upper_score(b, mid, h.data(), f.data(), gaps);
+  chains[1].reversed = true;
+  chains[1].origin = flipped(b, m, n);
+  chains[1].rest = flipped(middle.lower, m, n);
+  chains[1].next = checkpoints_of(lower);
+  chains[1].saved_h = saved_h.get() + lower.saved;
+  chains[1].saved_f = saved_f.get() + lower.saved;
+  const Midpoint mirrored{mid.score, columns - mid.column, mid.in_vertical_gap};
+  chains[1].target = upper_score(chains[1].origin, mirrored, h.data() + row, f.data() + row, gaps);
+  for (CheckpointChain& chain : chains) chain.spacing = spacing;
+
+  std::vector<CheckpointChain*> stepping;
+  while (true) {
+    passes.clear();
+    stepping.clear();
+    std::size_t entries = 0;
+    for (CheckpointChain& chain : chains) {
+      if (!chain.active()) continue;
+      const Box& rest = chain.rest;
+      const int rows = rest.target_end - (chain.origin.target_begin + chain.next * spacing);
+      const int span = rest.columns();
+      if (chain.width == 0) {
+        // The path's slope so far, a quarter more, and a margin: most strips need one window.
+        const double slope = static_cast<double>(span) / (rest.target_end - chain.origin.target_begin);
+        chain.width = static_cast<int>(std::min<double>(span, std::ceil(1.25 * slope * rows) + 16));
       }
-      if (width == span)
-        throw std::logic_error("align_boxes_linear_space: no crossing of checkpoint row " + std::to_string(cut_row) +
-                               " reaches the score " + std::to_string(target));
-      width = static_cast<int>(std::min<long>(span, 2L * width));
+      // The strip's lower part read backwards, in the chain's coordinates: a reverse pass, or a forward one when
+      // the chain itself is reversed.
+      RowPass window;
+      window.query_begin = m - rest.query_end;
+      window.target_begin = n - rest.target_end;
+      window.columns = chain.width;
+      window.rows = rows;
+      window.reversed = !chain.reversed;
+      window.left_gap_continues = rest.gap_continues_at_end;
+      window.out = entries;
+      entries += static_cast<std::size_t>(chain.width) + 1;
+      passes.push_back(window);
+      stepping.push_back(&chain);
+      work.cells += static_cast<double>(rows) * chain.width;
     }
-    const Split s = split_box(rest, cut_row, mid);
-    below.push_back(Piece{s.lower, false, false, owner, {}});
-    if (s.through_gap) below.push_back(gap_piece(s, owner));
-    target = upper_score(rest, mid, forward_h, forward_f, gaps);
-    rest = s.upper;
+    if (passes.empty()) break;
+    h.resize(entries);
+    f.resize(entries);
+    run_passes(passes, pair, RowPassOutput{h.data(), f.data()});
+    for (std::size_t k = 0; k < passes.size(); ++k) {
+      CheckpointChain& chain = *stepping[k];
+      const int span = chain.rest.columns(), skipped = span - chain.width;
+      const std::int32_t* kept_h = chain.saved_h + row * (chain.next - 1);
+      const std::int32_t* kept_f = chain.saved_f + row * (chain.next - 1);
+      Midpoint crossing = find_midpoint(kept_h + skipped, kept_f + skipped, h.data() + passes[k].out,
+                                        f.data() + passes[k].out, chain.width, gaps);
+      if (crossing.score != chain.target) {
+        if (chain.width == span)
+          throw std::logic_error("align_boxes_linear_space: no crossing of a checkpoint row reaches the score " +
+                                 std::to_string(chain.target));
+        chain.width = static_cast<int>(std::min<long>(span, 2L * chain.width));
+        continue;
+      }
+      crossing.column += skipped;
+      const Split s = split_box(chain.rest, chain.origin.target_begin + chain.next * spacing, crossing);
+      chain.below.push_back(Piece{s.lower, false, false, owner, {}});
+      if (s.through_gap) chain.below.push_back(gap_piece(s, owner));
+      chain.target = upper_score(chain.rest, crossing, kept_h, kept_f, gaps);
+      chain.rest = s.upper;
+      --chain.next;
+      chain.width = 0;
+    }
   }
-  below.push_back(Piece{rest, false, false, owner, {}});
-  std::reverse(below.begin(), below.end());
-  return below;
+
+  // Path order: the upper chain from the box's start, the middle crossing, the lower chain (whose own order runs
+  // from the box's end) turned round.
+  std::vector<Piece> pieces;
+  pieces.push_back(Piece{chains[0].rest, false, false, owner, {}});
+  for (auto it = chains[0].below.rbegin(); it != chains[0].below.rend(); ++it) pieces.push_back(std::move(*it));
+  if (middle.through_gap) pieces.push_back(gap_piece(middle, owner));
+  for (Piece& piece : chains[1].below) {
+    piece.box = flipped(piece.box, m, n);
+    pieces.push_back(std::move(piece));
+  }
+  pieces.push_back(Piece{flipped(chains[1].rest, m, n), false, false, owner, {}});
+  return pieces;
 }
 
 }  // namespace detail
