@@ -15,7 +15,8 @@
 //   cudp-row-passes-bench batch COUNT MIN MAX protein|dna [--check]
 //       COUNT global alignments of pairs of MIN..MAX residues (BLOSUM62 11/1, or DNA +2/-3 5/2), one batch
 //
-// --narrow runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 32.
+// --narrow runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 32; --widest=2|4|8|16
+// any of them.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -253,12 +254,14 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  bool narrow = false, check = false;
+  bool check = false;
+  int widest = 32;  // columns per lane of the widest strip shape
   cudp::align::LinearSpaceOptions options;
   std::string fasta;
   std::vector<std::string> rest;
   for (const auto& a : args) {
-    if (a == "--narrow") narrow = true;
+    if (a == "--narrow") widest = 16;
+    else if (a.rfind("--widest=", 0) == 0) widest = std::atoi(a.c_str() + 9);
     else if (a == "--check") check = true;
     else if (a == "--host-leaves") host_leaves = true;
     else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
@@ -309,6 +312,10 @@ int main(int argc, char** argv) {
                  "[--check] | batch COUNT MIN MAX protein|dna [--check]\n", argv[0]);
     return 2;
   }
-  return narrow ? bench<cudp::align::StripShapes<1, 2, 4, 8, 16>>(s, passes, check)
-              : bench<cudp::align::DefaultStripShapes>(s, passes, check);
+  using cudp::align::StripShapes;
+  if (widest == 2) return bench<StripShapes<1, 2>>(s, passes, check);
+  if (widest == 4) return bench<StripShapes<1, 2, 4>>(s, passes, check);
+  if (widest == 8) return bench<StripShapes<1, 2, 4, 8>>(s, passes, check);
+  if (widest == 16) return bench<StripShapes<1, 2, 4, 8, 16>>(s, passes, check);
+  return bench<cudp::align::DefaultStripShapes>(s, passes, check);
 }

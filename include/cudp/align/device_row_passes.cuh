@@ -43,6 +43,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../config.hpp"
@@ -280,10 +281,12 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
   }
 }
 
-// Saves: the variant that also writes checkpoint rows, launched only for waves with some; kept apart because its
-// stores cost the kernel registers (154 against 128 for strips of 32 columns) and with them a block per SM.
+// Saves: the variant that also writes checkpoint rows, launched only for waves with some. Its stores would cost the
+// kernel registers (154 against 128 for strips of 32 columns) and with them a block per SM: then the 1954 strips of
+// two 1 Mbp half passes no longer all fit at once, and the last ones start only when the first end (twice the time).
+// Both variants are held to four blocks per SM.
 template <class P, bool Saves, int... Rs>
-__global__ void __launch_bounds__(kRowPassBlockThreads)
+__global__ void __launch_bounds__(kRowPassBlockThreads, 4)
     row_pass_strips_kernel(Pair<P> policies, StripShapes<Rs...>, const DevicePass* passes, const int* ticket_pass,
                            int tickets, int* next_ticket, typename P::Right* edges, int* progress,
                            const typename P::Word* matrix, int codes, RowPassOutput out) {
@@ -550,19 +553,28 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       host_f_.resize(static_cast<std::size_t>(out_entries));
       out_h_.download(host_h_.data(), host_h_.size(), stream_);
       out_f_.download(host_f_.data(), host_f_.size(), stream_);
-      // Checkpoint rows (few passes, many rows) go straight to where they are asked for.
+      // Checkpoint rows (few passes, many rows) go straight to where they are asked for, page-locked for the copy:
+      // into pageable memory they crossed at about 1.5 GB/s.
       for (std::size_t k = 0; k < count; ++k) {
         const RowPass& pass = passes[order[begin + k]];
         const std::size_t saved_n = (static_cast<std::size_t>(pass.columns) + 1) * checkpoints_of(pass);
         if (saved_n == 0) continue;
         const std::size_t from = static_cast<std::size_t>(out_entries + host_passes_[k].saved);
-        CUDP_CUDA_CHECK(cudaMemcpyAsync(out.saved_h + pass.saved, out_h_.get() + from, saved_n * sizeof(std::int32_t),
-                                        cudaMemcpyDeviceToHost, stream_));
-        CUDP_CUDA_CHECK(cudaMemcpyAsync(out.saved_pending_f + pass.saved, out_f_.get() + from,
-                                        saved_n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream_));
+        for (auto [to, on_device] : {std::pair{out.saved_h + pass.saved, out_h_.get() + from},
+                                     std::pair{out.saved_pending_f + pass.saved, out_f_.get() + from}}) {
+          const std::size_t bytes = saved_n * sizeof(std::int32_t);
+          if (bytes >= (std::size_t{1} << 24) && cudaHostRegister(to, bytes, cudaHostRegisterDefault) == cudaSuccess)
+            locked_.push_back(to);
+          else
+            cudaGetLastError();  // not page-locked: copied all the same, more slowly
+          CUDP_CUDA_CHECK(cudaMemcpyAsync(to, on_device, bytes, cudaMemcpyDeviceToHost, stream_));
+        }
       }
     }
-    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const cudaError_t synced = cudaStreamSynchronize(stream_);
+    for (void* p : locked_) cudaHostUnregister(p);
+    locked_.clear();
+    CUDP_CUDA_CHECK(synced);
     stats_.kernel_ms += timer.milliseconds();
     if (!on_device) {
       for (std::size_t k = 0; k < count; ++k) {
@@ -587,6 +599,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   std::vector<detail::DevicePass> host_passes_;
   std::vector<int> host_tickets_;
   std::vector<std::int32_t> matrix_host_, host_h_, host_f_;
+  std::vector<void*> locked_;  // host memory page-locked for the copy of a wave's checkpoint rows
   std::size_t budget_ = 0;
   int resident_blocks_ = 0;         // of the strip kernel that fit on the device at once: the persistent grid
   int resident_saving_blocks_ = 0;  // the same for its variant that saves checkpoint rows
