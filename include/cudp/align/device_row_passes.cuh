@@ -405,14 +405,33 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   const RowPassRunStats& last_run() const { return stats_; }
 
  private:
-  static int shape_of(int columns) {
-    for (int k = 0; k < Shapes::count; ++k)
+  // The narrowest shape up to `widest` (an index) that holds the pass, or `widest`.
+  static int shape_of(int columns, int widest = Shapes::count - 1) {
+    for (int k = 0; k < widest; ++k)
       if (columns <= detail::kStripLanes * Shapes::widths[k]) return k;
-    return Shapes::count - 1;
+    return widest;
   }
-  static std::size_t strips_of(int columns) {
-    const int width = detail::kStripLanes * Shapes::widths[shape_of(columns)];
+  static std::size_t strips_of(int columns, int widest = Shapes::count - 1) {
+    const int width = detail::kStripLanes * Shapes::widths[shape_of(columns, widest)];
     return static_cast<std::size_t>((columns + width - 1) / width);
+  }
+  // The widest shape a wave's passes take. A wave of fewer strips than the device has multiprocessors (a window of
+  // the checkpoint search, or the last levels of one pair) is latency-bound, each strip walking its rows alone: there
+  // strips of 16 columns per lane beat 32 by a fifth, and narrower ones lose again (bench/RESULTS.md, 2026-11-24:
+  // one 38000 x 30000 pass in 19.3 ms with 32, 15.0 with 16, 15.4 with 8, 17.2 with 4, 24.6 with 2).
+  int widest_shape_of(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
+                      std::size_t end) {
+    std::size_t strips = 0;
+    for (std::size_t k = begin; k < end; ++k) strips += strips_of(passes[order[k]].columns);
+    if (multiprocessors_ == 0) {
+      int device = 0;
+      CUDP_CUDA_CHECK(cudaGetDevice(&device));
+      CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
+    }
+    int widest = Shapes::count - 1;
+    if (strips < static_cast<std::size_t>(multiprocessors_))
+      while (widest > 0 && Shapes::widths[widest] > 16) --widest;
+    return widest;
   }
 
   void upload_at(const std::uint8_t* host, std::size_t at, std::size_t n) {
@@ -487,6 +506,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const std::uint8_t* query_reversed = query + query_length_;
     const std::uint8_t* target = query + 2 * query_length_;
     const std::uint8_t* target_reversed = target + target_length_;
+    const int widest = widest_shape_of(passes, order, begin, end);
     for (std::size_t k = 0; k < count; ++k) {
       const RowPass& pass = passes[order[begin + k]];
       detail::DevicePass& d = host_passes_[k];
@@ -495,8 +515,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       d.columns = pass.columns;
       d.rows = pass.rows;
       d.variant = pass.left_gap_continues ? 1 : 0;
-      d.shape = static_cast<std::uint8_t>(shape_of(pass.columns));
-      const std::size_t strips = strips_of(pass.columns);
+      d.shape = static_cast<std::uint8_t>(shape_of(pass.columns, widest));
+      const std::size_t strips = strips_of(pass.columns, widest);
       if (host_tickets_.size() + strips > static_cast<std::size_t>(INT32_MAX))
         throw std::length_error("DeviceRowPasses: more than 2^31 strips in one wave");
       d.first_ticket = static_cast<std::int32_t>(host_tickets_.size());
@@ -603,6 +623,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   std::size_t budget_ = 0;
   int resident_blocks_ = 0;         // of the strip kernel that fit on the device at once: the persistent grid
   int resident_saving_blocks_ = 0;  // the same for its variant that saves checkpoint rows
+  int multiprocessors_ = 0;
   RowPassRunStats stats_;
 };
 

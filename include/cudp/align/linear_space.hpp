@@ -47,7 +47,7 @@ struct LinearSpaceOptions {
   // and at least checkpoint_rows apart) and reverse passes strip by strip from the bottom that reach left only as
   // far as the path goes. About 1.1 times the cells of a score-only pass instead of Myers-Miller's 2.
   double checkpoint_cells = 0;  // 0: never
-  std::size_t checkpoint_bytes = std::size_t{1} << 30;
+  std::size_t checkpoint_bytes = std::size_t{1} << 28;
   int checkpoint_rows = 1024;
   // Called after each level with the fraction of the expected cells done (the passes compute about twice the
   // matrix); empty: nothing reported.
