@@ -41,12 +41,13 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" batch 20000 100 1000 protein --leaf=4096 --host-leaves
     "$bench" batch 10000 1000 10000 dna --leaf=1100000
     "$bench" batch 2000 100 1000 protein --leaf=1100000 --check
-    for n in 100000 300000 1000000; do
+    # Myers-Miller alone, then with checkpoint rows as cudp-align sets them (boxes of 2e11 cells, 32 rows, 2 GiB).
+    for n in 300000 1000000; do
       "$bench" align $n --leaf=1100000
-      "$bench" align $n --leaf=1100000 --checkpoints=1
+      "$bench" align $n --leaf=1100000 --checkpoints=1 --checkpoint-mib=2048
     done
-    "$bench" align 1000000 --leaf=1100000 --checkpoints=1 --checkpoint-mib=128
-    if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=1 --checkpoint-mib=2048; fi
+    "$bench" align 1000000 --leaf=1100000 --checkpoints=2e11 --checkpoint-mib=2048
+    if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=2e11 --checkpoint-mib=2048; fi
   } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host|time:" | tee -a "$OUT/summary.txt"
 fi
 exit $rc

@@ -8,7 +8,7 @@
 // device (device_leaves.cuh) or, with --host-leaves, on the host;
 // align takes --fasta=PREFIX: writes the pair to PREFIX.query.fa and PREFIX.target.fa for the CPU tools, and
 // --checkpoints=CELLS (boxes of at least CELLS cells cut at checkpoint rows; 0, the default: Myers-Miller only),
-// --checkpoint-rows=N and --checkpoint-mib=N (LinearSpaceOptions).
+// --checkpoint-count=N, --checkpoint-rows=N and --checkpoint-mib=N (LinearSpaceOptions).
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
 //       pair; --check aligns on the host too and requires the same score
@@ -267,6 +267,7 @@ int main(int argc, char** argv) {
     else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
     else if (a.rfind("--checkpoints=", 0) == 0) options.checkpoint_cells = std::atof(a.c_str() + 14);
     else if (a.rfind("--checkpoint-rows=", 0) == 0) options.checkpoint_rows = std::atoi(a.c_str() + 18);
+    else if (a.rfind("--checkpoint-count=", 0) == 0) options.checkpoint_count = std::atoi(a.c_str() + 19);
     else if (a.rfind("--checkpoint-mib=", 0) == 0) options.checkpoint_bytes = std::strtoull(a.c_str() + 17, nullptr, 10) << 20;
     else if (a.rfind("--fasta=", 0) == 0) fasta = a.substr(8);
     else rest.push_back(a);

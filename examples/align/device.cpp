@@ -15,9 +15,11 @@ namespace align_app {
 
 #if defined(__CUDACC__)
 constexpr long kDeviceLeafCells = 1100000;  // 1001 x 1050 cells
-// Boxes from this size on are cut at checkpoint rows: below it the strip-by-strip search's launches cost more than
-// the Myers-Miller levels it saves (bench/RESULTS.md, 2026-11-24).
-constexpr double kDeviceCheckpointCells = 4e9;
+// Boxes from this size on are cut at checkpoint rows: 32 of them, in up to 2 GiB. Myers-Miller alone was faster for
+// 100 kbp and 300 kbp pairs (copying the rows and walking the windows cost more than the levels saved), checkpoints
+// for 1 and 10 Mbp (bench/RESULTS.md, 2026-11-24).
+constexpr double kDeviceCheckpointCells = 2e11;
+constexpr std::size_t kDeviceCheckpointBytes = std::size_t{2} << 30;
 #endif
 
 bool gpu_available() { return cudp::device_backend_available(); }
@@ -39,6 +41,7 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
   // kernel (bench/RESULTS.md, 2026-11-24).
   options.leaf_cells = kDeviceLeafCells;
   options.checkpoint_cells = kDeviceCheckpointCells;
+  options.checkpoint_bytes = kDeviceCheckpointBytes;
   return cudp::align::align_batch_linear_space(
       mode, batch, matrix, gaps, options,
       [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,

@@ -43,10 +43,10 @@ struct LinearSpaceOptions {
   int threads = 0;             // host threads for the leaves and the host passes (0: all cores)
   // Checkpoint rows, for runners on which one pass fills the machine (the device; on the host one pass is one
   // thread, so the default leaves them off): a box of at least checkpoint_cells cells is cut at every h-th row at
-  // once, found by one forward pass that keeps those rows (at most checkpoint_bytes of them, 8 bytes per column,
-  // and at least checkpoint_rows apart) and reverse passes strip by strip from the bottom that reach left only as
-  // far as the path goes. About 1.1 times the cells of a score-only pass instead of Myers-Miller's 2.
+  // once (cut_at_checkpoints), at most checkpoint_count rows, in at most checkpoint_bytes (8 bytes per column of
+  // each), at least checkpoint_rows apart. About 1.2 times the cells of a score-only pass instead of Myers-Miller's 2.
   double checkpoint_cells = 0;  // 0: never
+  int checkpoint_count = 32;
   std::size_t checkpoint_bytes = std::size_t{1} << 28;
   int checkpoint_rows = 1024;
   // Called after each level with the fraction of the expected cells done (the passes compute about twice the
@@ -127,7 +127,8 @@ inline int checkpoint_spacing(const Box& b, const LinearSpaceOptions& options) {
   if (options.checkpoint_cells <= 0 || b.columns() == 0) return 0;
   if ((b.rows() + 1.0) * (b.columns() + 1.0) < options.checkpoint_cells) return 0;
   const std::size_t row_bytes = (static_cast<std::size_t>(b.columns()) + 1) * 2 * sizeof(std::int32_t);
-  const std::size_t fit = options.checkpoint_bytes / row_bytes;
+  const std::size_t fit = std::min<std::size_t>(options.checkpoint_bytes / row_bytes,
+                                                std::max(0, options.checkpoint_count));
   if (fit < 2) return 0;
   const long spacing = std::max({2L, static_cast<long>(options.checkpoint_rows),
                                  static_cast<long>((b.rows() + fit + 1) / (fit + 2))});
