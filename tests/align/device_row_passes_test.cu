@@ -339,6 +339,7 @@ TEST_CASE("device row passes: the recursion with checkpoint rows gives the host'
   options.leaf_cells = 1L << 12;
   options.checkpoint_cells = 1e6;  // the whole box, and its parts of more than a million cells
   options.checkpoint_rows = 64;
+  options.checkpoint_count = 1000;  // as many as 64 rows apart allows: 85
   for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
     for (GapCosts gaps : kGapCosts) {
       INFO("mode " << cudp::recurrences::to_string(mode) << ", gaps " << gaps.open << "/" << gaps.extend);
