@@ -30,7 +30,8 @@
 // Column 0 of each last row is row_passes.hpp's border_column, run per pass by a second, one-thread-per-pass kernel.
 //
 // Device memory of a run (DeviceRowPasses::bytes_of): per pass 8 bytes per row of column buffer when it has more
-// than one strip, 8 bytes per column for the output row (host output only), and about 64 bytes of descriptor,
+// than one strip, 8 bytes per column for the output row and for each checkpoint row (RowPass::save_every: written
+// by the strips as they pass the row; host output only), and about 64 bytes of descriptor,
 // ticket and progress entries; the class itself holds 4 bytes per residue pair position (query and target, forward
 // and reversed). A level whose buffers do not fit the budget (most of cudaMemGetInfo's free memory, or
 // set_memory_budget) runs in waves of passes.
