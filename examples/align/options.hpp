@@ -67,11 +67,7 @@ inline std::optional<Options> parse_args(int argc, const char* const* argv) {
   for (int a = 1; a < argc; ++a) o.args.emplace_back(argv[a]);
   for (int a = 1; a < argc; ++a) {
     const std::string flag = argv[a];
-    // Fetched only once the option is known, so that a misspelt option last on the line is reported as unknown.
-    const auto value = [&]() -> std::string {
-      if (a + 1 >= argc) usage_error("missing value for " + flag);
-      return argv[++a];
-    };
+    const auto value = [&] { return cudp::examples::option_value(argc, argv, a, flag); };
     if (flag == "--help" || flag == "-h") return std::nullopt;
     else if (flag == "--query") o.query = value();
     else if (flag == "--target") o.target = value();

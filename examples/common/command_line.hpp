@@ -24,6 +24,13 @@ inline int parse_int(const std::string& flag, const std::string& text) {
   return static_cast<int>(v);
 }
 
+// The value of option argv[a] (a moves on to it), or a usage error when the line ends there. Programs fetch it only
+// once the option is known, so that a misspelt option last on the line is reported as unknown.
+inline std::string option_value(int argc, const char* const* argv, int& a, const std::string& flag) {
+  if (a + 1 >= argc) usage_error("missing value for " + flag);
+  return argv[++a];
+}
+
 // `value` is one of `allowed`, or a usage error listing them.
 inline void check_choice(const std::string& flag, const std::string& value, const std::vector<std::string>& allowed) {
   for (const auto& a : allowed)
