@@ -1,8 +1,8 @@
 // The device backend of a linear-space level (align/device_row_passes.cuh) against the host backend
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
-// level cut into waves; the rows left on the device; checkpoint rows; the linear-space recursion run on them, with
-// and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
+// level cut into waves; the rows left on the device; checkpoint rows; the crossings of a level's boxes; the
+// linear-space recursion run on them, with and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
 // 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include <cudp/align/device_row_passes.cuh>
@@ -170,6 +171,74 @@ TEST_CASE("device row passes: a few small boxes (sanitizer run)", "[gpu][small]"
   }
   DeviceRowPasses<> device(s.view(), Dna{});
   for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{5, 2}}) compare(device, s, Dna{}, passes, gaps);
+}
+
+// The two halves of `count` random boxes, as a level of Myers-Miller sets them: a forward pass over the rows above
+// the middle, a reverse pass over those below (RowPassOutput::midpoints).
+std::vector<RowPass> box_halves(std::mt19937_64& rng, const Sequences& s, int count, int max_side) {
+  const auto m = static_cast<std::int64_t>(s.query.size()), n = static_cast<std::int64_t>(s.target.size());
+  std::vector<RowPass> passes;
+  std::size_t out = 0;
+  for (int k = 0; k < count; ++k) {
+    const int columns = k % 17 == 0 ? 0 : 1 + static_cast<int>(rng() % static_cast<unsigned>(max_side));
+    const int rows = 2 + static_cast<int>(rng() % static_cast<unsigned>(max_side));
+    RowPass forward = box(rng, s, columns, rows);
+    forward.reversed = false;
+    forward.rows = rows / 2;
+    forward.out = out;
+    RowPass reverse = forward;
+    reverse.query_begin = m - (forward.query_begin + columns);
+    reverse.target_begin = n - (forward.target_begin + rows);
+    reverse.rows = rows - rows / 2;
+    reverse.reversed = true;
+    reverse.left_gap_continues = rng() % 2 == 1;
+    reverse.out = out + static_cast<std::size_t>(columns) + 1;
+    out += 2 * (static_cast<std::size_t>(columns) + 1);
+    passes.push_back(forward);
+    passes.push_back(reverse);
+  }
+  return passes;
+}
+
+// Crossings of the halves' rows, device (run_crossings) against host (find_midpoint on run_row_passes_on_host's
+// rows): the same score, column and kind, ties included.
+template <class Matrix>
+void compare_crossings(DeviceRowPasses<>& device, const Sequences& s, const Matrix& matrix,
+                       const std::vector<RowPass>& passes, GapCosts gaps) {
+  INFO("gaps " << gaps.open << "/" << gaps.extend << ", " << passes.size() / 2 << " boxes");
+  std::vector<cudp::align::Midpoint> on_host(passes.size() / 2), on_device(passes.size() / 2, {1, -1, true});
+  RowPassOutput host_out, device_out;
+  host_out.midpoints = on_host.data();
+  device_out.midpoints = on_device.data();
+  cudp::align::run_row_passes_on_host(passes, s.view(), matrix, gaps, host_out);
+  device.run(passes, gaps, device_out);
+  for (std::size_t k = 0; k < on_host.size(); ++k) {
+    INFO("box " << k << ": " << passes[2 * k].columns << " columns, " << passes[2 * k].rows + passes[2 * k + 1].rows
+                << " rows");
+    REQUIRE(on_device[k].score == on_host[k].score);
+    REQUIRE(on_device[k].column == on_host[k].column);
+    REQUIRE(on_device[k].in_vertical_gap == on_host[k].in_vertical_gap);
+  }
+}
+
+TEST_CASE("device row passes: the crossings of a level's boxes", "[gpu][small]") {
+  std::mt19937_64 rng(17);
+  for (int alphabet : {1, 4}) {  // one letter: every column ties
+    INFO("alphabet of " << alphabet);
+    const Sequences s = make_sequences(rng, 3000, 3000, alphabet);
+    DeviceRowPasses<> device(s.view(), Dna{});
+    for (GapCosts gaps : kGapCosts) {
+      compare_crossings(device, s, Dna{}, box_halves(rng, s, 60, 200), gaps);
+      compare_crossings(device, s, Dna{}, box_halves(rng, s, 3, 2500), gaps);  // several strips, long lanes
+    }
+    cudp::align::Midpoint untouched;
+    RowPassOutput out;
+    out.midpoints = &untouched;
+    device.run({}, GapCosts{11, 1}, out);  // no boxes: nothing to do
+    std::vector<RowPass> odd = box_halves(rng, s, 1, 10);
+    odd.pop_back();
+    REQUIRE_THROWS_AS(device.run(odd, GapCosts{11, 1}, out), std::invalid_argument);
+  }
 }
 
 TEST_CASE("device row passes: random boxes up to 3000 x 3000", "[gpu]") {

@@ -1,10 +1,13 @@
 // The host backend of a linear-space level (align/row_passes.hpp): a pass's checkpoint rows are the last rows of the
 // passes over the rows above them (checkpoint_pass), entry for entry, forward and reversed, with and without a
-// continued left gap, for every spacing from 1 to past the box; a pass that saves none writes nothing there.
+// continued left gap, for every spacing from 1 to past the box; a pass that saves none writes nothing there. The
+// crossings of boxes (RowPassOutput::midpoints) score the boxes' optima, and passes not in halves are refused.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "cudp/align/row_passes.hpp"
@@ -66,4 +69,57 @@ TEST_CASE("host row passes: checkpoint rows are the last rows of the passes abov
     }
   }
   CHECK(compared > 300);
+}
+
+TEST_CASE("host row passes: the crossings of boxes score the boxes' optima", "[align][linear]") {
+  std::mt19937_64 rng(99);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 5);
+  const auto query = cudp::test::random_codes(rng, 200, 4);
+  const auto target = cudp::test::mutated_copy(rng, query, 180, 4);
+  const std::vector<std::uint8_t> query_reversed(query.rbegin(), query.rend());
+  const std::vector<std::uint8_t> target_reversed(target.rbegin(), target.rend());
+  const auto m = static_cast<std::int64_t>(query.size()), n = static_cast<std::int64_t>(target.size());
+  const cudp::align::SequencePair pair{query.data(), query_reversed.data(), m, target.data(), target_reversed.data(), n};
+  for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{4, 3}}) {
+    std::vector<RowPass> passes;
+    std::vector<long> optima;
+    std::size_t out = 0;
+    for (int k = 0; k < 40; ++k) {
+      RowPass forward;
+      forward.columns = 1 + static_cast<int>(rng() % 80);
+      const int rows = 2 + static_cast<int>(rng() % 80);
+      forward.query_begin = static_cast<std::int64_t>(rng() % (query.size() - forward.columns + 1));
+      forward.target_begin = static_cast<std::int64_t>(rng() % (target.size() - rows + 1));
+      forward.rows = rows / 2;
+      forward.out = out;
+      RowPass reverse = forward;
+      reverse.query_begin = m - (forward.query_begin + forward.columns);
+      reverse.target_begin = n - (forward.target_begin + rows);
+      reverse.rows = rows - rows / 2;
+      reverse.reversed = true;
+      reverse.out = out + static_cast<std::size_t>(forward.columns) + 1;
+      out += 2 * (static_cast<std::size_t>(forward.columns) + 1);
+      passes.push_back(forward);
+      passes.push_back(reverse);
+      const std::vector<std::uint8_t> q(query.begin() + forward.query_begin,
+                                        query.begin() + forward.query_begin + forward.columns);
+      const std::vector<std::uint8_t> t(target.begin() + forward.target_begin, target.begin() + forward.target_begin + rows);
+      optima.push_back(cudp::test::reference_gotoh(cudp::test::Mode::Global, t, q, matrix, gaps.open, gaps.extend));
+    }
+    std::vector<cudp::align::Midpoint> midpoints(optima.size());
+    RowPassOutput crossings;
+    crossings.midpoints = midpoints.data();
+    cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, crossings);
+    for (std::size_t k = 0; k < optima.size(); ++k) {
+      INFO("box " << k << ", gaps " << gaps.open << "/" << gaps.extend);
+      REQUIRE(midpoints[k].score == optima[k]);
+      REQUIRE(midpoints[k].column >= 0);
+      REQUIRE(midpoints[k].column <= passes[2 * k].columns);
+    }
+    // Passes that are not the halves of boxes are refused.
+    std::vector<RowPass> odd(passes.begin(), passes.begin() + 3);
+    REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(odd, pair, matrix, gaps, crossings), std::invalid_argument);
+    std::swap(passes[0], passes[1]);
+    REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, crossings), std::invalid_argument);
+  }
 }

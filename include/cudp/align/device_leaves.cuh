@@ -18,10 +18,12 @@
 // side, or whose moves would pass the slot limit, are solved on the host by align_full. The sequences are held
 // once (1 byte per residue of each), the answers take a quarter byte per row and column of every box.
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -52,6 +54,7 @@ constexpr int kLeafBlockThreads = 128;
 // Six blocks of 128 threads an SM (80 registers, no spills); 7 and 8 (72 and 64 registers, with spills) ran no
 // faster on an H100 (bench/RESULTS.md, 2026-11-24).
 constexpr int kLeafBlocksPerSm = 6;
+constexpr std::size_t kLeafChunks = 4;  // at most this many launches a run, each at least four leaves a warp
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
 // The 2-bit operation codes of the answers.
 constexpr std::uint32_t kOpPair = 0, kOpInsertion = 1, kOpDeletion = 2;
@@ -290,7 +293,9 @@ struct LeafRunStats {
   double cells = 0;                        // sum of rows x columns of the device leaves
   std::size_t device_bytes = 0;            // slots, descriptors and answers (sequences not included)
   int warps = 0;                           // the persistent grid
-  double kernel_ms = 0;
+  int chunks = 0;                          // launches, each read while the next computes
+  double kernel_ms = 0;                    // the launches, summed
+  double prepare_ms = 0, wait_ms = 0, read_ms = 0;  // host: descriptors and launches, waiting, reading answers
 };
 
 // Solves global boxes of one SequencePair on the current device. Keeps pointers to `pair` and a copy of `matrix`
@@ -387,29 +392,13 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
   void run_device(const std::vector<Box>& leaves, const std::vector<std::size_t>& device, recurrences::GapCosts gaps,
                   std::size_t slot_bytes, std::size_t edge_slot, std::vector<Alignment>& out, int threads) {
-    std::vector<std::size_t> order = detail::longest_first(device.size(), [&](std::size_t k) {
-      return static_cast<std::uint64_t>(leaves[device[k]].rows()) * leaves[device[k]].columns();
-    });
-    for (std::size_t& k : order) k = device[k];
-    host_leaves_.resize(order.size());
+    const auto started = std::chrono::steady_clock::now();
+    const std::size_t count = device.size();
     std::int64_t op_words = 0;
-    for (std::size_t t = 0; t < order.size(); ++t) {
-      const Box& b = leaves[order[t]];
-      detail::DeviceLeaf& d = host_leaves_[t];
-      d.query_begin = b.query_begin;
-      d.target_begin = b.target_begin;
-      d.columns = b.columns();
-      d.rows = b.rows();
-      d.gap_at_start = b.gap_continues_at_start;
-      d.gap_at_end = b.gap_continues_at_end;
-      d.shape = shapes_[order[t]];
-      d.ops = op_words;
-      op_words += detail::leaf_op_words(d.columns, d.rows);
-      stats_.cells += static_cast<double>(d.rows) * d.columns;
-    }
-    const std::size_t count = order.size();
+    for (std::size_t k : device) op_words += detail::leaf_op_words(leaves[k].columns(), leaves[k].rows());
+    constexpr std::size_t kChunks = detail::kLeafChunks;
     const std::size_t fixed = count * (sizeof(detail::DeviceLeaf) + 2 * sizeof(std::int32_t)) +
-                              static_cast<std::size_t>(op_words) * sizeof(std::uint32_t) + sizeof(int);
+                              static_cast<std::size_t>(op_words) * sizeof(std::uint32_t) + kChunks * sizeof(int);
     const std::size_t per_warp = slot_bytes + edge_slot * sizeof(int2);
     const std::size_t limit = budget();
     constexpr int warps_per_block = detail::kLeafBlockThreads / kStripLanes;
@@ -423,60 +412,122 @@ class DeviceLeaves<StripShapes<Rs...>> {
     stats_.warps = static_cast<int>(warps);
     stats_.device_bytes = fixed + warps * per_warp;
 
+    // The run in chunks of whole grids' worth, so that the host reads one chunk's answers while the next computes:
+    // chunk c takes every chunks-th leaf of the longest-first order, so that each is longest first too and its
+    // launch ends on short leaves.
+    const std::size_t chunks = std::clamp<std::size_t>(count / (4 * warps), 1, kChunks);
+    stats_.chunks = static_cast<int>(chunks);
+    const std::vector<std::size_t> longest = detail::longest_first(count, [&](std::size_t k) {
+      return static_cast<std::uint64_t>(leaves[device[k]].rows()) * leaves[device[k]].columns();
+    });
+    std::vector<std::size_t> order;  // box index, by descriptor
+    order.reserve(count);
+    std::vector<std::size_t> chunk_begin(chunks + 1, 0);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      chunk_begin[c] = order.size();
+      for (std::size_t t = c; t < count; t += chunks) order.push_back(device[longest[t]]);
+    }
+    chunk_begin[chunks] = count;
+    host_leaves_.resize(count);
+    op_words = 0;
+    for (std::size_t t = 0; t < count; ++t) {
+      const Box& b = leaves[order[t]];
+      detail::DeviceLeaf& d = host_leaves_[t];
+      d.query_begin = b.query_begin;
+      d.target_begin = b.target_begin;
+      d.columns = b.columns();
+      d.rows = b.rows();
+      d.gap_at_start = b.gap_continues_at_start;
+      d.gap_at_end = b.gap_continues_at_end;
+      d.shape = shapes_[order[t]];
+      d.ops = op_words;
+      op_words += detail::leaf_op_words(d.columns, d.rows);
+      stats_.cells += static_cast<double>(d.rows) * d.columns;
+    }
+
     leaves_.upload(host_leaves_, stream_);
     moves_.reserve(warps * slot_bytes);
     edges_.reserve(std::max<std::size_t>(warps * edge_slot, 1));
     scores_.reserve(count);
-    counts_.reserve(count + 1);  // the last entry is the ticket counter
+    counts_.reserve(count + chunks);  // the last entries are the chunks' ticket counters
     ops_.reserve(static_cast<std::size_t>(op_words));
-    CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, sizeof(int), stream_));
-    detail::StreamTimer timer;
-    timer.start(stream_);
-    kernel<<<static_cast<unsigned>(blocks), detail::kLeafBlockThreads, 0, stream_>>>(
-        Shapes{}, leaves_.get(), static_cast<int>(count), counts_.get() + count, sequences_.get(),
-        sequences_.get() + pair_.query_length, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
-        edge_slot, scores_.get(), counts_.get(), ops_.get());
-    CUDP_CUDA_CHECK(cudaGetLastError());
-    timer.stop(stream_);
     scores_host_.reserve(count);
     counts_host_.reserve(count);
     ops_host_.reserve(static_cast<std::size_t>(op_words));
-    scores_.download(scores_host_.data(), count, stream_);
-    counts_.download(counts_host_.data(), count, stream_);
-    ops_.download(ops_host_.data(), static_cast<std::size_t>(op_words), stream_);
-    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    stats_.kernel_ms = timer.milliseconds();
+    CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, chunks * sizeof(int), stream_));
+    auto ops_of = [&](std::size_t t) { return t < count ? host_leaves_[t].ops : op_words; };
+    std::vector<std::unique_ptr<detail::StreamTimer>> timers;
+    std::vector<std::unique_ptr<detail::StreamEvent>> arrived;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::size_t begin = chunk_begin[c], n = chunk_begin[c + 1] - begin;
+      timers.push_back(std::make_unique<detail::StreamTimer>());
+      arrived.push_back(std::make_unique<detail::StreamEvent>());
+      timers.back()->start(stream_);
+      kernel<<<static_cast<unsigned>(std::min<std::size_t>(static_cast<std::size_t>(blocks), (n + warps_per_block - 1) / warps_per_block)),
+               detail::kLeafBlockThreads, 0, stream_>>>(
+          Shapes{}, leaves_.get() + begin, static_cast<int>(n), counts_.get() + count + c, sequences_.get(),
+          sequences_.get() + pair_.query_length, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
+          edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get());
+      CUDP_CUDA_CHECK(cudaGetLastError());
+      timers.back()->stop(stream_);
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(scores_host_.data() + begin, scores_.get() + begin, n * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, stream_));
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(counts_host_.data() + begin, counts_.get() + begin, n * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, stream_));
+      const auto words = static_cast<std::size_t>(ops_of(begin + n) - ops_of(begin));
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(ops_host_.data() + ops_of(begin), ops_.get() + ops_of(begin),
+                                      words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+      arrived.back()->record(stream_);
+    }
+    stats_.prepare_ms = milliseconds_since(started);
 
-    tiers::parallel_for(
-        count, threads, [] { return 0; },
-        [&](int, std::size_t t) {
-          const Box& b = leaves[order[t]];
-          Alignment& a = out[order[t]];
-          a.score = scores_host_.data()[t];
-          a.edits.clear();
-          const std::uint32_t* words = ops_host_.data() + host_leaves_[t].ops;
-          const std::uint8_t* query = pair_.query + b.query_begin;
-          const std::uint8_t* target = pair_.target + b.target_begin;
-          EditOp run_op = EditOp::Match;
-          int run = 0;
-          for (int k = counts_host_.data()[t] - 1; k >= 0; --k) {  // the walk wrote the last operation first
-            const std::uint32_t code = (words[k / 16] >> (2 * (k % 16))) & 3u;
-            EditOp op;
-            if (code == detail::kOpPair)
-              op = *query++ == *target++ ? EditOp::Match : EditOp::Mismatch;
-            else if (code == detail::kOpInsertion)
-              op = EditOp::Insertion, ++query;
-            else
-              op = EditOp::Deletion, ++target;
-            if (op == run_op && run > 0) {
-              ++run;
-              continue;
-            }
-            if (run > 0) a.edits.push_back({run_op, run});
-            run_op = op, run = 1;
-          }
-          if (run > 0) a.edits.push_back({run_op, run});
-        });
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const auto waiting = std::chrono::steady_clock::now();
+      arrived[c]->synchronize();
+      stats_.wait_ms += milliseconds_since(waiting);
+      const auto reading = std::chrono::steady_clock::now();
+      tiers::parallel_for(
+          chunk_begin[c + 1] - chunk_begin[c], threads, [] { return 0; },
+          [&](int, std::size_t k) {
+            const std::size_t t = chunk_begin[c] + k;
+            read_answer(leaves[order[t]], t, out[order[t]]);
+          });
+      stats_.read_ms += milliseconds_since(reading);
+    }
+    for (const auto& timer : timers) stats_.kernel_ms += timer->milliseconds();
+  }
+
+  static double milliseconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  }
+
+  // The answer of descriptor t (box b) into a: its score, and its edits from the 2-bit operations, which the walk
+  // wrote last first; a pair is a match or a mismatch as its residues say.
+  void read_answer(const Box& b, std::size_t t, Alignment& a) const {
+    a.score = scores_host_.data()[t];
+    a.edits.clear();
+    const std::uint32_t* words = ops_host_.data() + host_leaves_[t].ops;
+    const std::uint8_t* query = pair_.query + b.query_begin;
+    const std::uint8_t* target = pair_.target + b.target_begin;
+    EditOp run_op = EditOp::Match;
+    int run = 0;
+    for (int k = counts_host_.data()[t] - 1; k >= 0; --k) {
+      const std::uint32_t code = (words[k / 16] >> (2 * (k % 16))) & 3u;
+      EditOp op;
+      if (code == detail::kOpPair)
+        op = *query++ == *target++ ? EditOp::Match : EditOp::Mismatch;
+      else if (code == detail::kOpInsertion)
+        op = EditOp::Insertion, ++query;
+      else
+        op = EditOp::Deletion, ++target;
+      if (op == run_op && run > 0) {
+        ++run;
+        continue;
+      }
+      if (run > 0) a.edits.push_back({run_op, run});
+      run_op = op, run = 1;
+    }
+    if (run > 0) a.edits.push_back({run_op, run});
   }
 
   std::size_t budget() const {

@@ -37,6 +37,7 @@
 // set_memory_budget) runs in waves of passes.
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -154,6 +155,20 @@ class StreamTimer {
 
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+// An event the host waits on: the point of a stream where a piece of work's answers have arrived.
+class StreamEvent {
+ public:
+  StreamEvent() { CUDP_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  StreamEvent(const StreamEvent&) = delete;
+  StreamEvent& operator=(const StreamEvent&) = delete;
+  ~StreamEvent() { cudaEventDestroy(event_); }
+  void record(cudaStream_t stream) { CUDP_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  void synchronize() const { CUDP_CUDA_CHECK(cudaEventSynchronize(event_)); }
+
+ private:
+  cudaEvent_t event_ = nullptr;
 };
 
 // Blocks of `kernel` (of block_threads threads) that fit on the current device at once: a persistent grid.
@@ -333,6 +348,46 @@ __global__ void row_pass_border_kernel(Pair<Gaps> gaps, const DevicePass* passes
     border_column(checkpoint_pass(pass, c), g, saved);
 }
 
+// One box of a level whose crossings are asked for (RowPassOutput::midpoints): where its forward and reverse rows
+// start in the level's rows.
+struct DeviceCrossing {
+  std::int64_t forward = 0, reverse = 0;
+  std::int32_t columns = 0;
+};
+
+struct DeviceMidpoint {
+  long long score = 0;
+  std::int32_t column = 0, in_vertical_gap = 0;
+};
+
+// find_midpoint over every box, one warp per box: lane r takes columns r, r + 32, ..., and the warp keeps
+// find_midpoint's choice among equals (the smaller column, at one column a split before a gap) by ordering equal
+// scores by 2 column + in_gap. A template only so that the header defines no kernel in every translation unit.
+template <class Gaps>
+__global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, const std::int32_t* h,
+                                const std::int32_t* pending_f, Gaps gaps, DeviceMidpoint* out) {
+  const long long box = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kStripLanes;
+  const int lane = threadIdx.x % kStripLanes;
+  if (box >= count) return;  // whole warps: blocks hold whole warps
+  const DeviceCrossing b = boxes[box];
+  const long long gap_costs = gaps.open + 2LL * gaps.extend;
+  long long best = LLONG_MIN;
+  int key = INT_MAX;
+  for (int j = lane; j <= b.columns; j += kStripLanes) {
+    const std::int64_t down = b.forward + j, up = b.reverse + (b.columns - j);
+    const long long split = static_cast<long long>(h[down]) + h[up];
+    const long long through_gap = static_cast<long long>(pending_f[down]) + pending_f[up] + gap_costs;
+    if (split > best) best = split, key = 2 * j;
+    if (through_gap > best) best = through_gap, key = 2 * j + 1;
+  }
+  for (int d = kStripLanes / 2; d > 0; d /= 2) {
+    const long long other = __shfl_xor_sync(0xffffffffu, best, d);
+    const int other_key = __shfl_xor_sync(0xffffffffu, key, d);
+    if (other > best || (other == best && other_key < key)) best = other, key = other_key;
+  }
+  if (lane == 0) out[box] = DeviceMidpoint{best, key / 2, key % 2};
+}
+
 }  // namespace detail
 
 // What the last run did.
@@ -380,9 +435,40 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  // Runs every pass and writes its row into host memory, as run_row_passes_on_host does.
+  // Runs every pass and writes its row into host memory, as run_row_passes_on_host does; with
+  // host_out.midpoints, the crossings of the level's boxes instead (run_crossings).
   void run(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput host_out) {
+    if (host_out.midpoints) return run_crossings(passes, gaps, host_out.midpoints);
     run_level(passes, gaps, host_out, false);
+  }
+  // The passes in pairs over the halves of boxes (RowPassOutput::midpoints): their rows stay in device memory
+  // (8 bytes per column of the level) and the crossing rule runs there, so that a level hands back 16 bytes a box.
+  void run_crossings(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, Midpoint* midpoints) {
+    check_midpoint_passes("DeviceRowPasses", passes);
+    const std::size_t entries = row_entries(passes), count = passes.size() / 2;
+    if (count == 0) return;
+    level_h_.reserve(entries);
+    level_f_.reserve(entries);
+    run_level(passes, gaps, RowPassOutput{level_h_.get(), level_f_.get()}, true);
+    host_crossings_.resize(count);
+    for (std::size_t k = 0; k < count; ++k)
+      host_crossings_[k] = detail::DeviceCrossing{static_cast<std::int64_t>(passes[2 * k].out),
+                                                  static_cast<std::int64_t>(passes[2 * k + 1].out),
+                                                  passes[2 * k].columns};
+    crossings_.upload(host_crossings_, stream_);
+    midpoints_.reserve(count);
+    constexpr int boxes_per_block = detail::kRowPassBlockThreads / detail::kStripLanes;
+    const auto blocks = static_cast<unsigned>((count + boxes_per_block - 1) / boxes_per_block);
+    detail::crossing_kernel<recurrences::GapCosts><<<blocks, detail::kRowPassBlockThreads, 0, stream_>>>(
+        crossings_.get(), static_cast<long long>(count), level_h_.get(), level_f_.get(), gaps, midpoints_.get());
+    CUDP_CUDA_CHECK(cudaGetLastError());
+    midpoints_host_.reserve(count);
+    midpoints_.download(midpoints_host_.data(), count, stream_);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    for (std::size_t k = 0; k < count; ++k) {
+      const detail::DeviceMidpoint& d = midpoints_host_.data()[k];
+      midpoints[k] = Midpoint{static_cast<long>(d.score), d.column, d.in_vertical_gap != 0};
+    }
   }
   // The same with `device_out` in device memory (h and pending_f indexed by RowPass::out, as on the host); returns
   // once the rows are written.
@@ -617,6 +703,11 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   engine::DeviceBuffer<int> tickets_, progress_;
   engine::DeviceBuffer<Right> edges_;
   engine::DeviceBuffer<std::int32_t> out_h_, out_f_;
+  engine::DeviceBuffer<std::int32_t> level_h_, level_f_;  // a level's rows when its crossings are asked for
+  engine::DeviceBuffer<detail::DeviceCrossing> crossings_;
+  engine::DeviceBuffer<detail::DeviceMidpoint> midpoints_;
+  std::vector<detail::DeviceCrossing> host_crossings_;
+  engine::PinnedBuffer<detail::DeviceMidpoint> midpoints_host_;
   std::vector<detail::DevicePass> host_passes_;
   std::vector<int> host_tickets_;
   std::vector<std::int32_t> matrix_host_, host_h_, host_f_;

@@ -21,6 +21,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -325,7 +326,8 @@ void solve_leaves_on_host(const SequencePair& pair, const std::vector<Box>& leav
 
 // The best global alignment of each box of `pair` (a box's own score: a gap continuing at a corner pays no open),
 // all boxes' levels together: a batch of pairs is one concatenated pair whose boxes lie each inside one of them.
-// `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level, and
+// `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level, as
+// run_row_passes_on_host does (rows, checkpoint rows, or the crossings of a level's boxes), and
 // `solve_leaves(const std::vector<Box>&, std::vector<Alignment>&)` the boxes of at most options.leaf_cells cells,
 // as solve_leaves_on_host does.
 template <class PassRunner, class LeafSolver>
@@ -342,7 +344,6 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   for (const Box& b : boxes) expected_cells += 2.0 * (static_cast<double>(b.rows()) + 1) * (static_cast<double>(b.columns()) + 1);
   std::vector<RowPass> passes;
   std::vector<std::size_t> split;  // indices of the pieces this level splits
-  std::vector<std::int32_t> h, pending_f;
   std::vector<Box> leaf_boxes;
   std::vector<Alignment> solutions;
   while (true) {
@@ -422,20 +423,11 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
       passes.push_back(reverse);
       cells_done += static_cast<double>(b.rows()) * b.columns();
     }
-    h.resize(entries);
-    pending_f.resize(entries);
-    run_passes(passes, pair, RowPassOutput{h.data(), pending_f.data()});
-
-    // The crossing rule over every split box's rows, spread over the threads (it reads every column of the level).
+    // The runner applies the crossing rule where the rows are (RowPassOutput::midpoints).
     std::vector<Midpoint> midpoints(split.size());
-    tiers::parallel_for(
-        split.size(), options.threads, [] { return 0; },
-        [&](int, std::size_t k) {
-          const RowPass& forward = passes[2 * k];
-          const RowPass& reverse = passes[2 * k + 1];
-          midpoints[k] = find_midpoint(h.data() + forward.out, pending_f.data() + forward.out, h.data() + reverse.out,
-                                       pending_f.data() + reverse.out, forward.columns, gaps);
-        });
+    RowPassOutput crossings;
+    crossings.midpoints = midpoints.data();
+    run_passes(passes, pair, crossings);
     std::vector<Piece> next;
     next.reserve(pieces.size() + 2 * split.size());
     std::size_t s = 0;
@@ -550,29 +542,45 @@ Box locate_semiglobal(const SequencePair& pair, const Matrix& matrix, recurrence
   return Box{end_j - start_j, end_j, end_i - start_i, end_i, false, false};
 }
 
+// The codes that occur in a sequence.
+struct CodeSet {
+  std::uint8_t seen[256] = {};
+  bool operator==(const CodeSet& o) const { return std::memcmp(seen, o.seen, sizeof seen) == 0; }
+};
+
+inline CodeSet code_set(const std::uint8_t* residues, int length) {
+  CodeSet set;
+  for (int k = 0; k < length; ++k) set.seen[residues[k]] = 1;
+  return set;
+}
+
+// The matrix entries between the codes of a query and a target: their range, which bounds the pair's DP values.
+// Pairs of one batch mostly hold the same codes, so each thread keeps the last range it computed.
+struct ScoreRangeCache {
+  bool valid = false;
+  CodeSet query, target;
+  int max_score = 0, min_score = 0;
+};
+
 // Refuses a pair whose DP values could pass 32 bits (the passes' lanes), from the matrix entries between the codes
 // that occur in it.
 template <class Matrix>
 void check_fits(const std::uint8_t* query, int m, const std::uint8_t* target, int n, const Matrix& matrix,
-                recurrences::GapCosts gaps) {
-  auto codes_in = [](const std::uint8_t* residues, int length) {
-    bool seen[256] = {};
-    std::vector<int> codes;
-    for (int k = 0; k < length; ++k)
-      if (!seen[residues[k]]) seen[residues[k]] = true, codes.push_back(residues[k]);
-    return codes;
-  };
-  int max_score = 0, min_score = 0;
-  bool first = true;
-  const std::vector<int> target_codes = codes_in(target, n), query_codes = codes_in(query, m);
-  for (int a : target_codes)
-    for (int b : query_codes) {
-      const int s = matrix(a, b);
-      max_score = first ? s : std::max(max_score, s);
-      min_score = first ? s : std::min(min_score, s);
-      first = false;
-    }
-  if (!fits_in_32_bits(m, n, max_score, min_score, gaps))
+                recurrences::GapCosts gaps, ScoreRangeCache& cache) {
+  const CodeSet query_codes = code_set(query, m), target_codes = code_set(target, n);
+  if (!cache.valid || !(cache.query == query_codes) || !(cache.target == target_codes)) {
+    cache = ScoreRangeCache{true, query_codes, target_codes, 0, 0};
+    bool first = true;
+    for (int a = 0; a < 256; ++a)
+      for (int b = 0; b < 256; ++b) {
+        if (!target_codes.seen[a] || !query_codes.seen[b]) continue;
+        const int s = matrix(a, b);
+        cache.max_score = first ? s : std::max(cache.max_score, s);
+        cache.min_score = first ? s : std::min(cache.min_score, s);
+        first = false;
+      }
+  }
+  if (!fits_in_32_bits(m, n, cache.max_score, cache.min_score, gaps))
     throw std::invalid_argument("a " + std::to_string(m) + " x " + std::to_string(n) +
                                 " alignment with these scores could pass the 32-bit score range");
 }
@@ -651,11 +659,11 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   std::vector<Box> boxes(batch.size());
   std::vector<long> located(batch.size());
   tiers::parallel_for(
-      batch.size(), options.threads, [] { return 0; },
-      [&](int, std::size_t k) {
+      batch.size(), options.threads, [] { return detail::ScoreRangeCache{}; },
+      [&](detail::ScoreRangeCache& ranges, std::size_t k) {
         const SequencePair p = batch.pair(k);
         const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
-        detail::check_fits(p.query, m, p.target, n, matrix, gaps);
+        detail::check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
         Box box{0, m, 0, n, false, false};
         if (mode == AlignMode::Local) {
           const engine::AlignmentEnds ends = engine::locate_local(p.query, m, p.target, n, matrix, gaps.open, gaps.extend);

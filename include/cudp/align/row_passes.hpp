@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../engine/one_pair.hpp"
@@ -17,6 +19,7 @@
 #include "../recurrences/gotoh.hpp"
 #include "../tiers/observers.hpp"
 #include "../tiers/parallel_for.hpp"
+#include "midpoint.hpp"
 
 namespace cudp::align {
 
@@ -53,12 +56,35 @@ CUDP_HD int checkpoints_of(const RowPass& pass) {
 // What a pass hands back for column j = 0..columns of its last row: h[out + j] = H(rows, j), and pending_f[out + j]
 // = max(F(rows, j), H(rows, j) - open) - extend, the best score of a path to (rows + 1, j) whose last move deletes a
 // target residue (the Down carry's f of Gotoh). Checkpoint rows come the same way in saved_h and saved_pending_f.
+//
+// Crossings instead of rows: with `midpoints` set, the passes come in pairs over the two halves of one box (pass 2k
+// forward over the rows above its cut, pass 2k + 1 reverse over the rows below, as a level of Myers-Miller sets
+// them) and the runner writes midpoints[k] = find_midpoint of their two rows; h and pending_f are then not written
+// (a device runner keeps the rows on the device and hands back 16 bytes a box instead of 16 a column).
 struct RowPassOutput {
   std::int32_t* h = nullptr;
   std::int32_t* pending_f = nullptr;
   std::int32_t* saved_h = nullptr;
   std::int32_t* saved_pending_f = nullptr;
+  Midpoint* midpoints = nullptr;
 };
+
+// Entries of h / pending_f that `passes` write: the end of the farthest row.
+inline std::size_t row_entries(const std::vector<RowPass>& passes) {
+  std::size_t entries = 0;
+  for (const RowPass& p : passes) entries = std::max(entries, p.out + static_cast<std::size_t>(p.columns) + 1);
+  return entries;
+}
+
+// Refuses passes that cannot be read as the halves of boxes (RowPassOutput::midpoints).
+inline void check_midpoint_passes(const char* who, const std::vector<RowPass>& passes) {
+  if (passes.size() % 2 != 0) throw std::invalid_argument(std::string(who) + ": crossings need passes in pairs");
+  for (std::size_t k = 0; k < passes.size(); k += 2)
+    if (passes[k].reversed || !passes[k + 1].reversed || passes[k].columns != passes[k + 1].columns ||
+        passes[k].save_every > 0 || passes[k + 1].save_every > 0)
+      throw std::invalid_argument(std::string(who) + ": crossing pair " + std::to_string(k / 2) +
+                                  " is not a forward and a reverse pass over the same columns, keeping no rows");
+}
 
 using GlobalS32 = recurrences::Gotoh<recurrences::AlignMode::Global, lanes::s32>;
 
@@ -99,6 +125,22 @@ CUDP_HD RowPass checkpoint_pass(const RowPass& pass, int k) {
 template <class Matrix>
 void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePair& pair, const Matrix& matrix,
                             recurrences::GapCosts gaps, RowPassOutput out, int threads = 0) {
+  if (out.midpoints) {
+    check_midpoint_passes("run_row_passes_on_host", passes);
+    std::vector<std::int32_t> h(row_entries(passes)), f(h.size());
+    Midpoint* midpoints = out.midpoints;
+    out.h = h.data(), out.pending_f = f.data(), out.midpoints = nullptr;
+    run_row_passes_on_host(passes, pair, matrix, gaps, out, threads);
+    tiers::parallel_for(
+        passes.size() / 2, threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          const RowPass& forward = passes[2 * k];
+          const RowPass& reverse = passes[2 * k + 1];
+          midpoints[k] = find_midpoint(h.data() + forward.out, f.data() + forward.out, h.data() + reverse.out,
+                                       f.data() + reverse.out, forward.columns, gaps);
+        });
+    return;
+  }
   tiers::parallel_for(
       passes.size(), threads, [] { return std::vector<std::int32_t>(); },
       [&](std::vector<std::int32_t>& captured, std::size_t k) {
