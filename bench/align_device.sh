@@ -48,6 +48,6 @@ if [ "${BENCH:-1}" != 0 ]; then
     done
     "$bench" align 1000000 --leaf=1100000 --checkpoints=2e11 --checkpoint-mib=2048
     if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=2e11 --checkpoint-mib=2048; fi
-  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host|time:" | tee -a "$OUT/summary.txt"
+  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host|time:|score" | tee -a "$OUT/summary.txt"
 fi
 exit $rc

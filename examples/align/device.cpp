@@ -55,4 +55,22 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
 #endif
 }
 
+std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceView>& queries,
+                                       const std::vector<cudp::align::SequenceView>& targets,
+                                       const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
+                                       int threads) {
+#if defined(__CUDACC__)
+  const cudp::align::PairBatch batch(queries, targets);
+  cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
+  cudp::align::LinearSpaceOptions options;
+  options.threads = threads;
+  return cudp::align::global_scores(batch, matrix, gaps, options,
+                                    [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,
+                                        cudp::align::RowPassOutput out) { passes.run(level, gaps, out); });
+#else
+  (void)queries, (void)targets, (void)matrix, (void)gaps, (void)threads;
+  throw std::runtime_error("this cudp-align was built without CUDA");
+#endif
+}
+
 }  // namespace align_app

@@ -298,15 +298,39 @@ int main(int argc, char** argv) {
       if (!j.error.empty())
         j.error = "internal error: query '" + q.name + "' with target '" + t.name + "': " + j.error;
     };
-    if (backend == AlignBackend::Device) {
-      std::vector<cudp::align::SequenceView> qv, tv;
-      double cells = 0;
-      for (const Job& j : jobs) {
-        const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
-        qv.push_back({q.codes, q.length});
-        tv.push_back({t.codes, t.length});
-        cells += static_cast<double>(q.length) * t.length;
+    // The pairs as one batch, for the paths that take them all at once.
+    std::vector<cudp::align::SequenceView> qv, tv;
+    double cells = 0;
+    for (const Job& j : jobs) {
+      const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
+      qv.push_back({q.codes, q.length});
+      tv.push_back({t.codes, t.length});
+      cells += static_cast<double>(q.length) * t.length;
+    }
+    if (o.format == "score" && mode == AlignMode::Global) {
+      // Scores alone: no alignment to find, so one level of passes a pair (cudp::align::global_scores).
+      std::vector<long> scores;
+      try {
+        if (backend == AlignBackend::Device) {
+          scores = global_scores_on_gpu(qv, tv, scoring.matrix, scoring.gaps, threads);
+        } else {
+          cudp::align::LinearSpaceOptions options;
+          options.threads = threads;
+          scores = cudp::align::global_scores(
+              cudp::align::PairBatch(qv, tv), scoring.matrix, scoring.gaps, options,
+              [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair& pair,
+                  cudp::align::RowPassOutput out) {
+                cudp::align::run_row_passes_on_host(level, pair, scoring.matrix, scoring.gaps, out, threads);
+              });
+        }
+      } catch (const std::logic_error& e) {  // the library's own checks: a bug, as below
+        throw InternalError(std::string("internal error: ") + e.what());
       }
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        jobs[k].alignment.score = scores[k];
+        progress.done(static_cast<double>(qv[k].length) * tv[k].length);
+      }
+    } else if (backend == AlignBackend::Device) {
       std::vector<Alignment> all;
       try {
         all = align_batch_on_gpu(mode, qv, tv, scoring.matrix, scoring.gaps, threads,

@@ -1,8 +1,8 @@
 // The device backend of a linear-space level (align/device_row_passes.cuh) against the host backend
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
-// level cut into waves; the rows left on the device; checkpoint rows; the crossings of a level's boxes; the
-// linear-space recursion run on them, with and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
+// level cut into waves; the rows left on the device; checkpoint rows; the crossings of a level's boxes; global
+// scores of a batch from them; the linear-space recursion run on them, with and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
 // 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
@@ -395,6 +395,39 @@ TEST_CASE("device row passes: the linear-space recursion on them gives the host'
       REQUIRE(on_device.score == on_host.score);
       REQUIRE(cudp::align::cigar(on_device) == cudp::align::cigar(on_host));
     }
+  }
+}
+
+TEST_CASE("device row passes: global scores of a batch from two half passes each", "[gpu]") {
+  std::mt19937_64 rng(41);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 400; ++k) {  // empty and one-residue sides, then up to 3000 (several strips)
+    const std::size_t m = k < 6 ? k % 3 : 1 + rng() % (k % 20 == 0 ? 3000 : 400);
+    queries.push_back(cudp::test::random_codes(rng, m, 4));
+    targets.push_back(k < 12 ? cudp::test::random_codes(rng, k % 4, 4)
+                             : cudp::test::mutated_copy(rng, queries.back(), m + rng() % 40, 4));
+  }
+  std::vector<cudp::align::SequenceView> qv, tv;
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+  }
+  const cudp::align::PairBatch batch(qv, tv);
+  DeviceRowPasses<> device(batch.pair(), Dna{});
+  for (GapCosts gaps : kGapCosts) {
+    INFO("gaps " << gaps.open << "/" << gaps.extend);
+    const auto on_host = cudp::align::global_scores(
+        batch, Dna{}, gaps, cudp::align::LinearSpaceOptions{},
+        [&](const std::vector<RowPass>& passes, const SequencePair& pair, RowPassOutput out) {
+          cudp::align::run_row_passes_on_host(passes, pair, Dna{}, gaps, out);
+        });
+    const auto on_device = cudp::align::global_scores(
+        batch, Dna{}, gaps, cudp::align::LinearSpaceOptions{},
+        [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) { device.run(passes, gaps, out); });
+    REQUIRE(on_device == on_host);
+    for (std::size_t k = 12; k < queries.size(); k += 37)  // and the host's are the textbook's
+      REQUIRE(on_host[k] == cudp::test::reference_gotoh(cudp::test::Mode::Global, targets[k], queries[k], Dna{},
+                                                        gaps.open, gaps.extend));
   }
 }
 

@@ -162,6 +162,56 @@ TEST_CASE("linear space: a pair whose scores could pass 32 bits is refused", "[a
                   std::invalid_argument);
 }
 
+TEST_CASE("linear space: global scores from two half passes equal the optimum", "[align][linear]") {
+  std::mt19937_64 rng(31);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 23);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 150; ++k) {  // empty sides, one residue, then anything up to 200
+    const std::size_t m = k < 5 ? k % 3 : 1 + rng() % 200;
+    queries.push_back(cudp::test::random_codes(rng, m, 4));
+    targets.push_back(k < 10 ? cudp::test::random_codes(rng, k % 4, 4)
+                             : (k % 3 ? mutate(rng, queries.back(), 4) : cudp::test::random_codes(rng, rng() % 200, 4)));
+  }
+  std::vector<cudp::align::SequenceView> qv, tv;
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+  }
+  const cudp::align::PairBatch batch(qv, tv);
+  for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{0, 3}}) {
+    int calls = 0;
+    const std::vector<long> scores = cudp::align::global_scores(
+        batch, matrix, gaps, LinearSpaceOptions{},
+        [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& pair,
+            cudp::align::RowPassOutput out) {
+          ++calls;
+          REQUIRE(out.midpoints != nullptr);  // crossings, not rows
+          cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
+        });
+    CHECK(calls == 1);
+    REQUIRE(scores.size() == queries.size());
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      INFO("pair " << k << ": " << queries[k].size() << " x " << targets[k].size() << ", gaps " << gaps.open << "/"
+                   << gaps.extend);
+      const long m = static_cast<long>(queries[k].size()), n = static_cast<long>(targets[k].size());
+      const long expected =
+          m > 0 && n > 0 ? cudp::test::reference_gotoh(cudp::test::Mode::Global, targets[k], queries[k], matrix, gaps.open,
+                                                       gaps.extend)
+                         : (m + n > 0 ? -(gaps.open + (m + n) * gaps.extend) : 0);
+      REQUIRE(scores[k] == expected);
+    }
+  }
+  struct Huge {
+    int operator()(int a, int b) const { return a == b ? 1 << 20 : -1; }
+  };
+  const std::vector<std::uint8_t> q(5000, 1);
+  const cudp::align::PairBatch huge({{q.data(), 5000}}, {{q.data(), 5000}});
+  CHECK_THROWS_AS(cudp::align::global_scores(huge, Huge{}, GapCosts{}, LinearSpaceOptions{},
+                                             [](const std::vector<cudp::align::RowPass>&, const cudp::align::SequencePair&,
+                                                cudp::align::RowPassOutput) {}),
+                  std::invalid_argument);
+}
+
 TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair its optimum", "[align][linear]") {
   std::mt19937_64 rng(99);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 17);

@@ -460,13 +460,23 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     out[k].target_begin = boxes[k].target_begin;
     out[k].target_end = boxes[k].target_end;
   }
-  for (Piece& piece : pieces) {
-    std::vector<EditRun>& edits = out[piece.owner].edits;
-    if (edits.empty())
-      edits = std::move(piece.edits);  // a box solved whole: one piece
-    else
-      for (const EditRun& r : piece.edits) append(edits, r.op, r.length);
-  }
+  std::vector<std::size_t> first(boxes.size() + 1, pieces.size());  // box k's pieces: [first[k], first[k + 1])
+  for (std::size_t p = pieces.size(); p-- > 0;) first[pieces[p].owner] = p;
+  for (std::size_t k = boxes.size(); k-- > 0;) first[k] = std::min(first[k], first[k + 1]);
+  tiers::parallel_for(
+      boxes.size(), options.threads, [] { return 0; },
+      [&](int, std::size_t k) {
+        std::vector<EditRun>& edits = out[k].edits;
+        if (first[k + 1] - first[k] == 1) {  // a box solved whole
+          edits = std::move(pieces[first[k]].edits);
+          return;
+        }
+        std::size_t runs = 0;
+        for (std::size_t p = first[k]; p < first[k + 1]; ++p) runs += pieces[p].edits.size();
+        edits.reserve(runs);
+        for (std::size_t p = first[k]; p < first[k + 1]; ++p)
+          for (const EditRun& r : pieces[p].edits) append(edits, r.op, r.length);
+      });
   return out;
 }
 
@@ -697,6 +707,60 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
         detail::check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], p, matrix, gaps);
       });
   return out;
+}
+
+// The best global score of every pair of `batch`, without its alignment: each pair's upper half by a forward pass and
+// its lower half by a reverse pass, joined at the middle row by the crossing rule (RowPassOutput::midpoints), so that
+// every cell is computed once and the two halves run side by side (one pass over a long pair runs its strips in a
+// single wavefront; two halves fill the GPU twice as fast). Pairs of at most one target residue or no query residue
+// are scored on the host. Refuses pairs whose scores could pass 32 bits, as align_batch_linear_space does.
+template <class Matrix, class PassRunner>
+std::vector<long> global_scores(const PairBatch& batch, const Matrix& matrix, recurrences::GapCosts gaps,
+                                const LinearSpaceOptions& options, PassRunner&& run_passes) {
+  if (gaps.left_gap_continues) throw std::invalid_argument("global_scores: left_gap_continues is for boxes");
+  std::vector<long> scores(batch.size());
+  std::vector<std::size_t> halved;  // pairs scored by two half passes
+  std::vector<char> small(batch.size());
+  tiers::parallel_for(
+      batch.size(), options.threads, [] { return detail::ScoreRangeCache{}; },
+      [&](detail::ScoreRangeCache& ranges, std::size_t k) {
+        const SequencePair p = batch.pair(k);
+        const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
+        detail::check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
+        small[k] = n <= 1 || m == 0;
+        if (small[k]) scores[k] = detail::solve_leaf(p, Box{0, m, 0, n, false, false}, matrix, gaps).score;
+      });
+  const SequencePair all = batch.pair();
+  std::vector<RowPass> passes;
+  std::size_t entries = 0;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (small[k]) continue;
+    const Box b{batch.query_base(k), batch.query_base(k + 1), batch.target_base(k),
+                batch.target_base(k + 1), false, false};
+    RowPass forward;
+    forward.query_begin = b.query_begin;
+    forward.target_begin = b.target_begin;
+    forward.columns = b.columns();
+    forward.rows = b.rows() / 2;
+    forward.out = entries;
+    RowPass reverse;
+    reverse.query_begin = all.query_length - b.query_end;
+    reverse.target_begin = all.target_length - b.target_end;
+    reverse.columns = b.columns();
+    reverse.rows = b.rows() - forward.rows;
+    reverse.reversed = true;
+    reverse.out = entries + static_cast<std::size_t>(b.columns()) + 1;
+    entries += 2 * (static_cast<std::size_t>(b.columns()) + 1);
+    passes.push_back(forward);
+    passes.push_back(reverse);
+    halved.push_back(k);
+  }
+  std::vector<Midpoint> midpoints(halved.size());
+  RowPassOutput crossings;
+  crossings.midpoints = midpoints.data();
+  if (!halved.empty()) run_passes(passes, all, crossings);
+  for (std::size_t k = 0; k < halved.size(); ++k) scores[halved[k]] = midpoints[k].score;
+  return scores;
 }
 
 // The same with the leaves on the host tier.
