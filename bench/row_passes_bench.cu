@@ -142,7 +142,8 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
   const double score_seconds = seconds_since(t0);
   const double cells = static_cast<double>(s.q.size()) * static_cast<double>(s.t.size());
   // Score only, as global_scores runs it: the two halves side by side, joined at the middle row on the device.
-  const align::PairBatch one({{s.q.data(), static_cast<int>(s.q.size())}}, {{s.t.data(), static_cast<int>(s.t.size())}});
+  const align::PairBatch one({{s.q.data(), static_cast<int>(s.q.size())}},
+                             {{s.t.data(), static_cast<int>(s.t.size())}});
   t0 = std::chrono::steady_clock::now();
   const long halves_score = align::global_scores(
       one, Dna{}, gaps, options,
@@ -251,9 +252,8 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
               l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0, l.chunks,
               l.prepare_ms, l.wait_ms, l.read_ms, l.on_host);
   // Scores alone (global_scores: two half passes a pair, crossings on the device), warm.
-  auto score_runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
-    device.run(passes, gaps, out);
-  };
+  auto score_runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&,
+                          align::RowPassOutput out) { device.run(passes, gaps, out); };
   align::global_scores(batch, matrix, gaps, options, score_runner);
   t0 = std::chrono::steady_clock::now();
   const std::vector<long> scores = align::global_scores(batch, matrix, gaps, options, score_runner);

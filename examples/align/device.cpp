@@ -64,9 +64,10 @@ std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceVi
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
-  return cudp::align::global_scores(batch, matrix, gaps, options,
-                                    [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,
-                                        cudp::align::RowPassOutput out) { passes.run(level, gaps, out); });
+  return cudp::align::global_scores(
+      batch, matrix, gaps, options,
+      [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,
+          cudp::align::RowPassOutput out) { passes.run(level, gaps, out); });
 #else
   (void)queries, (void)targets, (void)matrix, (void)gaps, (void)threads;
   throw std::runtime_error("this cudp-align was built without CUDA");

@@ -18,12 +18,15 @@
 #include <cudp/io/matrix.hpp>
 
 #include "../support/reference_dp.hpp"
+#include "../support/sequence_pair.hpp"
 
 using cudp::align::Alignment;
 using cudp::align::Box;
 using cudp::align::DeviceLeaves;
 using cudp::align::SequencePair;
 using cudp::recurrences::GapCosts;
+using cudp::test::make_sequences;
+using cudp::test::Sequences;
 
 namespace {
 
@@ -37,23 +40,6 @@ const cudp::io::SubstitutionMatrix& blosum62() {
 }
 
 const GapCosts kGapCosts[] = {{11, 1}, {0, 2}, {5, 2}};
-
-// A query and a mutated copy of it as the target (substitutions, insertions, deletions), so that boxes hold long
-// diagonals as well as gaps; only the forward buffers: leaves read nothing else.
-struct Sequences {
-  std::vector<std::uint8_t> query, target;
-  SequencePair view() const {
-    return {query.data(), nullptr, static_cast<std::int64_t>(query.size()), target.data(), nullptr,
-            static_cast<std::int64_t>(target.size())};
-  }
-};
-
-Sequences make_sequences(std::mt19937_64& rng, std::size_t m, std::size_t n, int alphabet) {
-  Sequences s;
-  s.query = cudp::test::random_codes(rng, m, alphabet);
-  s.target = cudp::test::mutated_copy(rng, s.query, n, alphabet);
-  return s;
-}
 
 Box random_box(std::mt19937_64& rng, const Sequences& s, int columns, int rows) {
   Box b;

@@ -2,8 +2,8 @@
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
 // level cut into waves; the rows left on the device; checkpoint rows; the crossings of a level's boxes; global
-// scores of a batch from them; the linear-space recursion run on them, with and without checkpoint rows. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
-// 0/2 and 5/2.
+// scores of a batch from them; the linear-space recursion run on them, with and without checkpoint rows. DNA
+// (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -22,12 +22,15 @@
 #include <cudp/io/matrix.hpp>
 
 #include "../support/reference_dp.hpp"
+#include "../support/sequence_pair.hpp"
 
 using cudp::align::DeviceRowPasses;
 using cudp::align::RowPass;
 using cudp::align::RowPassOutput;
 using cudp::align::SequencePair;
 using cudp::recurrences::GapCosts;
+using cudp::test::make_sequences;
+using cudp::test::Sequences;
 
 namespace {
 
@@ -40,25 +43,6 @@ struct Dna {
 const cudp::io::SubstitutionMatrix& blosum62() {
   static const auto m = cudp::io::load_matrix("BLOSUM62", cudp::bio::protein());
   return m;
-}
-
-struct Sequences {
-  std::vector<std::uint8_t> query, query_reversed, target, target_reversed;
-  SequencePair view() const {
-    return {query.data(), query_reversed.data(), static_cast<std::int64_t>(query.size()),
-            target.data(), target_reversed.data(), static_cast<std::int64_t>(target.size())};
-  }
-};
-
-// A query and a target of (about) the given lengths, the target a mutated copy of the query (10% substitutions,
-// insertions and deletions), so that the boxes hold long diagonals as well as gaps.
-Sequences make_sequences(std::mt19937_64& rng, std::size_t m, std::size_t n, int alphabet) {
-  Sequences s;
-  s.query = cudp::test::random_codes(rng, m, alphabet);
-  s.target = cudp::test::mutated_copy(rng, s.query, n, alphabet);
-  s.query_reversed.assign(s.query.rbegin(), s.query.rend());
-  s.target_reversed.assign(s.target.rbegin(), s.target.rend());
-  return s;
 }
 
 // A box of columns x rows somewhere in the sequences, read forwards or backwards.
@@ -423,7 +407,9 @@ TEST_CASE("device row passes: global scores of a batch from two half passes each
         });
     const auto on_device = cudp::align::global_scores(
         batch, Dna{}, gaps, cudp::align::LinearSpaceOptions{},
-        [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) { device.run(passes, gaps, out); });
+        [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) {
+          device.run(passes, gaps, out);
+        });
     REQUIRE(on_device == on_host);
     for (std::size_t k = 12; k < queries.size(); k += 37)  // and the host's are the textbook's
       REQUIRE(on_host[k] == cudp::test::reference_gotoh(cudp::test::Mode::Global, targets[k], queries[k], Dna{},

@@ -13,6 +13,7 @@
 #include "cudp/align/row_passes.hpp"
 
 #include "../support/reference_dp.hpp"
+#include "../support/sequence_pair.hpp"
 
 using cudp::align::RowPass;
 using cudp::align::RowPassOutput;
@@ -21,12 +22,10 @@ using cudp::recurrences::GapCosts;
 TEST_CASE("host row passes: checkpoint rows are the last rows of the passes above them", "[align][linear]") {
   std::mt19937_64 rng(4242);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 3);
-  const auto query = cudp::test::random_codes(rng, 300, 4);
-  const auto target = cudp::test::mutated_copy(rng, query, 260, 4);
-  const std::vector<std::uint8_t> query_reversed(query.rbegin(), query.rend());
-  const std::vector<std::uint8_t> target_reversed(target.rbegin(), target.rend());
-  const cudp::align::SequencePair pair{query.data(), query_reversed.data(), static_cast<std::int64_t>(query.size()),
-                                       target.data(), target_reversed.data(), static_cast<std::int64_t>(target.size())};
+  const cudp::test::Sequences s = cudp::test::make_sequences(rng, 300, 260, 4);
+  const auto& query = s.query;
+  const auto& target = s.target;
+  const cudp::align::SequencePair pair = s.view();
   constexpr std::int32_t kUntouched = 0x7eadbeef;
   int compared = 0;
   for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{0, 2}}) {
@@ -74,12 +73,11 @@ TEST_CASE("host row passes: checkpoint rows are the last rows of the passes abov
 TEST_CASE("host row passes: the crossings of boxes score the boxes' optima", "[align][linear]") {
   std::mt19937_64 rng(99);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 5);
-  const auto query = cudp::test::random_codes(rng, 200, 4);
-  const auto target = cudp::test::mutated_copy(rng, query, 180, 4);
-  const std::vector<std::uint8_t> query_reversed(query.rbegin(), query.rend());
-  const std::vector<std::uint8_t> target_reversed(target.rbegin(), target.rend());
+  const cudp::test::Sequences s = cudp::test::make_sequences(rng, 200, 180, 4);
+  const auto& query = s.query;
+  const auto& target = s.target;
   const auto m = static_cast<std::int64_t>(query.size()), n = static_cast<std::int64_t>(target.size());
-  const cudp::align::SequencePair pair{query.data(), query_reversed.data(), m, target.data(), target_reversed.data(), n};
+  const cudp::align::SequencePair pair = s.view();
   for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{4, 3}}) {
     std::vector<RowPass> passes;
     std::vector<long> optima;
@@ -103,7 +101,8 @@ TEST_CASE("host row passes: the crossings of boxes score the boxes' optima", "[a
       passes.push_back(reverse);
       const std::vector<std::uint8_t> q(query.begin() + forward.query_begin,
                                         query.begin() + forward.query_begin + forward.columns);
-      const std::vector<std::uint8_t> t(target.begin() + forward.target_begin, target.begin() + forward.target_begin + rows);
+      const auto t0 = target.begin() + forward.target_begin;
+      const std::vector<std::uint8_t> t(t0, t0 + rows);
       optima.push_back(cudp::test::reference_gotoh(cudp::test::Mode::Global, t, q, matrix, gaps.open, gaps.extend));
     }
     std::vector<cudp::align::Midpoint> midpoints(optima.size());
@@ -120,6 +119,7 @@ TEST_CASE("host row passes: the crossings of boxes score the boxes' optima", "[a
     std::vector<RowPass> odd(passes.begin(), passes.begin() + 3);
     REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(odd, pair, matrix, gaps, crossings), std::invalid_argument);
     std::swap(passes[0], passes[1]);
-    REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, crossings), std::invalid_argument);
+    REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, crossings),
+                      std::invalid_argument);
   }
 }

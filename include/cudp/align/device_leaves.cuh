@@ -406,7 +406,10 @@ class DeviceLeaves<StripShapes<Rs...>> {
       throw engine::CudaError("DeviceLeaves: " + std::to_string(fixed + warps_per_block * per_warp) +
                               " device bytes needed, over the budget of " + std::to_string(limit));
     auto kernel = detail::leaf_kernel<Rs...>;
-    long blocks = std::min<long>(static_cast<long>((count + warps_per_block - 1) / warps_per_block), resident_blocks(kernel));
+    const auto blocks_for = [&](std::size_t leaves) {
+      return static_cast<long>((leaves + warps_per_block - 1) / warps_per_block);
+    };
+    long blocks = std::min<long>(blocks_for(count), resident_blocks(kernel));
     blocks = std::min<long>(blocks, static_cast<long>((limit - fixed) / (per_warp * warps_per_block)));
     const std::size_t warps = static_cast<std::size_t>(blocks) * warps_per_block;
     stats_.warps = static_cast<int>(warps);
@@ -463,8 +466,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
       timers.push_back(std::make_unique<detail::StreamTimer>());
       arrived.push_back(std::make_unique<detail::StreamEvent>());
       timers.back()->start(stream_);
-      kernel<<<static_cast<unsigned>(std::min<std::size_t>(static_cast<std::size_t>(blocks), (n + warps_per_block - 1) / warps_per_block)),
-               detail::kLeafBlockThreads, 0, stream_>>>(
+      kernel<<<static_cast<unsigned>(std::min(blocks, blocks_for(n))), detail::kLeafBlockThreads, 0, stream_>>>(
           Shapes{}, leaves_.get() + begin, static_cast<int>(n), counts_.get() + count + c, sequences_.get(),
           sequences_.get() + pair_.query_length, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
           edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get());

@@ -18,6 +18,7 @@
 // box, at most 2 (m + levels) entries), the leaves' traceback (leaf_cells bytes per thread) and the pieces of the
 // answer; the passes themselves keep one row.
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -122,6 +123,27 @@ inline Piece gap_piece(const Split& s, std::size_t owner) {
                true, false, owner, {EditRun{EditOp::Deletion, 2}}};
 }
 
+// The two passes of one Myers-Miller step over box b of a pair of m x n residues: forward over its rows above `cut`
+// (rows counted from the box's top), reverse over the rest; their rows at out and out + columns + 1.
+inline std::array<RowPass, 2> halves(const Box& b, int cut, std::int64_t m, std::int64_t n, std::size_t out) {
+  RowPass forward;
+  forward.query_begin = b.query_begin;
+  forward.target_begin = b.target_begin;
+  forward.columns = b.columns();
+  forward.rows = cut;
+  forward.left_gap_continues = b.gap_continues_at_start;
+  forward.out = out;
+  RowPass reverse;
+  reverse.query_begin = m - b.query_end;
+  reverse.target_begin = n - b.target_end;
+  reverse.columns = b.columns();
+  reverse.rows = b.rows() - cut;
+  reverse.reversed = true;
+  reverse.left_gap_continues = b.gap_continues_at_end;
+  reverse.out = out + static_cast<std::size_t>(b.columns()) + 1;
+  return {forward, reverse};
+}
+
 // Rows between the checkpoints of box b (LinearSpaceOptions), 0 when it is not cut at checkpoints. Each half of the
 // box keeps its own (cut_at_checkpoints), so a box needs rows for two strips a half.
 inline int checkpoint_spacing(const Box& b, const LinearSpaceOptions& options) {
@@ -192,22 +214,11 @@ std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, st
   const std::int64_t m = pair.query_length, n = pair.target_length;
   const int columns = b.columns(), cut = b.rows() / 2;
   const std::size_t row = static_cast<std::size_t>(columns) + 1;
-  std::vector<RowPass> passes(2);
+  const std::array<RowPass, 2> both = halves(b, cut, m, n, 0);
+  std::vector<RowPass> passes(both.begin(), both.end());
   RowPass& upper = passes[0];
-  upper.query_begin = b.query_begin;
-  upper.target_begin = b.target_begin;
-  upper.columns = columns;
-  upper.rows = cut;
-  upper.left_gap_continues = b.gap_continues_at_start;
   upper.save_every = spacing;
   RowPass& lower = passes[1];
-  lower.query_begin = m - b.query_end;
-  lower.target_begin = n - b.target_end;
-  lower.columns = columns;
-  lower.rows = b.rows() - cut;
-  lower.reversed = true;
-  lower.left_gap_continues = b.gap_continues_at_end;
-  lower.out = row;
   lower.save_every = spacing;
   lower.saved = row * checkpoints_of(upper);
   const std::size_t saved_entries = lower.saved + row * checkpoints_of(lower);
@@ -402,25 +413,9 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     std::size_t entries = 0;
     for (std::size_t k : split) {
       const Box& b = pieces[k].box;
-      const int cut = b.rows() / 2;  // 1 <= cut <= rows - 1: both halves have a row next to the cut
-      RowPass forward;
-      forward.query_begin = b.query_begin;
-      forward.target_begin = b.target_begin;
-      forward.columns = b.columns();
-      forward.rows = cut;
-      forward.left_gap_continues = b.gap_continues_at_start;
-      forward.out = entries;
-      RowPass reverse;
-      reverse.query_begin = m - b.query_end;
-      reverse.target_begin = n - b.target_end;
-      reverse.columns = b.columns();
-      reverse.rows = b.rows() - cut;
-      reverse.reversed = true;
-      reverse.left_gap_continues = b.gap_continues_at_end;
-      reverse.out = entries + static_cast<std::size_t>(b.columns()) + 1;
+      // 1 <= cut <= rows - 1: both halves have a row next to the cut
+      for (const RowPass& half : detail::halves(b, b.rows() / 2, m, n, entries)) passes.push_back(half);
       entries += 2 * (static_cast<std::size_t>(b.columns()) + 1);
-      passes.push_back(forward);
-      passes.push_back(reverse);
       cells_done += static_cast<double>(b.rows()) * b.columns();
     }
     // The runner applies the crossing rule where the rows are (RowPassOutput::midpoints).
@@ -656,6 +651,25 @@ class PairBatch {
   std::vector<int> query_base_, target_base_;
 };
 
+namespace detail {
+
+// body(k, pair k alone) for every pair of `batch` on `threads` threads, each pair first refused if its scores could
+// pass 32 bits (check_fits).
+template <class Matrix, class Body>
+void for_each_checked_pair(const PairBatch& batch, const Matrix& matrix, recurrences::GapCosts gaps, int threads,
+                           Body body) {
+  tiers::parallel_for(
+      batch.size(), threads, [] { return ScoreRangeCache{}; },
+      [&](ScoreRangeCache& ranges, std::size_t k) {
+        const SequencePair p = batch.pair(k);
+        check_fits(p.query, static_cast<int>(p.query_length), p.target, static_cast<int>(p.target_length), matrix, gaps,
+                   ranges);
+        body(k, p);
+      });
+}
+
+}  // namespace detail
+
 // The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one; ends are
 // located on the host (all threads), the levels run by `run_passes` and the leaves by `solve_leaves` over
 // batch.pair() (see align_boxes_linear_space).
@@ -668,26 +682,22 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   if (gaps.left_gap_continues) throw std::invalid_argument("align_batch_linear_space: left_gap_continues is for boxes");
   std::vector<Box> boxes(batch.size());
   std::vector<long> located(batch.size());
-  tiers::parallel_for(
-      batch.size(), options.threads, [] { return detail::ScoreRangeCache{}; },
-      [&](detail::ScoreRangeCache& ranges, std::size_t k) {
-        const SequencePair p = batch.pair(k);
-        const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
-        detail::check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
-        Box box{0, m, 0, n, false, false};
-        if (mode == AlignMode::Local) {
-          const engine::AlignmentEnds ends = engine::locate_local(p.query, m, p.target, n, matrix, gaps.open, gaps.extend);
-          box = ends.score <= 0 ? Box{} : Box{ends.query_start - 1, ends.query_end, ends.target_start - 1, ends.target_end};
-          located[k] = ends.score <= 0 ? 0 : ends.score;
-        } else if (mode == AlignMode::SemiGlobal) {
-          box = detail::locate_semiglobal(p, matrix, gaps, located[k]);
-        }
-        box.query_begin += batch.query_base(k);
-        box.query_end += batch.query_base(k);
-        box.target_begin += batch.target_base(k);
-        box.target_end += batch.target_base(k);
-        boxes[k] = box;
-      });
+  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [&](std::size_t k, const SequencePair& p) {
+    const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
+    Box box{0, m, 0, n, false, false};
+    if (mode == AlignMode::Local) {
+      const engine::AlignmentEnds ends = engine::locate_local(p.query, m, p.target, n, matrix, gaps.open, gaps.extend);
+      box = ends.score <= 0 ? Box{} : Box{ends.query_start - 1, ends.query_end, ends.target_start - 1, ends.target_end};
+      located[k] = ends.score <= 0 ? 0 : ends.score;
+    } else if (mode == AlignMode::SemiGlobal) {
+      box = detail::locate_semiglobal(p, matrix, gaps, located[k]);
+    }
+    box.query_begin += batch.query_base(k);
+    box.query_end += batch.query_base(k);
+    box.target_begin += batch.target_base(k);
+    box.target_end += batch.target_base(k);
+    boxes[k] = box;
+  });
   std::vector<Alignment> out =
       align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
   tiers::parallel_for(
@@ -721,38 +731,21 @@ std::vector<long> global_scores(const PairBatch& batch, const Matrix& matrix, re
   std::vector<long> scores(batch.size());
   std::vector<std::size_t> halved;  // pairs scored by two half passes
   std::vector<char> small(batch.size());
-  tiers::parallel_for(
-      batch.size(), options.threads, [] { return detail::ScoreRangeCache{}; },
-      [&](detail::ScoreRangeCache& ranges, std::size_t k) {
-        const SequencePair p = batch.pair(k);
-        const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
-        detail::check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
-        small[k] = n <= 1 || m == 0;
-        if (small[k]) scores[k] = detail::solve_leaf(p, Box{0, m, 0, n, false, false}, matrix, gaps).score;
-      });
+  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [&](std::size_t k, const SequencePair& p) {
+    const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
+    small[k] = n <= 1 || m == 0;
+    if (small[k]) scores[k] = detail::solve_leaf(p, Box{0, m, 0, n, false, false}, matrix, gaps).score;
+  });
   const SequencePair all = batch.pair();
   std::vector<RowPass> passes;
   std::size_t entries = 0;
   for (std::size_t k = 0; k < batch.size(); ++k) {
     if (small[k]) continue;
-    const Box b{batch.query_base(k), batch.query_base(k + 1), batch.target_base(k),
-                batch.target_base(k + 1), false, false};
-    RowPass forward;
-    forward.query_begin = b.query_begin;
-    forward.target_begin = b.target_begin;
-    forward.columns = b.columns();
-    forward.rows = b.rows() / 2;
-    forward.out = entries;
-    RowPass reverse;
-    reverse.query_begin = all.query_length - b.query_end;
-    reverse.target_begin = all.target_length - b.target_end;
-    reverse.columns = b.columns();
-    reverse.rows = b.rows() - forward.rows;
-    reverse.reversed = true;
-    reverse.out = entries + static_cast<std::size_t>(b.columns()) + 1;
+    const Box b{batch.query_base(k), batch.query_base(k + 1), batch.target_base(k), batch.target_base(k + 1), false,
+                false};
+    for (const RowPass& half : detail::halves(b, b.rows() / 2, all.query_length, all.target_length, entries))
+      passes.push_back(half);
     entries += 2 * (static_cast<std::size_t>(b.columns()) + 1);
-    passes.push_back(forward);
-    passes.push_back(reverse);
     halved.push_back(k);
   }
   std::vector<Midpoint> midpoints(halved.size());
