@@ -3,8 +3,8 @@
 // of one level is halved at its middle target row at once: one batch of row passes (row_passes.hpp: a forward pass
 // over each upper half, a reverse pass over each lower half), the crossing rule of midpoint.hpp on each pair of
 // rows, and the box becomes two boxes, joined either at a node or by a vertical gap through it. Boxes small enough
-// are solved whole by full traceback. Nothing here depends on where the passes run: the host tier by default, or
-// any runner with run_row_passes_on_host's contract (the device backend).
+// are solved whole by full traceback, all in one call after the last level. Nothing here depends on where the
+// passes run: the host tier by default, or any runner with run_row_passes_on_host's contract (the device backend).
 //
 // A vertical gap that crosses a cut belongs to both halves; each half is then a box whose corner lies inside a gap
 // already open (GapCosts::left_gap_continues for the forward pass, the same flag on the reversed problem for the
@@ -84,6 +84,7 @@ struct Piece {
   bool whole = false;     // the box as given, not yet split: its midpoint or leaf score is the box's score
   std::size_t owner = 0;  // the box it is part of
   std::vector<EditRun> edits;
+  bool leaf = false;  // to be solved whole, with every other leaf, once no box is left to split
 };
 
 inline bool is_leaf(const Box& b, long leaf_cells) {
@@ -355,8 +356,6 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   for (const Box& b : boxes) expected_cells += 2.0 * (static_cast<double>(b.rows()) + 1) * (static_cast<double>(b.columns()) + 1);
   std::vector<RowPass> passes;
   std::vector<std::size_t> split;  // indices of the pieces this level splits
-  std::vector<Box> leaf_boxes;
-  std::vector<Alignment> solutions;
   while (true) {
     // Boxes big enough for checkpoint rows are cut at all of them, one box at a time (each pass fills the machine);
     // their parts may be cut again.
@@ -386,25 +385,14 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
       if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
       continue;
     }
+    // Leaves wait for the last level: all of them in one call, which a device solver runs as one batch.
     split.clear();
-    std::vector<std::size_t> leaves;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
-      if (pieces[k].solved) continue;
-      (detail::is_leaf(pieces[k].box, options.leaf_cells) ? leaves : split).push_back(k);
-    }
-    if (split.empty() && leaves.empty()) break;
-    if (!leaves.empty()) {
-      leaf_boxes.clear();
-      for (std::size_t k : leaves) leaf_boxes.push_back(pieces[k].box);
-      solutions.clear();
-      solve_leaves(leaf_boxes, solutions);
-      if (solutions.size() != leaves.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
-      for (std::size_t k = 0; k < leaves.size(); ++k) {
-        Piece& piece = pieces[leaves[k]];
-        piece.edits = std::move(solutions[k].edits);
-        piece.solved = true;
-        if (piece.whole) scores[piece.owner] = solutions[k].score;
-      }
+      if (pieces[k].solved || pieces[k].leaf) continue;
+      if (detail::is_leaf(pieces[k].box, options.leaf_cells))
+        pieces[k].leaf = true;
+      else
+        split.push_back(k);
     }
     if (split.empty()) break;
 
@@ -444,6 +432,23 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     }
     pieces = std::move(next);
     if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
+  }
+
+  std::vector<std::size_t> leaves;
+  for (std::size_t k = 0; k < pieces.size(); ++k)
+    if (!pieces[k].solved) leaves.push_back(k);
+  if (!leaves.empty()) {
+    std::vector<Box> leaf_boxes;
+    for (std::size_t k : leaves) leaf_boxes.push_back(pieces[k].box);
+    std::vector<Alignment> solutions;
+    solve_leaves(leaf_boxes, solutions);
+    if (solutions.size() != leaves.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+      Piece& piece = pieces[leaves[k]];
+      piece.edits = std::move(solutions[k].edits);
+      piece.solved = true;
+      if (piece.whole) scores[piece.owner] = solutions[k].score;
+    }
   }
 
   // The pieces of each box are contiguous and in order.
