@@ -41,8 +41,8 @@ run() {  # label, then the command
 common=(--query "$data/q.fa" --target "$data/t.fa" --pairs all --mode global --matrix BLOSUM62 --gap-open 11
         --gap-extend 1 --backend cuda)
 run cudp-align-warmup "$align" "${common[@]}" --format score --out "$data/warm.tsv"
-run cudp-align-sam "$align" "${common[@]}" --format sam --out "$data/cudp.sam"
-run cudp-align-score "$align" "${common[@]}" --format score --out "$data/cudp.tsv"
+CUDP_STAGE_TIMES=1 run cudp-align-sam "$align" "${common[@]}" --format sam --out "$data/cudp.sam"
+CUDP_STAGE_TIMES=1 run cudp-align-score "$align" "${common[@]}" --format score --out "$data/cudp.tsv"
 # parasail: the open cost includes the first extension (11 + k is -o 12 -e 1); -x aligns every pair (no filter).
 run parasail-trace "$cpu/usr/bin/parasail_aligner" -a nw_trace_striped_sat -x -o 12 -e 1 -m blosum62 -t "$threads" \
   -q "$data/q.fa" -f "$data/t.fa" -O SAM -g "$data/parasail.sam"

@@ -28,6 +28,7 @@
 #include "backend.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "stage_times.hpp"
 
 namespace {
 
@@ -237,7 +238,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     const Options& o = *parsed;
+    cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
+    auto stage = cudp::examples::StageTimes::clock::now();
     const AlignBackend backend = choose_backend(o.backend);
+    stage = times.add("backend", stage);
     const AlignMode mode = mode_of(o.mode);
 
     const AlphabetKind kind = choose_alphabet(o);
@@ -245,6 +249,7 @@ int main(int argc, char** argv) {
     const Scoring scoring = choose_scoring(o, kind, o.query + ", " + o.target);
     const SequenceFile queries = read_sequences(o.query, alphabet);
     const SequenceFile targets = read_sequences(o.target, alphabet);
+    stage = times.add("read", stage);
 
     std::vector<Job> jobs;
     if (o.pairs == "one-to-one") {
@@ -298,6 +303,7 @@ int main(int argc, char** argv) {
       if (!j.error.empty())
         j.error = "internal error: query '" + q.name + "' with target '" + t.name + "': " + j.error;
     };
+    stage = times.add("checks", stage);
     // The pairs as one batch, for the paths that take them all at once.
     std::vector<cudp::align::SequenceView> qv, tv;
     double cells = 0;
@@ -326,6 +332,7 @@ int main(int argc, char** argv) {
       } catch (const std::logic_error& e) {  // the library's own checks: a bug, as below
         throw InternalError(std::string("internal error: ") + e.what());
       }
+      stage = times.add("scores (library)", stage);
       for (std::size_t k = 0; k < jobs.size(); ++k) {
         jobs[k].alignment.score = scores[k];
         progress.done(static_cast<double>(qv[k].length) * tv[k].length);
@@ -340,11 +347,12 @@ int main(int argc, char** argv) {
         // let through): a bug, status 3, as on the host path. CUDA failures stay runtime errors (status 1).
         throw InternalError(std::string("internal error: ") + e.what());
       }
-      for (std::size_t k = 0; k < jobs.size(); ++k) {
+      stage = times.add("align (library)", stage);
+      cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t k) {
         jobs[k].alignment = std::move(all[k]);
         check(jobs[k]);
         progress.done(static_cast<double>(qv[k].length) * tv[k].length);
-      }
+      });
     } else {
       const auto run = [&](Job& j, int pair_threads) {
         const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
@@ -368,13 +376,25 @@ int main(int argc, char** argv) {
     progress.finish();
     for (const Job& j : jobs)
       if (!j.error.empty()) throw InternalError(j.error);
+    stage = times.add("align/verify", stage);
 
     ReportContext ctx{&alphabet, &scoring.matrix, scoring.name, scoring.gaps, mode};
     std::ostringstream out;
+    // Each job's record formatted on its own, on all threads, then written in job order.
+    const auto write_records = [&](auto write_record) {
+      std::vector<std::string> records(jobs.size());
+      cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t k) {
+        std::ostringstream record;
+        write_record(record, k);
+        records[k] = record.str();
+      });
+      for (const std::string& r : records) out << r;
+    };
     if (o.format == "pair") {
       out << pair_report_header(o.args, o.out.empty() ? "stdout" : o.out) << "\n";
-      for (const Job& j : jobs)
-        write_pair(out, ctx, queries.sequence(j.query), targets.sequence(j.target), j.alignment);
+      write_records([&](std::ostream& record, std::size_t k) {
+        write_pair(record, ctx, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target), jobs[k].alignment);
+      });
       out << pair_report_footer();
     } else if (o.format == "sam") {
       std::vector<Sequence> refs;
@@ -390,22 +410,28 @@ int main(int argc, char** argv) {
           best_job[q] = k;
         }
       }
-      for (std::size_t k = 0; k < jobs.size(); ++k)
-        write_sam(out, ctx, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target), jobs[k].alignment,
+      write_records([&](std::ostream& record, std::size_t k) {
+        write_sam(record, ctx, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target), jobs[k].alignment,
                   best_job[jobs[k].query] != k);
+      });
     } else if (o.format == "tabular") {
       const auto ka = cudp::bio::gapped_parameters(scoring.matrix.name, scoring.gaps.open, scoring.gaps.extend);
-      for (const Job& j : jobs)
-        write_tabular(out, ctx, queries.sequence(j.query), targets.sequence(j.target), j.alignment, ka);
+      write_records([&](std::ostream& record, std::size_t k) {
+        write_tabular(record, ctx, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target),
+                      jobs[k].alignment, ka);
+      });
     } else {
       for (const Job& j : jobs) write_score(out, queries.sequence(j.query), targets.sequence(j.target), j.alignment);
     }
 
     const std::string text = out.str();
+    stage = times.add("format", stage);
     if (o.out.empty())
       std::fwrite(text.data(), 1, text.size(), stdout);
     else
       cudp::io::write_outputs({{o.out, &text}});  // all or nothing; /dev/null and pipes are written in place
+    times.add("write", stage);
+    times.print("cudp-align");
     return 0;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "cudp-align: %s\n", e.what());

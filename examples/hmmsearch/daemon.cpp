@@ -264,7 +264,7 @@ void serve_connection(const Daemon& daemon, int fd) {
     for (std::size_t i = 3; i < request.size(); ++i) words += " " + request[i];
     std::fprintf(stderr, "cudp-hmmsearch daemon: %.3f s, status %s:%s%s%s\n", seconds, reply[0].c_str(), words.c_str(),
                  reply[1].empty() ? "" : ": ", reply[1].c_str());
-    StageTimes::global().print();
+    StageTimes::global().print("cudp-hmmsearch");
     StageTimes::global().reset();
   } catch (const std::exception& e) {  // a broken connection, or no memory for a request: the next one may do
     std::fprintf(stderr, "cudp-hmmsearch daemon: a client's request failed: %s\n", e.what());

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     t = hmmsearch::StageTimes::clock::now();
     hmmsearch::write_run_outputs(o, outputs);
     times.add("write outputs", t);
-    times.print();
+    times.print("cudp-hmmsearch");
     if (times.enabled() && searcher.device)
       std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels %9.4f s\n", searcher.device->kernel_seconds());
     // The rest of a run's wall time is the process's start and exit (loading and tearing down CUDA).
