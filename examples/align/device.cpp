@@ -6,6 +6,8 @@
 #include <utility>
 
 #include <cudp/scorer.hpp>
+
+#include "stage_times.hpp"
 #if defined(__CUDACC__)
 #include <cudp/align/device_leaves.cuh>
 #include <cudp/align/device_row_passes.cuh>
@@ -31,9 +33,13 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
                                                        cudp::recurrences::GapCosts gaps, int threads,
                                                        std::function<void(double)> progress) {
 #if defined(__CUDACC__)
+  cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
+  auto stage = cudp::examples::StageTimes::clock::now();
   const cudp::align::PairBatch batch(queries, targets);
+  stage = times.add("  batch", stage);
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix);
+  stage = times.add("  device copies", stage);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
   options.progress = std::move(progress);
@@ -60,8 +66,12 @@ std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceVi
                                        const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
                                        int threads) {
 #if defined(__CUDACC__)
+  cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
+  auto stage = cudp::examples::StageTimes::clock::now();
   const cudp::align::PairBatch batch(queries, targets);
+  stage = times.add("  batch", stage);
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
+  stage = times.add("  device copies", stage);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
   return cudp::align::global_scores(
