@@ -321,9 +321,9 @@ class DeviceLeaves<StripShapes<Rs...>> {
     };
     const auto m = static_cast<std::size_t>(pair.query_length), n = static_cast<std::size_t>(pair.target_length);
     sequences_.reserve(m + n);
-    engine::copy_to_device(sequences_.get(), pair.query, m, stream_);
-    engine::copy_to_device(sequences_.get() + m, pair.target, n, stream_);
-    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the table's copy, when both sequences are empty
+    if (m) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get(), pair.query, m, cudaMemcpyHostToDevice, stream_));
+    if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + m, pair.target, n, cudaMemcpyHostToDevice, stream_));
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   // The most bytes of moves one box may take on the device (default 4 MiB: a 2000 x 2000 box); larger ones go to

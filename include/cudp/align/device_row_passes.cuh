@@ -432,6 +432,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     upload_at(pair.query_reversed, n, n);
     upload_at(pair.target, 2 * n, t);
     upload_at(pair.target_reversed, 2 * n + t, t);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   // Runs every pass and writes its row into host memory, as run_row_passes_on_host does; with
@@ -521,7 +522,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   }
 
   void upload_at(const std::uint8_t* host, std::size_t at, std::size_t n) {
-    engine::copy_to_device(sequences_.get() + at, host, n, stream_);
+    if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + at, host, n, cudaMemcpyHostToDevice, stream_));
   }
 
   std::size_t budget() const {

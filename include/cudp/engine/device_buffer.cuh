@@ -76,19 +76,4 @@ class PinnedBuffer {
   std::size_t capacity_ = 0;
 };
 
-// Copies `bytes` of host memory to the device and waits. Large pageable ranges are page-locked for the copy (a
-// pageable copy ran at about 1.5 GB/s on the H100 machines, a page-locked one at the bus's speed); where locking
-// fails the copy goes ahead pageable.
-inline void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStream_t stream = 0) {
-  if (bytes == 0) return;
-  void* range = const_cast<void*>(host);  // registering does not write it
-  const bool locked =
-      bytes >= (std::size_t{1} << 24) && cudaHostRegister(range, bytes, cudaHostRegisterDefault) == cudaSuccess;
-  if (!locked) cudaGetLastError();  // clears a failed registration
-  const cudaError_t copied = cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream);
-  const cudaError_t synced = copied == cudaSuccess ? cudaStreamSynchronize(stream) : copied;
-  if (locked) cudaHostUnregister(range);
-  CUDP_CUDA_CHECK(synced);
-}
-
 }  // namespace cudp::engine
