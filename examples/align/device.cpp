@@ -22,6 +22,17 @@ constexpr long kDeviceLeafCells = 1100000;  // 1001 x 1050 cells
 // for 1 and 10 Mbp (bench/RESULTS.md, 2026-11-24).
 constexpr double kDeviceCheckpointCells = 2e11;
 constexpr std::size_t kDeviceCheckpointBytes = std::size_t{2} << 30;
+
+using cudp::examples::StageTimes;
+
+// The pairs laid end to end (stage "  batch" of CUDP_STAGE_TIMES).
+cudp::align::PairBatch batch_of(const std::vector<cudp::align::SequenceView>& queries,
+                                const std::vector<cudp::align::SequenceView>& targets) {
+  const auto start = StageTimes::clock::now();
+  cudp::align::PairBatch batch(queries, targets);
+  StageTimes::global().add("  batch", start);
+  return batch;
+}
 #endif
 
 bool gpu_available() { return cudp::device_backend_available(); }
@@ -33,13 +44,11 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
                                                        cudp::recurrences::GapCosts gaps, int threads,
                                                        std::function<void(double)> progress) {
 #if defined(__CUDACC__)
-  cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
-  auto stage = cudp::examples::StageTimes::clock::now();
-  const cudp::align::PairBatch batch(queries, targets);
-  stage = times.add("  batch", stage);
+  const cudp::align::PairBatch batch = batch_of(queries, targets);
+  const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix);
-  stage = times.add("  device copies", stage);
+  StageTimes::global().add("  device copies", copying);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
   options.progress = std::move(progress);
@@ -66,12 +75,10 @@ std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceVi
                                        const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
                                        int threads) {
 #if defined(__CUDACC__)
-  cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
-  auto stage = cudp::examples::StageTimes::clock::now();
-  const cudp::align::PairBatch batch(queries, targets);
-  stage = times.add("  batch", stage);
+  const cudp::align::PairBatch batch = batch_of(queries, targets);
+  const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
-  stage = times.add("  device copies", stage);
+  StageTimes::global().add("  device copies", copying);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
   return cudp::align::global_scores(
