@@ -34,7 +34,8 @@
 // by the strips as they pass the row; host output only), and about 64 bytes of descriptor,
 // ticket and progress entries; the class itself holds 4 bytes per residue pair position (query and target, forward
 // and reversed). A level whose buffers do not fit the budget (most of cudaMemGetInfo's free memory, or
-// set_memory_budget) runs in waves of passes.
+// set_memory_budget) runs in waves of passes. Asked for crossings (run_crossings), it keeps the whole level's rows on
+// the device, 8 bytes per column of each pass, and the crossing rule runs there, one warp per box.
 #include <algorithm>
 #include <array>
 #include <climits>
