@@ -223,7 +223,7 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   }
   const align::PairBatch batch(qv, tv);
   align::DeviceRowPasses<> device(batch.pair(), matrix);
-  align::DeviceLeaves<> leaves(batch.pair(), matrix);
+  align::DeviceLeaves<> leaves(batch.pair(), matrix, device.forward_sequences());
   double level_seconds = 0, leaf_seconds = 0;  // wall time in the levels' passes and in the leaves
   auto runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
     const auto t = std::chrono::steady_clock::now();

@@ -47,7 +47,7 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
   const cudp::align::PairBatch batch = batch_of(queries, targets);
   const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
-  cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix);
+  cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix, passes.forward_sequences());
   StageTimes::global().add("  device copies", copying);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;

@@ -2,8 +2,8 @@
 // solve_leaves_on_host), box for box: the same score and the same edit string, ties included. Random boxes of every
 // strip shape, one strip and many, thin and flat, with and without continuing gaps at either corner; boxes sent to
 // the host by the slot limit; a grid cut down by the memory budget; the linear-space recursion with the levels and
-// the leaves on the device, in all three modes and for a batch of pairs. DNA (+2/-3) and BLOSUM62, gap costs 11/1,
-// 0/2 and 5/2.
+// the leaves on the device, in all three modes and for a batch of pairs (its leaves reading the row passes' copy of
+// the sequences). DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -189,7 +189,7 @@ TEST_CASE("device leaves: a batch of protein pairs, each one leaf", "[gpu]") {
   }
   const cudp::align::PairBatch batch(queries, targets);
   cudp::align::DeviceRowPasses<> passes(batch.pair(), blosum62());
-  DeviceLeaves<> leaves(batch.pair(), blosum62());
+  DeviceLeaves<> leaves(batch.pair(), blosum62(), passes.forward_sequences());  // as cudp-align: one device copy
   cudp::align::LinearSpaceOptions options;
   options.leaf_cells = 1100000;  // 1001 x 1050 cells: every pair whole
   for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {

@@ -16,7 +16,8 @@
 // Memory: warps are persistent and each owns a slot (the largest box's moves: about half a byte per cell, plus 16
 // bytes per row for the edge columns), so a batch of any size runs in a fixed working set; boxes with an empty
 // side, or whose moves would pass the slot limit, are solved on the host by align_full. The sequences are held
-// once (1 byte per residue of each), the answers take a quarter byte per row and column of every box.
+// once (1 byte per residue of each), or not at all when a DeviceRowPasses over the same pair lends its copy
+// (forward_sequences); the answers take a quarter byte per row and column of every box.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -310,6 +311,11 @@ class DeviceLeaves<StripShapes<Rs...>> {
  public:
   template <class Matrix>
   DeviceLeaves(const SequencePair& pair, const Matrix& matrix, cudaStream_t stream = 0)
+      : DeviceLeaves(pair, matrix, DeviceSequences{}, stream) {}
+  // The same reading the pair's forward buffers from `shared` (DeviceRowPasses::forward_sequences) instead of a copy
+  // of its own; they must outlive this object.
+  template <class Matrix>
+  DeviceLeaves(const SequencePair& pair, const Matrix& matrix, DeviceSequences shared, cudaStream_t stream = 0)
       : stream_(stream), pair_(pair) {
     codes_ = detail::matrix_side("DeviceLeaves", pair);
     std::vector<std::int32_t> table(static_cast<std::size_t>(codes_) * codes_);
@@ -320,9 +326,14 @@ class DeviceLeaves<StripShapes<Rs...>> {
       return detail::solve_leaf(pair, b, matrix, gaps);
     };
     const auto m = static_cast<std::size_t>(pair.query_length), n = static_cast<std::size_t>(pair.target_length);
-    sequences_.reserve(m + n);
-    if (m) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get(), pair.query, m, cudaMemcpyHostToDevice, stream_));
-    if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + m, pair.target, n, cudaMemcpyHostToDevice, stream_));
+    if (shared.query != nullptr || shared.target != nullptr) {
+      on_device_ = shared;
+    } else {
+      sequences_.reserve(m + n);
+      if (m) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get(), pair.query, m, cudaMemcpyHostToDevice, stream_));
+      if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + m, pair.target, n, cudaMemcpyHostToDevice, stream_));
+      on_device_ = DeviceSequences{sequences_.get(), sequences_.get() + m};
+    }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
@@ -467,8 +478,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
       arrived.push_back(std::make_unique<detail::StreamEvent>());
       timers.back()->start(stream_);
       kernel<<<static_cast<unsigned>(std::min(blocks, blocks_for(n))), detail::kLeafBlockThreads, 0, stream_>>>(
-          Shapes{}, leaves_.get() + begin, static_cast<int>(n), counts_.get() + count + c, sequences_.get(),
-          sequences_.get() + pair_.query_length, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
+          Shapes{}, leaves_.get() + begin, static_cast<int>(n), counts_.get() + count + c, on_device_.query,
+          on_device_.target, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
           edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get());
       CUDP_CUDA_CHECK(cudaGetLastError());
       timers.back()->stop(stream_);
@@ -553,7 +564,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
   SequencePair pair_;
   int codes_ = 1;
   std::function<Alignment(const Box&, recurrences::GapCosts)> host_leaf_;
-  engine::DeviceBuffer<std::uint8_t> sequences_;  // query, then target
+  engine::DeviceBuffer<std::uint8_t> sequences_;  // query, then target, unless shared
+  DeviceSequences on_device_;
   engine::DeviceBuffer<std::int32_t> matrix_;
   engine::DeviceBuffer<detail::DeviceLeaf> leaves_;
   engine::DeviceBuffer<unsigned char> moves_;

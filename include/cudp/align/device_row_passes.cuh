@@ -391,6 +391,13 @@ __global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, co
 
 }  // namespace detail
 
+// A pair's forward buffers already on the device, for a second backend over the same pair (DeviceLeaves) to use
+// instead of a copy of its own. Owned by whoever made them, which must outlive the user.
+struct DeviceSequences {
+  const std::uint8_t* query = nullptr;
+  const std::uint8_t* target = nullptr;
+};
+
 // What the last run did.
 struct RowPassRunStats {
   std::size_t passes = 0;
@@ -486,6 +493,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       b += (static_cast<std::size_t>(pass.columns) + 1) * 2 * sizeof(std::int32_t) * (1 + checkpoints_of(pass));
     return b;
   }
+  // Its copies of the pair's forward buffers, for DeviceLeaves over the same pair.
+  DeviceSequences forward_sequences() const { return {sequences_.get(), sequences_.get() + 2 * query_length_}; }
   // Device bytes held for the sequences: one byte per residue of each of the four buffers.
   std::size_t sequence_bytes() const { return 2 * static_cast<std::size_t>(query_length_ + target_length_); }
   // 0 (the default): most of the device's free memory at each run.
