@@ -2,6 +2,7 @@
 // GPU path reports itself absent.
 #include "device.hpp"
 
+#include <future>
 #include <stdexcept>
 #include <utility>
 
@@ -37,6 +38,20 @@ cudp::align::PairBatch batch_of(const std::vector<cudp::align::SequenceView>& qu
 
 bool gpu_available() { return cudp::device_backend_available(); }
 
+namespace {
+std::shared_future<void>& gpu_started() {
+  static std::shared_future<void> started;
+  return started;
+}
+}  // namespace
+
+void start_gpu() {
+#if defined(__CUDACC__)
+  // Errors are left to the first call that needs the context: it reports them.
+  gpu_started() = std::async(std::launch::async, [] { (void)cudaFree(nullptr); }).share();
+#endif
+}
+
 std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignMode mode,
                                                        const std::vector<cudp::align::SequenceView>& queries,
                                                        const std::vector<cudp::align::SequenceView>& targets,
@@ -45,6 +60,7 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
                                                        std::function<void(double)> progress) {
 #if defined(__CUDACC__)
   const cudp::align::PairBatch batch = batch_of(queries, targets);
+  if (gpu_started().valid()) gpu_started().wait();
   const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix, passes.forward_sequences());
@@ -76,6 +92,7 @@ std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceVi
                                        int threads) {
 #if defined(__CUDACC__)
   const cudp::align::PairBatch batch = batch_of(queries, targets);
+  if (gpu_started().valid()) gpu_started().wait();
   const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   StageTimes::global().add("  device copies", copying);

@@ -241,6 +241,7 @@ int main(int argc, char** argv) {
     cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
     auto stage = cudp::examples::StageTimes::clock::now();
     const AlignBackend backend = choose_backend(o.backend);
+    if (backend == AlignBackend::Device) start_gpu();
     stage = times.add("backend", stage);
     const AlignMode mode = mode_of(o.mode);
 
