@@ -317,10 +317,10 @@ class DeviceLeaves<StripShapes<Rs...>> {
   template <class Matrix>
   DeviceLeaves(const SequencePair& pair, const Matrix& matrix, DeviceSequences shared, cudaStream_t stream = 0)
       : stream_(stream), pair_(pair) {
-    codes_ = detail::matrix_side("DeviceLeaves", pair);
-    std::vector<std::int32_t> table(static_cast<std::size_t>(codes_) * codes_);
-    for (int t = 0; t < codes_; ++t)
-      for (int q = 0; q < codes_; ++q) table[static_cast<std::size_t>(t) * codes_ + q] = GlobalS32::substitution({}, matrix, t, q);
+    // The lender has scanned the pair for its codes already.
+    codes_ = shared.codes > 0 ? shared.codes : detail::matrix_side("DeviceLeaves", pair);
+    std::vector<std::int32_t> table;
+    detail::tabulate_substitutions<GlobalS32>(matrix, codes_, recurrences::GapCosts{}, table);
     matrix_.upload(table, stream_);
     host_leaf_ = [matrix, pair](const Box& b, recurrences::GapCosts gaps) {
       return detail::solve_leaf(pair, b, matrix, gaps);
@@ -332,7 +332,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
       sequences_.reserve(m + n);
       if (m) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get(), pair.query, m, cudaMemcpyHostToDevice, stream_));
       if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + m, pair.target, n, cudaMemcpyHostToDevice, stream_));
-      on_device_ = DeviceSequences{sequences_.get(), sequences_.get() + m};
+      on_device_ = DeviceSequences{sequences_.get(), sequences_.get() + m, codes_};
     }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }

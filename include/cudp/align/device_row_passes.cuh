@@ -194,6 +194,16 @@ inline int matrix_side(const char* who, const SequencePair& pair) {
   return std::max(top + 1, 1);
 }
 
+// The codes x codes substitution table that the kernels hold in shared memory, row t (target code), column q:
+// P::substitution(gaps, matrix, t, q).
+template <class P, class Matrix>
+void tabulate_substitutions(const Matrix& matrix, int codes, const recurrences::GapCosts& gaps,
+                            std::vector<typename P::Word>& out) {
+  out.resize(static_cast<std::size_t>(codes) * codes);
+  for (int t = 0; t < codes; ++t)
+    for (int q = 0; q < codes; ++q) out[static_cast<std::size_t>(t) * codes + q] = P::substitution(gaps, matrix, t, q);
+}
+
 // Indices 0 .. count - 1 by decreasing cells_of(k), in powers of two (a stable counting sort keeps the given order
 // within a class): work of a persistent grid, longest first, so that the last tickets are the short ones.
 template <class CellsOf>
@@ -404,6 +414,7 @@ __global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, co
 struct DeviceSequences {
   const std::uint8_t* query = nullptr;
   const std::uint8_t* target = nullptr;
+  int codes = 0;  // the pair's matrix side (detail::matrix_side), found when the copy was made
 };
 
 // What the last run did.
@@ -439,9 +450,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       : stream_(stream), query_length_(pair.query_length), target_length_(pair.target_length) {
     codes_ = detail::matrix_side("DeviceRowPasses", pair);
     tabulate_ = [matrix, codes = codes_](const recurrences::GapCosts& gaps, std::vector<std::int32_t>& out) {
-      out.resize(static_cast<std::size_t>(codes) * codes);
-      for (int t = 0; t < codes; ++t)
-        for (int q = 0; q < codes; ++q) out[static_cast<std::size_t>(t) * codes + q] = P::substitution(gaps, matrix, t, q);
+      detail::tabulate_substitutions<P>(matrix, codes, gaps, out);
     };
     const auto n = static_cast<std::size_t>(pair.query_length), t = static_cast<std::size_t>(pair.target_length);
     sequences_.reserve(2 * (n + t));
@@ -503,7 +512,9 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     return b;
   }
   // Its copies of the pair's forward buffers, for DeviceLeaves over the same pair.
-  DeviceSequences forward_sequences() const { return {sequences_.get(), sequences_.get() + 2 * query_length_}; }
+  DeviceSequences forward_sequences() const {
+    return {sequences_.get(), sequences_.get() + 2 * query_length_, codes_};
+  }
   // Device bytes held for the sequences: one byte per residue of each of the four buffers.
   std::size_t sequence_bytes() const { return 2 * static_cast<std::size_t>(query_length_ + target_length_); }
   // 0 (the default): most of the device's free memory at each run.
