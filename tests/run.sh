@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a machine without a GPU: installs the test dependencies, builds everything (nvcc
 # compiles every kernel instantiation for sm_90 when the CUDA toolkit is present), runs the host tests and the
-# oracle comparisons, fuzzes the FASTA reader for a bounded time, and checks that an installed cudp is usable
-# through find_package.
+# oracle comparisons, fuzzes the FASTA, HMM, Newick and NEXUS readers for a bounded time, and checks that an
+# installed cudp is usable through find_package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sudo=""
@@ -10,7 +10,8 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends cmake g++ make python3 zlib1g-dev catch2 fasta3 parasail \
-  ncbi-data hmmer hmmer-examples gdb ncbi-blast+ clang libclang-rt-14-dev emboss bowtie2-examples >/dev/null
+  ncbi-data hmmer hmmer-examples gdb ncbi-blast+ clang libclang-rt-14-dev emboss bowtie2-examples \
+  libeigen3-dev libboost-dev iqtree phyml mrbayes >/dev/null
 
 jobs=$(nproc)
 build=${CUDP_BUILD_DIR:-build}
@@ -31,6 +32,14 @@ corpus=$(mktemp -d)
 "$build-fuzz/tests/hmmer/fuzz_hmm_file" -max_total_time="$(( (${CUDP_FUZZ_SECONDS:-60} + 1) / 2 ))" -print_final_stats=1 \
   "$corpus" tests/hmmer/fuzz_hmm_corpus
 rm -rf "$corpus"
+# The phylogenetics readers, Newick trees and alignments (NEXUS, PHYLIP, aligned FASTA), half as long each.
+for fuzzer in newick nexus; do
+  cmake --build "$build-fuzz" --target "fuzz_$fuzzer" -j"$jobs"
+  corpus=$(mktemp -d)
+  "$build-fuzz/tests/phylo/fuzz_$fuzzer" -max_total_time="$(( (${CUDP_FUZZ_SECONDS:-60} + 1) / 2 ))" \
+    -print_final_stats=1 "$corpus" "tests/phylo/fuzz_${fuzzer}_corpus"
+  rm -rf "$corpus"
+done
 
 # Install, then build and run a consumer project against the installed package.
 prefix=$(mktemp -d)

@@ -1,0 +1,99 @@
+// Tree likelihood throughput in the shapes of BEAGLE's synthetictest: one full evaluation = the transition matrices
+// of every edge and category, the partials of every internal node, and the root log-likelihood, on a random tree
+// with random data. Prints the device time per evaluation (CUDA events, median of the repeats after a warm-up)
+// and the host tier's time on all cores for the same problem, with both log-likelihoods.
+//
+// usage: cudp-phylo-bench [--repeats N] [--host 0|1] [STATES:TAXA:PATTERNS:CATEGORIES ...]
+//   default shapes: BRIEF's BEAGLE figures, 4:64:100000:4, 20:64:20000:4, 61:32:5000:4
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <cudp/phylo/device_tree_likelihood.cuh>
+
+#include "../tests/support/random_tree_problem.hpp"
+
+namespace {
+
+struct Shape {
+  int states, taxa, patterns, categories;
+};
+
+template <class Real>
+double device_ms(cudp::phylo::DeviceTreeLikelihood<Real>& d, int repeats) {
+  cudaEvent_t start, stop;
+  CUDP_CUDA_CHECK(cudaEventCreate(&start));
+  CUDP_CUDA_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < 3; ++i) d.run();
+  std::vector<float> times;
+  for (int i = 0; i < repeats; ++i) {
+    CUDP_CUDA_CHECK(cudaEventRecord(start));
+    d.run();
+    CUDP_CUDA_CHECK(cudaEventRecord(stop));
+    CUDP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  CUDP_CUDA_CHECK(cudaEventDestroy(start));
+  CUDP_CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+template <class Real>
+void run(const Shape& s, int repeats, bool host) {
+  const auto p = cudp::test::make_random_tree_problem(42, s.taxa, s.patterns, s.states, s.categories);
+  cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model);
+  const double ms = device_ms(d, repeats);
+  const double device_lnl = d.evaluate(false).log_likelihood;
+  // Partials written per evaluation: internal nodes x categories x patterns x states.
+  const double values = static_cast<double>(p.plan.buffers - p.plan.tips) * s.categories * s.patterns * s.states;
+  std::printf("%-6s states %2d taxa %3d patterns %6d categories %d: device %8.3f ms (%.1f G partial values/s), lnL %.6f",
+              sizeof(Real) == 4 ? "single" : "double", s.states, s.taxa, s.patterns, s.categories, ms,
+              values / ms * 1e-6, device_lnl);
+  if (host) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto h = cudp::phylo::evaluate_on_host<Real>(p.plan, p.data, p.model);
+    const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("; host tier, all cores %.1f ms (%.1fx), lnL %.6f, relative difference %.2e", host_ms, host_ms / ms,
+                h.log_likelihood, std::abs(h.log_likelihood - device_lnl) / std::abs(h.log_likelihood));
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeats = 20;
+  bool host = true;
+  std::vector<Shape> shapes;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--repeats" && a + 1 < argc) {
+      repeats = std::atoi(argv[++a]);
+    } else if (arg == "--host" && a + 1 < argc) {
+      host = std::atoi(argv[++a]) != 0;
+    } else {
+      Shape s{};
+      if (std::sscanf(arg.c_str(), "%d:%d:%d:%d", &s.states, &s.taxa, &s.patterns, &s.categories) != 4) {
+        std::fprintf(stderr, "cudp-phylo-bench: expected STATES:TAXA:PATTERNS:CATEGORIES, got '%s'\n", arg.c_str());
+        return 2;
+      }
+      shapes.push_back(s);
+    }
+  }
+  if (shapes.empty()) shapes = {{4, 64, 100000, 4}, {20, 64, 20000, 4}, {61, 32, 5000, 4}};
+  cudaDeviceProp prop{};
+  CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s\n", prop.name);
+  for (const Shape& s : shapes) {
+    run<float>(s, repeats, host);
+    run<double>(s, repeats, host);
+  }
+  return 0;
+}
