@@ -9,10 +9,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cudp/phylo/device_tree_likelihood.cuh>
 #include <string>
 #include <vector>
-
-#include <cudp/phylo/device_tree_likelihood.cuh>
 
 #include "../tests/support/random_tree_problem.hpp"
 
@@ -52,9 +51,10 @@ void run(const Shape& s, int repeats, bool host) {
   const double device_lnl = d.evaluate(false).log_likelihood;
   // Partials written per evaluation: internal nodes x categories x patterns x states.
   const double values = static_cast<double>(p.plan.buffers - p.plan.tips) * s.categories * s.patterns * s.states;
-  std::printf("%-6s states %2d taxa %3d patterns %6d categories %d: device %8.3f ms (%.1f G partial values/s), lnL %.6f",
-              sizeof(Real) == 4 ? "single" : "double", s.states, s.taxa, s.patterns, s.categories, ms,
-              values / ms * 1e-6, device_lnl);
+  std::printf(
+      "%-6s states %2d taxa %3d patterns %6d categories %d: device %8.3f ms (%.1f G partial values/s), lnL %.6f",
+      sizeof(Real) == 4 ? "single" : "double", s.states, s.taxa, s.patterns, s.categories, ms, values / ms * 1e-6,
+      device_lnl);
   if (host) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto h = cudp::phylo::evaluate_on_host<Real>(p.plan, p.data, p.model);

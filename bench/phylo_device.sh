@@ -11,25 +11,33 @@ mkdir -p "$OUT"
 deps=/tmp/phylo-deps
 mkdir -p "$deps"
 for deb in .debs-phylo/*.deb; do dpkg -x "$deb" "$deps"; done
-echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  commit: $(git rev-parse --short HEAD 2>/dev/null)" \
-  | tee "$OUT/summary.txt"
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
+echo "device: $gpu  commit: $(git rev-parse --short HEAD 2>/dev/null)" | tee "$OUT/summary.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCMAKE_PREFIX_PATH="$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake" -DEigen3_DIR="$deps/usr/share/eigen3/cmake" \
   -DBoost_DIR="$(ls -d "$deps"/usr/lib/x86_64-linux-gnu/cmake/Boost-* | head -1)" >"$OUT/configure.log" 2>&1
 cmake --build build-gpu -j"$(nproc)" --target device_tree_likelihood_test cudp-phylo-bench cudp-phylo \
-  >"$OUT/build.log" 2>&1 || { echo "build failed" | tee -a "$OUT/summary.txt"; grep -E "error|Eigen|Boost" "$OUT/build.log" "$OUT/configure.log" | head -30; exit 1; }
+  >"$OUT/build.log" 2>&1 || {
+  echo "build failed" | tee -a "$OUT/summary.txt"
+  grep -E "error|Eigen|Boost" "$OUT/build.log" "$OUT/configure.log" | head -30
+  exit 1
+}
+summary() { grep -E "$1" "$2" | tr '\n' ' '; }
 rc=0
 if [ "${TESTS:-1}" != 0 ]; then
   bin=$(find build-gpu/tests -name device_tree_likelihood_test -type f | head -1)
-  "$bin" >"$OUT/device_tree_likelihood_test.log" 2>&1; r=$?
+  log="$OUT/device_tree_likelihood_test.log"
+  "$bin" >"$log" 2>&1; r=$?
   [ $r = 0 ] || rc=$r
-  echo "device_tree_likelihood_test: rc=$r $(grep -E 'All tests passed|test cases' "$OUT/device_tree_likelihood_test.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  echo "device_tree_likelihood_test: rc=$r $(summary 'All tests passed|test cases' "$log")" | tee -a "$OUT/summary.txt"
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
   for tool in memcheck racecheck synccheck; do
-    timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "[small]" >"$OUT/sanitizer-$tool.log" 2>&1
+    timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "[small]" \
+      >"$OUT/sanitizer-$tool.log" 2>&1
     r=$?
     [ $r = 0 ] || rc=$r
-    echo "compute-sanitizer $tool device_tree_likelihood_test [small]: rc=$r $(grep -E 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+    echo "compute-sanitizer $tool device_tree_likelihood_test [small]: rc=$r" \
+      "$(summary 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$tool.log")" | tee -a "$OUT/summary.txt"
   done
   # cudp-phylo end to end on simulated data: the GPU's log-likelihood against the host's, both precisions.
   python3 tests/oracle/make_phylo_data.py /tmp/sim --seed 3 --taxa 200 --sites 20000 >/dev/null
@@ -37,9 +45,11 @@ if [ "${TESTS:-1}" != 0 ]; then
           awk '/^rates/{r=$2} /^freqs/{f=$2} END{print "GTR{" r "}+F{" f "}+G4{0.7}+I{0.1}"}')
   for precision in double single; do
     for backend in cuda host; do
+      run="$OUT/phylo-$backend-$precision"
       /usr/bin/time -f "%e s" build-gpu/examples/phylo/cudp-phylo evaluate --alignment /tmp/sim.fa --tree /tmp/sim.nwk \
-        --model "$model" --precision $precision --backend $backend >"$OUT/phylo-$backend-$precision.txt" 2>"$OUT/phylo-$backend-$precision.time"
-      echo "cudp-phylo $backend $precision: $(grep log-likelihood "$OUT/phylo-$backend-$precision.txt") ($(tail -1 "$OUT/phylo-$backend-$precision.time"))" | tee -a "$OUT/summary.txt"
+        --model "$model" --precision $precision --backend $backend >"$run.txt" 2>"$run.time"
+      echo "cudp-phylo $backend $precision: $(grep log-likelihood "$run.txt") ($(tail -1 "$run.time"))" |
+        tee -a "$OUT/summary.txt"
     done
   done
 fi

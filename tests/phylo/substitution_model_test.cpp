@@ -1,7 +1,6 @@
 // Rate matrices, their eigen-decomposition and the transition matrices they give, against closed forms and the
 // identities any P(t) of a reversible model obeys; discrete gamma rates against IQ-TREE's printed values.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <vector>
 
@@ -39,7 +38,8 @@ TEST_CASE("JC69 and K80 transition matrices equal their closed forms", "[phylo][
     const auto p = p_of(jc, t);
     const double same = 0.25 + 0.75 * std::exp(-4.0 * t / 3.0), other = 0.25 - 0.25 * std::exp(-4.0 * t / 3.0);
     for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j) CHECK(p[static_cast<std::size_t>(i * 4 + j)] == Approx(i == j ? same : other).margin(1e-14));
+      for (int j = 0; j < 4; ++j)
+        CHECK(p[static_cast<std::size_t>(i * 4 + j)] == Approx(i == j ? same : other).margin(1e-14));
   }
   // K80 with kappa: transitions A<->G, C<->T. With d = t (one substitution per unit), the classic formulas.
   const double kappa = 3.5;
@@ -70,8 +70,9 @@ TEST_CASE("GTR transition matrices are stochastic, reversible and compose", "[ph
       double row = 0;
       for (int j = 0; j < 4; ++j) {
         row += p[static_cast<std::size_t>(i * 4 + j)];
-        CHECK(m.frequencies[static_cast<std::size_t>(i)] * p[static_cast<std::size_t>(i * 4 + j)] ==
-              Approx(m.frequencies[static_cast<std::size_t>(j)] * p[static_cast<std::size_t>(j * 4 + i)]).margin(1e-15));
+        CHECK(
+            m.frequencies[static_cast<std::size_t>(i)] * p[static_cast<std::size_t>(i * 4 + j)] ==
+            Approx(m.frequencies[static_cast<std::size_t>(j)] * p[static_cast<std::size_t>(j * 4 + i)]).margin(1e-15));
         if (t == 0) CHECK(p[static_cast<std::size_t>(i * 4 + j)] == Approx(i == j ? 1.0 : 0.0).margin(1e-14));
       }
       CHECK(row == Approx(1.0).epsilon(1e-14));
@@ -82,14 +83,16 @@ TEST_CASE("GTR transition matrices are stochastic, reversible and compose", "[ph
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
       double v = 0;
-      for (int k = 0; k < 4; ++k) v += ps[static_cast<std::size_t>(i * 4 + k)] * pt[static_cast<std::size_t>(k * 4 + j)];
+      for (int k = 0; k < 4; ++k)
+        v += ps[static_cast<std::size_t>(i * 4 + k)] * pt[static_cast<std::size_t>(k * 4 + j)];
       CHECK(v == Approx(pst[static_cast<std::size_t>(i * 4 + j)]).margin(1e-14));
     }
   // A long branch forgets its start: every row tends to the stationary frequencies.
   const auto far = p_of(e, 200.0);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j)
-      CHECK(far[static_cast<std::size_t>(i * 4 + j)] == Approx(m.frequencies[static_cast<std::size_t>(j)]).margin(1e-12));
+      CHECK(far[static_cast<std::size_t>(i * 4 + j)] ==
+            Approx(m.frequencies[static_cast<std::size_t>(j)]).margin(1e-12));
 }
 
 TEST_CASE("a zero stationary frequency is refused", "[phylo][model]") {

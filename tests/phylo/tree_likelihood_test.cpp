@@ -1,8 +1,9 @@
 // Tree log-likelihoods on the host against a brute-force sum over every assignment of states to the internal
 // nodes (no pruning, no rescaling), and the properties any correct evaluation has: the root's place does not
 // matter for a reversible model, float agrees with double, deep trees do not underflow.
-#include <catch2/catch.hpp>
+#include "cudp/phylo/tree_likelihood.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -13,7 +14,6 @@
 #include "cudp/phylo/eigen_decomposition.hpp"
 #include "cudp/phylo/model_spec.hpp"
 #include "cudp/phylo/newick.hpp"
-#include "cudp/phylo/tree_likelihood.hpp"
 
 namespace {
 
@@ -57,7 +57,8 @@ double brute_force(const Case& c) {
   std::vector<int> taxon_of(tree.nodes.size(), -1);
   for (const int v : tree.tips())
     for (std::size_t t = 0; t < c.alignment.names.size(); ++t)
-      if (c.alignment.names[t] == tree.nodes[static_cast<std::size_t>(v)].label) taxon_of[static_cast<std::size_t>(v)] = static_cast<int>(t);
+      if (c.alignment.names[t] == tree.nodes[static_cast<std::size_t>(v)].label)
+        taxon_of[static_cast<std::size_t>(v)] = static_cast<int>(t);
   double total = 0;
   for (std::size_t site = 0; site < c.alignment.sites(); ++site) {
     double variable = 0;
@@ -106,7 +107,8 @@ double brute_force(const Case& c) {
   return total;
 }
 
-std::vector<std::string> random_rows(std::mt19937& rng, std::size_t taxa, std::size_t sites, const std::string& letters) {
+std::vector<std::string> random_rows(std::mt19937& rng, std::size_t taxa, std::size_t sites,
+                                     const std::string& letters) {
   std::vector<std::string> rows(taxa, std::string(sites, 'A'));
   std::uniform_int_distribution<std::size_t> pick(0, letters.size() - 1);
   for (auto& row : rows)
@@ -120,10 +122,14 @@ TEST_CASE("host likelihoods equal the brute-force sum over internal states", "[p
   std::mt19937 rng(7);
   const std::vector<std::string> names{"a", "b", "c", "d", "e"};
   const std::string letters = "ACGTACGTACGTRYN-?";
-  const char* trees[] = {"((a:0.1,b:0.25):0.05,(c:0.3,d:0.02):0.4,e:0.7);", "((((a:0.1,b:0.2):0.3,c:0.4):0.01,d:1.5):0.2,e:0.0);",
-                         "(a:0.1,b:0.2,c:0.3,d:0.4,e:0.5);"};
-  const char* models[] = {"JC", "K80{3}", "HKY{2.5}+F{0.1,0.2,0.3,0.4}+G4{0.6}",
-                          "GTR{1.2,3.4,0.5,0.8,4.1}+F{0.3,0.2,0.2,0.3}+G3{1.7}+I{0.3}", "F81+I{0.5}", "TN93{2,5}+F"};
+  const char* trees[] = {"((a:0.1,b:0.25):0.05,(c:0.3,d:0.02):0.4,e:0.7);",
+                         "((((a:0.1,b:0.2):0.3,c:0.4):0.01,d:1.5):0.2,e:0.0);", "(a:0.1,b:0.2,c:0.3,d:0.4,e:0.5);"};
+  const char* models[] = {"JC",
+                          "K80{3}",
+                          "HKY{2.5}+F{0.1,0.2,0.3,0.4}+G4{0.6}",
+                          "GTR{1.2,3.4,0.5,0.8,4.1}+F{0.3,0.2,0.2,0.3}+G3{1.7}+I{0.3}",
+                          "F81+I{0.5}",
+                          "TN93{2,5}+F"};
   for (const char* tree : trees)
     for (const char* model : models) {
       const Case c = make_case(tree, names, random_rows(rng, names.size(), 40, letters), model);
@@ -141,7 +147,8 @@ TEST_CASE("protein likelihoods equal the brute force with ambiguity codes", "[ph
   const std::vector<std::string> names{"p", "q", "r"};
   const Case c = make_case("(p:0.2,q:0.5,r:0.9);", names, random_rows(rng, 3, 30, "ARNDCQEGHILKMFPSTWYVBZJX-"),
                            "Poisson+G4{0.9}+I{0.1}", phylo::CharacterCoding::protein());
-  CHECK(phylo::evaluate_on_host<double>(c.plan, c.data, c.model).log_likelihood == Approx(brute_force(c)).epsilon(1e-12));
+  CHECK(phylo::evaluate_on_host<double>(c.plan, c.data, c.model).log_likelihood ==
+        Approx(brute_force(c)).epsilon(1e-12));
 }
 
 TEST_CASE("the root's place does not change a reversible model's likelihood", "[phylo][likelihood]") {
@@ -180,16 +187,20 @@ TEST_CASE("deep trees rescale instead of underflowing, in float and double", "[p
 TEST_CASE("adversarial columns and branch lengths", "[phylo][likelihood]") {
   const std::vector<std::string> names{"a", "b", "c", "d"};
   // All-gap columns have likelihood 1; a one-pattern alignment is that pattern times its weight.
-  const Case gaps = make_case("((a:0.1,b:0.2):0.3,c:0.4,d:0.5);", names, {"--?N", "-N??", "----", "N-?-"}, "JC+G4{0.5}");
+  const Case gaps =
+      make_case("((a:0.1,b:0.2):0.3,c:0.4,d:0.5);", names, {"--?N", "-N??", "----", "N-?-"}, "JC+G4{0.5}");
   CHECK(gaps.data.patterns >= 1);
   CHECK(phylo::evaluate_on_host<double>(gaps.plan, gaps.data, gaps.model).log_likelihood == Approx(0.0).margin(1e-13));
-  const Case one = make_case("((a:0.1,b:0.2):0.3,c:0.4,d:0.5);", names, {"AAAAAA", "AAAAAA", "AAAAAA", "AAAAAA"}, "K80{2}");
+  const Case one =
+      make_case("((a:0.1,b:0.2):0.3,c:0.4,d:0.5);", names, {"AAAAAA", "AAAAAA", "AAAAAA", "AAAAAA"}, "K80{2}");
   REQUIRE(one.data.patterns == 1);
   CHECK(one.data.weights[0] == 6);
-  CHECK(phylo::evaluate_on_host<double>(one.plan, one.data, one.model).log_likelihood == Approx(brute_force(one)).epsilon(1e-12));
+  CHECK(phylo::evaluate_on_host<double>(one.plan, one.data, one.model).log_likelihood ==
+        Approx(brute_force(one)).epsilon(1e-12));
   // Lengths of 0 and 10 (past saturation).
   std::mt19937 rng(9);
-  const Case edges = make_case("((a:0,b:10):0,c:10,d:0);", names, random_rows(rng, 4, 50, "ACGTN"), "GTR{1,2,3,4,5}+F+I{0.2}");
+  const Case edges =
+      make_case("((a:0,b:10):0,c:10,d:0);", names, random_rows(rng, 4, 50, "ACGTN"), "GTR{1,2,3,4,5}+F+I{0.2}");
   const auto r = phylo::evaluate_on_host<double>(edges.plan, edges.data, edges.model);
   CHECK(r.log_likelihood == Approx(brute_force(edges)).epsilon(1e-12));
 }
@@ -207,7 +218,8 @@ TEST_CASE("site patterns: weights add up to the sites and every site finds its p
   CHECK(p.patterns == 6);  // the columns AAA, CCC, GGG, TTT, AAT and ACA
   for (std::size_t s = 0; s < 10; ++s)
     for (int t = 0; t < 3; ++t)
-      CHECK(p.code(t, p.pattern_of_site[s]) == phylo::CharacterCoding::dna().code(a.rows[static_cast<std::size_t>(t)][s]));
+      CHECK(p.code(t, p.pattern_of_site[s]) ==
+            phylo::CharacterCoding::dna().code(a.rows[static_cast<std::size_t>(t)][s]));
   a.rows[1][4] = 'J';
   try {
     (void)phylo::compress_sites(a, phylo::CharacterCoding::dna());

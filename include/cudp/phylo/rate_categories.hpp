@@ -18,7 +18,8 @@ struct RateCategories {
 
 // gamma_rates: the rates of the variable sites before the invariable part rescales them (one rate of 1 for none).
 inline RateCategories make_rate_categories(std::vector<double> gamma_rates, double invariant) {
-  if (!(invariant >= 0 && invariant < 1)) throw std::invalid_argument("the proportion of invariable sites is in [0, 1)");
+  if (!(invariant >= 0 && invariant < 1))
+    throw std::invalid_argument("the proportion of invariable sites is in [0, 1)");
   RateCategories r;
   r.rates = gamma_rates.empty() ? std::vector<double>{1.0} : std::move(gamma_rates);
   r.weights.assign(r.rates.size(), (1 - invariant) / static_cast<double>(r.rates.size()));

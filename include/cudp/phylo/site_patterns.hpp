@@ -19,7 +19,8 @@ struct SitePatterns {
   std::vector<int> pattern_of_site;  // [site]
 
   int code(int taxon, int pattern) const {
-    return codes[static_cast<std::size_t>(taxon) * static_cast<std::size_t>(patterns) + static_cast<std::size_t>(pattern)];
+    return codes[static_cast<std::size_t>(taxon) * static_cast<std::size_t>(patterns) +
+                 static_cast<std::size_t>(pattern)];
   }
 };
 
@@ -38,10 +39,10 @@ inline SitePatterns compress_sites(const CharacterAlignment& alignment, const Ch
       const char letter = alignment.rows[t][site];
       const int code = coding.code(letter);
       if (code == CharacterCoding::invalid)
-        throw io::InputError(io::format_error(
-            alignment.source, alignment.lines.empty() ? 0 : alignment.lines[t],
-            "taxon " + alignment.names[t] + ", site " + std::to_string(site + 1) + ": " + io::quote_byte(letter) +
-                " is not a " + coding.name() + " character"));
+        throw io::InputError(io::format_error(alignment.source, alignment.lines.empty() ? 0 : alignment.lines[t],
+                                              "taxon " + alignment.names[t] + ", site " + std::to_string(site + 1) +
+                                                  ": " + io::quote_byte(letter) + " is not a " + coding.name() +
+                                                  " character"));
       column[t] = static_cast<char>(code);
     }
     const auto [it, inserted] = seen.emplace(column, static_cast<int>(columns.size()));
@@ -55,8 +56,7 @@ inline SitePatterns compress_sites(const CharacterAlignment& alignment, const Ch
   out.patterns = static_cast<int>(columns.size());
   out.codes.resize(taxa * columns.size());
   for (std::size_t p = 0; p < columns.size(); ++p)
-    for (std::size_t t = 0; t < taxa; ++t)
-      out.codes[t * columns.size() + p] = static_cast<std::uint8_t>(columns[p][t]);
+    for (std::size_t t = 0; t < taxa; ++t) out.codes[t * columns.size() + p] = static_cast<std::uint8_t>(columns[p][t]);
   return out;
 }
 

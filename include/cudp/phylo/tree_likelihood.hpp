@@ -50,7 +50,8 @@ inline TraversalPlan plan_traversal(const Tree& tree, const std::vector<std::str
   }
   for (std::size_t t = 0; t < taxa.size(); ++t)
     if (!placed[t])
-      throw io::InputError(io::format_error(alignment_source, "taxon '" + taxa[t] + "' is not a tip of " + tree_source));
+      throw io::InputError(
+          io::format_error(alignment_source, "taxon '" + taxa[t] + "' is not a tip of " + tree_source));
   int next = plan.tips;
   for (const int node : tree.postorder()) {
     const TreeNode& n = tree.nodes[static_cast<std::size_t>(node)];
@@ -59,8 +60,8 @@ inline TraversalPlan plan_traversal(const Tree& tree, const std::vector<std::str
     plan.buffer_of_node[static_cast<std::size_t>(node)] = buffer;
     plan.internal.push_back(buffer);
     const auto child = [&](std::size_t k) { return plan.buffer_of_node[static_cast<std::size_t>(n.children[k])]; };
-    plan.operations.push_back({buffer, {child(0), n.children.size() > 1 ? child(1) : -1},
-                               {child(0), n.children.size() > 1 ? child(1) : -1}});
+    plan.operations.push_back(
+        {buffer, {child(0), n.children.size() > 1 ? child(1) : -1}, {child(0), n.children.size() > 1 ? child(1) : -1}});
     for (std::size_t k = 2; k < n.children.size(); ++k)
       plan.operations.push_back({buffer, {buffer, child(k)}, {-1, child(k)}});
   }
@@ -135,7 +136,8 @@ inline std::vector<double> invariable_parts(const SitePatterns& data, const Like
 inline LikelihoodResult sum_patterns(const SitePatterns& data, std::vector<double> pattern_log_likelihoods) {
   LikelihoodResult r;
   for (int p = 0; p < data.patterns; ++p)
-    r.log_likelihood += data.weights[static_cast<std::size_t>(p)] * pattern_log_likelihoods[static_cast<std::size_t>(p)];
+    r.log_likelihood +=
+        data.weights[static_cast<std::size_t>(p)] * pattern_log_likelihoods[static_cast<std::size_t>(p)];
   r.pattern_log_likelihoods = std::move(pattern_log_likelihoods);
   return r;
 }
@@ -172,8 +174,7 @@ LikelihoodResult evaluate_on_host(const TraversalPlan& plan, const SitePatterns&
   std::vector<double> site(static_cast<std::size_t>(data.patterns));
   for (int p = 0; p < data.patterns; ++p) {
     const Real scaled = tiers::root_pattern<Policy>(b, plan.root, frequencies.data(), weights.data(), p);
-    const int exponent =
-        tiers::total_exponent(b, plan.internal.data(), static_cast<int>(plan.internal.size()), p);
+    const int exponent = tiers::total_exponent(b, plan.internal.data(), static_cast<int>(plan.internal.size()), p);
     site[static_cast<std::size_t>(p)] =
         pattern_log_likelihood(static_cast<double>(scaled), exponent, invariable[static_cast<std::size_t>(p)]);
   }

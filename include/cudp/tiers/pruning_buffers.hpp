@@ -33,8 +33,8 @@ struct PruningBuffers {
 
   CUDP_HD bool is_tip(int buffer) const { return buffer < tips; }
   CUDP_HD Real* partial(int buffer, int category, int pattern) const {
-    return partials + ((static_cast<std::int64_t>(buffer - tips) * categories + category) * patterns + pattern) *
-                          states;
+    return partials +
+           ((static_cast<std::int64_t>(buffer - tips) * categories + category) * patterns + pattern) * states;
   }
   CUDP_HD int* exponent(int buffer, int pattern) const {
     return exponents + static_cast<std::int64_t>(buffer - tips) * patterns + pattern;
@@ -119,7 +119,8 @@ template <class Policy, class Real>
 CUDP_HD Real root_pattern(const PruningBuffers<Real>& b, int root, const Real* frequencies, const Real* weights,
                           int pattern) {
   Real total = 0;
-  for (int c = 0; c < b.categories; ++c) total += weights[c] * Policy::at_root(frequencies, b.partial(root, c, pattern));
+  for (int c = 0; c < b.categories; ++c)
+    total += weights[c] * Policy::at_root(frequencies, b.partial(root, c, pattern));
   return total;
 }
 
