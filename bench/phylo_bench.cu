@@ -46,9 +46,23 @@ double device_ms(cudp::phylo::DeviceTreeLikelihood<Real>& d, int repeats) {
 template <class Real>
 void run(const Shape& s, int repeats, bool host) {
   const auto p = cudp::test::make_random_tree_problem(42, s.taxa, s.patterns, s.states, s.categories);
-  cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model);
-  const double ms = device_ms(d, repeats);
-  const double device_lnl = d.evaluate(false).log_likelihood;
+  // Both tiers, for the tuning table; the figure is the chosen tier's.
+  double ms = 0, device_lnl = 0;
+  using cudp::tiers::PruningTier;
+  const auto chosen = cudp::phylo::pruning_tuning_for(s.states);
+  for (const cudp::tiers::PruningTuning tuning :
+       {cudp::tiers::PruningTuning{PruningTier::by_pattern, 1}, cudp::tiers::PruningTuning{PruningTier::by_state, 1},
+        cudp::tiers::PruningTuning{PruningTier::by_state, 4}}) {
+    cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model, tuning);
+    const double tier_ms = device_ms(d, repeats);
+    std::printf("  %s %d states: tier by %s, %d pattern(s) per thread: %.3f ms\n",
+                sizeof(Real) == 4 ? "single" : "double", s.states,
+                tuning.tier == PruningTier::by_pattern ? "pattern" : "state", tuning.patterns_per_thread, tier_ms);
+    if (tuning.tier == chosen.tier && tuning.patterns_per_thread == chosen.patterns_per_thread) {
+      ms = tier_ms;
+      device_lnl = d.evaluate(false).log_likelihood;
+    }
+  }
   // Partials written per evaluation: internal nodes x categories x patterns x states.
   const double values = static_cast<double>(p.plan.buffers - p.plan.tips) * s.categories * s.patterns * s.states;
   std::printf(

@@ -1,31 +1,38 @@
 // The device's tree likelihood (phylo/device_tree_likelihood.cuh, tiers/pruning.cuh) against the host tier
-// (phylo/tree_likelihood.hpp), which the host tests check against a brute-force sum: 4, 20 and 61 states, double
+// (phylo/tree_likelihood.hpp), which the host tests check against a brute-force sum, with each pruning tier (by
+// pattern; by state, 1 or 4 patterns per thread): 4, 20 and 61 states, double
 // and single precision, random and caterpillar trees (deep enough that rescaling must happen), rooted and not,
 // +G and +I, gaps and ambiguity codes in the tips, and a second model on the same instance.
 #include <catch2/catch.hpp>
-
 #include <cmath>
-#include <vector>
-
 #include <cudp/phylo/device_tree_likelihood.cuh>
+#include <vector>
 
 #include "../support/random_tree_problem.hpp"
 
 namespace {
 
+// Both device tiers against the host.
 template <class Real>
 void compare(const cudp::test::RandomTreeProblem& p, double tolerance) {
-  cudp::phylo::DeviceTreeLikelihood<Real> device(p.plan, p.data, p.model);
-  const auto got = device.evaluate();
   const auto want = cudp::phylo::evaluate_on_host<Real>(p.plan, p.data, p.model);
-  REQUIRE(std::isfinite(want.log_likelihood));
-  CHECK(got.log_likelihood == Approx(want.log_likelihood).epsilon(tolerance));
-  REQUIRE(got.pattern_log_likelihoods.size() == want.pattern_log_likelihoods.size());
-  int differ = 0;
-  for (std::size_t i = 0; i < got.pattern_log_likelihoods.size(); ++i)
-    differ += !(std::abs(got.pattern_log_likelihoods[i] - want.pattern_log_likelihoods[i]) <=
-                tolerance * std::abs(want.pattern_log_likelihoods[i]) + tolerance);
-  CHECK(differ == 0);
+  using cudp::tiers::PruningTier;
+  for (const cudp::tiers::PruningTuning tuning :
+       {cudp::tiers::PruningTuning{PruningTier::by_pattern, 1}, cudp::tiers::PruningTuning{PruningTier::by_state, 1},
+        cudp::tiers::PruningTuning{PruningTier::by_state, 4}}) {
+    INFO("tier " << (tuning.tier == PruningTier::by_pattern ? "by pattern" : "by state") << ", "
+                 << tuning.patterns_per_thread << " pattern(s) per thread");
+    cudp::phylo::DeviceTreeLikelihood<Real> device(p.plan, p.data, p.model, tuning);
+    const auto got = device.evaluate();
+    REQUIRE(std::isfinite(want.log_likelihood));
+    CHECK(got.log_likelihood == Approx(want.log_likelihood).epsilon(tolerance));
+    REQUIRE(got.pattern_log_likelihoods.size() == want.pattern_log_likelihoods.size());
+    int differ = 0;
+    for (std::size_t i = 0; i < got.pattern_log_likelihoods.size(); ++i)
+      differ += !(std::abs(got.pattern_log_likelihoods[i] - want.pattern_log_likelihoods[i]) <=
+                  tolerance * std::abs(want.pattern_log_likelihoods[i]) + tolerance);
+    CHECK(differ == 0);
+  }
 }
 
 }  // namespace
@@ -71,8 +78,8 @@ TEST_CASE("device likelihoods: a new model on the same instance", "[phylo]") {
   device.set_model(p.model);
   const auto after = device.evaluate(false);
   CHECK(after.log_likelihood != before.log_likelihood);
-  CHECK(after.log_likelihood == Approx(cudp::phylo::evaluate_on_host<double>(p.plan, p.data, p.model).log_likelihood)
-                                    .epsilon(1e-12));
+  CHECK(after.log_likelihood ==
+        Approx(cudp::phylo::evaluate_on_host<double>(p.plan, p.data, p.model).log_likelihood).epsilon(1e-12));
   // And new branch lengths.
   for (double& l : p.plan.edge_length) l *= 1.7;
   device.set_edge_lengths(p.plan.edge_length);

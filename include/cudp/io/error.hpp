@@ -51,4 +51,23 @@ inline std::string quote_byte(char c) {
   return std::string("byte 0x") + hex[byte >> 4] + hex[byte & 15];
 }
 
+// Text for a message: printable ASCII as it is, other bytes as \xNN, cut short (with "...") so that a megabyte of
+// garbage does not become a megabyte of message.
+inline std::string excerpt(std::string_view text, std::size_t limit = 40) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += text[i];
+    } else {
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 15];
+    }
+  }
+  if (text.size() > limit) out += "...";
+  return out;
+}
+
 }  // namespace cudp::io

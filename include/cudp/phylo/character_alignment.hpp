@@ -74,25 +74,6 @@ inline std::string alignment_lower(std::string_view text) {
   return out;
 }
 
-// Text for a message: printable ASCII as it is, other bytes as \xNN, cut short.
-inline std::string alignment_excerpt(std::string_view text) {
-  constexpr std::size_t limit = 40;
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out += text[i];
-    } else {
-      out += "\\x";
-      out += hex[byte >> 4];
-      out += hex[byte & 15];
-    }
-  }
-  if (text.size() > limit) out += "...";
-  return out;
-}
-
 // Position-keeping reader over the text. Copyable, so that a reader can look ahead or start over.
 class TextCursor {
  public:
@@ -186,7 +167,7 @@ class AlignmentBuilder {
     if (name.empty()) text_->fail(at, "empty taxon name");
     const auto [seen, inserted] = index_.try_emplace(name, out.names.size());
     if (!inserted) {
-      text_->fail(at, "duplicate taxon name '" + alignment_excerpt(name) + "' (first on line " +
+      text_->fail(at, "duplicate taxon name '" + io::excerpt(name) + "' (first on line " +
                           std::to_string(out.lines[seen->second]) + ")");
     }
     out.names.push_back(std::move(name));
@@ -202,7 +183,7 @@ class AlignmentBuilder {
     return found == index_.end() ? -1 : static_cast<long>(found->second);
   }
 
-  std::string quoted_name(std::size_t taxon) const { return "'" + alignment_excerpt(out.names[taxon]) + "'"; }
+  std::string quoted_name(std::size_t taxon) const { return "'" + io::excerpt(out.names[taxon]) + "'"; }
 
   // Appends the character c, read at `at`, to the row of taxon.
   void add_character(std::size_t taxon, char c, TextPosition at) {
@@ -295,9 +276,9 @@ inline std::uint64_t parse_alignment_count(const TextCursor& text, std::string_v
   std::uint64_t value = 0;
   for (const char c : digits) {
     if (c < '0' || c > '9') {
-      text.fail(at, "expected a count for " + what + hint + ", got '" + alignment_excerpt(digits) + "'");
+      text.fail(at, "expected a count for " + what + hint + ", got '" + io::excerpt(digits) + "'");
     }
-    if (value > (std::uint64_t{1} << 40)) text.fail(at, what + " " + alignment_excerpt(digits) + " is too large");
+    if (value > (std::uint64_t{1} << 40)) text.fail(at, what + " " + io::excerpt(digits) + " is too large");
     value = value * 10 + static_cast<std::uint64_t>(c - '0');
   }
   if (value == 0) text.fail(at, what + " must be at least 1");
@@ -432,7 +413,7 @@ class NexusReader {
       if (name.kind != Token::word && name.kind != Token::quoted) {
         text_.fail(name.at, "expected a block name after 'begin', got " + name.describe());
       }
-      expect_semicolon("after 'begin " + alignment_excerpt(name.text) + "'");
+      expect_semicolon("after 'begin " + io::excerpt(name.text) + "'");
       if (name.is("data") || name.is("characters")) return read_data_block(name.is("data"), begin.at);
       skip_block(name, begin.at);
     }
@@ -447,7 +428,7 @@ class NexusReader {
     bool is(std::string_view keyword) const { return kind == word && alignment_lower(text) == keyword; }
     bool is_punctuation(char c) const { return kind == punctuation && text[0] == c; }
     std::string describe() const {
-      return kind == end ? "the end of the input" : "'" + alignment_excerpt(text) + "'";
+      return kind == end ? "the end of the input" : "'" + io::excerpt(text) + "'";
     }
   };
 
@@ -511,7 +492,7 @@ class NexusReader {
     while (true) {
       const Token token = next_token();
       if (token.kind == Token::end) {
-        text_.fail(begin_at, "block '" + alignment_excerpt(name.text) + "' has no 'end;'");
+        text_.fail(begin_at, "block '" + io::excerpt(name.text) + "' has no 'end;'");
       }
       if ((token.is("end") || token.is("endblock")) && peek_token().is_punctuation(';')) {
         next_token();
@@ -537,7 +518,7 @@ class NexusReader {
     }
     const Token value = next_token();
     if (value.kind != Token::word && value.kind != Token::quoted) {
-      text_.fail(value.at, "expected a value after '" + alignment_excerpt(setting.text) + "=', got " +
+      text_.fail(value.at, "expected a value after '" + io::excerpt(setting.text) + "=', got " +
                                value.describe());
     }
     return value;
@@ -596,7 +577,7 @@ class NexusReader {
         } else if (type == "standard") {
           builder.out.declared = DeclaredType::standard;
         } else {
-          text_.fail(value.at, "datatype " + alignment_excerpt(type) + " is not supported");
+          text_.fail(value.at, "datatype " + io::excerpt(type) + " is not supported");
         }
       } else if (token.is("interleave")) {
         interleave_ = true;
@@ -707,7 +688,7 @@ class NexusReader {
         default: nucleotides = false;
       }
     }
-    const std::string shown = open + alignment_excerpt(members) + close;
+    const std::string shown = open + io::excerpt(members) + close;
     if (members.empty()) text_.fail(at, "empty polymorphism " + shown);
     const DeclaredType type = builder.out.declared;
     if (type == DeclaredType::protein || type == DeclaredType::standard) {
@@ -799,14 +780,14 @@ class NexusReader {
       long taxon = builder.find(name);
       if (taxon < 0) {
         if (first_block_done || (ntax_ != 0 && builder.out.names.size() == ntax_)) {
-          text_.fail(at, "taxon '" + alignment_excerpt(name) + "' is not among the " +
+          text_.fail(at, "taxon '" + io::excerpt(name) + "' is not among the " +
                              std::to_string(builder.out.names.size()) +
                              " taxa of the first block of the interleaved matrix");
         }
         taxon = static_cast<long>(builder.add_taxon(name, at));
       } else if (!first_block_done) {
         if (ntax_ != 0 && builder.out.names.size() < ntax_) {
-          text_.fail(at, "taxon '" + alignment_excerpt(name) + "' appears again (first on line " +
+          text_.fail(at, "taxon '" + io::excerpt(name) + "' appears again (first on line " +
                              std::to_string(builder.out.lines[static_cast<std::size_t>(taxon)]) +
                              ") before the first block has named all ntax=" + std::to_string(ntax_) + " taxa");
         }
@@ -866,7 +847,7 @@ inline CharacterAlignment parse_alignment(std::string_view text, const std::stri
   std::size_t word = 0;
   while (word < rest.size() && !detail::alignment_space(rest[word])) ++word;
   cursor.fail_here("unrecognized alignment format: expected '#NEXUS', a FASTA '>' header or a PHYLIP header of " +
-                   std::string("two counts, got '") + detail::alignment_excerpt(rest.substr(0, word)) + "'");
+                   std::string("two counts, got '") + io::excerpt(rest.substr(0, word)) + "'");
 }
 
 // An alignment from a plain or gzip-compressed file.

@@ -3,12 +3,13 @@
 // builds every edge's transition matrices on the device from the model's one eigen-decomposition, runs the whole
 // traversal in one launch (tiers/pruning.cuh) and sums the patterns with CUB.
 #include <cub/device/device_reduce.cuh>
-
+#include <optional>
 #include <vector>
 
 #include "../engine/cuda_check.cuh"
 #include "../engine/device_buffer.cuh"
 #include "../tiers/pruning.cuh"
+#include "pruning_tuning.hpp"
 #include "tree_likelihood.hpp"
 
 namespace cudp::phylo {
@@ -39,8 +40,15 @@ inline int blocks_for(long long n, int threads) { return static_cast<int>((n + t
 template <class Real>
 class DeviceTreeLikelihood {
  public:
-  DeviceTreeLikelihood(const TraversalPlan& plan, const SitePatterns& data, const LikelihoodModel& m)
-      : plan_(plan), data_(data), patterns_(data.patterns), taxa_(data.taxa), states_(m.model.states),
+  // tuning: the pruning tier, pruning_tuning_for(states) unless a benchmark or a test asks for another.
+  DeviceTreeLikelihood(const TraversalPlan& plan, const SitePatterns& data, const LikelihoodModel& m,
+                       std::optional<tiers::PruningTuning> tuning = std::nullopt)
+      : tuning_(tuning.value_or(pruning_tuning_for(m.model.states))),
+        plan_(plan),
+        data_(data),
+        patterns_(data.patterns),
+        taxa_(data.taxa),
+        states_(m.model.states),
         categories_(static_cast<int>(m.rates.rates.size())) {
     tip_codes_.upload(data.codes);
     pattern_weights_.upload(data.weights);
@@ -129,18 +137,18 @@ class DeviceTreeLikelihood {
     b.partials = partials_.get();
     b.exponents = exponents_.get();
     b.matrices = matrices_.get();
+    CUDP_CUDA_CHECK(tiers::launch_pruning<Policy>(tuning_, b, operations_.get(),
+                                                  static_cast<int>(plan_.operations.size()), stream));
     constexpr int threads = 128;
     const int blocks = detail::blocks_for(patterns_, threads);
-    tiers::prune_traversal_kernel<Policy><<<blocks, threads, 0, stream>>>(
-        b, operations_.get(), static_cast<int>(plan_.operations.size()));
-    CUDP_CUDA_CHECK(cudaGetLastError());
-    tiers::root_log_likelihood_kernel<Policy><<<blocks, threads, 0, stream>>>(
-        b, plan_.root, frequencies_.get(), category_weights_.get(), internal_.get(),
-        static_cast<int>(plan_.internal.size()), invariable_.get(), pattern_weights_.get(), site_.get(),
-        weighted_.get());
+    tiers::root_log_likelihood_kernel<Policy>
+        <<<blocks, threads, 0, stream>>>(b, plan_.root, frequencies_.get(), category_weights_.get(), internal_.get(),
+                                         static_cast<int>(plan_.internal.size()), invariable_.get(),
+                                         pattern_weights_.get(), site_.get(), weighted_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
   }
 
+  tiers::PruningTuning tuning_;
   TraversalPlan plan_;
   SitePatterns data_;  // kept for the invariable part, which changes with the model
   int patterns_, taxa_, states_, categories_;

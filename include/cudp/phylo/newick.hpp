@@ -77,26 +77,6 @@ struct Tree {
 
 namespace detail {
 
-// Text for a message: printable ASCII as it is, other bytes as \xNN, cut short so that a megabyte of garbage does
-// not become a megabyte of message.
-inline std::string newick_excerpt(std::string_view text) {
-  constexpr std::size_t limit = 40;
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out += text[i];
-    } else {
-      out += "\\x";
-      out += hex[byte >> 4];
-      out += hex[byte & 15];
-    }
-  }
-  if (text.size() > limit) out += "...";
-  return out;
-}
-
 inline bool newick_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 // Bytes that end an unquoted label or a branch length.
@@ -293,7 +273,7 @@ class NewickParser {
     }
     const auto [seen, inserted] = tip_at_.try_emplace(label, at);
     if (!inserted) {
-      fail(at, "duplicate tip label '" + newick_excerpt(label) + "' (first at line " +
+      fail(at, "duplicate tip label '" + io::excerpt(label) + "' (first at line " +
                    std::to_string(seen->second.line) + ", column " + std::to_string(seen->second.column) + ")");
     }
     const int node = add_node(parent);
@@ -314,17 +294,17 @@ class NewickParser {
       fail(at, "missing branch length after ':', got " +
                    (at_end() ? std::string("the end of the input") : io::quote_byte(peek())));
     }
-    if (!newick_number_syntax(number)) fail(at, "invalid branch length '" + newick_excerpt(number) + "'");
+    if (!newick_number_syntax(number)) fail(at, "invalid branch length '" + io::excerpt(number) + "'");
     const std::string_view digits = number[0] == '+' ? number.substr(1) : number;
     double value = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (error == std::errc::result_out_of_range) {
-      fail(at, "branch length '" + newick_excerpt(number) + "' is out of range");
+      fail(at, "branch length '" + io::excerpt(number) + "' is out of range");
     }
     if (error != std::errc() || end != digits.data() + digits.size()) {
-      fail(at, "invalid branch length '" + newick_excerpt(number) + "'");
+      fail(at, "invalid branch length '" + io::excerpt(number) + "'");
     }
-    if (value < 0) fail(at, "negative branch length " + newick_excerpt(number));
+    if (value < 0) fail(at, "negative branch length " + io::excerpt(number));
     TreeNode& target = tree_.nodes[static_cast<std::size_t>(node)];
     target.length = value == 0 ? 0.0 : value;  // "-0" is a zero length, written back without the sign
     target.has_length = true;

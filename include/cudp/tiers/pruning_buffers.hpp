@@ -8,6 +8,14 @@
 
 namespace cudp::tiers {
 
+// The two ways the GPU maps a traversal (tiers/pruning.cuh): one thread per pattern, or one per (pattern, state),
+// each such thread taking 1 or 4 patterns in turn.
+enum class PruningTier { by_pattern, by_state };
+struct PruningTuning {
+  PruningTier tier = PruningTier::by_pattern;
+  int patterns_per_thread = 1;
+};
+
 // Buffers [0, tips) are tips, read-only; buffers [tips, tips + internal) hold partial likelihoods.
 //
 // destination = join over the children present of (child through its matrix). A child of -1 is absent (a node with
