@@ -12,7 +12,7 @@ deps=/tmp/phylo-deps
 mkdir -p "$deps"
 for deb in .debs-phylo/*.deb; do dpkg -x "$deb" "$deps"; done
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
-echo "device: $gpu  commit: $(git rev-parse --short HEAD 2>/dev/null)" | tee "$OUT/summary.txt"
+echo "device: $gpu  commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)} (the copy's git may lag: pass COMMIT=)" | tee "$OUT/summary.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCMAKE_PREFIX_PATH="$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake" -DEigen3_DIR="$deps/usr/share/eigen3/cmake" \
   -DBoost_DIR="$(ls -d "$deps"/usr/lib/x86_64-linux-gnu/cmake/Boost-* | head -1)" >"$OUT/configure.log" 2>&1

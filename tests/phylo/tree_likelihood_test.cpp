@@ -235,6 +235,12 @@ TEST_CASE("tree tips and alignment taxa must match", "[phylo][likelihood]") {
                     Catch::Contains("t.nwk: tip 'c' is not a taxon of aln.fa"));
   CHECK_THROWS_WITH(phylo::plan_traversal(tree, {"a", "b", "c", "d"}, "t.nwk", "aln.fa"),
                     Catch::Contains("aln.fa: taxon 'd' is not a tip of t.nwk"));
+  CHECK_THROWS_WITH(phylo::plan_traversal(phylo::parse_newick("((a:1,b):1,c:1);", "t.nwk"), {"a", "b", "c"}, "t.nwk",
+                                          "aln.fa"),
+                    Catch::Contains("t.nwk: the branch above 'b' has no length"));
+  CHECK_THROWS_WITH(phylo::plan_traversal(phylo::parse_newick("((a:1,b:1),c:1);", "t.nwk"), {"a", "b", "c"}, "t.nwk",
+                                          "aln.fa"),
+                    Catch::Contains("t.nwk: the branch above an internal node has no length"));
 }
 
 TEST_CASE("model strings", "[phylo][model]") {

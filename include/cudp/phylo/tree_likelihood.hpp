@@ -69,9 +69,17 @@ inline TraversalPlan plan_traversal(const Tree& tree, const std::vector<std::str
   plan.root = tree.is_tip(tree.root) ? -1 : plan.buffer_of_node[static_cast<std::size_t>(tree.root)];
   if (plan.root < 0) throw io::InputError(io::format_error(tree_source, "a tree needs at least two tips"));
   plan.edge_length.assign(static_cast<std::size_t>(plan.buffers), 0.0);
-  for (std::size_t node = 0; node < tree.nodes.size(); ++node)
-    if (static_cast<int>(node) != tree.root)
-      plan.edge_length[static_cast<std::size_t>(plan.buffer_of_node[node])] = tree.nodes[node].length;
+  for (std::size_t node = 0; node < tree.nodes.size(); ++node) {
+    if (static_cast<int>(node) == tree.root) continue;
+    // A length left out is not a length of 0: say so rather than compute a likelihood nobody asked for.
+    if (!tree.nodes[node].has_length) {
+      const std::string& label = tree.nodes[node].label;
+      throw io::InputError(io::format_error(
+          tree_source, "the branch above " + (label.empty() ? std::string("an internal node") : "'" + label + "'") +
+                           " has no length; every branch needs one (':0.1')"));
+    }
+    plan.edge_length[static_cast<std::size_t>(plan.buffer_of_node[node])] = tree.nodes[node].length;
+  }
   return plan;
 }
 
