@@ -27,6 +27,7 @@
 
 #include "../io/error.hpp"
 #include "../io/fasta.hpp"
+#include "../io/text_cursor.hpp"
 
 namespace cudp::phylo {
 
@@ -46,25 +47,10 @@ struct CharacterAlignment {
 
 namespace detail {
 
-struct TextPosition {
-  std::uint64_t line = 1;
-  std::uint64_t column = 1;
-};
+using io::LocatedInputError;
+using io::TextCursor;
+using io::TextPosition;
 
-// An InputError that remembers how far the reader had got, so that PHYLIP, read both ways, can report the reading
-// that explains more of the file.
-struct LocatedInputError : io::InputError {
-  LocatedInputError(const std::string& source, TextPosition at, std::size_t reached, const std::string& message)
-      : io::InputError(io::format_error(source, at.line, at.column, message)), progress(reached) {}
-  std::size_t progress;
-};
-
-inline bool alignment_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-inline bool alignment_space(char c) { return alignment_blank(c) || c == '\n'; }
-inline bool alignment_control(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  return byte < 0x20 || byte == 0x7f;
-}
 inline char alignment_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 inline char alignment_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
@@ -73,70 +59,6 @@ inline std::string alignment_lower(std::string_view text) {
   for (char& c : out) c = alignment_lower(c);
   return out;
 }
-
-// Position-keeping reader over the text. Copyable, so that a reader can look ahead or start over.
-class TextCursor {
- public:
-  TextCursor(std::string_view text, const std::string& source) : text_(text), source_(&source) {}
-
-  bool at_end() const { return pos_ == text_.size(); }
-  char peek() const { return text_[pos_]; }
-  void advance() {
-    if (text_[pos_] == '\n') {
-      ++line_;
-      line_start_ = pos_ + 1;
-    }
-    ++pos_;
-  }
-  TextPosition here() const { return {line_, pos_ - line_start_ + 1}; }
-  std::size_t offset() const { return pos_; }
-  std::string_view slice(std::size_t from) const { return text_.substr(from, pos_ - from); }
-  std::string_view rest() const { return text_.substr(pos_); }
-  const std::string& source() const { return *source_; }
-
-  [[noreturn]] void fail(TextPosition at, const std::string& message) const {
-    throw LocatedInputError(*source_, at, pos_, message);
-  }
-  [[noreturn]] void fail_here(const std::string& message) const { fail(here(), message); }
-
-  // What is at the cursor, for "got ..." in messages.
-  std::string describe_next() const {
-    if (at_end()) return "the end of the input";
-    return peek() == '\n' ? "the end of the line" : io::quote_byte(peek());
-  }
-
-  void skip_line_blanks() {
-    while (!at_end() && alignment_blank(peek())) advance();
-  }
-  void skip_spaces() {
-    while (!at_end() && alignment_space(peek())) advance();
-  }
-  // At a '['; NEXUS comments do not nest.
-  void skip_comment() {
-    const TextPosition start = here();
-    while (!at_end() && peek() != ']') advance();
-    if (at_end()) fail(start, "unterminated comment: '[' without a closing ']'");
-    advance();
-  }
-  void skip_spaces_and_comments() {
-    while (!at_end()) {
-      if (alignment_space(peek())) {
-        advance();
-      } else if (peek() == '[') {
-        skip_comment();
-      } else {
-        return;
-      }
-    }
-  }
-
- private:
-  std::string_view text_;
-  const std::string* source_;
-  std::size_t pos_ = 0;
-  std::uint64_t line_ = 1;
-  std::size_t line_start_ = 0;
-};
 
 // A row character as stored (letters upper-cased), or 0 when it is not one.
 inline char alignment_state(char c, char gap, char missing) {
@@ -230,8 +152,8 @@ class AlignmentBuilder {
 // A name or word up to the next blank (or a stop byte), refusing control bytes.
 inline std::string read_alignment_word(TextCursor& text, std::string_view stops = {}) {
   const std::size_t start = text.offset();
-  while (!text.at_end() && !alignment_space(text.peek()) && stops.find(text.peek()) == std::string_view::npos) {
-    if (alignment_control(text.peek())) text.fail_here("invalid " + io::quote_byte(text.peek()) + " in a name");
+  while (!text.at_end() && !io::is_blank_or_newline(text.peek()) && stops.find(text.peek()) == std::string_view::npos) {
+    if (io::is_control(text.peek())) text.fail_here("invalid " + io::quote_byte(text.peek()) + " in a name");
     text.advance();
   }
   return std::string(text.slice(start));
@@ -248,7 +170,7 @@ inline CharacterAlignment parse_aligned_fasta(TextCursor text) {
     if (text.peek() == '>') {
       const TextPosition at = text.here();
       text.advance();
-      if (text.at_end() || alignment_space(text.peek())) {
+      if (text.at_end() || io::is_blank_or_newline(text.peek())) {
         text.fail(at, "FASTA header has no name: '>' must be followed directly by the name");
       }
       taxon = static_cast<long>(builder.add_taxon(read_alignment_word(text), at));
@@ -256,7 +178,7 @@ inline CharacterAlignment parse_aligned_fasta(TextCursor text) {
     } else {
       // Detection put a '>' first, so a sequence line always has a record.
       while (!text.at_end() && text.peek() != '\n') {
-        if (!alignment_blank(text.peek())) {
+        if (!io::is_line_blank(text.peek())) {
           builder.add_character(static_cast<std::size_t>(taxon), text.peek(), text.here());
         }
         text.advance();
@@ -294,7 +216,7 @@ struct PhylipHeader {
 inline void read_phylip_chunk(TextCursor& text, AlignmentBuilder& builder, std::size_t taxon,
                               const PhylipHeader& header) {
   while (!text.at_end() && text.peek() != '\n') {
-    if (!alignment_blank(text.peek())) {
+    if (!io::is_line_blank(text.peek())) {
       if (builder.out.rows[taxon].size() == header.sites) {
         text.fail_here("taxon " + builder.quoted_name(taxon) + " has more than the " + std::to_string(header.sites) +
                        " characters the PHYLIP header gives");
@@ -374,7 +296,7 @@ inline CharacterAlignment parse_phylip(TextCursor text) {
     text.skip_line_blanks();
     const TextPosition at = text.here();
     const std::size_t start = text.offset();
-    while (!text.at_end() && !alignment_space(text.peek())) text.advance();
+    while (!text.at_end() && !io::is_blank_or_newline(text.peek())) text.advance();
     return parse_alignment_count(text, text.slice(start), at, what, " (a PHYLIP header is two counts: taxa, sites)");
   };
   header.taxa = count("the number of taxa");
@@ -467,7 +389,7 @@ class NexusReader {
     } else {
       token.kind = Token::word;
       const std::size_t start = text_.offset();
-      while (!text_.at_end() && !alignment_space(text_.peek()) && text_.peek() != ';' && text_.peek() != '=' &&
+      while (!text_.at_end() && !io::is_blank_or_newline(text_.peek()) && text_.peek() != ';' && text_.peek() != '=' &&
              text_.peek() != '[') {
         text_.advance();
       }
@@ -533,7 +455,7 @@ class NexusReader {
   char symbol_value(const Token& setting) {
     const Token value = setting_value(setting);
     const std::string_view reserved = ";=[]'\"(){},";
-    if (value.text.size() != 1 || alignment_control(value.text[0]) || alignment_space(value.text[0]) ||
+    if (value.text.size() != 1 || io::is_control(value.text[0]) || io::is_blank_or_newline(value.text[0]) ||
         static_cast<unsigned char>(value.text[0]) >= 0x80 || reserved.find(value.text[0]) != std::string_view::npos) {
       text_.fail(value.at, alignment_lower(setting.text) + " must be a single printable character, got " +
                                value.describe());
@@ -677,7 +599,7 @@ class NexusReader {
       const char c = text_.peek();
       text_.advance();
       if (c == close) break;
-      if (alignment_space(c) || c == ',') continue;
+      if (io::is_blank_or_newline(c) || c == ',') continue;
       members += c;
       switch (alignment_upper(c)) {
         case 'A': set |= 1; break;
@@ -713,7 +635,7 @@ class NexusReader {
         text_.advance();
         return;
       }
-      if (alignment_space(c)) {
+      if (io::is_blank_or_newline(c)) {
         text_.advance();
         continue;
       }
@@ -752,10 +674,10 @@ class NexusReader {
       // Rows usually end with their line: text after a full row on the same line means the row is too long, or
       // an earlier part of it too short (the next name then reads as characters).
       const std::uint64_t line = text_.here().line;
-      while (!text_.at_end() && alignment_blank(text_.peek())) text_.advance();
+      while (!text_.at_end() && io::is_line_blank(text_.peek())) text_.advance();
       while (!text_.at_end() && text_.peek() == '[' && text_.here().line == line) {
         text_.skip_comment();
-        while (!text_.at_end() && alignment_blank(text_.peek())) text_.advance();
+        while (!text_.at_end() && io::is_line_blank(text_.peek())) text_.advance();
       }
       if (!text_.at_end() && text_.here().line == line && text_.peek() != '\n' && text_.peek() != ';') {
         std::string message = "taxon " + builder.quoted_name(taxon) + " has more than nchar=" +
@@ -828,7 +750,7 @@ class NexusReader {
 inline bool starts_with_nexus(std::string_view text) {
   constexpr std::string_view tag = "#nexus";
   if (text.size() < tag.size() || alignment_lower(text.substr(0, tag.size())) != tag) return false;
-  return text.size() == tag.size() || alignment_space(text[tag.size()]) || text[tag.size()] == '[';
+  return text.size() == tag.size() || io::is_blank_or_newline(text[tag.size()]) || text[tag.size()] == '[';
 }
 
 }  // namespace detail
@@ -845,7 +767,7 @@ inline CharacterAlignment parse_alignment(std::string_view text, const std::stri
   if (first >= '0' && first <= '9') return detail::parse_phylip(cursor);
   const std::string_view rest = cursor.rest();
   std::size_t word = 0;
-  while (word < rest.size() && !detail::alignment_space(rest[word])) ++word;
+  while (word < rest.size() && !io::is_blank_or_newline(rest[word])) ++word;
   cursor.fail_here("unrecognized alignment format: expected '#NEXUS', a FASTA '>' header or a PHYLIP header of " +
                    std::string("two counts, got '") + io::excerpt(rest.substr(0, word)) + "'");
 }

@@ -22,6 +22,7 @@
 
 #include "../io/error.hpp"
 #include "../io/fasta.hpp"
+#include "../io/text_cursor.hpp"
 
 namespace cudp::phylo {
 
@@ -77,24 +78,17 @@ struct Tree {
 
 namespace detail {
 
-inline bool newick_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-
 // Bytes that end an unquoted label or a branch length.
 inline bool newick_delimiter(char c) {
-  return newick_blank(c) || c == '(' || c == ')' || c == '[' || c == ']' || c == '\'' || c == ':' || c == ';' ||
+  return io::is_blank_or_newline(c) || c == '(' || c == ')' || c == '[' || c == ']' || c == '\'' || c == ':' || c == ';' ||
          c == ',';
-}
-
-inline bool newick_control(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  return byte < 0x20 || byte == 0x7f;
 }
 
 // A label must be quoted to be read back as the same text.
 inline bool newick_needs_quotes(std::string_view label) {
   if (label.empty()) return true;
   for (const char c : label) {
-    if (newick_delimiter(c) || newick_control(c)) return true;
+    if (newick_delimiter(c) || io::is_control(c)) return true;
   }
   return false;
 }
@@ -124,7 +118,7 @@ inline bool newick_number_syntax(std::string_view text) {
 
 class NewickParser {
  public:
-  NewickParser(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+  NewickParser(std::string_view text, const std::string& source) : text_(text, source) {}
 
   Tree parse() {
     skip_blanks();
@@ -181,25 +175,13 @@ class NewickParser {
   }
 
  private:
-  struct Position {
-    std::uint64_t line = 1;
-    std::uint64_t column = 1;
-  };
+  using Position = io::TextPosition;
 
-  bool at_end() const { return pos_ == text_.size(); }
-  char peek() const { return text_[pos_]; }
-  void advance() {
-    if (text_[pos_] == '\n') {
-      ++line_;
-      line_start_ = pos_ + 1;
-    }
-    ++pos_;
-  }
-  Position here() const { return {line_, pos_ - line_start_ + 1}; }
-
-  [[noreturn]] void fail(Position at, const std::string& message) const {
-    throw io::InputError(io::format_error(source_, at.line, at.column, message));
-  }
+  bool at_end() const { return text_.at_end(); }
+  char peek() const { return text_.peek(); }
+  void advance() { text_.advance(); }
+  Position here() const { return text_.here(); }
+  [[noreturn]] void fail(Position at, const std::string& message) const { text_.fail(at, message); }
 
   static std::string unclosed(const std::vector<Position>& open_at) {
     const Position inner = open_at.back();
@@ -207,21 +189,7 @@ class NewickParser {
            ", column " + std::to_string(inner.column) + ")";
   }
 
-  void skip_blanks() {
-    while (!at_end()) {
-      const char c = peek();
-      if (newick_blank(c)) {
-        advance();
-      } else if (c == '[') {
-        const Position start = here();
-        while (!at_end() && peek() != ']') advance();
-        if (at_end()) fail(start, "unterminated comment: '[' without a closing ']'");
-        advance();
-      } else {
-        return;
-      }
-    }
-  }
+  void skip_blanks() { text_.skip_spaces_and_comments(); }
 
   int add_node(int parent) {
     const int id = static_cast<int>(tree_.nodes.size());
@@ -253,12 +221,12 @@ class NewickParser {
       }
       return true;
     }
-    const std::size_t start = pos_;
+    const std::size_t start = text_.offset();
     while (!at_end() && !newick_delimiter(peek())) {
-      if (newick_control(peek())) fail(here(), "invalid " + io::quote_byte(peek()) + " in a label");
+      if (io::is_control(peek())) fail(here(), "invalid " + io::quote_byte(peek()) + " in a label");
       advance();
     }
-    label.assign(text_.substr(start, pos_ - start));
+    label.assign(text_.slice(start));
     return false;
   }
 
@@ -287,9 +255,9 @@ class NewickParser {
     advance();
     skip_blanks();
     const Position at = here();
-    const std::size_t start = pos_;
+    const std::size_t start = text_.offset();
     while (!at_end() && !newick_delimiter(peek())) advance();
-    const std::string_view number = text_.substr(start, pos_ - start);
+    const std::string_view number = text_.slice(start);
     if (number.empty()) {
       fail(at, "missing branch length after ':', got " +
                    (at_end() ? std::string("the end of the input") : io::quote_byte(peek())));
@@ -310,11 +278,7 @@ class NewickParser {
     target.has_length = true;
   }
 
-  std::string_view text_;
-  const std::string& source_;
-  std::size_t pos_ = 0;
-  std::uint64_t line_ = 1;
-  std::size_t line_start_ = 0;
+  io::TextCursor text_;
   Tree tree_;
   std::unordered_map<std::string, Position> tip_at_;
 };
