@@ -88,8 +88,8 @@ class CharacterCoding {
         code = states_ + static_cast<int>(sets_.size());
       }
     }
-    for (const char c : {letter, static_cast<char>(letter - 'A' + 'a')})
-      if (letter >= 'A' && letter <= 'Z' ? true : c == letter) codes_[static_cast<unsigned char>(c)] = code;
+    codes_[static_cast<unsigned char>(letter)] = code;
+    if (letter >= 'A' && letter <= 'Z') codes_[static_cast<unsigned char>(letter - 'A' + 'a')] = code;
   }
 
   std::string name_, letters_;

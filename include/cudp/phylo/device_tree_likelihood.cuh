@@ -33,6 +33,22 @@ __global__ void transition_matrices_kernel(int buffers, int categories, int stat
   out[index] = static_cast<Real>(sum < 0 ? 0 : sum);
 }
 
+// Each pattern's log-likelihood at the root (pattern_log_likelihood), and the same weighted by the pattern's count
+// for the sum.
+template <class Policy, class Real>
+__global__ void root_log_likelihood_kernel(tiers::PruningBuffers<Real> b, int root, const Real* frequencies,
+                                           const Real* category_weights, const int* internal, int internal_count,
+                                           const double* invariable, const double* pattern_weights, double* out_site,
+                                           double* out_weighted) {
+  const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (p >= b.patterns) return;
+  const double scaled = static_cast<double>(tiers::root_pattern<Policy>(b, root, frequencies, category_weights, p));
+  const double site =
+      pattern_log_likelihood(scaled, tiers::total_exponent(b, internal, internal_count, p), invariable[p]);
+  out_site[p] = site;
+  out_weighted[p] = pattern_weights[p] * site;
+}
+
 inline int blocks_for(long long n, int threads) { return static_cast<int>((n + threads - 1) / threads); }
 
 }  // namespace detail
@@ -47,7 +63,6 @@ class DeviceTreeLikelihood {
         plan_(plan),
         data_(data),
         patterns_(data.patterns),
-        taxa_(data.taxa),
         states_(m.model.states),
         categories_(static_cast<int>(m.rates.rates.size())) {
     tip_codes_.upload(data.codes);
@@ -141,7 +156,7 @@ class DeviceTreeLikelihood {
                                                   static_cast<int>(plan_.operations.size()), stream));
     constexpr int threads = 128;
     const int blocks = detail::blocks_for(patterns_, threads);
-    tiers::root_log_likelihood_kernel<Policy>
+    detail::root_log_likelihood_kernel<Policy>
         <<<blocks, threads, 0, stream>>>(b, plan_.root, frequencies_.get(), category_weights_.get(), internal_.get(),
                                          static_cast<int>(plan_.internal.size()), invariable_.get(),
                                          pattern_weights_.get(), site_.get(), weighted_.get());
@@ -151,7 +166,7 @@ class DeviceTreeLikelihood {
   tiers::PruningTuning tuning_;
   TraversalPlan plan_;
   SitePatterns data_;  // kept for the invariable part, which changes with the model
-  int patterns_, taxa_, states_, categories_;
+  int patterns_, states_, categories_;
   engine::DeviceBuffer<std::uint8_t> tip_codes_;
   engine::DeviceBuffer<double> pattern_weights_, lengths_, values_, vectors_, inverse_, rates_, invariable_, site_,
       weighted_, sum_;

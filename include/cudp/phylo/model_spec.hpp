@@ -3,7 +3,9 @@
 // in braces, then +F (empirical frequencies), +FQ (equal), +F{...} (given), +G[k][{alpha}] and +I[{p}].
 //   GTR{1,2,3,4,5}+F{0.1,0.2,0.3,0.4}+G4{0.5}+I{0.2}     HKY{2.5}+G      JC
 // A parameter left out takes its default here (kappa 2, rates 1, alpha 1, p_inv 0) and is what --optimize fits.
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>

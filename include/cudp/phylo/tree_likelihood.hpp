@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../config.hpp"
 #include "../io/error.hpp"
 #include "../recurrences/felsenstein.hpp"
 #include "../tiers/pruning_host.hpp"
@@ -118,12 +119,13 @@ std::vector<Real> code_set_rows(const CharacterCoding& coding) {
 
 // The likelihood of each pattern from the root sum (scaled by 2^-exponent) and, with +I, the invariable part:
 // p_inv x the frequency of the states every taxon allows. Worked in logs so that a deep tree's tiny variable part
-// and the invariable part add without underflow.
-inline double pattern_log_likelihood(double variable_scaled, int exponent, double invariable) {
+// and the invariable part add without underflow. The host evaluation and the device's root kernel both call it.
+CUDP_HD double pattern_log_likelihood(double variable_scaled, int exponent, double invariable) {
   const double log_variable = variable_scaled > 0 ? std::log(variable_scaled) + exponent * std::log(2.0) : -INFINITY;
   if (invariable <= 0) return log_variable;
   const double log_invariable = std::log(invariable);
-  const double hi = std::max(log_variable, log_invariable), lo = std::min(log_variable, log_invariable);
+  const double hi = log_variable > log_invariable ? log_variable : log_invariable;
+  const double lo = log_variable > log_invariable ? log_invariable : log_variable;
   return hi + std::log1p(std::exp(lo - hi));
 }
 

@@ -71,31 +71,25 @@ __global__ void prune_traversal_by_state_kernel(PruningBuffers<Real> b, const Pr
         mine[r] = out > mine[r] ? out : mine[r];
       }
     }
-    if constexpr (Policy::rescales) {
-      for (int r = 0; r < Rounds; ++r) largest[(r * y + local) * S + s] = mine[r];
-      __syncthreads();
-      if (s == 0)
-        for (int r = 0; r < Rounds; ++r) {
-          const int slot = r * y + local, pattern = first + slot;
-          exponent_of[slot] = 0;
-          if (pattern >= b.patterns) continue;
-          Real top = 0;
-          for (int t = 0; t < S; ++t) top = largest[slot * S + t] > top ? largest[slot * S + t] : top;
-          int exponent = op.child[0] == op.destination ? *b.exponent(op.destination, pattern) : 0;
-          if (Policy::needs_rescale(top)) {
-            exponent_of[slot] = Policy::rescale_exponent(top);
-            exponent += exponent_of[slot];
-          }
-          *b.exponent(op.destination, pattern) = exponent;
-        }
-      __syncthreads();
+    // The pattern's largest value over its states (the threads of the pattern) and categories settles its exponent.
+    for (int r = 0; r < Rounds; ++r) largest[(r * y + local) * S + s] = mine[r];
+    __syncthreads();
+    if (s == 0)
       for (int r = 0; r < Rounds; ++r) {
         const int slot = r * y + local, pattern = first + slot;
-        if (pattern >= b.patterns || exponent_of[slot] == 0) continue;
-        for (int c = 0; c < b.categories; ++c) {
-          Real* v = b.partial(op.destination, c, pattern) + s;
-          *v = Policy::rescaled(*v, exponent_of[slot]);
-        }
+        exponent_of[slot] = 0;
+        if (pattern >= b.patterns) continue;
+        Real top = 0;
+        for (int t = 0; t < S; ++t) top = largest[slot * S + t] > top ? largest[slot * S + t] : top;
+        exponent_of[slot] = settle_exponent<Policy>(b, op, pattern, top);
+      }
+    __syncthreads();
+    for (int r = 0; r < Rounds; ++r) {
+      const int slot = r * y + local, pattern = first + slot;
+      if (pattern >= b.patterns || exponent_of[slot] == 0) continue;
+      for (int c = 0; c < b.categories; ++c) {
+        Real* v = b.partial(op.destination, c, pattern) + s;
+        *v = Policy::rescaled(*v, exponent_of[slot]);
       }
     }
   }
@@ -126,27 +120,6 @@ cudaError_t launch_pruning(PruningTuning tuning, const PruningBuffers<Real>& b, 
                                            : launch(prune_traversal_by_state_kernel<Policy, 1, Real>, 1);
   }
   return cudaGetLastError();
-}
-
-// Each pattern's likelihood at the root as log(scaled sum) + exponents x ln 2, mixed with the invariable part
-// when there is one, and weighted: out_weighted[p] = weight[p] x log L_p, out_site[p] = log L_p.
-template <class Policy, class Real>
-__global__ void root_log_likelihood_kernel(PruningBuffers<Real> b, int root, const Real* frequencies,
-                                           const Real* category_weights, const int* internal, int internal_count,
-                                           const double* invariable, const double* pattern_weights, double* out_site,
-                                           double* out_weighted) {
-  const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (p >= b.patterns) return;
-  const double scaled = static_cast<double>(root_pattern<Policy>(b, root, frequencies, category_weights, p));
-  const int exponent = total_exponent(b, internal, internal_count, p);
-  double site = scaled > 0 ? log(scaled) + exponent * 0.69314718055994530942 : -INFINITY;
-  if (invariable[p] > 0) {
-    const double inv = log(invariable[p]);
-    const double hi = fmax(site, inv), lo = fmin(site, inv);
-    site = hi + log1p(exp(lo - hi));
-  }
-  out_site[p] = site;
-  out_weighted[p] = pattern_weights[p] * site;
 }
 
 }  // namespace cudp::tiers

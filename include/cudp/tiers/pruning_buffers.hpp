@@ -58,13 +58,26 @@ struct PruningBuffers {
   }
 };
 
+// After an operation on one pattern whose largest value (over states and categories) was `largest`: records the
+// destination's exponent (added to its earlier one when the operation folded into it) and returns the power of two
+// the caller must now divide the pattern's values by (0: none). Both tiers settle through it.
+template <class Policy, class Real>
+CUDP_HD int settle_exponent(const PruningBuffers<Real>& b, const PruningOperation& op, int pattern, Real largest) {
+  int rescale = 0;
+  if constexpr (Policy::rescales) {
+    if (Policy::needs_rescale(largest)) rescale = Policy::rescale_exponent(largest);
+  }
+  int* exponent = b.exponent(op.destination, pattern);
+  *exponent = (op.child[0] == op.destination ? *exponent : 0) + rescale;
+  return rescale;
+}
+
 // One pattern of one operation, for every category: the body both tiers run. The destination's vectors are written
 // in place and rescaled together, so that one exponent serves the pattern's categories.
 template <class Policy, class Real>
 CUDP_HD void prune_pattern(const PruningBuffers<Real>& b, const PruningOperation& op, int pattern) {
   constexpr int S = Policy::states;
   Real largest = 0;
-  const bool accumulates = op.child[0] == op.destination;
   for (int c = 0; c < b.categories; ++c) {
     Real out[S];
     CUDP_UNROLL
@@ -102,19 +115,13 @@ CUDP_HD void prune_pattern(const PruningBuffers<Real>& b, const PruningOperation
       largest = out[s] > largest ? out[s] : largest;
     }
   }
-  int exponent = accumulates ? *b.exponent(op.destination, pattern) : 0;
-  if constexpr (Policy::rescales) {
-    if (Policy::needs_rescale(largest)) {
-      const int e = Policy::rescale_exponent(largest);
-      for (int c = 0; c < b.categories; ++c) {
-        Real* dst = b.partial(op.destination, c, pattern);
-        CUDP_UNROLL
-        for (int s = 0; s < S; ++s) dst[s] = Policy::rescaled(dst[s], e);
-      }
-      exponent += e;
-    }
+  const int e = settle_exponent<Policy>(b, op, pattern, largest);
+  if (e == 0) return;
+  for (int c = 0; c < b.categories; ++c) {
+    Real* dst = b.partial(op.destination, c, pattern);
+    CUDP_UNROLL
+    for (int s = 0; s < S; ++s) dst[s] = Policy::rescaled(dst[s], e);
   }
-  *b.exponent(op.destination, pattern) = exponent;
 }
 
 }  // namespace cudp::tiers

@@ -4,6 +4,7 @@
 // partials stay in cache from the children to their parent.
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 #include "parallel_for.hpp"
