@@ -1,15 +1,18 @@
 // Tree likelihood throughput in the shapes of BEAGLE's synthetictest: one full evaluation = the transition matrices
 // of every edge and category, the partials of every internal node, and the root log-likelihood, on a random tree
 // with random data. Prints the device time per evaluation (CUDA events, median of the repeats after a warm-up)
-// and the host tier's time on all cores for the same problem, with both log-likelihoods.
+// and the host tier's time on all cores for the same problem, with both log-likelihoods; for each tier its time and
+// its log-likelihood against the host's in double precision; and the transition-matrix kernel's time alone.
 //
 // usage: cudp-phylo-bench [--repeats N] [--host 0|1] [STATES:TAXA:PATTERNS:CATEGORIES ...]
 //   default shapes: BRIEF's BEAGLE figures, 4:64:100000:4, 20:64:20000:4, 61:32:5000:4
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cudp/phylo/device_tree_likelihood.cuh>
+#include <cudp/phylo/host_tree_likelihood.hpp>
 #include <string>
 #include <vector>
 
@@ -43,32 +46,89 @@ double device_ms(cudp::phylo::DeviceTreeLikelihood<Real>& d, int repeats) {
   return times[times.size() / 2];
 }
 
+// The transition-matrix kernel of an evaluation alone (every edge and category), the part that is not pruning.
 template <class Real>
-void run(const Shape& s, int repeats, bool host) {
-  const auto p = cudp::test::make_random_tree_problem(42, s.taxa, s.patterns, s.states, s.categories);
-  // Both tiers, for the tuning table; the figure is the chosen tier's.
+double matrices_ms(const cudp::test::RandomTreeProblem& p, int repeats) {
+  cudp::engine::DeviceBuffer<double> lengths, rates, values, vectors, inverse;
+  lengths.upload(p.plan.edge_length);
+  rates.upload(p.model.rates.rates);
+  values.upload(p.model.eigen.values);
+  vectors.upload(p.model.eigen.vectors);
+  inverse.upload(p.model.eigen.inverse);
+  const int states = p.model.model.states, categories = static_cast<int>(p.model.rates.rates.size());
+  const long long n = static_cast<long long>(p.plan.buffers) * categories * states * states;
+  cudp::engine::DeviceBuffer<Real> out;
+  out.reserve(static_cast<std::size_t>(n));
+  const auto launch = [&] {
+    cudp::phylo::detail::transition_matrices_kernel<Real><<<cudp::phylo::detail::blocks_for(n, 256), 256>>>(
+        0, p.plan.buffers, categories, states, lengths.get(), rates.get(), values.get(), vectors.get(), inverse.get(),
+        out.get());
+  };
+  cudaEvent_t start, stop;
+  CUDP_CUDA_CHECK(cudaEventCreate(&start));
+  CUDP_CUDA_CHECK(cudaEventCreate(&stop));
+  launch();
+  std::vector<float> times;
+  for (int i = 0; i < repeats; ++i) {
+    CUDP_CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    CUDP_CUDA_CHECK(cudaEventRecord(stop));
+    CUDP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  CUDP_CUDA_CHECK(cudaGetLastError());
+  CUDP_CUDA_CHECK(cudaEventDestroy(start));
+  CUDP_CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+struct NamedTuning {
+  const char* name;
+  cudp::tiers::PruningTuning tuning;
+};
+
+// Every tier, for the tuning table; the figure is the chosen tier's. reference: the host's log-likelihood in double
+// precision (NaN when the host is not run), against which each tier's is given.
+template <class Real>
+void run(const Shape& s, const cudp::test::RandomTreeProblem& p, int repeats, bool host, double reference) {
   double ms = 0, device_lnl = 0;
   using cudp::tiers::PruningTier;
   const auto chosen = cudp::phylo::pruning_tuning_for(s.states);
-  for (const cudp::tiers::PruningTuning tuning :
-       {cudp::tiers::PruningTuning{PruningTier::by_pattern, 1}, cudp::tiers::PruningTuning{PruningTier::by_state, 1},
-        cudp::tiers::PruningTuning{PruningTier::by_state, 4}}) {
-    cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model, tuning);
+  const char* precision = sizeof(Real) == 4 ? "single" : "double";
+  const NamedTuning tiers[] = {
+      {"by pattern", {PruningTier::by_pattern, 1, 1}},
+      {"by state, 1 pattern per thread", {PruningTier::by_state, 1, 1}},
+      {"by state, 4 patterns per thread", {PruningTier::by_state, 4, 1}},
+      {"by tile, CUDA cores", {PruningTier::by_tile, 1, 1}},
+      {"by tile, CUDA cores, 2 blocks/SM", {PruningTier::by_tile, 1, 2}},
+      {"by tile, CUDA cores, 4 blocks/SM", {PruningTier::by_tile, 1, 4}},
+      {"by tile, tensor cores", {PruningTier::by_tile_tensor, 1, 1}},
+      {"by tile, tensor cores, 2 blocks/SM", {PruningTier::by_tile_tensor, 1, 2}},
+      {"by tile, one TF32 pass", {PruningTier::by_tile_tf32, 1, 1}},
+  };
+  for (const NamedTuning& t : tiers) {
+    if (t.tuning.tier == PruningTier::by_tile_tf32 && sizeof(Real) != 4) continue;  // double: as tensor cores
+    cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model, t.tuning);
     const double tier_ms = device_ms(d, repeats);
-    std::printf("  %s %d states: tier by %s, %d pattern(s) per thread: %.3f ms\n",
-                sizeof(Real) == 4 ? "single" : "double", s.states,
-                tuning.tier == PruningTier::by_pattern ? "pattern" : "state", tuning.patterns_per_thread, tier_ms);
-    if (tuning.tier == chosen.tier && tuning.patterns_per_thread == chosen.patterns_per_thread) {
+    const double lnl = d.evaluate(false).log_likelihood;
+    std::printf("  %s %d states: %-36s %8.3f ms  lnL %.6f  vs host double %.1e\n", precision, s.states, t.name,
+                tier_ms, lnl, std::abs(lnl - reference) / std::abs(reference));
+    if (t.tuning.tier == chosen.tier && t.tuning.patterns_per_thread == chosen.patterns_per_thread &&
+        t.tuning.blocks_per_multiprocessor == chosen.blocks_per_multiprocessor) {
       ms = tier_ms;
-      device_lnl = d.evaluate(false).log_likelihood;
+      device_lnl = lnl;
     }
   }
+  std::printf("  %s %d states: transition matrices alone %.3f ms\n", precision, s.states,
+              matrices_ms<Real>(p, repeats));
   // Partials written per evaluation: internal nodes x categories x patterns x states.
   const double values = static_cast<double>(p.plan.buffers - p.plan.tips) * s.categories * s.patterns * s.states;
   std::printf(
       "%-6s states %2d taxa %3d patterns %6d categories %d: device %8.3f ms (%.1f G partial values/s), lnL %.6f",
-      sizeof(Real) == 4 ? "single" : "double", s.states, s.taxa, s.patterns, s.categories, ms, values / ms * 1e-6,
-      device_lnl);
+      precision, s.states, s.taxa, s.patterns, s.categories, ms, values / ms * 1e-6, device_lnl);
   if (host) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto h = cudp::phylo::evaluate_on_host<Real>(p.plan, p.data, p.model);
@@ -106,8 +166,11 @@ int main(int argc, char** argv) {
   CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s\n", prop.name);
   for (const Shape& s : shapes) {
-    run<float>(s, repeats, host);
-    run<double>(s, repeats, host);
+    const auto p = cudp::test::make_random_tree_problem(42, s.taxa, s.patterns, s.states, s.categories);
+    const double reference = host ? cudp::phylo::evaluate_on_host<double>(p.plan, p.data, p.model).log_likelihood
+                                  : std::nan("");
+    run<float>(s, p, repeats, host, reference);
+    run<double>(s, p, repeats, host, reference);
   }
   return 0;
 }

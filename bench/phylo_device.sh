@@ -4,28 +4,37 @@
 # the synthetictest-shaped benchmark (bench/phylo_bench.cu). Results under $OUT.
 # Needs Eigen and Boost headers, which the GPU machine lacks: carry .debs-phylo/ (libeigen3-dev, libboost1.74-dev and
 # catch2 .deb files: `cd .debs-phylo && apt-get download libeigen3-dev libboost1.74-dev catch2`).
-# BENCH=0 skips the benchmark; TESTS=0 the tests and sanitizers.
+# BENCH=0 skips the benchmark; TESTS=0 the tests and sanitizers; CLI=0 cudp-phylo (its build and its end-to-end
+# run); BUILD=0 the configure and build, running what BUILD_DIR (default build-gpu) already holds, e.g. x86-64
+# binaries built elsewhere and carried (their CUDA runtime is found under /usr/local/cuda).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
+BUILD_DIR=${BUILD_DIR:-build-gpu}
 mkdir -p "$OUT"
-deps=/tmp/phylo-deps
-mkdir -p "$deps"
-for deb in .debs-phylo/*.deb; do dpkg -x "$deb" "$deps"; done
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
 echo "device: $gpu  commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)} (the copy's git may lag: pass COMMIT=)" | tee "$OUT/summary.txt"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_PREFIX_PATH="$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake" -DEigen3_DIR="$deps/usr/share/eigen3/cmake" \
-  -DBoost_DIR="$(ls -d "$deps"/usr/lib/x86_64-linux-gnu/cmake/Boost-* | head -1)" >"$OUT/configure.log" 2>&1
-cmake --build build-gpu -j"$(nproc)" --target device_tree_likelihood_test cudp-phylo-bench cudp-phylo \
-  >"$OUT/build.log" 2>&1 || {
-  echo "build failed" | tee -a "$OUT/summary.txt"
-  grep -E "error|Eigen|Boost" "$OUT/build.log" "$OUT/configure.log" | head -30
-  exit 1
-}
+targets="device_tree_likelihood_test cudp-phylo-bench"
+[ "${CLI:-1}" != 0 ] && targets="$targets cudp-phylo"
+if [ "${BUILD:-1}" != 0 ]; then
+  deps=/tmp/phylo-deps
+  mkdir -p "$deps"
+  for deb in .debs-phylo/*.deb; do dpkg -x "$deb" "$deps"; done
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_PREFIX_PATH="$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake" -DEigen3_DIR="$deps/usr/share/eigen3/cmake" \
+    -DBoost_DIR="$(ls -d "$deps"/usr/lib/x86_64-linux-gnu/cmake/Boost-* | head -1)" >"$OUT/configure.log" 2>&1
+  # shellcheck disable=SC2086
+  cmake --build "$BUILD_DIR" -j"$(nproc)" --target $targets >"$OUT/build.log" 2>&1 || {
+    echo "build failed" | tee -a "$OUT/summary.txt"
+    grep -E "error|Eigen|Boost" "$OUT/build.log" "$OUT/configure.log" | head -30
+    exit 1
+  }
+else
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 summary() { grep -E "$1" "$2" | tr '\n' ' '; }
 rc=0
 if [ "${TESTS:-1}" != 0 ]; then
-  bin=$(find build-gpu/tests -name device_tree_likelihood_test -type f | head -1)
+  bin=$(find "$BUILD_DIR"/tests -name device_tree_likelihood_test -type f | head -1)
   log="$OUT/device_tree_likelihood_test.log"
   "$bin" >"$log" 2>&1; r=$?
   [ $r = 0 ] || rc=$r
@@ -40,20 +49,22 @@ if [ "${TESTS:-1}" != 0 ]; then
       "$(summary 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$tool.log")" | tee -a "$OUT/summary.txt"
   done
   # cudp-phylo end to end on simulated data: the GPU's log-likelihood against the host's, both precisions.
-  python3 tests/oracle/make_phylo_data.py /tmp/sim --seed 3 --taxa 200 --sites 20000 >/dev/null
-  model=$(python3 tests/oracle/make_phylo_data.py /tmp/sim --seed 3 --taxa 200 --sites 20000 |
-          awk '/^rates/{r=$2} /^freqs/{f=$2} END{print "GTR{" r "}+F{" f "}+G4{0.7}+I{0.1}"}')
-  for precision in double single; do
-    for backend in cuda host; do
-      run="$OUT/phylo-$backend-$precision"
-      /usr/bin/time -f "%e s" build-gpu/examples/phylo/cudp-phylo evaluate --alignment /tmp/sim.fa --tree /tmp/sim.nwk \
-        --model "$model" --precision $precision --backend $backend >"$run.txt" 2>"$run.time"
-      echo "cudp-phylo $backend $precision: $(grep log-likelihood "$run.txt") ($(tail -1 "$run.time"))" |
-        tee -a "$OUT/summary.txt"
+  if [ "${CLI:-1}" != 0 ]; then
+    python3 tests/oracle/make_phylo_data.py /tmp/sim --seed 3 --taxa 200 --sites 20000 >/dev/null
+    model=$(python3 tests/oracle/make_phylo_data.py /tmp/sim --seed 3 --taxa 200 --sites 20000 |
+            awk '/^rates/{r=$2} /^freqs/{f=$2} END{print "GTR{" r "}+F{" f "}+G4{0.7}+I{0.1}"}')
+    for precision in double single; do
+      for backend in cuda host; do
+        run="$OUT/phylo-$backend-$precision"
+        /usr/bin/time -f "%e s" "$BUILD_DIR"/examples/phylo/cudp-phylo evaluate --alignment /tmp/sim.fa \
+          --tree /tmp/sim.nwk --model "$model" --precision $precision --backend $backend >"$run.txt" 2>"$run.time"
+        echo "cudp-phylo $backend $precision: $(grep log-likelihood "$run.txt") ($(tail -1 "$run.time"))" |
+          tee -a "$OUT/summary.txt"
+      done
     done
-  done
+  fi
 fi
 if [ "${BENCH:-1}" != 0 ]; then
-  build-gpu/bench/cudp-phylo-bench 2>&1 | tee "$OUT/bench.txt" | tee -a "$OUT/summary.txt"
+  "$BUILD_DIR"/bench/cudp-phylo-bench ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.txt" | tee -a "$OUT/summary.txt"
 fi
 exit $rc

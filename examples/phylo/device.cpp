@@ -16,19 +16,22 @@ bool gpu_available() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
-cudp::phylo::LikelihoodResult evaluate_on_gpu(const cudp::phylo::TraversalPlan& plan,
-                                              const cudp::phylo::SitePatterns& data,
-                                              const cudp::phylo::LikelihoodModel& model, bool single_precision) {
-  if (single_precision) return cudp::phylo::DeviceTreeLikelihood<float>(plan, data, model).evaluate();
-  return cudp::phylo::DeviceTreeLikelihood<double>(plan, data, model).evaluate();
+std::unique_ptr<cudp::phylo::LikelihoodEngine> make_gpu_engine(const cudp::phylo::TraversalPlan& plan,
+                                                               const cudp::phylo::SitePatterns& data,
+                                                               const cudp::phylo::LikelihoodModel& model,
+                                                               bool single_precision, int buffers) {
+  if (single_precision)
+    return std::make_unique<cudp::phylo::DeviceTreeLikelihood<float>>(plan, data, model, std::nullopt, buffers);
+  return std::make_unique<cudp::phylo::DeviceTreeLikelihood<double>>(plan, data, model, std::nullopt, buffers);
 }
 
 #else
 
 bool gpu_available() { return false; }
 
-cudp::phylo::LikelihoodResult evaluate_on_gpu(const cudp::phylo::TraversalPlan&, const cudp::phylo::SitePatterns&,
-                                              const cudp::phylo::LikelihoodModel&, bool) {
+std::unique_ptr<cudp::phylo::LikelihoodEngine> make_gpu_engine(const cudp::phylo::TraversalPlan&,
+                                                               const cudp::phylo::SitePatterns&,
+                                                               const cudp::phylo::LikelihoodModel&, bool, int) {
   throw std::runtime_error("this cudp-phylo was built without CUDA");
 }
 

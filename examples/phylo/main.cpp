@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -13,11 +14,11 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/output_files.hpp>
 #include <cudp/phylo/character_alignment.hpp>
-#include <cudp/phylo/discrete_gamma.hpp>
-#include <cudp/phylo/eigen_decomposition.hpp>
+#include <cudp/phylo/host_tree_likelihood.hpp>
+#include <cudp/phylo/likelihood_model.hpp>
 #include <cudp/phylo/model_spec.hpp>
 #include <cudp/phylo/newick.hpp>
-#include <cudp/phylo/tree_likelihood.hpp>
+#include <cudp/phylo/optimize.hpp>
 
 #include "command_line.hpp"
 #include "device.hpp"
@@ -32,20 +33,30 @@ namespace phylo = cudp::phylo;
 const char* kUsage =
     "usage: cudp-phylo evaluate --alignment A --tree T.nwk --model M [options]\n"
     "\n"
-    "The log-likelihood of a tree as given (branch lengths and model parameters fixed), by Felsenstein's pruning.\n"
+    "The log-likelihood of a tree by Felsenstein's pruning: as given (branch lengths and model parameters fixed), or\n"
+    "with branch lengths and the model's unset parameters optimised on the tree's topology (--optimize).\n"
     "\n"
     "  --alignment FILE    aligned sequences: FASTA, relaxed PHYLIP (sequential or interleaved) or NEXUS (a DATA or\n"
     "                      CHARACTERS block); plain or .gz\n"
     "  --tree FILE         the tree in Newick (the first tree of the file); its tips name the alignment's taxa\n"
     "  --model M           as IQ-TREE writes it: JC, F81, K80{kappa}, HKY{kappa}, TN93{ag,ct}, SYM{5 rates},\n"
-    "                      GTR{ac,ag,at,cg,ct} (g-t is 1) for DNA, Poisson for protein; then +F (frequencies counted\n"
-    "                      from the data), +FQ (equal), +F{a,c,g,t} (given), +G[k][{alpha}] (discrete gamma, k\n"
-    "                      categories, default 4, mean rates), +I[{p}] (invariable sites). Left-out values take\n"
-    "                      defaults: kappa 2, rates 1, alpha 1, p 0\n"
-    "  --data D            dna, protein or auto (default: the NEXUS datatype, else guessed from the letters)\n"
+    "                      GTR{ac,ag,at,cg,ct} (g-t is 1) for DNA; Poisson, LG, WAG, JTT for protein;\n"
+    "                      GY{omega,kappa} (GY94, universal code) for codons; then +F (frequencies counted from\n"
+    "                      the data), +FQ (equal), +F{a,c,g,t} (given), +FO (counted, then fitted by --optimize),\n"
+    "                      +F1X4 or +F3X4 (codons, from nucleotide frequencies), +G[k][{alpha}] (discrete gamma,\n"
+    "                      k categories, default 4, mean rates), +I[{p}] (invariable sites). Default frequencies:\n"
+    "                      LG, WAG, JTT their own, GY counted. Left-out values take defaults: kappa 2, omega 1,\n"
+    "                      rates 1, alpha 1, p 0\n"
+    "  --data D            dna, protein, codon (DNA read three columns at a time; a codon with a gap or ambiguity\n"
+    "                      code is unknown) or auto (default: codon for a codon model, else the NEXUS datatype,\n"
+    "                      else guessed from the letters)\n"
     "  --precision P       double (default) or single\n"
     "  --backend B         auto (default: the GPU when there is one), cuda or host\n"
     "  --threads N         host threads (default 0: all cores)\n"
+    "  --optimize WHAT     branches, model, or branches,model: maximise the likelihood over the branch lengths\n"
+    "                      (Newton-Raphson) and over the parameters the model string leaves unset (Brent), as\n"
+    "                      iqtree -te does; a root of two branches is removed first (the tree is unrooted)\n"
+    "  --tree-out FILE     the tree with optimised branch lengths, in Newick\n"
     "  --site-lh FILE      per-site log-likelihoods, in the format CONSEL and IQ-TREE's -wsl use\n"
     "  --out FILE          the report to FILE instead of standard output (nothing is written on error)\n"
     "  -h, --help          this text\n"
@@ -53,8 +64,9 @@ const char* kUsage =
     "See docs/phylo.md.\n";
 
 struct Options {
-  std::string alignment, tree, model, data = "auto", precision = "double", backend = "auto", site_lh, out;
+  std::string alignment, tree, model, data = "auto", precision = "double", backend = "auto", site_lh, out, tree_out;
   int threads = 0;
+  bool optimize_branches = false, optimize_model = false;
 };
 
 std::optional<Options> parse_args(int argc, const char* const* argv) {
@@ -75,16 +87,29 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
     else if (flag == "--backend") o.backend = value();
     else if (flag == "--threads") o.threads = cudp::examples::parse_int(flag, value());
     else if (flag == "--site-lh") o.site_lh = value();
+    else if (flag == "--tree-out") o.tree_out = value();
+    else if (flag == "--optimize") {
+      std::string list = value();
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string item = list.substr(start, comma - start);
+        if (item == "branches") o.optimize_branches = true;
+        else if (item == "model") o.optimize_model = true;
+        else usage_error("--optimize takes branches, model or both (branches,model), not '" + item + "'");
+        start = comma + 1;
+      }
+    }
     else if (flag == "--out") o.out = value();
     else usage_error("unknown option '" + flag + "'");
   }
   if (o.alignment.empty()) usage_error("--alignment is required");
   if (o.tree.empty()) usage_error("--tree is required");
   if (o.model.empty()) usage_error("--model is required");
-  check_choice("--data", o.data, {"auto", "dna", "protein"});
+  check_choice("--data", o.data, {"auto", "dna", "protein", "codon"});
   check_choice("--precision", o.precision, {"double", "single"});
   check_choice("--backend", o.backend, {"auto", "cuda", "host"});
   if (o.threads < 0) usage_error("--threads must be >= 0");
+  if (!o.tree_out.empty() && !o.optimize_branches) usage_error("--tree-out needs --optimize branches");
   return o;
 }
 
@@ -93,6 +118,9 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
 const phylo::CharacterCoding& choose_coding(const Options& o, const phylo::CharacterAlignment& a) {
   if (o.data == "dna") return phylo::CharacterCoding::dna();
   if (o.data == "protein") return phylo::CharacterCoding::protein();
+  // A codon model reads nucleotides as codons whatever the file declares (IQ-TREE needs -st CODON for that).
+  if (o.data == "codon" || (o.data == "auto" && phylo::parse_model(o.model).codon()))
+    return phylo::CharacterCoding::codon();
   using D = phylo::DeclaredType;
   if (a.declared == D::dna || a.declared == D::rna || a.declared == D::nucleotide) return phylo::CharacterCoding::dna();
   if (a.declared == D::protein) return phylo::CharacterCoding::protein();
@@ -122,6 +150,10 @@ std::string describe_model(const phylo::ModelSpec& spec, const phylo::Likelihood
     out << "\nexchangeabilities (A-C A-G A-T C-G C-T G-T):";
     const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
     for (const auto& p : pairs) out << ' ' << format_number(m.model.exchangeability(p[0], p[1]));
+  } else if (spec.codon()) {
+    out << "\nomega, kappa:";
+    for (const double v : spec.base_parameters) out << ' ' << format_number(v);
+    if (spec.base_parameters.empty()) out << " 1 2 (defaults)";
   }
   out << "\nfrequencies (" << m.coding->letters() << "):";
   for (const double f : m.model.frequencies) out << ' ' << format_number(f);
@@ -135,18 +167,15 @@ std::string describe_model(const phylo::ModelSpec& spec, const phylo::Likelihood
 
 int run(const Options& o) {
   const phylo::CharacterAlignment alignment = phylo::read_alignment(o.alignment);
-  const phylo::Tree tree = phylo::read_newick(o.tree);
+  const phylo::Tree as_read = phylo::read_newick(o.tree);
+  const bool optimizing = o.optimize_branches || o.optimize_model;
+  // Optimising both branches at a root of two is optimising one branch twice: unroot, as IQ-TREE does.
+  phylo::Tree tree = o.optimize_branches ? phylo::unrooted(as_read) : as_read;
   const phylo::CharacterCoding& coding = choose_coding(o, alignment);
   const phylo::SitePatterns data = phylo::compress_sites(alignment, coding);
-  const phylo::TraversalPlan plan = phylo::plan_traversal(tree, alignment.names, o.tree, o.alignment);
-  const phylo::ModelSpec spec = phylo::parse_model(o.model);
-
-  phylo::LikelihoodModel m;
-  m.coding = &coding;
-  m.model = phylo::make_model(spec, coding, data);
-  m.eigen = phylo::decompose(m.model);
-  m.rates = phylo::make_rate_categories(spec.gamma_categories, spec.alpha.value_or(1.0),
-                                        spec.invariant ? spec.invariant_proportion.value_or(0.0) : 0.0);
+  phylo::TraversalPlan plan = phylo::plan_traversal(tree, alignment.names, o.tree, o.alignment);
+  phylo::ModelSpec spec = phylo::parse_model(o.model);
+  phylo::LikelihoodModel m = phylo::make_likelihood_model(spec, coding, data);
 
   const bool single = o.precision == "single";
   bool gpu = false;
@@ -155,15 +184,37 @@ int run(const Options& o) {
     if (o.backend == "cuda" && !gpu)
       throw std::runtime_error("--backend cuda: no CUDA device found, or this cudp-phylo was built without CUDA");
   }
-  const phylo::LikelihoodResult result =
-      gpu ? phylo_app::evaluate_on_gpu(plan, data, m, single)
-          : single ? phylo::evaluate_on_host<float>(plan, data, m, o.threads)
-                   : phylo::evaluate_on_host<double>(plan, data, m, o.threads);
+  const int buffers = optimizing ? phylo::outer_buffer_count(plan) : plan.buffers;
+  std::unique_ptr<phylo::LikelihoodEngine> engine;
+  if (gpu) engine = phylo_app::make_gpu_engine(plan, data, m, single, buffers);
+  else if (single) engine = std::make_unique<phylo::HostTreeLikelihood<float>>(plan, data, m, buffers, o.threads);
+  else engine = std::make_unique<phylo::HostTreeLikelihood<double>>(plan, data, m, buffers, o.threads);
+
+  std::optional<phylo::OptimizeResult> optimized;
+  if (optimizing) {
+    phylo::OptimizeSettings settings;
+    settings.branches = o.optimize_branches;
+    settings.model = o.optimize_model;
+    const bool progress = isatty(STDERR_FILENO) != 0;
+    optimized = phylo::optimize(*engine, plan, spec, coding, data, settings, [&](const std::string& line) {
+      if (progress) std::fprintf(stderr, "cudp-phylo: %s\n", line.c_str());
+    });
+    spec = optimized->spec;
+    m = optimized->model;
+    for (std::size_t node = 0; node < tree.nodes.size(); ++node)
+      if (static_cast<int>(node) != tree.root) {
+        tree.nodes[node].length = plan.edge_length[static_cast<std::size_t>(plan.buffer_of_node[node])];
+        tree.nodes[node].has_length = true;
+      }
+  }
+  const phylo::LikelihoodResult result = phylo::evaluate(*engine, plan);
   for (int p = 0; p < data.patterns; ++p)
     if (!std::isfinite(result.pattern_log_likelihoods[static_cast<std::size_t>(p)])) {
       int site = 0;
       while (data.pattern_of_site[static_cast<std::size_t>(site)] != p) ++site;
-      throw InputError(o.alignment + ": site " + std::to_string(site + 1) +
+      // A site of a codon alignment is three columns: name the first.
+      throw InputError(o.alignment + ": " + (coding.width() > 1 ? "codon at column " : "site ") +
+                       std::to_string(site * coding.width() + 1) +
                        " has likelihood 0 on this tree (tips that differ joined by branches of length 0?)");
     }
 
@@ -174,18 +225,30 @@ int run(const Options& o) {
   report << "alignment: " << o.alignment << " (" << alignment.taxa() << " taxa, " << alignment.sites() << " sites, "
          << data.patterns << " patterns, " << coding.name() << ")\n";
   report << "tree: " << o.tree << " (" << tree.tip_count() << " tips, total branch length "
-         << format_number(tree_length) << ")\n";
+         << format_number(tree_length) << (optimizing ? ", optimised" : "")
+         << (tree.nodes.size() != as_read.nodes.size() ? ", unrooted" : "") << ")\n";
   report << describe_model(spec, m);
   report << "backend: " << (gpu ? "cuda" : "host") << ", " << o.precision << " precision\n";
   char line[96];
+  std::string tree_text;
+  if (optimized) {
+    std::snprintf(line, sizeof line, "initial log-likelihood: %.10f\n", optimized->initial_log_likelihood);
+    report << line << "optimised (" << (o.optimize_branches ? "branches" : "")
+           << (o.optimize_branches && o.optimize_model ? ", " : "") << (o.optimize_model ? "model" : "") << ") in "
+           << optimized->rounds << " round(s)\n";
+    report << "optimised model: " << phylo::format_model(spec, m.model) << '\n';
+    tree_text = phylo::write_newick(tree, 10) + '\n';
+    report << "optimised tree: " << tree_text;
+  }
   std::snprintf(line, sizeof line, "log-likelihood: %.10f\n", result.log_likelihood);
   report << line;
 
   std::string site_text;
   if (!o.site_lh.empty()) {
     std::ostringstream s;
-    s << "1 " << alignment.sites() << "\nSite_Lh   ";
-    for (std::size_t site = 0; site < alignment.sites(); ++site) {
+    // Codon data have a third as many sites as the alignment has columns.
+    s << "1 " << data.pattern_of_site.size() << "\nSite_Lh   ";
+    for (std::size_t site = 0; site < data.pattern_of_site.size(); ++site) {
       std::snprintf(line, sizeof line, " %.10g",
                     result.pattern_log_likelihoods[static_cast<std::size_t>(data.pattern_of_site[site])]);
       s << line;
@@ -197,6 +260,7 @@ int run(const Options& o) {
   std::vector<std::pair<std::string, const std::string*>> files;
   if (!o.out.empty()) files.emplace_back(o.out, &main_text);
   if (!o.site_lh.empty()) files.emplace_back(o.site_lh, &site_text);
+  if (!o.tree_out.empty()) files.emplace_back(o.tree_out, &tree_text);
   cudp::io::write_outputs(files);
   if (o.out.empty()) std::fputs(main_text.c_str(), stdout);
   return 0;

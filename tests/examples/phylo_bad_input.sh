@@ -38,6 +38,10 @@ expect_error "unknown command" 2 "^cudp-phylo: unknown command 'optimise'" -- op
 expect_error "unknown option" 2 "^cudp-phylo: unknown option '--bogus'" -- "${ev[@]}" --alignment "$aln" --bogus
 expect_error "no --model" 2 "^cudp-phylo: --model is required" -- "${ev[@]}" --alignment "$aln" --tree "$tree"
 expect_error "no --tree" 2 "^cudp-phylo: --tree is required" -- "${ev[@]}" --alignment "$aln" --model JC
+expect_error "bad --optimize" 2 "^cudp-phylo: --optimize takes branches, model or both \\(branches,model\\), not 'tree'" -- \
+  "${ev[@]}" --alignment "$aln" --tree "$tree" --model JC --optimize branches,tree
+expect_error "--tree-out alone" 2 "^cudp-phylo: --tree-out needs --optimize branches" -- \
+  "${ev[@]}" --alignment "$aln" --tree "$tree" --model JC --tree-out t.nwk
 expect_error "bad precision" 2 "^cudp-phylo: --precision must be double or single, got 'half'" -- "${ev[@]}" \
   --alignment "$aln" --tree "$tree" --model JC --precision half
 expect_error "unknown model" 2 "unknown model 'GTX'" -- "${ev[@]}" --alignment "$aln" --tree "$tree" --model GTX+G
@@ -63,6 +67,16 @@ printf '((a:0,b:0):0,c:0);\n' > zero.nwk
 printf '>a\nA\n>b\nC\n>c\nA\n' > differ.fa
 expect_error "likelihood 0" 1 "differ.fa: site 1 has likelihood 0" -- "${ev[@]}" --alignment differ.fa \
   --tree zero.nwk --model JC
+printf '>a\nATGAAA\n>b\nATGTAG\n>c\nATGAAA\n' > stop.fa
+expect_error "stop codon" 1 "stop.fa:3: taxon b, codon 2 \(sites 4-6\): TAG is a stop codon" -- "${ev[@]}" \
+  --alignment stop.fa --tree abc.nwk --model GY
+printf '>a\nATGAAAC\n>b\nATGAAAC\n>c\nATGAAAC\n' > seven.fa
+expect_error "not whole codons" 1 "seven.fa: 7 sites are not a whole number of codons" -- "${ev[@]}" \
+  --alignment seven.fa --tree abc.nwk --model JC --data codon
+expect_error "codon model for DNA" 2 "GY is a codon model, but the data are DNA \(give --data codon\)" -- \
+  "${ev[@]}" --alignment "$aln" --tree "$tree" --model GY --data dna
+expect_error "codon frequencies for DNA" 2 "\+F3X4 is for codon models" -- "${ev[@]}" --alignment "$aln" \
+  --tree "$tree" --model HKY+F3X4
 
 # --help, and the outputs of a good run.
 "$phylo" --help | grep -q "^usage: cudp-phylo evaluate" || fail "--help"
@@ -78,6 +92,12 @@ sum=$(awk 'NR == 2 {for (i = 2; i <= NF; ++i) s += $i; printf "%.6f", s; n = NF 
 [ "${sum#* }" = 2000 ] || fail "site-lh holds ${sum#* } values"
 awk -v a="${sum% *}" -v b="$total" 'BEGIN {d = a - b; if (d < 0) d = -d; exit !(d < 1e-3)}' ||
   fail "per-site log-likelihoods add up to ${sum% *}, the total is $total"
+# Codon data: one site per three columns in the per-site output.
+printf '>a\nATGAAACTT---\n>b\nATGAAGCTCAAA\n>c\nATTGAACTAAAG\n' > codons.fa
+"$phylo" "${ev[@]}" --alignment codons.fa --tree abc.nwk --model "GY{0.3,2.5}+F3X4" --site-lh site.txt \
+  > stdout.txt || fail "codon run failed"
+[ "$(awk 'NR == 1 {print $2}' site.txt)" = 4 ] || fail "codon site-lh header: $(head -1 site.txt), expected 4 sites"
+grep -q "^alignment: codons.fa (3 taxa, 12 sites, 4 patterns, codon)" stdout.txt || fail "codon report"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

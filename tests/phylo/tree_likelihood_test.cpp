@@ -1,7 +1,7 @@
 // Tree log-likelihoods on the host against a brute-force sum over every assignment of states to the internal
 // nodes (no pruning, no rescaling), and the properties any correct evaluation has: the root's place does not
 // matter for a reversible model, float agrees with double, deep trees do not underflow.
-#include "cudp/phylo/tree_likelihood.hpp"
+#include "cudp/phylo/host_tree_likelihood.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -5,6 +5,7 @@
 
 #include "cudp/phylo/discrete_gamma.hpp"
 #include "cudp/phylo/eigen_decomposition.hpp"
+#include "cudp/phylo/optimize.hpp"
 
 namespace cudp::test {
 
@@ -88,6 +89,16 @@ RandomTreeProblem make_random_tree_problem(std::uint32_t seed, int taxa, int pat
   m.eigen = phylo::decompose(m.model);
   m.rates = phylo::make_rate_categories(categories > 1 ? categories : 0, 0.3 + 2 * unit(rng), invariant);
   return p;
+}
+
+phylo::LikelihoodModel model_for(const RandomTreeProblem& p, const std::string& model) {
+  return phylo::make_likelihood_model(phylo::parse_model(model), *p.model.coding, p.data);
+}
+
+std::pair<double, double> optimize_problem(phylo::LikelihoodEngine& engine, phylo::TraversalPlan& plan,
+                                           const RandomTreeProblem& p, const std::string& model) {
+  const auto r = phylo::optimize(engine, plan, phylo::parse_model(model), *p.model.coding, p.data, {});
+  return {r.initial_log_likelihood, r.log_likelihood};
 }
 
 }  // namespace cudp::test

@@ -4,10 +4,11 @@
 // positive frequencies, and gamma rate categories. Shared by the GPU tests and the benchmark.
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
-#include "cudp/phylo/tree_likelihood.hpp"
+#include "cudp/phylo/likelihood_engine.hpp"
 
 namespace cudp::test {
 
@@ -33,5 +34,12 @@ inline const phylo::CharacterCoding& coding_for(int states) {
 RandomTreeProblem make_random_tree_problem(std::uint32_t seed, int taxa, int patterns, int states, int categories,
                                            bool rooted = false, bool caterpillar = false, double mean_length = 0.1,
                                            double invariant = 0.0);
+
+// The model a string names (model_spec.hpp) for a problem's data, and phylo::optimize with default settings on any
+// engine holding outer_buffer_count(plan) buffers: initial and final log-likelihoods. Here for the CUDA units,
+// which do not compile Eigen and Boost.Math.
+phylo::LikelihoodModel model_for(const RandomTreeProblem& p, const std::string& model);
+std::pair<double, double> optimize_problem(phylo::LikelihoodEngine& engine, phylo::TraversalPlan& plan,
+                                           const RandomTreeProblem& p, const std::string& model);
 
 }  // namespace cudp::test

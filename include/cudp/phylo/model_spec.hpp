@@ -1,8 +1,10 @@
 #pragma once
 // Model names as IQ-TREE writes them, so that a command line carries over: a base model with optional parameters
-// in braces, then +F (empirical frequencies), +FQ (equal), +F{...} (given), +G[k][{alpha}] and +I[{p}].
-//   GTR{1,2,3,4,5}+F{0.1,0.2,0.3,0.4}+G4{0.5}+I{0.2}     HKY{2.5}+G      JC
-// A parameter left out takes its default here (kappa 2, rates 1, alpha 1, p_inv 0) and is what --optimize fits.
+// in braces, then +F (empirical frequencies), +FQ (equal), +F{...} (given), +FO (fitted; counted to start with),
+// +F1X4 / +F3X4 (codon frequencies from nucleotide frequencies), +G[k][{alpha}] and +I[{p}].
+//   GTR{1,2,3,4,5}+F{0.1,0.2,0.3,0.4}+G4{0.5}+I{0.2}     HKY{2.5}+G      JC      LG+F+G4{0.7}      GY{0.2,2.5}+F3X4
+// A parameter left out takes its default here (kappa 2, omega 1, rates 1, alpha 1, p_inv 0) and is what --optimize
+// fits.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -14,15 +16,20 @@
 #include <vector>
 
 #include "character_coding.hpp"
+#include "codon_model.hpp"
+#include "protein_models.hpp"
 #include "site_patterns.hpp"
 #include "substitution_model.hpp"
 
 namespace cudp::phylo {
 
-enum class FrequencyChoice { model_default, equal, empirical, given };
+// optimized (+FO) is counted like empirical for an evaluation; --optimize takes those counts as its start.
+enum class FrequencyChoice { model_default, equal, empirical, given, optimized, codon_f1x4, codon_f3x4 };
+
+enum class ModelData { dna, protein, codon };
 
 struct ModelSpec {
-  std::string base;                 // JC, F81, K80, HKY, TN93, SYM, GTR, Poisson
+  std::string base;  // JC, F81, K80, HKY, TN93, SYM, GTR; Poisson, LG, WAG, JTT; GY
   std::vector<double> base_parameters;
   FrequencyChoice frequencies = FrequencyChoice::model_default;
   std::vector<double> given_frequencies;
@@ -31,21 +38,40 @@ struct ModelSpec {
   bool invariant = false;
   std::optional<double> invariant_proportion;
 
-  bool protein() const { return base == "Poisson"; }
+  ModelData data() const;
+  bool protein() const { return data() == ModelData::protein; }
+  bool codon() const { return data() == ModelData::codon; }
 };
 
 namespace detail {
+
+// What a model's frequencies are when the model string says nothing: equal, counted from the data (+F), or the
+// ones published with an empirical matrix.
+enum class DefaultFrequencies { equal, counted, published };
 
 struct NamedModel {
   const char* name;
   const char* aliases;  // space-separated
   int parameters;       // how many the braces may give
-  bool empirical_frequencies;
+  DefaultFrequencies frequencies;
+  ModelData data;
 };
 
 inline constexpr NamedModel named_models[] = {
-    {"JC", "JC69", 0, false},  {"F81", "", 0, true},         {"K80", "K2P", 1, false}, {"HKY", "HKY85", 1, true},
-    {"TN93", "TN TRN", 2, true}, {"SYM", "", 5, false},     {"GTR", "", 5, true},     {"Poisson", "POISSON", 0, false},
+    {"JC", "JC69", 0, DefaultFrequencies::equal, ModelData::dna},
+    {"F81", "", 0, DefaultFrequencies::counted, ModelData::dna},
+    {"K80", "K2P", 1, DefaultFrequencies::equal, ModelData::dna},
+    {"HKY", "HKY85", 1, DefaultFrequencies::counted, ModelData::dna},
+    {"TN93", "TN TRN", 2, DefaultFrequencies::counted, ModelData::dna},
+    {"SYM", "", 5, DefaultFrequencies::equal, ModelData::dna},
+    {"GTR", "", 5, DefaultFrequencies::counted, ModelData::dna},
+    {"Poisson", "POISSON", 0, DefaultFrequencies::equal, ModelData::protein},
+    {"LG", "", 0, DefaultFrequencies::published, ModelData::protein},
+    {"WAG", "", 0, DefaultFrequencies::published, ModelData::protein},
+    {"JTT", "", 0, DefaultFrequencies::published, ModelData::protein},
+    // GY{omega,kappa}: IQ-TREE 2.0.7 takes no values in braces for GY; this is the order it reports and fits them
+    // in. Its default frequencies for GY are the codon frequencies counted from the data (GY+F).
+    {"GY", "GY94", 2, DefaultFrequencies::counted, ModelData::codon},
 };
 
 inline const NamedModel* find_model(std::string_view name) {
@@ -59,6 +85,10 @@ inline const NamedModel* find_model(std::string_view name) {
     }
   }
   return nullptr;
+}
+
+inline const char* data_name(ModelData d) {
+  return d == ModelData::dna ? "DNA" : d == ModelData::protein ? "protein" : "codon";
 }
 
 [[noreturn]] inline void bad_model(std::string_view text, const std::string& why) {
@@ -89,6 +119,12 @@ inline std::vector<double> parse_braces(std::string_view text, std::size_t& pos)
 
 }  // namespace detail
 
+inline ModelData ModelSpec::data() const {
+  const detail::NamedModel* named = detail::find_model(base);
+  if (named == nullptr) throw std::invalid_argument("unknown model '" + base + "'");
+  return named->data;
+}
+
 inline ModelSpec parse_model(std::string_view text) {
   ModelSpec spec;
   std::size_t pos = 0;
@@ -107,9 +143,16 @@ inline ModelSpec parse_model(std::string_view text) {
   while (pos < text.size()) {
     if (text[pos] != '+') detail::bad_model(text, "expected '+' at character " + std::to_string(pos + 1));
     ++pos;
-    if (text.substr(pos, 2) == "FQ") {
+    if (text.substr(pos, 4) == "F1X4" || text.substr(pos, 4) == "F3X4") {
+      spec.frequencies = text[pos + 1] == '1' ? FrequencyChoice::codon_f1x4 : FrequencyChoice::codon_f3x4;
+      pos += 4;
+      if (!spec.codon()) detail::bad_model(text, "+" + std::string(text.substr(pos - 4, 4)) + " is for codon models");
+    } else if (text.substr(pos, 2) == "FQ") {
       pos += 2;
       spec.frequencies = FrequencyChoice::equal;
+    } else if (text.substr(pos, 2) == "FO") {
+      pos += 2;
+      spec.frequencies = FrequencyChoice::optimized;
     } else if (text.substr(pos, 1) == "F") {
       ++pos;
       spec.given_frequencies = detail::parse_braces(text, pos);
@@ -172,12 +215,34 @@ inline std::vector<double> empirical_frequencies(const SitePatterns& patterns, c
   return freq;
 }
 
+// A state the data never show would have frequency 0, which the symmetric eigen-decomposition cannot take (it
+// divides by sqrt(pi)). It gets 1e-10 instead, taken from the most frequent state: IQ-TREE 2.0.7's log-likelihoods
+// are those of the limit pi -> 0, which 1e-10 gives to about 1e-7, and the decomposition's cancellation stays near
+// 1e-11. (IQ-TREE 1 raised such states to 1e-4, which moves the log-likelihood visibly.)
+inline void raise_rare_frequencies(std::vector<double>& freq) {
+  constexpr double floor = 1e-10;
+  std::size_t largest = 0;
+  double total = 0;
+  for (std::size_t s = 0; s < freq.size(); ++s) {
+    if (freq[s] > freq[largest]) largest = s;
+    freq[s] = std::max(freq[s], floor);
+    total += freq[s];
+  }
+  freq[largest] += 1.0 - total;
+}
+
 // The model a spec names, for data of this coding; empirical frequencies are counted from the patterns.
 inline SubstitutionModel make_model(const ModelSpec& spec, const CharacterCoding& coding, const SitePatterns& data) {
-  const bool protein = spec.protein();
-  if (protein != (coding.states() == 20))
-    throw std::invalid_argument("--model " + spec.base + " is a " + (protein ? "protein" : "DNA") +
-                                " model, but the data are " + coding.name());
+  const ModelData kind = spec.data();
+  const ModelData data_kind = coding.width() == 3     ? ModelData::codon
+                              : coding.states() == 20 ? ModelData::protein
+                                                      : ModelData::dna;
+  if (kind != data_kind || coding.states() != (kind == ModelData::dna       ? 4
+                                               : kind == ModelData::protein ? 20
+                                                                            : genetic_code::sense_codons))
+    throw std::invalid_argument("--model " + spec.base + " is a " + detail::data_name(kind) +
+                                " model, but the data are " + coding.name() +
+                                (kind == ModelData::codon ? " (give --data codon)" : ""));
   const auto n = static_cast<std::size_t>(coding.states());
   SubstitutionModel m;
   m.states = coding.states();
@@ -187,6 +252,9 @@ inline SubstitutionModel make_model(const ModelSpec& spec, const CharacterCoding
     m.exchangeabilities[static_cast<std::size_t>(j) * n + static_cast<std::size_t>(i)] = v;
   };
   const auto& p = spec.base_parameters;
+  for (const double v : p)
+    if (!(v > 0)) throw std::invalid_argument("--model " + spec.base + ": every parameter must be positive");
+  const protein_models::EmpiricalProteinModel* table = protein_models::find(spec.base);
   enum { A, C, G, T };
   if (spec.base == "K80" || spec.base == "HKY") {
     const double kappa = p.empty() ? 2.0 : p[0];
@@ -198,24 +266,45 @@ inline SubstitutionModel make_model(const ModelSpec& spec, const CharacterCoding
   } else if (spec.base == "SYM" || spec.base == "GTR") {
     const int pairs[5][2] = {{A, C}, {A, G}, {A, T}, {C, G}, {C, T}};  // G-T is the reference, 1
     for (std::size_t k = 0; k < p.size(); ++k) set(pairs[k][0], pairs[k][1], p[k]);
+  } else if (table != nullptr) {
+    for (int i = 0; i < 20; ++i)
+      for (int j = 0; j < i; ++j) set(i, j, table->exchangeability(i, j));
+  } else if (spec.base == "GY") {
+    m.exchangeabilities = gy94_exchangeabilities(p.size() > 0 ? p[0] : 1.0, p.size() > 1 ? p[1] : 2.0);
   }
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      if (i != j && !(m.exchangeabilities[i * n + j] > 0))
-        throw std::invalid_argument("--model " + spec.base + ": every rate must be positive");
+  // GY94's codons that differ at two or three positions do not exchange; every other model's states all do.
+  if (kind != ModelData::codon)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        if (i != j && !(m.exchangeabilities[i * n + j] > 0))
+          throw std::invalid_argument("--model " + spec.base + ": every rate must be positive");
   FrequencyChoice choice = spec.frequencies;
-  if (choice == FrequencyChoice::model_default) {
-    const detail::NamedModel* named = detail::find_model(spec.base);
-    choice = named->empirical_frequencies ? FrequencyChoice::empirical : FrequencyChoice::equal;
-  }
+  const detail::NamedModel* named = detail::find_model(spec.base);
+  if (choice == FrequencyChoice::model_default && named->frequencies == detail::DefaultFrequencies::counted)
+    choice = FrequencyChoice::empirical;
+  if (choice == FrequencyChoice::model_default && named->frequencies == detail::DefaultFrequencies::equal)
+    choice = FrequencyChoice::equal;
   switch (choice) {
+    case FrequencyChoice::model_default: {  // an empirical matrix's published frequencies
+      double total = 0;
+      for (const double f : table->frequencies) total += f;
+      for (const double f : table->frequencies) m.frequencies.push_back(f / total);
+      break;
+    }
     case FrequencyChoice::equal:
       m.frequencies.assign(n, 1.0 / static_cast<double>(n));
       break;
     case FrequencyChoice::empirical:
+    case FrequencyChoice::optimized:
       m.frequencies = empirical_frequencies(data, coding);
+      raise_rare_frequencies(m.frequencies);
       break;
-    default: {
+    case FrequencyChoice::codon_f1x4:
+    case FrequencyChoice::codon_f3x4:
+      m.frequencies = codon_frequencies_from_nucleotides(data, choice == FrequencyChoice::codon_f3x4);
+      raise_rare_frequencies(m.frequencies);
+      break;
+    case FrequencyChoice::given: {
       if (spec.given_frequencies.size() != n)
         throw std::invalid_argument("--model: +F{...} needs " + std::to_string(n) + " frequencies, got " +
                                     std::to_string(spec.given_frequencies.size()));

@@ -298,6 +298,38 @@ inline void append_newick_label(std::string& out, const std::string& label) {
 
 }  // namespace detail
 
+// The tree without its root, for reversible models: a root of two children, one of them internal, is dissolved and
+// its two branches become one, whose length is their sum (the likelihood does not change; only the sum was ever
+// identifiable). Any other tree comes back as it is.
+inline Tree unrooted(const Tree& tree) {
+  if (tree.root < 0) return tree;
+  const std::vector<int>& top = tree.nodes[static_cast<std::size_t>(tree.root)].children;
+  if (top.size() != 2 || (tree.is_tip(top[0]) && tree.is_tip(top[1]))) return tree;
+  const int keep = tree.is_tip(top[0]) ? top[1] : top[0], other = keep == top[0] ? top[1] : top[0];
+  Tree out;
+  std::vector<int> renumbered(tree.nodes.size(), -1);
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n)
+    if (static_cast<int>(n) != tree.root) {
+      renumbered[n] = static_cast<int>(out.nodes.size());
+      out.nodes.push_back(tree.nodes[n]);
+    }
+  for (TreeNode& node : out.nodes) {
+    if (node.parent >= 0) node.parent = renumbered[static_cast<std::size_t>(node.parent)];
+    for (int& child : node.children) child = renumbered[static_cast<std::size_t>(child)];
+  }
+  TreeNode& new_root = out.nodes[static_cast<std::size_t>(renumbered[static_cast<std::size_t>(keep)])];
+  TreeNode& moved = out.nodes[static_cast<std::size_t>(renumbered[static_cast<std::size_t>(other)])];
+  moved.length += new_root.length;
+  moved.has_length = moved.has_length && new_root.has_length;
+  moved.parent = renumbered[static_cast<std::size_t>(keep)];
+  new_root.children.push_back(renumbered[static_cast<std::size_t>(other)]);
+  new_root.parent = -1;
+  new_root.length = 0;
+  new_root.has_length = false;
+  out.root = renumbered[static_cast<std::size_t>(keep)];
+  return out;
+}
+
 // The first tree of text; source names the text in error messages.
 inline Tree parse_newick(std::string_view text, const std::string& source) {
   return detail::NewickParser(text, source).parse();

@@ -11,7 +11,7 @@ namespace cudp::phylo {
 inline tiers::PruningTuning pruning_tuning_for(int states) {
   if (states < 16) return {tiers::PruningTier::by_pattern, 1};
   if (states < 32) return {tiers::PruningTier::by_state, 1};
-  return {tiers::PruningTier::by_state, 4};
+  return {tiers::PruningTier::by_tile_tensor, 1, 1};  // provisional: to be measured
 }
 
 }  // namespace cudp::phylo

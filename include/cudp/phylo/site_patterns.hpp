@@ -25,9 +25,19 @@ struct SitePatterns {
 };
 
 // Patterns in the order of their first site. A character the coding does not know is an error naming the taxon,
-// the line its row starts on and the site.
+// the line its row starts on and the site. A codon coding reads three columns per site: the alignment's length must
+// be a multiple of 3, and a stop codon is an error (naming the codon and its columns).
 inline SitePatterns compress_sites(const CharacterAlignment& alignment, const CharacterCoding& coding) {
-  const std::size_t taxa = alignment.rows.size(), sites = alignment.sites();
+  const std::size_t taxa = alignment.rows.size(), width = static_cast<std::size_t>(coding.width());
+  const auto fail = [&](std::size_t t, const std::string& why) {
+    throw io::InputError(io::format_error(alignment.source, alignment.lines.empty() ? 0 : alignment.lines[t],
+                                          "taxon " + alignment.names[t] + ", " + why));
+  };
+  if (alignment.sites() % width != 0)
+    throw io::InputError(io::format_error(alignment.source, std::to_string(alignment.sites()) +
+                                                                " sites are not a whole number of codons (" +
+                                                                coding.name() + " data need a multiple of 3)"));
+  const std::size_t sites = alignment.sites() / width;
   SitePatterns out;
   out.taxa = static_cast<int>(taxa);
   out.pattern_of_site.resize(sites);
@@ -36,13 +46,25 @@ inline SitePatterns compress_sites(const CharacterAlignment& alignment, const Ch
   std::string column(taxa, '\0');
   for (std::size_t site = 0; site < sites; ++site) {
     for (std::size_t t = 0; t < taxa; ++t) {
-      const char letter = alignment.rows[t][site];
-      const int code = coding.code(letter);
-      if (code == CharacterCoding::invalid)
-        throw io::InputError(io::format_error(alignment.source, alignment.lines.empty() ? 0 : alignment.lines[t],
-                                              "taxon " + alignment.names[t] + ", site " + std::to_string(site + 1) +
-                                                  ": " + io::quote_byte(letter) + " is not a " + coding.name() +
-                                                  " character"));
+      const char* letters = alignment.rows[t].data() + site * width;
+      int code = CharacterCoding::invalid;
+      if (width == 1) {
+        code = coding.code(letters[0]);
+        if (code == CharacterCoding::invalid)
+          fail(t, "site " + std::to_string(site + 1) + ": " + io::quote_byte(letters[0]) + " is not a " +
+                      coding.name() + " character");
+      } else {
+        code = coding.codon_code(letters[0], letters[1], letters[2]);
+        const std::string where = "codon " + std::to_string(site + 1) + " (sites " + std::to_string(3 * site + 1) +
+                                  "-" + std::to_string(3 * site + 3) + ")";
+        if (code == CharacterCoding::stop_codon)
+          fail(t, where + ": " + std::string(letters, 3) + " is a stop codon (universal genetic code)");
+        if (code == CharacterCoding::invalid)
+          for (std::size_t k = 0; k < 3; ++k)
+            if (CharacterCoding::dna().code(letters[k]) == CharacterCoding::invalid)
+              fail(t, "site " + std::to_string(3 * site + k + 1) + " in " + where + ": " + io::quote_byte(letters[k]) +
+                          " is not a nucleotide");
+      }
       column[t] = static_cast<char>(code);
     }
     const auto [it, inserted] = seen.emplace(column, static_cast<int>(columns.size()));

@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "../config.hpp"
 #include "../io/error.hpp"
 #include "../recurrences/felsenstein.hpp"
-#include "../tiers/pruning_host.hpp"
+#include "../tiers/pruning_buffers.hpp"
 #include "character_coding.hpp"
 #include "newick.hpp"
 #include "rate_categories.hpp"
@@ -29,8 +30,24 @@ struct TraversalPlan {
   std::vector<int> buffer_of_node;  // tree node -> buffer
   std::vector<double> edge_length;  // [buffer]; 0 for the root
   std::vector<tiers::PruningOperation> operations;
-  std::vector<int> internal;  // internal buffers, whose exponents add up at the root
+  std::vector<int> parent;                  // [buffer]; -1 for the root
+  std::vector<std::vector<int>> children;  // [buffer], in the tree's order
 };
+
+// One input of a join: a buffer seen through the matrix of an edge (-1: as it is).
+struct EdgeInput {
+  int buffer, matrix;
+};
+
+// The operations that make `destination` the join of `inputs`: one for up to two, then one more per input, each
+// folding into the destination (tiers/pruning_buffers.hpp). No inputs leaves the destination at the policy's unit.
+inline void append_join(std::vector<tiers::PruningOperation>& operations, int destination,
+                        const std::vector<EdgeInput>& inputs) {
+  const auto at = [&](std::size_t k) { return k < inputs.size() ? inputs[k] : EdgeInput{-1, -1}; };
+  operations.push_back({destination, {at(0).buffer, at(1).buffer}, {at(0).matrix, at(1).matrix}});
+  for (std::size_t k = 2; k < inputs.size(); ++k)
+    operations.push_back({destination, {destination, inputs[k].buffer}, {-1, inputs[k].matrix}});
+}
 
 // Tips are matched to taxa by name; a taxon missing from either side is an error naming it.
 inline TraversalPlan plan_traversal(const Tree& tree, const std::vector<std::string>& taxa,
@@ -59,14 +76,25 @@ inline TraversalPlan plan_traversal(const Tree& tree, const std::vector<std::str
     if (tree.is_tip(node)) continue;
     const int buffer = next++;
     plan.buffer_of_node[static_cast<std::size_t>(node)] = buffer;
-    plan.internal.push_back(buffer);
-    const auto child = [&](std::size_t k) { return plan.buffer_of_node[static_cast<std::size_t>(n.children[k])]; };
-    plan.operations.push_back(
-        {buffer, {child(0), n.children.size() > 1 ? child(1) : -1}, {child(0), n.children.size() > 1 ? child(1) : -1}});
-    for (std::size_t k = 2; k < n.children.size(); ++k)
-      plan.operations.push_back({buffer, {buffer, child(k)}, {-1, child(k)}});
+    std::vector<EdgeInput> inputs;
+    for (const int child : n.children) {
+      const int below = plan.buffer_of_node[static_cast<std::size_t>(child)];
+      inputs.push_back({below, below});
+    }
+    append_join(plan.operations, buffer, inputs);
   }
   plan.buffers = next;
+  plan.parent.assign(static_cast<std::size_t>(plan.buffers), -1);
+  plan.children.assign(static_cast<std::size_t>(plan.buffers), {});
+  for (std::size_t node = 0; node < tree.nodes.size(); ++node) {
+    const int buffer = plan.buffer_of_node[node];
+    if (buffer < 0) continue;  // not reachable from the root
+    for (const int child : tree.nodes[node].children) {
+      const int below = plan.buffer_of_node[static_cast<std::size_t>(child)];
+      plan.children[static_cast<std::size_t>(buffer)].push_back(below);
+      plan.parent[static_cast<std::size_t>(below)] = buffer;
+    }
+  }
   plan.root = tree.is_tip(tree.root) ? -1 : plan.buffer_of_node[static_cast<std::size_t>(tree.root)];
   if (plan.root < 0) throw io::InputError(io::format_error(tree_source, "a tree needs at least two tips"));
   plan.edge_length.assign(static_cast<std::size_t>(plan.buffers), 0.0);
@@ -82,6 +110,50 @@ inline TraversalPlan plan_traversal(const Tree& tree, const std::vector<std::str
     plan.edge_length[static_cast<std::size_t>(plan.buffer_of_node[node])] = tree.nodes[node].length;
   }
   return plan;
+}
+
+// Edge likelihoods need, for each edge, the partials of the rest of the tree seen from its upper end. An engine
+// made with outer_buffer_count(plan) buffers holds them after the plan's own, node b's at outer_buffer(plan, b).
+inline int outer_buffer(const TraversalPlan& plan, int buffer) { return plan.buffers + buffer; }
+inline int outer_buffer_count(const TraversalPlan& plan) { return 2 * plan.buffers; }
+
+// The operations that make a non-root buffer's outer partials from its parent's (through the parent's edge, unless
+// the parent is the root) and its siblings' own (through theirs). Run in pre-order, after the post-order pass.
+inline std::vector<tiers::PruningOperation> outer_operations(const TraversalPlan& plan, int buffer) {
+  const int parent = plan.parent[static_cast<std::size_t>(buffer)];
+  std::vector<EdgeInput> inputs;
+  if (parent != plan.root) inputs.push_back({outer_buffer(plan, parent), parent});
+  for (const int sibling : plan.children[static_cast<std::size_t>(parent)])
+    if (sibling != buffer) inputs.push_back({sibling, sibling});
+  std::vector<tiers::PruningOperation> operations;
+  append_join(operations, outer_buffer(plan, buffer), inputs);
+  return operations;
+}
+
+// outer_operations of every non-root buffer, parents before children: run after the post-order pass, they leave
+// every edge's two sides ready.
+inline std::vector<tiers::PruningOperation> preorder_operations(const TraversalPlan& plan) {
+  std::vector<tiers::PruningOperation> operations;
+  std::vector<int> stack(plan.children[static_cast<std::size_t>(plan.root)].rbegin(),
+                         plan.children[static_cast<std::size_t>(plan.root)].rend());
+  while (!stack.empty()) {
+    const int buffer = stack.back();
+    stack.pop_back();
+    const auto mine = outer_operations(plan, buffer);
+    operations.insert(operations.end(), mine.begin(), mine.end());
+    const std::vector<int>& children = plan.children[static_cast<std::size_t>(buffer)];
+    stack.insert(stack.end(), children.rbegin(), children.rend());
+  }
+  return operations;
+}
+
+// The operations that remake an internal buffer's own partials from its children's.
+inline std::vector<tiers::PruningOperation> node_operations(const TraversalPlan& plan, int buffer) {
+  std::vector<EdgeInput> inputs;
+  for (const int child : plan.children[static_cast<std::size_t>(buffer)]) inputs.push_back({child, child});
+  std::vector<tiers::PruningOperation> operations;
+  append_join(operations, buffer, inputs);
+  return operations;
 }
 
 // Everything an evaluation reads, host or device.
@@ -152,60 +224,19 @@ inline LikelihoodResult sum_patterns(const SitePatterns& data, std::vector<doubl
   return r;
 }
 
-namespace detail {
-
-template <class Real, int States>
-LikelihoodResult evaluate_on_host(const TraversalPlan& plan, const SitePatterns& data, const LikelihoodModel& m,
-                                  int threads) {
-  using Policy = recurrences::FelsensteinPruning<Real, States>;
-  const auto categories = static_cast<int>(m.rates.rates.size());
-  const std::vector<double> matrices_double = transition_matrices(plan, m);
-  const std::vector<Real> matrices(matrices_double.begin(), matrices_double.end());
-  const std::vector<Real> sets = code_set_rows<Real>(*m.coding);
-  const auto internal = static_cast<std::size_t>(plan.buffers - plan.tips);
-  std::vector<Real> partials(internal * static_cast<std::size_t>(categories) * static_cast<std::size_t>(data.patterns) *
-                             States);
-  std::vector<int> exponents(internal * static_cast<std::size_t>(data.patterns));
-  tiers::PruningBuffers<Real> b;
-  b.patterns = data.patterns;
-  b.categories = categories;
-  b.states = States;
-  b.tips = plan.tips;
-  b.tip_codes = data.codes.data();
-  b.code_sets = sets.data();
-  b.partials = partials.data();
-  b.exponents = exponents.data();
-  b.matrices = matrices.data();
-  tiers::prune_on_host<Policy>(b, plan.operations, threads);
-
-  const std::vector<Real> frequencies(m.model.frequencies.begin(), m.model.frequencies.end());
-  const std::vector<Real> weights(m.rates.weights.begin(), m.rates.weights.end());
-  const std::vector<double> invariable = invariable_parts(data, m);
-  std::vector<double> site(static_cast<std::size_t>(data.patterns));
-  for (int p = 0; p < data.patterns; ++p) {
-    const Real scaled = tiers::root_pattern<Policy>(b, plan.root, frequencies.data(), weights.data(), p);
-    const int exponent = tiers::total_exponent(b, plan.internal.data(), static_cast<int>(plan.internal.size()), p);
-    site[static_cast<std::size_t>(p)] =
-        pattern_log_likelihood(static_cast<double>(scaled), exponent, invariable[static_cast<std::size_t>(p)]);
-  }
-  return sum_patterns(data, std::move(site));
-}
-
-}  // namespace detail
-
-// Host evaluation in Real (double or float) precision, on `threads` threads (0: all).
-template <class Real>
-LikelihoodResult evaluate_on_host(const TraversalPlan& plan, const SitePatterns& data, const LikelihoodModel& m,
-                                  int threads = 0) {
-  switch (m.model.states) {
+// Calls body(std::integral_constant<int, S>{}) for the state counts the library instantiates (4, 20, 61), so that
+// each backend compiles its policy for those only; any other count is an error naming it.
+template <class Body>
+decltype(auto) with_states(int states, const char* who, Body&& body) {
+  switch (states) {
     case 4:
-      return detail::evaluate_on_host<Real, 4>(plan, data, m, threads);
+      return body(std::integral_constant<int, 4>{});
     case 20:
-      return detail::evaluate_on_host<Real, 20>(plan, data, m, threads);
+      return body(std::integral_constant<int, 20>{});
     case 61:
-      return detail::evaluate_on_host<Real, 61>(plan, data, m, threads);
+      return body(std::integral_constant<int, 61>{});
     default:
-      throw std::invalid_argument("evaluate_on_host: " + std::to_string(m.model.states) + " states are not built");
+      throw std::invalid_argument(std::string(who) + ": " + std::to_string(states) + " states are not built");
   }
 }
 

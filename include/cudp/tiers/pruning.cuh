@@ -6,9 +6,15 @@
 //               through the operations together, with each category's two matrices staged in shared memory. For
 //               20 or 61 states the one-thread-per-pattern tier has too few threads for the GPU (5000 patterns
 //               are 5000 threads) and re-reads each child vector once per parent state.
+//   by tile:    a block per tile of patterns, each node a matrix product on CUDA or tensor cores
+//               (pruning_by_tile.cuh). 61 states: 5000 patterns x 4 categories are few (pattern, state) threads
+//               for a GPU, each reading one shared value per multiply-add; a tile reuses each value many times.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "pruning_buffers.hpp"
+#include "pruning_by_tile.cuh"
 
 namespace cudp::tiers {
 
@@ -96,12 +102,29 @@ __global__ void prune_traversal_by_state_kernel(PruningBuffers<Real> b, const Pr
 }
 
 // One traversal on `stream` with the given tier (and, by state, 1 or 4 patterns per thread). Returns the launch's
-// status for the caller to check (tiers do not throw).
+// status for the caller to check (tiers do not throw). The tensor-core tiers need Policy::sum_of_products; for a
+// policy without it they run on the CUDA cores.
 template <class Policy, class Real>
 cudaError_t launch_pruning(PruningTuning tuning, const PruningBuffers<Real>& b, const PruningOperation* operations,
                            int count, cudaStream_t stream) {
   constexpr int S = Policy::states;
   if (b.patterns == 0) return cudaSuccess;
+  if (tuning.tier == PruningTier::by_tile_tensor || tuning.tier == PruningTier::by_tile_tf32) {
+    if constexpr (tile_detail::sums_products<Policy>::value) {
+      if constexpr (std::is_same_v<Real, float>) {
+        if (tuning.tier == PruningTier::by_tile_tf32)
+          return launch_pruning_by_tile<Policy, MmaTile<Policy, 1>>(tuning, b, operations, count, stream);
+        return launch_pruning_by_tile<Policy, MmaTile<Policy, 3>>(tuning, b, operations, count, stream);
+      } else {
+        return launch_pruning_by_tile<Policy, MmaTile<Policy, 1>>(tuning, b, operations, count, stream);
+      }
+    }
+    tuning.tier = PruningTier::by_tile;
+  }
+  if (tuning.tier == PruningTier::by_tile)
+    // 4 x 4 floats or 5 x 4 doubles a thread: a tile of 40 patterns (5000 patterns on 132 SMs) in 640 or 512 threads.
+    return launch_pruning_by_tile<Policy, FmaTile<Policy, sizeof(Real) == 4 ? 4 : 5, 4>>(tuning, b, operations, count,
+                                                                                          stream);
   if (tuning.tier == PruningTier::by_pattern) {
     constexpr int threads = 128;
     prune_traversal_kernel<Policy><<<(b.patterns + threads - 1) / threads, threads, 0, stream>>>(b, operations, count);

@@ -8,12 +8,16 @@
 
 namespace cudp::tiers {
 
-// The two ways the GPU maps a traversal (tiers/pruning.cuh): one thread per pattern, or one per (pattern, state),
-// each such thread taking 1 or 4 patterns in turn.
-enum class PruningTier { by_pattern, by_state };
+// The ways the GPU maps a traversal (tiers/pruning.cuh): one thread per pattern; one per (pattern, state), each
+// such thread taking 1 or 4 patterns in turn; or a block per tile of patterns that runs each node as a matrix
+// product (tiers/pruning_by_tile.cuh), on the CUDA cores (by_tile) or the tensor cores: by_tile_tensor at the
+// working precision (three TF32 products per float product, FP64 MMA for double), by_tile_tf32 with one TF32
+// product (float inputs rounded to 10-bit mantissas: faster, about 1e-3 relative per node; double as tensor).
+enum class PruningTier { by_pattern, by_state, by_tile, by_tile_tensor, by_tile_tf32 };
 struct PruningTuning {
   PruningTier tier = PruningTier::by_pattern;
-  int patterns_per_thread = 1;
+  int patterns_per_thread = 1;  // by_state
+  int blocks_per_multiprocessor = 1;  // by_tile*: the tile is sized so that the patterns fill this many blocks per SM
 };
 
 // Buffers [0, tips) are tips, read-only; buffers [tips, tips + internal) hold partial likelihoods.
@@ -36,7 +40,9 @@ struct PruningBuffers {
   const std::uint8_t* tip_codes = nullptr;  // [tip][pattern]
   const Real* code_sets = nullptr;          // [set][state]
   Real* partials = nullptr;                 // [buffer - tips][category][pattern][state]
-  int* exponents = nullptr;                 // [buffer - tips][pattern]: the power of two each node divided out
+  // [buffer - tips][pattern]: the power of two divided out of the buffer's values, its subtree's included, so that
+  // a likelihood read from any buffers is their values times 2^(sum of their exponents).
+  int* exponents = nullptr;
   const Real* matrices = nullptr;           // [matrix][category][state][state], row = parent state
 
   CUDP_HD bool is_tip(int buffer) const { return buffer < tips; }
@@ -59,16 +65,19 @@ struct PruningBuffers {
 };
 
 // After an operation on one pattern whose largest value (over states and categories) was `largest`: records the
-// destination's exponent (added to its earlier one when the operation folded into it) and returns the power of two
-// the caller must now divide the pattern's values by (0: none). Both tiers settle through it.
+// destination's exponent (its children's, which it inherits, plus its own rescale) and returns the power of two the
+// caller must now divide the pattern's values by (0: none). Both tiers settle through it; it runs after every
+// thread has read the children, so a destination that is also a child is read before it is overwritten.
 template <class Policy, class Real>
 CUDP_HD int settle_exponent(const PruningBuffers<Real>& b, const PruningOperation& op, int pattern, Real largest) {
   int rescale = 0;
   if constexpr (Policy::rescales) {
     if (Policy::needs_rescale(largest)) rescale = Policy::rescale_exponent(largest);
   }
-  int* exponent = b.exponent(op.destination, pattern);
-  *exponent = (op.child[0] == op.destination ? *exponent : 0) + rescale;
+  int inherited = 0;
+  for (int k = 0; k < 2; ++k)
+    if (op.child[k] >= 0 && !b.is_tip(op.child[k])) inherited += *b.exponent(op.child[k], pattern);
+  *b.exponent(op.destination, pattern) = inherited + rescale;
   return rescale;
 }
 
@@ -139,12 +148,42 @@ CUDP_HD Real root_pattern(const PruningBuffers<Real>& b, int root, const Real* f
   return total;
 }
 
-// The sum of the exponents `nodes` divided out of one pattern.
-template <class Real>
-CUDP_HD int total_exponent(const PruningBuffers<Real>& b, const int* nodes, int node_count, int pattern) {
-  int total = 0;
-  for (int i = 0; i < node_count; ++i) total += *b.exponent(nodes[i], pattern);
+// The likelihood of one pattern across an edge, before the exponents of its two ends are added back: the root sum
+// of a root placed on the edge, whose vector joins `parent`'s partials with `child` seen through the edge's matrix.
+// The child may be a tip; the parent holds partials (a rerooted traversal's upper side, or the root's child).
+template <class Policy, class Real>
+CUDP_HD Real edge_pattern(const PruningBuffers<Real>& b, int parent, int child, int matrix, const Real* frequencies,
+                          const Real* weights, int pattern) {
+  constexpr int S = Policy::states;
+  Real total = 0;
+  for (int c = 0; c < b.categories; ++c) {
+    const Real* upper = b.partial(parent, c, pattern);
+    const Real* m = b.matrix(matrix, c);
+    Real joined[S];
+    if (b.is_tip(child)) {
+      const int code = b.tip_code(child, pattern);
+      if (code <= S) {
+        CUDP_UNROLL
+        for (int s = 0; s < S; ++s) joined[s] = Policy::join(upper[s], Policy::through_edge_to_state(m + s * S, code));
+      } else {
+        const Real* set = b.code_set(code);
+        CUDP_UNROLL
+        for (int s = 0; s < S; ++s) joined[s] = Policy::join(upper[s], Policy::through_edge(m + s * S, set));
+      }
+    } else {
+      const Real* lower = b.partial(child, c, pattern);
+      CUDP_UNROLL
+      for (int s = 0; s < S; ++s) joined[s] = Policy::join(upper[s], Policy::through_edge(m + s * S, lower));
+    }
+    total += weights[c] * Policy::at_root(frequencies, joined);
+  }
   return total;
+}
+
+// The power of two divided out of a buffer's values for one pattern (0 for a tip).
+template <class Real>
+CUDP_HD int buffer_exponent(const PruningBuffers<Real>& b, int buffer, int pattern) {
+  return b.is_tip(buffer) ? 0 : *b.exponent(buffer, pattern);
 }
 
 }  // namespace cudp::tiers

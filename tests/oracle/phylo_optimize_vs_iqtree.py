@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""cudp-phylo --optimize branches,model against IQ-TREE 2's optimum on the same topology (docs/phylo.md).
+
+usage: phylo_optimize_vs_iqtree.py CUDP_PHYLO BUNDLED_DATA_DIR [--iqtree IQTREE2] [--mrbayes-examples DIR]
+
+For each (data, model), IQ-TREE optimises branch lengths and the free model parameters on the given topology
+(`-te TREE`), and so does cudp-phylo (host backend; double, and single on the first case). Two checks:
+- ours is at least IQ-TREE's log-likelihood minus 0.01 (the issue's bar; ours converges to 1e-4 per round);
+- ours is real: IQ-TREE, given our optimised tree (--tree-out) and our optimised model string with every value
+  fixed (-blfix), computes our log-likelihood to its 4 printed decimals (in single precision, to 1e-5 relative);
+  not for GY, whose omega and kappa IQ-TREE 2.0.7 cannot be given.
+Data: the bundled simulated alignment, alignments from make_phylo_data.py (a rooted tree, so that unrooting is
+exercised; gaps and IUPAC codes; protein; codons), and MrBayes' primates.nex. Exits non-zero on the first failure, naming
+the case; prints a line per case otherwise.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PRIMATES_TREE = ("(((((Homo_sapiens:0.05,Pan:0.06):0.02,Gorilla:0.07):0.03,Pongo:0.1):0.04,Hylobates:0.12):0.05,"
+                 "((Macaca_fuscata:0.02,M_mulatta:0.03):0.01,(M_fascicularis:0.04,M_sylvanus:0.06):0.02):0.08,"
+                 "(Saimiri_sciureus:0.2,(Tarsius_syrichta:0.3,Lemur_catta:0.25):0.05):0.06);")
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
+    return p.stdout
+
+
+def iqtree_log_likelihood(binary, alignment, tree, model, prefix, fixed):
+    cmd = [binary, "-s", alignment, "-te", tree, "-m", model, "-redo", "-nt", "1", "-pre", prefix, "-quiet"]
+    if model.startswith("GY"):
+        cmd += ["-st", "CODON"]
+    if fixed:
+        cmd.append("-blfix")
+    run(cmd)
+    with open(prefix + ".iqtree") as f:
+        return float(re.search(r"Log-likelihood of the tree: (\S+)", f.read()).group(1))
+
+
+def ours(tool, alignment, tree, model, tree_out, precision):
+    out = run([tool, "evaluate", "--alignment", alignment, "--tree", tree, "--model", model, "--backend", "host",
+               "--precision", precision, "--optimize", "branches,model", "--tree-out", tree_out])
+    lnl = float(re.search(r"^log-likelihood: (\S+)", out, re.M).group(1))
+    written = re.search(r"^optimised model: (\S+)", out, re.M).group(1)
+    return lnl, written
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cudp_phylo")
+    ap.add_argument("bundled")
+    ap.add_argument("--iqtree", default="iqtree2")
+    ap.add_argument("--mrbayes-examples")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="phylo-optimize-")
+
+    def generate(name, *options):
+        prefix = os.path.join(work, name)
+        run([sys.executable, os.path.join(HERE, "make_phylo_data.py"), prefix, *options])
+        return prefix + ".fa", prefix + ".nwk"
+
+    cases = []
+    sim = (os.path.join(args.bundled, "sim.fa"), os.path.join(args.bundled, "sim.nwk"))
+    cases.append(("bundled sim, GTR+F+G4+I", *sim, "GTR+F+G4+I", ["double", "single"]))
+    dna = generate("dna", "--seed", "31", "--taxa", "24", "--sites", "1500", "--alpha", "0.5", "--pinv", "0.15",
+                   "--ambiguity", "0.01", "--gaps", "0.03", "--rooted", "--padded-names")
+    cases.append(("simulated DNA, rooted tree, HKY+G4", *dna, "HKY+G4", ["double"]))
+    cases.append(("simulated DNA, TN93+FO+I", *dna, "TN93+FO+I", ["double"]))
+    protein = generate("protein", "--seed", "32", "--taxa", "12", "--sites", "500", "--states", "20", "--alpha",
+                       "0.8", "--gaps", "0.02", "--padded-names")
+    cases.append(("simulated protein, LG+G4", *protein, "LG+G4", ["double"]))
+    codons = generate("codon", "--seed", "33", "--taxa", "10", "--sites", "300", "--states", "61", "--gaps", "0.01",
+                      "--padded-names")
+    cases.append(("simulated codons, GY+F3X4", *codons, "GY+F3X4", ["double"]))
+    if args.mrbayes_examples:
+        tree = os.path.join(work, "primates.nwk")
+        with open(tree, "w") as f:
+            f.write(PRIMATES_TREE + "\n")
+        # IQ-TREE 2.0.7 cannot read this file's FORMAT line: both programs read the matrix as FASTA.
+        fasta = os.path.join(work, "primates.fa")
+        in_matrix = False
+        with open(os.path.join(args.mrbayes_examples, "primates.nex")) as nexus, open(fasta, "w") as out:
+            for line in nexus:
+                if line.strip().lower() == "matrix":
+                    in_matrix = True
+                elif in_matrix and line.strip() == ";":
+                    in_matrix = False
+                elif in_matrix and line.split():
+                    out.write(f">{line.split()[0]}\n{''.join(line.split()[1:])}\n")
+        cases.append(("primates.nex, HKY+G4+I", fasta, tree, "HKY+G4+I", ["double"]))
+
+    for k, (name, alignment, tree, model, precisions) in enumerate(cases):
+        theirs = iqtree_log_likelihood(args.iqtree, alignment, tree, model, os.path.join(work, f"iq{k}"), False)
+        for precision in precisions:
+            tree_out = os.path.join(work, f"ours{k}{precision}.nwk")
+            lnl, written = ours(args.cudp_phylo, alignment, tree, model, tree_out, precision)
+            if lnl < theirs - 0.01:
+                sys.exit(f"FAILED {name} ({precision}): ours {lnl:.4f} is below IQ-TREE's optimum {theirs:.4f} - 0.01")
+            if model.startswith("GY"):  # IQ-TREE 2.0.7 takes no fixed omega and kappa
+                print(f"ok {name} ({precision}): ours {lnl:.4f}, IQ-TREE -te {theirs:.4f} (ours - theirs "
+                      f"{lnl - theirs:+.4f})")
+                continue
+            check = iqtree_log_likelihood(args.iqtree, alignment, tree_out, written, os.path.join(work, f"re{k}"),
+                                          True)
+            # Single precision's log-likelihood is good to about 1e-8 relative; IQ-TREE's is double.
+            if abs(check - lnl) > 1e-4 + (1e-5 if precision == "single" else 1e-9) * abs(lnl):
+                sys.exit(f"FAILED {name} ({precision}): IQ-TREE evaluates our optimum ({written}) at {check:.4f}, "
+                         f"we report {lnl:.4f}")
+            print(f"ok {name} ({precision}): ours {lnl:.4f}, IQ-TREE -te {theirs:.4f} (ours - theirs "
+                  f"{lnl - theirs:+.4f}); IQ-TREE re-evaluates ours at {check:.4f}")
+
+
+if __name__ == "__main__":
+    main()
