@@ -10,8 +10,8 @@ For each (data, model), IQ-TREE optimises branch lengths and the free model para
   fixed (-blfix), computes our log-likelihood to its 4 printed decimals (in single precision, to 1e-5 relative);
   not for GY, whose omega and kappa IQ-TREE 2.0.7 cannot be given.
 Data: the bundled simulated alignment, alignments from make_phylo_data.py (a rooted tree, so that unrooting is
-exercised; gaps and IUPAC codes; protein; codons), and MrBayes' primates.nex. Exits non-zero on the first failure, naming
-the case; prints a line per case otherwise.
+exercised; gaps and IUPAC codes; protein; codons), and MrBayes' primates.nex. Exits non-zero on the first failure,
+naming the case; prints a line per case otherwise.
 """
 import argparse
 import os

@@ -3,13 +3,14 @@
 // nothing; the optimum does not depend on the starting lengths; each free model parameter is at a maximum of its
 // own profile; parameters the model string gives stay as given. The comparison with IQ-TREE's optimum is in
 // tests/oracle/phylo_vs_references.py.
+#include "cudp/phylo/optimize.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
 #include "../support/random_tree_problem.hpp"
 #include "cudp/phylo/host_tree_likelihood.hpp"
-#include "cudp/phylo/optimize.hpp"
 
 namespace {
 
@@ -28,12 +29,14 @@ phylo::SitePatterns simulate(const cudp::test::RandomTreeProblem& p, int sites, 
   std::vector<int> taxon_of(tree.nodes.size(), -1);
   for (std::size_t t = 0; t < p.names.size(); ++t)
     for (const int v : tree.tips())
-      if (tree.nodes[static_cast<std::size_t>(v)].label == p.names[t]) taxon_of[static_cast<std::size_t>(v)] = static_cast<int>(t);
+      if (tree.nodes[static_cast<std::size_t>(v)].label == p.names[t])
+        taxon_of[static_cast<std::size_t>(v)] = static_cast<int>(t);
   std::vector<double> matrix(static_cast<std::size_t>(n * n));
   std::vector<int> order = tree.postorder();
   std::reverse(order.begin(), order.end());  // parents first
   for (int site = 0; site < sites; ++site) {
-    const double rate = p.model.rates.rates[std::uniform_int_distribution<std::size_t>(0, p.model.rates.rates.size() - 1)(rng)];
+    const double rate =
+        p.model.rates.rates[std::uniform_int_distribution<std::size_t>(0, p.model.rates.rates.size() - 1)(rng)];
     std::vector<int> state(tree.nodes.size());
     for (const int v : order) {
       const auto& node = tree.nodes[static_cast<std::size_t>(v)];
@@ -63,9 +66,12 @@ void check_stationary(phylo::LikelihoodEngine& engine, const phylo::TraversalPla
     const double t = plan.edge_length[static_cast<std::size_t>(b)];
     const phylo::EdgeDerivatives d = engine.edge_derivatives(t);
     INFO("edge " << b << " length " << t << " derivative " << d.first << " second " << d.second);
-    if (t <= s.min_length) CHECK(d.first <= 1e-3);
-    else if (t >= s.max_length) CHECK(d.first >= -1e-3);
-    else CHECK(std::abs(d.first) <= 1e-3 * std::max(1.0, std::abs(d.second) * t));
+    if (t <= s.min_length)
+      CHECK(d.first <= 1e-3);
+    else if (t >= s.max_length)
+      CHECK(d.first >= -1e-3);
+    else
+      CHECK(std::abs(d.first) <= 1e-3 * std::max(1.0, std::abs(d.second) * t));
   }
 }
 

@@ -39,13 +39,12 @@ __global__ void transition_matrices_kernel(int first, int buffers, int categorie
 // for the sum.
 template <class Policy, class Real>
 __global__ void root_log_likelihood_kernel(tiers::PruningBuffers<Real> b, int root, const Real* frequencies,
-                                           const Real* category_weights, const double* invariable, const double* pattern_weights, double* out_site,
-                                           double* out_weighted) {
+                                           const Real* category_weights, const double* invariable,
+                                           const double* pattern_weights, double* out_site, double* out_weighted) {
   const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (p >= b.patterns) return;
   const double scaled = static_cast<double>(tiers::root_pattern<Policy>(b, root, frequencies, category_weights, p));
-  const double site =
-      pattern_log_likelihood(scaled, tiers::buffer_exponent(b, root, p), invariable[p]);
+  const double site = pattern_log_likelihood(scaled, tiers::buffer_exponent(b, root, p), invariable[p]);
   out_site[p] = site;
   out_weighted[p] = pattern_weights[p] * site;
 }
@@ -175,18 +174,18 @@ class DeviceTreeLikelihood final : public LikelihoodEngine {
     edge_sum_.reserve(1);
     with_states(states_, "DeviceTreeLikelihood", [&](auto states) {
       constexpr int S = decltype(states)::value;
-      detail::edge_derivatives_kernel<S, Real><<<detail::blocks_for(patterns_, 128), 128>>>(
-          buffers(), edge_model(), below_, above_, spectra_.get(), t, invariable_.get(), pattern_weights_.get(),
-          edge_terms_.get());
+      detail::edge_derivatives_kernel<S, Real>
+          <<<detail::blocks_for(patterns_, 128), 128>>>(buffers(), edge_model(), below_, above_, spectra_.get(), t,
+                                                        invariable_.get(), pattern_weights_.get(), edge_terms_.get());
     });
     CUDP_CUDA_CHECK(cudaGetLastError());
     std::size_t bytes = 0;
     const detail::AddEdgeDerivatives add;
-    CUDP_CUDA_CHECK(
-        cub::DeviceReduce::Reduce(nullptr, bytes, edge_terms_.get(), edge_sum_.get(), patterns_, add, EdgeDerivatives{}));
+    CUDP_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, edge_terms_.get(), edge_sum_.get(), patterns_, add,
+                                              EdgeDerivatives{}));
     scratch_.reserve(bytes);
-    CUDP_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch_.get(), bytes, edge_terms_.get(), edge_sum_.get(), patterns_,
-                                              add, EdgeDerivatives{}));
+    CUDP_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch_.get(), bytes, edge_terms_.get(), edge_sum_.get(), patterns_, add,
+                                              EdgeDerivatives{}));
     EdgeDerivatives total;
     CUDP_CUDA_CHECK(cudaMemcpy(&total, edge_sum_.get(), sizeof total, cudaMemcpyDeviceToHost));
     return total;
@@ -238,8 +237,8 @@ class DeviceTreeLikelihood final : public LikelihoodEngine {
     const long long entries = static_cast<long long>(count) * categories_ * states_ * static_cast<long long>(states_);
     if (entries == 0) return;
     detail::transition_matrices_kernel<Real><<<detail::blocks_for(entries, 256), 256, 0, stream>>>(
-        first, count, categories_, states_, lengths_.get(), rates_.get(), values_.get(), vectors_.get(),
-        inverse_.get(), matrices_.get());
+        first, count, categories_, states_, lengths_.get(), rates_.get(), values_.get(), vectors_.get(), inverse_.get(),
+        matrices_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
   }
 

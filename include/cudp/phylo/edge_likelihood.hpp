@@ -36,8 +36,8 @@ struct EdgeModel {
 
 // The spectrum a_k of one (category, pattern): spectrum[k], k < States.
 template <int States, class Real>
-CUDP_HD void edge_spectrum(const tiers::PruningBuffers<Real>& b, const EdgeModel& m, int below, int above,
-                           int category, int pattern, double* spectrum) {
+CUDP_HD void edge_spectrum(const tiers::PruningBuffers<Real>& b, const EdgeModel& m, int below, int above, int category,
+                           int pattern, double* spectrum) {
   constexpr int S = States;
   const Real* upper = b.partial(above, category, pattern);
   double weighted_upper[S];

@@ -49,9 +49,8 @@ class HostTreeLikelihood final : public LikelihoodEngine {
   void set_edge_length(int buffer, double length) override {
     const std::size_t s2 = static_cast<std::size_t>(states_) * static_cast<std::size_t>(states_);
     for (int c = 0; c < categories_; ++c) {
-      const std::size_t at = (static_cast<std::size_t>(buffer) * static_cast<std::size_t>(categories_) +
-                              static_cast<std::size_t>(c)) *
-                             s2;
+      const std::size_t at =
+          (static_cast<std::size_t>(buffer) * static_cast<std::size_t>(categories_) + static_cast<std::size_t>(c)) * s2;
       model_.eigen.transition_matrix(length * model_.rates.rates[static_cast<std::size_t>(c)], &matrices_double_[at]);
       for (std::size_t e = 0; e < s2; ++e) matrices_[at + e] = static_cast<Real>(matrices_double_[at + e]);
     }
@@ -72,8 +71,9 @@ class HostTreeLikelihood final : public LikelihoodEngine {
       for_pattern_blocks([&](int first, int last) {
         for (int p = first; p < last; ++p) {
           const Real scaled = tiers::root_pattern<Policy>(b, root, frequencies_.data(), category_weights_.data(), p);
-          site[static_cast<std::size_t>(p)] = pattern_log_likelihood(
-              static_cast<double>(scaled), tiers::buffer_exponent(b, root, p), invariable_[static_cast<std::size_t>(p)]);
+          site[static_cast<std::size_t>(p)] =
+              pattern_log_likelihood(static_cast<double>(scaled), tiers::buffer_exponent(b, root, p),
+                                     invariable_[static_cast<std::size_t>(p)]);
         }
       });
     });

@@ -8,10 +8,9 @@
 // seen from its upper end are made from its parent's (already current) and its siblings'; after a node's subtree is
 // done, its own partials are remade from its children's. Each edge costs a few pruning operations and Newton steps
 // over the edge's spectrum (edge_likelihood.hpp), never a full traversal.
+#include <algorithm>
 #include <boost/math/tools/minima.hpp>
 #include <boost/math/tools/roots.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -26,7 +25,7 @@ namespace cudp::phylo {
 struct OptimizeSettings {
   bool branches = true, model = true;
   double min_length = 1e-6, max_length = 100;  // IQ-TREE's lower bound; far above any sensible upper one
-  double tolerance = 1e-4;  // stop when a round gains less log-likelihood than this
+  double tolerance = 1e-4;                     // stop when a round gains less log-likelihood than this
   int max_rounds = 100;
 };
 
@@ -183,8 +182,8 @@ inline std::vector<FreeParameter> free_parameters(ModelSpec& spec, const Substit
   }
   if (spec.invariant && !spec.invariant_proportion) {
     spec.invariant_proportion = 0.1;
-    out.push_back({"proportion of invariable sites", [](ModelSpec& m) -> double& { return *m.invariant_proportion; },
-                   0, 0.99, false});
+    out.push_back({"proportion of invariable sites", [](ModelSpec& m) -> double& { return *m.invariant_proportion; }, 0,
+                   0.99, false});
   }
   if (spec.frequencies == FrequencyChoice::optimized) {
     // Each searched on a log scale relative to the last, which stays put; make_model renormalises the set.
@@ -201,8 +200,8 @@ inline std::vector<FreeParameter> free_parameters(ModelSpec& spec, const Substit
 struct OptimizeResult {
   double initial_log_likelihood = 0, log_likelihood = 0;
   int rounds = 0;
-  ModelSpec spec;          // every parameter filled in
-  LikelihoodModel model;   // as last evaluated
+  ModelSpec spec;         // every parameter filled in
+  LikelihoodModel model;  // as last evaluated
 };
 
 // Optimises plan's branch lengths and the spec's unset parameters (as settings choose) on `engine`, which holds
@@ -238,11 +237,11 @@ inline OptimizeResult optimize(LikelihoodEngine& engine, TraversalPlan& plan, Mo
       const double x = detail::search_coordinate(parameters[k], spec);
       const double width = parameters[k].log_scale ? std::log(2.0) : 0.05;
       lnl = detail::maximise_along(
-          [&](double t, ModelSpec& trial) { detail::set_coordinate(parameters[k], trial, x + t); }, -width, width,
-          spec, lnl, load);
+          [&](double t, ModelSpec& trial) { detail::set_coordinate(parameters[k], trial, x + t); }, -width, width, spec,
+          lnl, load);
     }
-    if (parameters.size() > 1) {
-      const std::vector<double> end = detail::search_point(parameters, spec);
+    const std::vector<double> end = detail::search_point(parameters, spec);
+    if (parameters.size() > 1 && end != start) {
       lnl = detail::maximise_along(
           [&](double t, ModelSpec& trial) {
             for (std::size_t k = 0; k < parameters.size(); ++k)
@@ -250,7 +249,7 @@ inline OptimizeResult optimize(LikelihoodEngine& engine, TraversalPlan& plan, Mo
           },
           -0.5, 2, spec, lnl, load);
     }
-    lnl = load(spec);  // the engine's partials follow the kept values
+    if (!parameters.empty()) lnl = load(spec);  // the engine's partials follow the kept values
     r.rounds = round;
     if (progress) progress("round " + std::to_string(round) + ": log-likelihood " + std::to_string(lnl));
     if (lnl - before < s.tolerance) break;
