@@ -49,21 +49,8 @@ double device_ms(cudp::phylo::DeviceTreeLikelihood<Real>& d, int repeats) {
 // The transition-matrix kernel of an evaluation alone (every edge and category), the part that is not pruning.
 template <class Real>
 double matrices_ms(const cudp::test::RandomTreeProblem& p, int repeats) {
-  cudp::engine::DeviceBuffer<double> lengths, rates, values, vectors, inverse;
-  lengths.upload(p.plan.edge_length);
-  rates.upload(p.model.rates.rates);
-  values.upload(p.model.eigen.values);
-  vectors.upload(p.model.eigen.vectors);
-  inverse.upload(p.model.eigen.inverse);
-  const int states = p.model.model.states, categories = static_cast<int>(p.model.rates.rates.size());
-  const long long n = static_cast<long long>(p.plan.buffers) * categories * states * states;
-  cudp::engine::DeviceBuffer<Real> out;
-  out.reserve(static_cast<std::size_t>(n));
-  const auto launch = [&] {
-    cudp::phylo::detail::transition_matrices_kernel<Real><<<cudp::phylo::detail::blocks_for(n, 256), 256>>>(
-        0, p.plan.buffers, categories, states, lengths.get(), rates.get(), values.get(), vectors.get(), inverse.get(),
-        out.get());
-  };
+  cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model);
+  const auto launch = [&] { d.build_matrices(0, p.plan.buffers, 0); };
   cudaEvent_t start, stop;
   CUDP_CUDA_CHECK(cudaEventCreate(&start));
   CUDP_CUDA_CHECK(cudaEventCreate(&stop));
@@ -114,8 +101,8 @@ void run(const Shape& s, const cudp::test::RandomTreeProblem& p, int repeats, bo
     cudp::phylo::DeviceTreeLikelihood<Real> d(p.plan, p.data, p.model, t.tuning);
     const double tier_ms = device_ms(d, repeats);
     const double lnl = d.evaluate(false).log_likelihood;
-    std::printf("  %s %d states: %-36s %8.3f ms  lnL %.6f  vs host double %.1e\n", precision, s.states, t.name,
-                tier_ms, lnl, std::abs(lnl - reference) / std::abs(reference));
+    std::printf("  %s %d states: %-36s %8.3f ms  lnL %.6f  vs host double %.1e\n", precision, s.states, t.name, tier_ms,
+                lnl, std::abs(lnl - reference) / std::abs(reference));
     if (t.tuning.tier == chosen.tier && t.tuning.patterns_per_thread == chosen.patterns_per_thread &&
         t.tuning.blocks_per_multiprocessor == chosen.blocks_per_multiprocessor) {
       ms = tier_ms;
@@ -167,8 +154,8 @@ int main(int argc, char** argv) {
   std::printf("device: %s\n", prop.name);
   for (const Shape& s : shapes) {
     const auto p = cudp::test::make_random_tree_problem(42, s.taxa, s.patterns, s.states, s.categories);
-    const double reference = host ? cudp::phylo::evaluate_on_host<double>(p.plan, p.data, p.model).log_likelihood
-                                  : std::nan("");
+    const double reference =
+        host ? cudp::phylo::evaluate_on_host<double>(p.plan, p.data, p.model).log_likelihood : std::nan("");
     run<float>(s, p, repeats, host, reference);
     run<double>(s, p, repeats, host, reference);
   }

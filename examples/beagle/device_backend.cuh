@@ -52,7 +52,7 @@ class DeviceBackend final : public Backend {
     select();
     const std::size_t m = static_cast<std::size_t>(matrices) * categories_ * S * S;
     matrices_.reserve(m);
-    CUDP_CUDA_CHECK(cudaMemset(matrices_.get(), 0, m * sizeof(Real)));
+    fill(matrices_.get(), 0, m * sizeof(Real));
     const auto e = static_cast<std::size_t>(eigens);
     values_.upload(std::vector<double>(e * S, 0.0));
     vectors_.upload(std::vector<double>(e * S * S, 0.0));
@@ -69,9 +69,9 @@ class DeviceBackend final : public Backend {
     partials_.reserve(layout.partials());
     exponents_.reserve(layout.exponents());
     sites_.reserve(static_cast<std::size_t>(layout.patterns()));
-    CUDP_CUDA_CHECK(cudaMemset(codes_.get(), S, layout.codes()));
-    CUDP_CUDA_CHECK(cudaMemset(partials_.get(), 0, layout.partials() * sizeof(Real)));
-    CUDP_CUDA_CHECK(cudaMemset(exponents_.get(), 0, layout.exponents() * sizeof(int)));
+    fill(codes_.get(), S, layout.codes());
+    fill(partials_.get(), 0, layout.partials() * sizeof(Real));
+    fill(exponents_.get(), 0, layout.exponents() * sizeof(int));
   }
 
   void set_codes(int tip, const std::vector<std::uint8_t>& codes) override {
@@ -207,6 +207,11 @@ class DeviceBackend final : public Backend {
 
  private:
   void select() const { CUDP_CUDA_CHECK(cudaSetDevice(device_)); }
+
+  // An empty buffer has no allocation to set.
+  static void fill(void* p, int value, std::size_t bytes) {
+    if (bytes > 0) CUDP_CUDA_CHECK(cudaMemset(p, value, bytes));
+  }
 
   Real* slot_block(int q, int slot) const {
     return partials_.get() + layout_.partial_offset(q) +

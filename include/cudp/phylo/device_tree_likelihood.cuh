@@ -18,21 +18,26 @@ namespace cudp::phylo {
 namespace detail {
 
 // P[buffer][category][i][j] = sum_k V[i][k] exp(lambda_k t r_c) V^-1[k][j], computed in double, stored in Real,
-// for buffers [first, first + buffers).
+// for buffers [first, first + buffers). One block per (buffer, category): the S exponentials are made once into
+// shared memory (dynamic, S doubles) rather than once per entry.
 template <class Real>
-__global__ void transition_matrices_kernel(int first, int buffers, int categories, int states, const double* lengths,
+__global__ void transition_matrices_kernel(int first, int categories, int states, const double* lengths,
                                            const double* rates, const double* values, const double* vectors,
                                            const double* inverse, Real* out) {
-  const long long index = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long s2 = static_cast<long long>(states) * states;
-  if (index >= static_cast<long long>(buffers) * categories * s2) return;
-  const int j = static_cast<int>(index % states), i = static_cast<int>((index / states) % states);
-  const long long bc = index / s2 + static_cast<long long>(first) * categories;
+  extern __shared__ double scaled[];
+  const long long bc = static_cast<long long>(first) * categories + blockIdx.x;
   const int c = static_cast<int>(bc % categories), b = static_cast<int>(bc / categories);
   const double t = lengths[b] * rates[c];
-  double sum = 0;
-  for (int k = 0; k < states; ++k) sum += vectors[i * states + k] * exp(values[k] * t) * inverse[k * states + j];
-  out[bc * s2 + i * states + j] = static_cast<Real>(sum < 0 ? 0 : sum);
+  for (int k = static_cast<int>(threadIdx.x); k < states; k += static_cast<int>(blockDim.x))
+    scaled[k] = exp(values[k] * t);
+  __syncthreads();
+  Real* matrix = out + bc * states * states;
+  for (int e = static_cast<int>(threadIdx.x); e < states * states; e += static_cast<int>(blockDim.x)) {
+    const int i = e / states, j = e % states;
+    double sum = 0;
+    for (int k = 0; k < states; ++k) sum += vectors[i * states + k] * scaled[k] * inverse[k * states + j];
+    matrix[e] = static_cast<Real>(sum < 0 ? 0 : sum);
+  }
 }
 
 // Each pattern's log-likelihood at the root (pattern_log_likelihood), and the same weighted by the pattern's count
@@ -205,6 +210,17 @@ class DeviceTreeLikelihood final : public LikelihoodEngine {
     root_and_sum(plan_.root, stream);
   }
 
+  // The transition matrices of buffers [first, first + count) from the lengths last set (public for benchmarks).
+  void build_matrices(int first, int count, cudaStream_t stream) {
+    if (count == 0) return;
+    const int threads = states_ * states_ >= 256 ? 256 : 64;
+    detail::transition_matrices_kernel<Real>
+        <<<count * categories_, threads, sizeof(double) * static_cast<std::size_t>(states_), stream>>>(
+            first, categories_, states_, lengths_.get(), rates_.get(), values_.get(), vectors_.get(), inverse_.get(),
+            matrices_.get());
+    CUDP_CUDA_CHECK(cudaGetLastError());
+  }
+
  private:
   tiers::PruningBuffers<Real> buffers() const {
     tiers::PruningBuffers<Real> b;
@@ -231,15 +247,6 @@ class DeviceTreeLikelihood final : public LikelihoodEngine {
     m.rates = rates_.get();
     m.weights = category_weights_double_.get();
     return m;
-  }
-
-  void build_matrices(int first, int count, cudaStream_t stream) {
-    const long long entries = static_cast<long long>(count) * categories_ * states_ * static_cast<long long>(states_);
-    if (entries == 0) return;
-    detail::transition_matrices_kernel<Real><<<detail::blocks_for(entries, 256), 256, 0, stream>>>(
-        first, count, categories_, states_, lengths_.get(), rates_.get(), values_.get(), vectors_.get(), inverse_.get(),
-        matrices_.get());
-    CUDP_CUDA_CHECK(cudaGetLastError());
   }
 
   void launch_pruning(const tiers::PruningOperation* operations, int count, cudaStream_t stream) {

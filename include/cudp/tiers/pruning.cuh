@@ -124,7 +124,7 @@ cudaError_t launch_pruning(PruningTuning tuning, const PruningBuffers<Real>& b, 
   if (tuning.tier == PruningTier::by_tile)
     // 4 x 4 floats or 5 x 4 doubles a thread: a tile of 40 patterns (5000 patterns on 132 SMs) in 640 or 512 threads.
     return launch_pruning_by_tile<Policy, FmaTile<Policy, sizeof(Real) == 4 ? 4 : 5, 4>>(tuning, b, operations, count,
-                                                                                          stream);
+                                                                                         stream);
   if (tuning.tier == PruningTier::by_pattern) {
     constexpr int threads = 128;
     prune_traversal_kernel<Policy><<<(b.patterns + threads - 1) / threads, threads, 0, stream>>>(b, operations, count);

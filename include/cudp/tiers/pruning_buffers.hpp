@@ -10,13 +10,13 @@ namespace cudp::tiers {
 
 // The ways the GPU maps a traversal (tiers/pruning.cuh): one thread per pattern; one per (pattern, state), each
 // such thread taking 1 or 4 patterns in turn; or a block per tile of patterns that runs each node as a matrix
-// product (tiers/pruning_by_tile.cuh), on the CUDA cores (by_tile) or the tensor cores: by_tile_tensor at the
+// product (tiers/pruning_by_tile.cuh), on the CUDA cores (by_tile) or the tensor cores: by_tile_tensor near the
 // working precision (three TF32 products per float product, FP64 MMA for double), by_tile_tf32 with one TF32
-// product (float inputs rounded to 10-bit mantissas: faster, about 1e-3 relative per node; double as tensor).
+// product (float inputs rounded to 10-bit mantissas: 1e-3 of a value; double as by_tile_tensor).
 enum class PruningTier { by_pattern, by_state, by_tile, by_tile_tensor, by_tile_tf32 };
 struct PruningTuning {
   PruningTier tier = PruningTier::by_pattern;
-  int patterns_per_thread = 1;  // by_state
+  int patterns_per_thread = 1;        // by_state
   int blocks_per_multiprocessor = 1;  // by_tile*: the tile is sized so that the patterns fill this many blocks per SM
 };
 
