@@ -165,7 +165,8 @@ TEST_CASE("device edge likelihoods and derivatives equal the host's", "[phylo][e
 
 TEST_CASE("optimisation on the device reaches the host's optimum", "[phylo][optimize]") {
   namespace phylo = cudp::phylo;
-  const auto p = cudp::test::make_random_tree_problem(17, 12, 400, 4, 4, false, false, 0.1, 0.0);
+  auto p = cudp::test::make_random_tree_problem(17, 12, 10, 4, 4, false, false, 0.1, 0.0);
+  p.data = cudp::test::simulate_along(p, 1000, 3);
   const phylo::LikelihoodModel start = cudp::test::model_for(p, "HKY+G4");
   phylo::TraversalPlan host_plan = p.plan, device_plan = p.plan;
   phylo::HostTreeLikelihood<double> host(host_plan, p.data, start, phylo::outer_buffer_count(host_plan));
@@ -175,9 +176,7 @@ TEST_CASE("optimisation on the device reaches the host's optimum", "[phylo][opti
   const auto got = cudp::test::optimize_problem(device, device_plan, p, "HKY+G4");
   CHECK(got.second == Approx(want.second).epsilon(1e-9));
   CHECK(got.second > got.first);
-  // The optimum's log-likelihood is sharp, its lengths less so (rounds stop at a gain of 1e-4), and random data make
-  // long branches on which the likelihood is nearly flat: compare the well-determined ones, loosely.
+  // Lengths agree as far as the rounds' tolerance (a gain of 1e-4) determines them.
   for (std::size_t b = 0; b < host_plan.edge_length.size(); ++b)
-    if (host_plan.edge_length[b] < 2)
-      CHECK(device_plan.edge_length[b] == Approx(host_plan.edge_length[b]).epsilon(1e-3).margin(1e-5));
+    CHECK(device_plan.edge_length[b] == Approx(host_plan.edge_length[b]).epsilon(1e-3).margin(1e-4));
 }

@@ -16,45 +16,6 @@ namespace {
 
 namespace phylo = cudp::phylo;
 
-// Data simulated along the problem's own tree, so that the optimum lies inside the bounds.
-phylo::SitePatterns simulate(const cudp::test::RandomTreeProblem& p, int sites, std::uint32_t seed) {
-  std::mt19937_64 rng(seed);
-  const int n = p.model.model.states;
-  const auto& tree = p.tree;
-  phylo::CharacterAlignment a;
-  a.source = "simulated";
-  a.names = p.names;
-  a.rows.assign(p.names.size(), std::string(static_cast<std::size_t>(sites), 'A'));
-  a.lines.assign(p.names.size(), 1);
-  std::vector<int> taxon_of(tree.nodes.size(), -1);
-  for (std::size_t t = 0; t < p.names.size(); ++t)
-    for (const int v : tree.tips())
-      if (tree.nodes[static_cast<std::size_t>(v)].label == p.names[t])
-        taxon_of[static_cast<std::size_t>(v)] = static_cast<int>(t);
-  std::vector<double> matrix(static_cast<std::size_t>(n * n));
-  std::vector<int> order = tree.postorder();
-  std::reverse(order.begin(), order.end());  // parents first
-  for (int site = 0; site < sites; ++site) {
-    const double rate =
-        p.model.rates.rates[std::uniform_int_distribution<std::size_t>(0, p.model.rates.rates.size() - 1)(rng)];
-    std::vector<int> state(tree.nodes.size());
-    for (const int v : order) {
-      const auto& node = tree.nodes[static_cast<std::size_t>(v)];
-      std::vector<double> weights(p.model.model.frequencies);
-      if (node.parent >= 0) {
-        p.model.eigen.transition_matrix(node.length * rate, matrix.data());
-        weights.assign(matrix.begin() + state[static_cast<std::size_t>(node.parent)] * n,
-                       matrix.begin() + (state[static_cast<std::size_t>(node.parent)] + 1) * n);
-      }
-      state[static_cast<std::size_t>(v)] = std::discrete_distribution<int>(weights.begin(), weights.end())(rng);
-      if (taxon_of[static_cast<std::size_t>(v)] >= 0)
-        a.rows[static_cast<std::size_t>(taxon_of[static_cast<std::size_t>(v)])][static_cast<std::size_t>(site)] =
-            p.model.coding->letters()[static_cast<std::size_t>(state[static_cast<std::size_t>(v)])];
-    }
-  }
-  return phylo::compress_sites(a, *p.model.coding);
-}
-
 // Every edge's first derivative is 0 at the optimum, or the edge sits at a bound it presses against.
 void check_stationary(phylo::LikelihoodEngine& engine, const phylo::TraversalPlan& plan,
                       const phylo::OptimizeSettings& s) {
@@ -87,7 +48,7 @@ TEST_CASE("branch lengths: a stationary optimum, independent of the start", "[ph
     INFO("model " << model);
     const int categories = std::string(model).find("+G4") != std::string::npos ? 4 : 1;
     auto p = cudp::test::make_random_tree_problem(21, 14, 10, states, categories, false, false, 0.15, 0.0);
-    p.data = simulate(p, 600, 5);
+    p.data = cudp::test::simulate_along(p, 600, 5);
     phylo::ModelSpec spec = phylo::parse_model(model);
     p.model = phylo::make_likelihood_model(spec, *p.model.coding, p.data);
     phylo::OptimizeSettings s;
@@ -118,7 +79,7 @@ TEST_CASE("branch lengths: a stationary optimum, independent of the start", "[ph
 
 TEST_CASE("model parameters: each free one at the top of its profile, given ones untouched", "[phylo][optimize]") {
   auto p = cudp::test::make_random_tree_problem(22, 10, 10, 4, 4, false, false, 0.2, 0.0);
-  p.data = simulate(p, 800, 6);
+  p.data = cudp::test::simulate_along(p, 800, 6);
   const phylo::ModelSpec spec = phylo::parse_model("HKY+FO+G4+I");
   phylo::TraversalPlan plan = p.plan;
   const phylo::LikelihoodModel start = phylo::make_likelihood_model(spec, *p.model.coding, p.data);

@@ -1,6 +1,7 @@
 // The random likelihood problems of random_tree_problem.hpp.
 #include "random_tree_problem.hpp"
 
+#include <algorithm>
 #include <random>
 
 #include "cudp/phylo/discrete_gamma.hpp"
@@ -99,6 +100,44 @@ std::pair<double, double> optimize_problem(phylo::LikelihoodEngine& engine, phyl
                                            const RandomTreeProblem& p, const std::string& model) {
   const auto r = phylo::optimize(engine, plan, phylo::parse_model(model), *p.model.coding, p.data, {});
   return {r.initial_log_likelihood, r.log_likelihood};
+}
+
+phylo::SitePatterns simulate_along(const RandomTreeProblem& p, int sites, std::uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  const int n = p.model.model.states;
+  const auto& tree = p.tree;
+  phylo::CharacterAlignment a;
+  a.source = "simulated";
+  a.names = p.names;
+  a.rows.assign(p.names.size(), std::string(static_cast<std::size_t>(sites), 'A'));
+  a.lines.assign(p.names.size(), 1);
+  std::vector<int> taxon_of(tree.nodes.size(), -1);
+  for (std::size_t t = 0; t < p.names.size(); ++t)
+    for (const int v : tree.tips())
+      if (tree.nodes[static_cast<std::size_t>(v)].label == p.names[t])
+        taxon_of[static_cast<std::size_t>(v)] = static_cast<int>(t);
+  std::vector<double> matrix(static_cast<std::size_t>(n * n));
+  std::vector<int> order = tree.postorder();
+  std::reverse(order.begin(), order.end());  // parents first
+  for (int site = 0; site < sites; ++site) {
+    const double rate =
+        p.model.rates.rates[std::uniform_int_distribution<std::size_t>(0, p.model.rates.rates.size() - 1)(rng)];
+    std::vector<int> state(tree.nodes.size());
+    for (const int v : order) {
+      const auto& node = tree.nodes[static_cast<std::size_t>(v)];
+      std::vector<double> weights(p.model.model.frequencies);
+      if (node.parent >= 0) {
+        p.model.eigen.transition_matrix(node.length * rate, matrix.data());
+        weights.assign(matrix.begin() + state[static_cast<std::size_t>(node.parent)] * n,
+                       matrix.begin() + (state[static_cast<std::size_t>(node.parent)] + 1) * n);
+      }
+      state[static_cast<std::size_t>(v)] = std::discrete_distribution<int>(weights.begin(), weights.end())(rng);
+      if (taxon_of[static_cast<std::size_t>(v)] >= 0)
+        a.rows[static_cast<std::size_t>(taxon_of[static_cast<std::size_t>(v)])][static_cast<std::size_t>(site)] =
+            p.model.coding->letters()[static_cast<std::size_t>(state[static_cast<std::size_t>(v)])];
+    }
+  }
+  return phylo::compress_sites(a, *p.model.coding);
 }
 
 }  // namespace cudp::test

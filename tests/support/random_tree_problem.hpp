@@ -35,6 +35,10 @@ RandomTreeProblem make_random_tree_problem(std::uint32_t seed, int taxa, int pat
                                            bool rooted = false, bool caterpillar = false, double mean_length = 0.1,
                                            double invariant = 0.0);
 
+// Data simulated along the problem's tree under its model (a rate category drawn per site), so that an optimum of
+// the branch lengths lies near the tree's own and inside the bounds: random tips make long, flat branches.
+phylo::SitePatterns simulate_along(const RandomTreeProblem& p, int sites, std::uint32_t seed);
+
 // The model a string names (model_spec.hpp) for a problem's data, and phylo::optimize with default settings on any
 // engine holding outer_buffer_count(plan) buffers: initial and final log-likelihoods. Here for the CUDA units,
 // which do not compile Eigen and Boost.Math.
