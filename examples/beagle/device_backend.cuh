@@ -24,8 +24,9 @@ __global__ void transition_matrices_kernel(const MatrixRequest* requests, int ca
   const MatrixRequest r = requests[blockIdx.x];
   const int c = static_cast<int>(blockIdx.y);
   const double t = r.length * rates[r.rates * categories + c];
-  for (int k = static_cast<int>(threadIdx.x); k < states; k += static_cast<int>(blockDim.x))
-    scaled[k] = exp(values[r.eigen * states + k] * t);
+  // One padding entry, zero, as in phylo::detail::transition_matrices_kernel (16-byte loads of pairs).
+  for (int k = static_cast<int>(threadIdx.x); k <= states; k += static_cast<int>(blockDim.x))
+    scaled[k] = k < states ? exp(values[r.eigen * states + k] * t) : 0.0;
   __syncthreads();
   const long long s2 = static_cast<long long>(states) * states;
   const double* v = vectors + r.eigen * s2;
@@ -151,7 +152,7 @@ class DeviceBackend final : public Backend {
     requests_.upload(requests);
     rates_.upload(rates);
     const dim3 grid(static_cast<unsigned>(requests.size()), static_cast<unsigned>(categories_));
-    transition_matrices_kernel<Real><<<grid, std::min(S * S, 256), S * sizeof(double)>>>(
+    transition_matrices_kernel<Real><<<grid, std::min(S * S, 256), (S + 1) * sizeof(double)>>>(
         requests_.get(), categories_, S, rates_.get(), values_.get(), vectors_.get(), inverse_.get(), matrices_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
   }

@@ -2,6 +2,7 @@
 // A pattern's log-likelihood from the terms of a root or edge request, shared by the host and the device backends.
 #include <cmath>
 #include <cudp/config.hpp>
+#include <cudp/phylo/substitution_model.hpp>
 #include <cudp/tiers/pruning_buffers.hpp>
 
 #include "backend.hpp"
@@ -43,14 +44,6 @@ CUDP_HD double site_log_likelihood(const cudp::tiers::PruningBuffers<Real>& b, c
   return any ? std::log(sum) + top * 0.69314718055994530942 : -INFINITY;
 }
 
-// Entry (i, j) of V exp(Lambda t) V^-1 from scaled[k] = exp(lambda_k t), in double whatever the partials'
-// precision (BEAGLE's CPU library does the same). Rounding can leave an entry a few ulps below zero; it is a
-// probability, so it is clamped.
-CUDP_HD double transition_entry(int states, const double* vectors, const double* inverse, const double* scaled, int i,
-                                int j) {
-  double sum = 0;
-  for (int k = 0; k < states; ++k) sum += vectors[i * states + k] * scaled[k] * inverse[k * states + j];
-  return sum < 0 ? 0 : sum;
-}
+using cudp::phylo::transition_entry;
 
 }  // namespace cudp_beagle

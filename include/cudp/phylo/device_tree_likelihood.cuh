@@ -19,7 +19,7 @@ namespace detail {
 
 // P[buffer][category][i][j] = sum_k V[i][k] exp(lambda_k t r_c) V^-1[k][j], computed in double, stored in Real,
 // for buffers [first, first + buffers). One block per (buffer, category): the S exponentials are made once into
-// shared memory (dynamic, S doubles) rather than once per entry.
+// shared memory (dynamic, S + 1 doubles) rather than once per entry.
 template <class Real>
 __global__ void transition_matrices_kernel(int first, int categories, int states, const double* lengths,
                                            const double* rates, const double* values, const double* vectors,
@@ -28,15 +28,14 @@ __global__ void transition_matrices_kernel(int first, int categories, int states
   const long long bc = static_cast<long long>(first) * categories + blockIdx.x;
   const int c = static_cast<int>(bc % categories), b = static_cast<int>(bc / categories);
   const double t = lengths[b] * rates[c];
-  for (int k = static_cast<int>(threadIdx.x); k < states; k += static_cast<int>(blockDim.x))
-    scaled[k] = exp(values[k] * t);
+  // One padding entry, zero: the compiler reads the exponentials in pairs (16-byte loads), and for an odd count
+  // the last pair would otherwise reach past the array.
+  for (int k = static_cast<int>(threadIdx.x); k <= states; k += static_cast<int>(blockDim.x))
+    scaled[k] = k < states ? exp(values[k] * t) : 0.0;
   __syncthreads();
   Real* matrix = out + bc * states * states;
   for (int e = static_cast<int>(threadIdx.x); e < states * states; e += static_cast<int>(blockDim.x)) {
-    const int i = e / states, j = e % states;
-    double sum = 0;
-    for (int k = 0; k < states; ++k) sum += vectors[i * states + k] * scaled[k] * inverse[k * states + j];
-    matrix[e] = static_cast<Real>(sum < 0 ? 0 : sum);
+    matrix[e] = static_cast<Real>(transition_entry(states, vectors, inverse, scaled, e / states, e % states));
   }
 }
 
@@ -215,7 +214,7 @@ class DeviceTreeLikelihood final : public LikelihoodEngine {
     if (count == 0) return;
     const int threads = states_ * states_ >= 256 ? 256 : 64;
     detail::transition_matrices_kernel<Real>
-        <<<count * categories_, threads, sizeof(double) * static_cast<std::size_t>(states_), stream>>>(
+        <<<count * categories_, threads, sizeof(double) * static_cast<std::size_t>(states_ + 1), stream>>>(
             first, categories_, states_, lengths_.get(), rates_.get(), values_.get(), vectors_.get(), inverse_.get(),
             matrices_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "../config.hpp"
+
 namespace cudp::phylo {
 
 struct SubstitutionModel {
@@ -40,24 +42,30 @@ struct SubstitutionModel {
   }
 };
 
+// One entry of P(t) = V exp(Lambda t) V^-1 from the exponentials scaled[k] = exp(lambda_k t): sum_k V[i][k]
+// scaled[k] V^-1[k][j]. Rounding can leave an entry a few ulps below zero; it is a probability, so it is clamped.
+// The host's matrices and the device kernels (the module's and the BEAGLE library's) all call it.
+CUDP_HD double transition_entry(int states, const double* vectors, const double* inverse, const double* scaled, int i,
+                                int j) {
+  double sum = 0;
+  for (int k = 0; k < states; ++k) sum += vectors[i * states + k] * scaled[k] * inverse[k * states + j];
+  return sum < 0 ? 0 : sum;
+}
+
 struct EigenSystem {
   int states = 0;
   std::vector<double> values;   // [k]
   std::vector<double> vectors;  // V [i][k]
   std::vector<double> inverse;  // V^-1 [k][j]
 
-  // P(t)[i][j] = sum_k V[i][k] exp(lambda_k t) V^-1[k][j]. Rounding can leave entries a few ulps below zero; they
-  // are probabilities, so they are clamped.
+  // P(t), row-major, into out.
   void transition_matrix(double t, double* out) const {
-    const auto n = static_cast<std::size_t>(states);
-    std::vector<double> scaled(n);
-    for (std::size_t k = 0; k < n; ++k) scaled[k] = std::exp(values[k] * t);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) {
-        double sum = 0;
-        for (std::size_t k = 0; k < n; ++k) sum += vectors[i * n + k] * scaled[k] * inverse[k * n + j];
-        out[i * n + j] = sum < 0 ? 0 : sum;
-      }
+    std::vector<double> scaled(static_cast<std::size_t>(states));
+    for (int k = 0; k < states; ++k)
+      scaled[static_cast<std::size_t>(k)] = std::exp(values[static_cast<std::size_t>(k)] * t);
+    for (int i = 0; i < states; ++i)
+      for (int j = 0; j < states; ++j)
+        out[i * states + j] = transition_entry(states, vectors.data(), inverse.data(), scaled.data(), i, j);
   }
 };
 
