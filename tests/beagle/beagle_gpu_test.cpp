@@ -124,31 +124,7 @@ TEST_CASE("GPU edge log-likelihoods, several buffers at a root, partitions, buff
     REQUIRE(in.id >= 0);
     load(in.id, p);
     REQUIRE(beagleSetPatternPartitions(in.id, parts, partition.data()) == BEAGLE_SUCCESS);
-    std::vector<int> eigens, rates, matrices;
-    std::vector<double> lengths;
-    for (int k = 0; k < parts; ++k) {
-      const Model& m = models[static_cast<std::size_t>(k)];
-      REQUIRE(beagleSetEigenDecomposition(in.id, k, m.eigen.vectors.data(), m.eigen.inverse.data(),
-                                          m.eigen.values.data()) == BEAGLE_SUCCESS);
-      REQUIRE(beagleSetStateFrequencies(in.id, k, m.frequencies.data()) == BEAGLE_SUCCESS);
-      REQUIRE(beagleSetCategoryWeights(in.id, k, m.weights.data()) == BEAGLE_SUCCESS);
-      REQUIRE(beagleSetCategoryRatesWithIndex(in.id, k, m.rates.data()) == BEAGLE_SUCCESS);
-      for (int v = 0; v < n; ++v) {
-        eigens.push_back(k);
-        rates.push_back(k);
-        matrices.push_back(k * n + v);
-        lengths.push_back(tree.nodes[static_cast<std::size_t>(v)].length);
-      }
-    }
-    REQUIRE(beagleUpdateTransitionMatricesWithMultipleModels(in.id, eigens.data(), rates.data(), matrices.data(),
-                                                             nullptr, nullptr, lengths.data(),
-                                                             static_cast<int>(lengths.size())) == BEAGLE_SUCCESS);
-    std::vector<BeagleOperationByPartition> ops;
-    for (int v = tree.tips; v < n; ++v)
-      for (int k = 0; k < parts; ++k) {
-        const auto& c = tree.nodes[static_cast<std::size_t>(v)].children;
-        ops.push_back({v, BEAGLE_OP_NONE, BEAGLE_OP_NONE, c[0], k * n + c[0], c[1], k * n + c[1], k, BEAGLE_OP_NONE});
-      }
+    const std::vector<BeagleOperationByPartition> ops = load_partitions(in.id, tree, models);
     REQUIRE(beagleUpdatePartialsByPartition(in.id, ops.data(), static_cast<int>(ops.size())) == BEAGLE_SUCCESS);
     const std::vector<int> roots(parts, tree.root()), list{0, 1, 2}, none(parts, BEAGLE_OP_NONE);
     o.by_partition.resize(parts);

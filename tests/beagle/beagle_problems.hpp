@@ -318,4 +318,39 @@ inline std::vector<BeagleOperation> load(int id, const Problem& p, int model = 0
   return ops;
 }
 
+// Partition k's model into eigen, frequency, weight and rate buffers k, and its matrices at k * n + v for each of the
+// tree's n nodes v; then the operations of every internal node for every partition, interleaved by partition as
+// MrBayes hands them over (partials buffers are shared, matrices are not).
+inline std::vector<BeagleOperationByPartition> load_partitions(int id, const Tree& t, const std::vector<Model>& models) {
+  const int n = static_cast<int>(t.nodes.size()), parts = static_cast<int>(models.size());
+  std::vector<int> eigens, rates, matrices;
+  std::vector<double> lengths;
+  for (int k = 0; k < parts; ++k) {
+    const Model& m = models[static_cast<std::size_t>(k)];
+    if (beagleSetEigenDecomposition(id, k, m.eigen.vectors.data(), m.eigen.inverse.data(), m.eigen.values.data()) !=
+            BEAGLE_SUCCESS ||
+        beagleSetStateFrequencies(id, k, m.frequencies.data()) != BEAGLE_SUCCESS ||
+        beagleSetCategoryWeights(id, k, m.weights.data()) != BEAGLE_SUCCESS ||
+        beagleSetCategoryRatesWithIndex(id, k, m.rates.data()) != BEAGLE_SUCCESS)
+      throw std::runtime_error("loading partition " + std::to_string(k) + "'s model");
+    for (int v = 0; v < n; ++v) {
+      eigens.push_back(k);
+      rates.push_back(k);
+      matrices.push_back(k * n + v);
+      lengths.push_back(t.nodes[static_cast<std::size_t>(v)].length);
+    }
+  }
+  if (beagleUpdateTransitionMatricesWithMultipleModels(id, eigens.data(), rates.data(), matrices.data(), nullptr,
+                                                       nullptr, lengths.data(),
+                                                       static_cast<int>(lengths.size())) != BEAGLE_SUCCESS)
+    throw std::runtime_error("beagleUpdateTransitionMatricesWithMultipleModels");
+  std::vector<BeagleOperationByPartition> ops;
+  for (int v = t.tips; v < n; ++v)
+    for (int k = 0; k < parts; ++k) {
+      const auto& c = t.nodes[static_cast<std::size_t>(v)].children;
+      ops.push_back({v, BEAGLE_OP_NONE, BEAGLE_OP_NONE, c[0], k * n + c[0], c[1], k * n + c[1], k, BEAGLE_OP_NONE});
+    }
+  return ops;
+}
+
 }  // namespace beagle_test
