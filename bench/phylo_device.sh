@@ -76,6 +76,15 @@ if [ "${TESTS:-1}" != 0 ]; then
     { echo "MrBayes on the CUDA resource against the host one (1000 generations): rc=$r"
       grep -vE "^$" "$OUT/mb_trace_gpu.log" | tail -8; } | tee -a "$OUT/summary.txt"
   fi
+  # MrBayes on Debian's BEAGLE (its CPU resource) against the drop-in's host resource on this machine's cores.
+  if [ -n "$beagle" ] && [ -f "$deps/usr/lib/x86_64-linux-gnu/libhmsbeagle.so.1" ]; then
+    ( MB=$deps/usr/bin/mb DEBIAN_BEAGLE_DIR=$deps/usr/lib/x86_64-linux-gnu bash tests/beagle/mb_trace.sh debian "$lib" \
+        "$deps/usr/share/doc/mrbayes/examples" /tmp/mb-debian ) >"$OUT/mb_trace_debian.log" 2>&1
+    r=$?
+    [ $r = 0 ] || rc=$r
+    { echo "MrBayes on the drop-in's host resource against Debian's BEAGLE (1000 generations): rc=$r"
+      grep -vE "^$" "$OUT/mb_trace_debian.log" | tail -8; } | tee -a "$OUT/summary.txt"
+  fi
   # cudp-phylo end to end on simulated data: the GPU's log-likelihood against the host's, both precisions.
   if [ "${CLI:-1}" != 0 ]; then
     python3 tests/oracle/make_phylo_data.py /tmp/sim --seed 3 --taxa 200 --sites 20000 >/dev/null
@@ -99,6 +108,13 @@ if [ "${TESTS:-1}" != 0 ]; then
       echo "cudp-phylo --optimize branches,model $backend: $(grep -E '^(optimised \(|log-likelihood)' "$run.txt" |
         tr '\n' ' ') ($(tail -1 "$run.time"))" | tee -a "$OUT/summary.txt"
     done
+    # IQ-TREE's -te on the same data and topology, on all cores, when its .deb was carried.
+    if [ -x "$deps/usr/bin/iqtree2" ]; then
+      /usr/bin/time -f "%e s" "$deps/usr/bin/iqtree2" -s /tmp/opt.fa -te /tmp/opt.nwk -m GTR+F+G4+I -nt "$(nproc)" \
+        -redo -pre /tmp/opt-iq -quiet >"$OUT/iqtree.txt" 2>&1
+      echo "iqtree2 -te -nt $(nproc): $(grep 'Log-likelihood of the tree' /tmp/opt-iq.iqtree) ($(tail -1 "$OUT/iqtree.txt"))" |
+        tee -a "$OUT/summary.txt"
+    fi
   fi
 fi
 if [ "${BENCH:-1}" != 0 ]; then

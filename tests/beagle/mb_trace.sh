@@ -5,7 +5,8 @@
 #   mb_trace.sh debian LIBDIR EXAMPLES WORKDIR   Debian's BEAGLE (CPU) against ours (host resource), beagledevice=cpu
 #   mb_trace.sh gpu    LIBDIR EXAMPLES WORKDIR   ours with beagledevice=gpu (the CUDA resource) against ours, cpu
 #
-# LIBDIR holds our libhmsbeagle.so.1, EXAMPLES MrBayes' example files. Each run's log must name the resource that
+# LIBDIR holds our libhmsbeagle.so.1, EXAMPLES MrBayes' example files; DEBIAN_BEAGLE_DIR, if set, where Debian's
+# libhmsbeagle.so.1 and its plugins were unpacked (the GPU machine has no packages). Each run's log must name the resource that
 # was meant to run it, so that a library silently loaded from elsewhere cannot pass. MB (default: mb) and NGEN
 # (default: 1000) may be set in the environment.
 set -euo pipefail
@@ -59,7 +60,9 @@ run() {
   if [ -n "$4" ]; then
     LD_LIBRARY_PATH="$4" "$mb" "$1.$2.$3.nex" > "$1.$2.$3.log" 2>&1 || { tail -30 "$1.$2.$3.log"; return 1; }
   else
-    env -u LD_LIBRARY_PATH "$mb" "$1.$2.$3.nex" > "$1.$2.$3.log" 2>&1 || { tail -30 "$1.$2.$3.log"; return 1; }
+    # The system's libhmsbeagle.so.1, or DEBIAN_BEAGLE_DIR's where Debian's was unpacked rather than installed.
+    env -u LD_LIBRARY_PATH ${DEBIAN_BEAGLE_DIR:+LD_LIBRARY_PATH="$DEBIAN_BEAGLE_DIR"} "$mb" "$1.$2.$3.nex" \
+      > "$1.$2.$3.log" 2>&1 || { tail -30 "$1.$2.$3.log"; return 1; }
   fi
   end=$(date +%s.%N)
   seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
