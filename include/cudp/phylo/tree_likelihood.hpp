@@ -169,17 +169,6 @@ struct LikelihoodResult {
   std::vector<double> pattern_log_likelihoods;  // [pattern], unweighted
 };
 
-// The transition matrices of every edge and category, [buffer][category][i][j], in double.
-inline std::vector<double> transition_matrices(const TraversalPlan& plan, const LikelihoodModel& m) {
-  const auto s2 = static_cast<std::size_t>(m.model.states * m.model.states);
-  const std::size_t categories = m.rates.rates.size();
-  std::vector<double> out(static_cast<std::size_t>(plan.buffers) * categories * s2);
-  for (std::size_t b = 0; b < static_cast<std::size_t>(plan.buffers); ++b)
-    for (std::size_t c = 0; c < categories; ++c)
-      m.eigen.transition_matrix(plan.edge_length[b] * m.rates.rates[c], &out[(b * categories + c) * s2]);
-  return out;
-}
-
 // The 0/1 rows of a coding's ambiguity sets, as tiers::PruningBuffers::code_sets reads them.
 template <class Real>
 std::vector<Real> code_set_rows(const CharacterCoding& coding) {
