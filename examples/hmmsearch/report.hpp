@@ -27,6 +27,8 @@
 
 namespace hmmsearch {
 
+using cudp::hmmer::evalue;
+
 constexpr double kLog2R = 1.44269504088896341;  // 1/ln 2: nats to bits (Easel's eslCONST_LOG2R)
 constexpr int kTextWidth = 120;                  // hmmsearch's default --textw
 
@@ -74,16 +76,16 @@ inline Thresholds model_cutoff_thresholds(Thresholds t, float sequence, float do
 }
 
 inline bool target_reportable(const Thresholds& t, double Z, float bits, double lnP) {
-  return t.by_E ? std::exp(lnP) * Z <= t.E : bits >= t.T;
+  return t.by_E ? evalue(lnP, Z) <= t.E : bits >= t.T;
 }
 inline bool target_includable(const Thresholds& t, double Z, float bits, double lnP) {
-  return t.inc_by_E ? std::exp(lnP) * Z <= t.incE : bits >= t.incT;
+  return t.inc_by_E ? evalue(lnP, Z) <= t.incE : bits >= t.incT;
 }
 inline bool domain_reportable(const Thresholds& t, double domZ, float bits, double lnP) {
-  return t.dom_by_E ? std::exp(lnP) * domZ <= t.domE : bits >= t.domT;
+  return t.dom_by_E ? evalue(lnP, domZ) <= t.domE : bits >= t.domT;
 }
 inline bool domain_includable(const Thresholds& t, double domZ, float bits, double lnP) {
-  return t.incdom_by_E ? std::exp(lnP) * domZ <= t.incdomE : bits >= t.incdomT;
+  return t.incdom_by_E ? evalue(lnP, domZ) <= t.incdomE : bits >= t.incdomT;
 }
 
 // One domain of a hit, as hmmsearch reports it.
@@ -295,8 +297,8 @@ inline void write_targets(std::string& out, const QueryReport& q) {
       printed_inclusion_line = true;
     }
     const Domain& d = h.domains[static_cast<std::size_t>(h.best_domain)];
-    appendf(out, "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s ", ' ', std::exp(h.lnP) * q.Z,
-            static_cast<double>(h.bits), static_cast<double>(h.pre_bits - h.bits), std::exp(d.lnP) * q.Z,
+    appendf(out, "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s ", ' ', evalue(h.lnP, q.Z),
+            static_cast<double>(h.bits), static_cast<double>(h.pre_bits - h.bits), evalue(d.lnP, q.Z),
             static_cast<double>(d.bits), static_cast<double>(d.bias_bits), static_cast<double>(h.expected_domains),
             h.n_reported, namew, shown_name(q, h).c_str());
     if (q.text_width > 0)
@@ -335,7 +337,7 @@ inline void write_domains(std::string& out, const QueryReport& q) {
       ++nd;
       appendf(out, " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4.2f\n", nd,
               d.included ? '!' : '?', static_cast<double>(d.bits), static_cast<double>(d.bias_bits),
-              std::exp(d.lnP) * q.domZ, std::exp(d.lnP) * q.Z, d.hmm_from, d.hmm_to, d.hmm_from == 1 ? '[' : '.',
+              evalue(d.lnP, q.domZ), evalue(d.lnP, q.Z), d.hmm_from, d.hmm_to, d.hmm_from == 1 ? '[' : '.',
               d.hmm_to == q.M ? ']' : '.', d.ali_from, d.ali_to, d.ali_from == 1 ? '[' : '.',
               d.ali_to == static_cast<int>(h.length) ? ']' : '.', d.env_from, d.env_to, d.env_from == 1 ? '[' : '.',
               d.env_to == static_cast<int>(h.length) ? ']' : '.', static_cast<double>(d.mean_posterior));
@@ -424,8 +426,8 @@ inline void write_tblout(std::string& out, const QueryReport& q, bool header) {
     const Domain& d = h.domains[static_cast<std::size_t>(h.best_domain)];
     appendf(out, "%-*s %-*s %-*s %-*s %9.2g %6.1f %5.1f %9.2g %6.1f %5.1f %5.1f %3d %3d %3d %3d %3d %3d %3d %s\n",
             tnamew, h.name.c_str(), taccw, h.accession.empty() ? "-" : h.accession.c_str(), qnamew, q.name.c_str(),
-            qaccw, q.accession.empty() ? "-" : q.accession.c_str(), std::exp(h.lnP) * q.Z, static_cast<double>(h.bits),
-            static_cast<double>(h.pre_bits - h.bits), std::exp(d.lnP) * q.Z, static_cast<double>(d.bits),
+            qaccw, q.accession.empty() ? "-" : q.accession.c_str(), evalue(h.lnP, q.Z), static_cast<double>(h.bits),
+            static_cast<double>(h.pre_bits - h.bits), evalue(d.lnP, q.Z), static_cast<double>(d.bits),
             static_cast<double>(d.bias_bits), static_cast<double>(h.expected_domains), h.regions, h.clustered,
             h.overlaps, h.envelopes, static_cast<int>(h.domains.size()), h.n_reported, h.n_included,
             h.description.empty() ? "-" : h.description.c_str());
@@ -463,9 +465,9 @@ inline void write_domtblout(std::string& out, const QueryReport& q, bool header)
               "%4.2f %s\n",
               tnamew, h.name.c_str(), taccw, h.accession.empty() ? "-" : h.accession.c_str(),
               static_cast<int>(h.length), qnamew, q.name.c_str(), qaccw,
-              q.accession.empty() ? "-" : q.accession.c_str(), q.M, std::exp(h.lnP) * q.Z,
+              q.accession.empty() ? "-" : q.accession.c_str(), q.M, evalue(h.lnP, q.Z),
               static_cast<double>(h.bits), static_cast<double>(h.pre_bits - h.bits), nd, h.n_reported,
-              std::exp(d.lnP) * q.domZ, std::exp(d.lnP) * q.Z, static_cast<double>(d.bits),
+              evalue(d.lnP, q.domZ), evalue(d.lnP, q.Z), static_cast<double>(d.bits),
               static_cast<double>(d.bias_bits), d.hmm_from, d.hmm_to, d.ali_from, d.ali_to, d.env_from, d.env_to,
               static_cast<double>(d.mean_posterior), h.description.empty() ? "-" : h.description.c_str());
     }
@@ -492,7 +494,7 @@ inline void write_pfamtblout(std::string& out, const QueryReport& q, bool inc_by
   for (const Hit& h : q.hits) {
     if (!h.reported) continue;
     appendf(out, "%-*s  %6.1f %9.2g %3d %5.1f %5.1f    %s\n", tnamew, h.name.c_str(), static_cast<double>(h.bits),
-            std::exp(h.lnP) * q.Z, static_cast<int>(h.domains.size()), static_cast<double>(h.expected_domains),
+            evalue(h.lnP, q.Z), static_cast<int>(h.domains.size()), static_cast<double>(h.expected_domains),
             static_cast<double>(h.pre_bits - h.bits), h.description.empty() ? "-" : h.description.c_str());
     int ordinal = 0;
     for (const Domain& d : h.domains)
@@ -512,7 +514,7 @@ inline void write_pfamtblout(std::string& out, const QueryReport& q, bool inc_by
   for (const DomainRow& r : domains) {
     const Domain& d = *r.domain;
     appendf(out, "%-*s  %6.1f %9.2g %5d %5.1f %6d %6d %6d %6d %6d %6d     %s\n", tnamew, r.hit->name.c_str(),
-            static_cast<double>(d.bits), std::exp(d.lnP) * q.Z, r.ordinal, static_cast<double>(d.bias_bits),
+            static_cast<double>(d.bits), evalue(d.lnP, q.Z), r.ordinal, static_cast<double>(d.bias_bits),
             d.env_from, d.env_to, d.ali_from, d.ali_to, d.hmm_from, d.hmm_to,
             r.hit->description.empty() ? "-" : r.hit->description.c_str());
   }

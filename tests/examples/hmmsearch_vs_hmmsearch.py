@@ -89,6 +89,15 @@ OWN_DATABASE_CASES = {
 }
 CASES.update(OWN_DATABASE_CASES)
 
+# Pieces of hmmemit samples of a joined model of 2691 nodes, cut to lengths whose scores sweep 1000-1100 bits: there
+# exp(lnP) * Z falls below the normal double range, and hmmsearch, which runs with the FTZ/DAZ bits set, prints 0
+# where a plain computation prints a subnormal such as 3.9e-311.
+UNDERFLOW_CASES = {
+    "protein-underflow": dict(joined=CASES["protein-long"]["joined"], alphabet="amino", options=[],
+                              pieces=dict(samples=3, seed=5, shortest=2440, step=12)),
+}
+CASES.update(UNDERFLOW_CASES)
+
 
 def ties_database(path):
     rng = random.Random(7)
@@ -128,6 +137,27 @@ def residues_database(path):
 
 
 DATABASES = {"ties": ties_database, "headers": headers_database, "residues": residues_database}
+
+
+def pieces_database(model, hmmemit_tool, pieces, path):
+    """Pieces of the model's samples, one per length from pieces["shortest"] up in steps of pieces["step"]."""
+    n = 0
+    with open(path, "w") as f:
+        samples = hmmemit(hmmemit_tool, model, ["-N", str(pieces["samples"]), "--seed", str(pieces["seed"])])
+        for m, (_, _, s) in enumerate(samples):
+            for length in range(pieces["shortest"], len(s) + 1, pieces["step"]):
+                start = (m * 137 + length * 7) % (len(s) - length + 1)
+                f.write(">piece%d_%d\n%s\n" % (m, length, s[start:start + length]))
+                n += 1
+    return n
+
+
+def flushed_evalues(tbl_path):
+    """tblout rows whose full-sequence E-value hmmsearch printed as 0 although the score is below 1080 bits, where
+    exp(lnP) * Z is a subnormal double rather than 0."""
+    with open(tbl_path) as f:
+        rows = [l.split() for l in f if not l.startswith("#")]
+    return sum(1 for r in rows if float(r[4]) == 0.0 and float(r[5]) < 1080.0)
 
 
 def exact_lines(path, kind):
@@ -434,6 +464,8 @@ def main():
         db = os.path.join(work, "db.fa")
         if "database" in case:
             ntargets = DATABASES[case["database"]](db)
+        elif "pieces" in case:
+            ntargets = pieces_database(case["models"][0], hmmemit_tool, case["pieces"], db)
         else:
             ntargets = build_database(case, examples, hmmemit_tool, db)
         out = {}
@@ -473,6 +505,11 @@ def main():
                             (hits, dom_rows))
         if len(stats_h) != len(case["models"]):
             failures.append("hmmsearch reported %d queries for %d models" % (len(stats_h), len(case["models"])))
+        if "pieces" in case:
+            flushed = flushed_evalues(out["hmmsearch"][1])
+            print("case %s: %d E-values that hmmsearch flushed to 0" % (case_name, flushed))
+            if flushed == 0:
+                failures.append("no E-value in the subnormal range: the case no longer tests the flush to zero")
         if case.get("random_first") and widened == 0:
             failures.append("no name column was widened by unreported hits: the case no longer tests that rule")
     for f in failures:

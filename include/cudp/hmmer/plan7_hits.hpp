@@ -1,10 +1,21 @@
 #pragma once
 // What the Plan7 pipeline reports for a target that passes (hmmer/plan7_pipeline.hpp): the sequence's scores and its
 // domains, in the form hmmsearch's tables and text output print them.
+#include <cfloat>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
 namespace cudp::hmmer {
+
+// An E-value, exp(lnP) times a search space, as HMMER's programs compute it. They run with the x86 FTZ and DAZ bits
+// set (float_mode.hpp), also on the thread that prints: a P-value or E-value below the normal double range is 0
+// there, never a subnormal such as 3.9e-311 (a hit of about 1020 to 1075 bits). Emulated here, so the result does
+// not depend on the calling thread's mode or the CPU.
+inline double flushed_to_zero(double x) { return std::fabs(x) < DBL_MIN ? 0.0 : x; }
+inline double evalue(double lnP, double search_space) {
+  return flushed_to_zero(flushed_to_zero(std::exp(lnP)) * search_space);
+}
 
 // One domain (an envelope), coordinates 1-based and inclusive.
 struct Plan7DomainHit {
