@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
+#include <stdexcept>
 #include <string>
 
+#include <cudp/engine/striped_batches.cuh>
 #include <cudp/hmmer/device_filters.cuh>
 #include <cudp/tiers/parallel_for.hpp>
 
@@ -24,37 +27,100 @@ bool cuda_available() {
 
 bool start_cuda() { return cuda_available() && cudaFree(nullptr) == cudaSuccess; }
 
-bool device_fits(const cudp::engine::SequencesView& db, std::string& why) {
-  // Each filter keeps a few ids, lengths and results per target, plus the sort's scratch space: well under 256
-  // bytes per target together. The fixed part covers the models' tables and the runtime's own allocations.
-  constexpr std::uint64_t per_target = 256, fixed = std::uint64_t{256} << 20;
-  const std::uint64_t residues = db.count ? db.offsets[db.count] : 0;
-  const std::uint64_t needed = residues + (db.count + 1) * sizeof(std::uint64_t) + db.count * per_target + fixed;
+namespace {
+
+// Each target takes its residues, an offset, and a few ids, lengths and results in each filter plus the sort's
+// scratch space: well under 256 bytes beside its residues. The fixed part covers the models' tables and the
+// runtime's own allocations.
+constexpr std::uint64_t kPerTarget = 256 + sizeof(std::uint64_t), kFixed = std::uint64_t{256} << 20;
+
+// Where the database goes in the GPU memory cudp-hmmsearch may use (all that is free, or CUDP_GPU_MEMORY_MB
+// mebibytes): resident when it fits, else streamed through two slots of half the room each; `why` when neither.
+struct Placement {
+  bool usable = false, streamed = false;
+  std::uint64_t slot_bytes = 0;
+  std::string why;
+};
+
+Placement place(const cudp::engine::SequencesView& db) {
+  Placement p;
+  std::uint64_t residues = db.count ? db.offsets[db.count] : 0, longest = 0;
+  for (std::size_t i = 0; i < db.count; ++i) longest = std::max<std::uint64_t>(longest, db.length(i));
   std::size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
-    why = "cannot read the GPU's free memory";
-    return false;
+    p.why = "cannot read the GPU's free memory";
+    return p;
   }
   std::uint64_t usable = free_bytes;
   if (const char* cap = std::getenv("CUDP_GPU_MEMORY_MB"); cap && *cap)
     usable = std::min<std::uint64_t>(usable, std::strtoull(cap, nullptr, 10) << 20);
-  if (needed <= usable) return true;
-  auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; };
-  why = "the database needs about " + mib(needed) + " of GPU memory and " + mib(usable) + " are available";
-  return false;
+  const std::uint64_t room = usable > kFixed ? usable - kFixed : 0;
+  if (residues + db.count * kPerTarget <= room) {
+    p.usable = true;
+    return p;
+  }
+  // Streamed: each slot must hold the longest target (with room to spare, or the batches are tiny).
+  const std::uint64_t least = kFixed + 2 * 16 * (longest + kPerTarget);
+  if (usable < least) {
+    auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; };
+    p.why = "the database needs about " + mib(least) + " of GPU memory and " + mib(usable) + " are available";
+    return p;
+  }
+  p.usable = p.streamed = true;
+  p.slot_bytes = room / 2;
+  return p;
 }
 
-struct DeviceFilters::Impl {
-  explicit Impl(const cudp::engine::SequencesView& view)
-      : db(view), device_db(view), msv(device_db), viterbi(device_db), forward(device_db), host(view, 0) {
-    all.resize(view.count);
-    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-  }
-  cudp::engine::SequencesView db;
-  cudp::engine::DeviceStripedDatabase device_db;
+}  // namespace
+
+bool device_fits(const cudp::engine::SequencesView& db, std::string& why) {
+  Placement p = place(db);
+  why = p.why;
+  return p.usable;
+}
+
+// One set of filters reading one device database: the resident one, or a slot of the streamed one.
+struct FilterSet {
+  explicit FilterSet(const cudp::engine::DeviceStripedDatabase& db) : msv(db), viterbi(db), forward(db) {}
   cudp::hmmer::DeviceMsvFilter<cudp::lanes::s16x2> msv;
   cudp::hmmer::DeviceViterbiFilter<> viterbi;
   cudp::hmmer::DeviceForwardFilter<> forward;
+};
+
+struct DeviceFilters::Impl {
+  explicit Impl(const cudp::engine::SequencesView& view) : db(view), host(view, 0) {
+    all.resize(view.count);
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    const Placement p = place(view);
+    if (!p.usable) throw std::runtime_error(p.why);
+    if (p.streamed) {
+      stream = std::make_unique<cudp::engine::StripedBatchStream>(view, p.slot_bytes, kPerTarget);
+      for (int s = 0; s < 2; ++s) sets.push_back(std::make_unique<FilterSet>(stream->slot(s)));
+    } else {
+      resident = std::make_unique<cudp::engine::DeviceStripedDatabase>(view);
+      sets.push_back(std::make_unique<FilterSet>(*resident));
+    }
+  }
+
+  // body(filters, batch database on the host, ids in the batch, position of the batch's first id in `ids`) over
+  // the batches of `ids` (ascending); one batch of the whole database when it is resident.
+  template <class Body>
+  void each_batch(const std::vector<std::uint32_t>& ids, Body body) {
+    if (!stream) {
+      body(*sets[0], db, ids, std::size_t{0});
+      return;
+    }
+    stream->for_each_batch(ids, [&](const cudp::engine::DeviceStripedDatabase& slot,
+                                    const cudp::engine::SequencesView& batch, const std::vector<std::uint32_t>& local,
+                                    std::size_t first) {
+      body(*sets[&slot == &stream->slot(0) ? 0 : 1], batch, local, first);
+    });
+  }
+
+  cudp::engine::SequencesView db;
+  std::unique_ptr<cudp::engine::DeviceStripedDatabase> resident;
+  std::unique_ptr<cudp::engine::StripedBatchStream> stream;
+  std::vector<std::unique_ptr<FilterSet>> sets;
   HostFilters host;
   std::vector<std::uint32_t> all;
 };
@@ -69,10 +135,19 @@ std::string DeviceFilters::device_name() const {
   return prop.name;
 }
 
+bool DeviceFilters::streamed() const { return impl_->stream != nullptr; }
+
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
-  if (impl_->msv.fits(profile.M)) {
-    auto out = impl_->msv.scores(profile, impl_->all);
-    StageTimes::global().add_seconds("  msv kernel", impl_->msv.last_kernel_ms() / 1e3);
+  if (impl_->sets[0]->msv.fits(profile.M)) {
+    std::vector<cudp::hmmer::FilterResult> out(impl_->all.size());
+    double kernel_ms = 0;
+    impl_->each_batch(impl_->all, [&](FilterSet& f, const cudp::engine::SequencesView&,
+                                      const std::vector<std::uint32_t>& ids, std::size_t first) {
+      const auto part = f.msv.scores(profile, ids);
+      std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
+      kernel_ms += f.msv.last_kernel_ms();
+    });
+    StageTimes::global().add_seconds("  msv kernel", kernel_ms / 1e3);
     return out;
   }
 #if CUDP_HAS_SSE_LANES
@@ -91,19 +166,28 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::Msv
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                               const std::vector<std::uint32_t>& targets) {
-  std::vector<std::uint32_t> on_host;
-  std::vector<cudp::hmmer::FilterResult> out = impl_->viterbi.scores(profile, targets, impl_->db, on_host);
-  StageTimes::global().add_seconds("  viterbi kernel", impl_->viterbi.last_kernel_ms() / 1e3);
-  if (on_host.empty()) return out;
-  const auto host_start = StageTimes::clock::now();
-  std::vector<std::size_t> positions;
-  for (std::size_t i = 0, h = 0; i < targets.size() && h < on_host.size(); ++i) {
-    if (targets[i] == on_host[h]) {
-      positions.push_back(i);
-      ++h;
+  std::vector<cudp::hmmer::FilterResult> out(targets.size());
+  std::vector<std::size_t> positions;  // of the targets the device leaves to the host
+  double kernel_ms = 0;
+  impl_->each_batch(targets, [&](FilterSet& f, const cudp::engine::SequencesView& batch,
+                                 const std::vector<std::uint32_t>& ids, std::size_t first) {
+    std::vector<std::uint32_t> on_host;
+    const auto part = f.viterbi.scores(profile, ids, batch, on_host);
+    std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
+    kernel_ms += f.viterbi.last_kernel_ms();
+    for (std::size_t i = 0, h = 0; i < ids.size() && h < on_host.size(); ++i) {
+      if (ids[i] == on_host[h]) {
+        positions.push_back(first + i);
+        ++h;
+      }
     }
-  }
+  });
+  StageTimes::global().add_seconds("  viterbi kernel", kernel_ms / 1e3);
+  if (positions.empty()) return out;
+  const auto host_start = StageTimes::clock::now();
 #if CUDP_HAS_SSE_LANES
+  std::vector<std::uint32_t> on_host(positions.size());
+  for (std::size_t n = 0; n < positions.size(); ++n) on_host[n] = targets[positions[n]];
   const std::vector<cudp::hmmer::FilterResult> scored = impl_->host.viterbi(profile, on_host);
   for (std::size_t n = 0; n < positions.size(); ++n) out[positions[n]] = scored[n];
 #else
@@ -121,12 +205,20 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer:
 
 std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profile,
                                            const std::vector<std::uint32_t>& targets) {
-  if (!impl_->forward.fits(profile.M)) return {};
-  return impl_->forward.scores(profile, targets);
+  if (!impl_->sets[0]->forward.fits(profile.M)) return {};
+  std::vector<float> out(targets.size());
+  impl_->each_batch(targets, [&](FilterSet& f, const cudp::engine::SequencesView&,
+                                 const std::vector<std::uint32_t>& ids, std::size_t first) {
+    const auto part = f.forward.scores(profile, ids);
+    std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
+  });
+  return out;
 }
 
 double DeviceFilters::kernel_seconds() const {
-  return (impl_->msv.kernel_ms() + impl_->viterbi.kernel_ms() + impl_->forward.kernel_ms()) / 1e3;
+  double ms = 0;
+  for (const auto& f : impl_->sets) ms += f->msv.kernel_ms() + f->viterbi.kernel_ms() + f->forward.kernel_ms();
+  return ms / 1e3;
 }
 
 }  // namespace hmmsearch

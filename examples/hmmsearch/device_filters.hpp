@@ -17,19 +17,22 @@ bool cuda_available();
 // cuda_available(), and when there is a device, creates its context (the slow part of starting CUDA) so that
 // this can run on another thread while the inputs are read.
 bool start_cuda();
-// Whether the database and the filters' per-target buffers fit in the GPU memory cudp-hmmsearch may use (all that
-// is free, or CUDP_GPU_MEMORY_MB mebibytes when that is set); if not, `why` says how much is needed and available.
+// Whether the GPU can search the database in the memory cudp-hmmsearch may use (all that is free, or
+// CUDP_GPU_MEMORY_MB mebibytes when that is set): resident when it fits, streamed in batches when it does not; if
+// not even that, `why` says how much is needed and available.
 bool device_fits(const cudp::engine::SequencesView& db, std::string& why);
 
 class DeviceFilters {
  public:
-  // Uploads the database once (residues in Plan7 alphabet codes); it serves every model of the run.
+  // Uploads the database once (residues in Plan7 alphabet codes) to serve every model of the run, or, when it does
+  // not fit, streams it through the GPU in batches for each filter pass, the copies overlapping the kernels.
   explicit DeviceFilters(const cudp::engine::SequencesView& db);
   ~DeviceFilters();
   DeviceFilters(const DeviceFilters&) = delete;
   DeviceFilters& operator=(const DeviceFilters&) = delete;
 
   std::string device_name() const;
+  bool streamed() const;  // the database goes through the GPU in batches
   // p7_MSVFilter for every target; the profile's length model is reconfigured per target on the device.
   std::vector<cudp::hmmer::FilterResult> msv(const cudp::hmmer::MsvFilterProfile& profile);
   // p7_ViterbiFilter for the listed targets (indices into the database), in that order.

@@ -21,6 +21,7 @@ DeviceFilters::DeviceFilters(const cudp::engine::SequencesView&) {
 DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const { return "none"; }
+bool DeviceFilters::streamed() const { return false; }
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");

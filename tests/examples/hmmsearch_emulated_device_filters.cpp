@@ -22,6 +22,7 @@ DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(new 
 DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const { return "emulated on the host"; }
+bool DeviceFilters::streamed() const { return false; }
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
   std::vector<cudp::hmmer::FilterResult> out;

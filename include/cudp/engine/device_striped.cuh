@@ -25,24 +25,42 @@
 
 namespace cudp::engine {
 
-// Database residues and offsets resident on the device, shared by every model of a run.
+// Database residues and offsets on the device, shared by every model of a run: the whole database, or one batch of
+// a streamed one at a time (striped_batches.cuh reloads it). Its generation tells the runners when the targets
+// behind an id changed.
 class DeviceStripedDatabase {
  public:
-  explicit DeviceStripedDatabase(const SequencesView& db) : count_(db.count), lengths_(db.count) {
+  DeviceStripedDatabase() = default;
+  explicit DeviceStripedDatabase(const SequencesView& db) {
+    load(db, 0);
+    CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  // Replaces the contents with `db` (offsets from 0), copied on `stream`: the host memory must stay valid, and the
+  // database unread, until the stream has run the copies; page-locked host memory makes them asynchronous.
+  void load(const SequencesView& db, cudaStream_t stream) {
+    count_ = db.count;
+    lengths_.resize(db.count);
+    max_length_ = 0;
     for (std::size_t i = 0; i < db.count; ++i) {
       lengths_[i] = db.length(i);
       max_length_ = std::max(max_length_, lengths_[i]);
     }
     const std::uint64_t residues = db.count ? db.offsets[db.count] : 0;
-    residues_.upload(db.residues, static_cast<std::size_t>(residues));
-    offsets_.upload(db.offsets, db.count + 1);
-    CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+    residues_.upload(db.residues, static_cast<std::size_t>(residues), stream);
+    offsets_.upload(db.offsets, db.count + 1, stream);
+    ++generation_;
+  }
+  // Device room for a database of up to this many residues and targets, so that loading one allocates nothing.
+  void reserve(std::size_t residues, std::size_t targets) {
+    residues_.reserve(residues);
+    offsets_.reserve(targets + 1);
   }
   std::size_t count() const { return count_; }
   std::uint32_t length(std::size_t i) const { return lengths_[i]; }
   std::uint32_t max_length() const { return max_length_; }
   const std::uint8_t* residues() const { return residues_.get(); }
   const std::uint64_t* offsets() const { return offsets_.get(); }
+  std::uint64_t generation() const { return generation_; }
 
  private:
   std::size_t count_ = 0;
@@ -50,6 +68,7 @@ class DeviceStripedDatabase {
   std::uint32_t max_length_ = 0;
   DeviceBuffer<std::uint8_t> residues_;
   DeviceBuffer<std::uint64_t> offsets_;
+  std::uint64_t generation_ = 0;
 };
 
 namespace detail {
@@ -119,7 +138,8 @@ class DeviceStripedRunner {
                                            const std::vector<std::uint32_t>& ids) {
     const std::size_t n = ids.size();
     const auto on_stream = thrust::cuda::par.on(0);
-    if (ids != last_ids_) {  // every model of a run filters the whole database: sort that list once
+    // Every model of a run filters the whole database: sort that list once (per batch of a streamed database).
+    if (ids != last_ids_ || db_.generation() != last_generation_) {
       given_.reserve(n);
       sorted_.reserve(n);
       positions_.reserve(n);
@@ -133,6 +153,7 @@ class DeviceStripedRunner {
       thrust::stable_sort_by_key(on_stream, lengths, lengths + n, positions, thrust::greater<std::uint32_t>());
       thrust::gather(on_stream, positions, positions + n, given, sorted_.get());
       last_ids_ = ids;
+      last_generation_ = db_.generation();
     }
     sorted_results_.reserve(n);
     results_.reserve(n);
@@ -159,6 +180,7 @@ class DeviceStripedRunner {
  private:
   const DeviceStripedDatabase& db_;
   std::vector<std::uint32_t> last_ids_;
+  std::uint64_t last_generation_ = 0;
   // The ids as given, sorted longest first, and each sorted entry's place in the given list.
   DeviceBuffer<std::uint32_t> given_, sorted_, positions_, lengths_;
   DeviceBuffer<typename Policy::Result> sorted_results_, results_;
