@@ -34,7 +34,7 @@ namespace hmmsearch {
 namespace {
 
 // The first string of every request; a daemon of another version answers a mismatch with an error.
-constexpr const char* kProtocol = "cudp-hmmsearch request 1";
+constexpr const char* kProtocol = "cudp-hmmsearch request 2";
 constexpr std::uint64_t kMaxStrings = 1u << 16;
 constexpr std::uint64_t kMaxStringBytes = std::uint64_t{1} << 32;
 // A client sends its whole request right after connecting, so a silent one is stuck or not a client.
@@ -217,7 +217,7 @@ void check_database(const Daemon& daemon, const Options& o, const std::string& c
         o.seq_file, "has changed since the daemon on " + daemon.socket_path + " loaded it; restart the daemon"));
 }
 
-// One request: the search's exit status, its error message, and the four output texts.
+// One request: the search's exit status, its error message, and the five output texts.
 std::vector<std::string> answer(const Daemon& daemon, const std::vector<std::string>& request) {
   if (request.size() < 3 || request[0] != kProtocol)
     return {"1", "the daemon on " + daemon.socket_path + " speaks another protocol: is it another cudp version?"};
@@ -240,7 +240,13 @@ std::vector<std::string> answer(const Daemon& daemon, const std::vector<std::str
               " but the daemon's database " + daemon.db_path + " was loaded for " +
               cudp::hmmer::alphabet_name(daemon.alphabet) + " models"));
     RunOutputs out = search_models(o, models, daemon.searcher, client_dir, false);
-    return {"0", "", std::move(out.text), std::move(out.tbl), std::move(out.domtbl), std::move(out.pfamtbl)};
+    return {"0",
+            "",
+            std::move(out.text),
+            std::move(out.tbl),
+            std::move(out.domtbl),
+            std::move(out.pfamtbl),
+            std::move(out.alignment)};
   } catch (const UsageError& e) {
     return {"1", std::string(e.what()) + " (see --help)"};
   } catch (const std::exception& e) {
@@ -334,13 +340,14 @@ int search_in_daemon(const Options& o, const std::string& current_dir) {
   } catch (const ConnectionError& e) {
     throw std::runtime_error("the daemon on " + *o.connect + " did not answer: " + e.what());
   }
-  if (reply.size() < 2 || (reply[0] == "0" && reply.size() != 6))
+  if (reply.size() < 2 || (reply[0] == "0" && reply.size() != 7))
     throw std::runtime_error("the daemon on " + *o.connect + " sent a malformed reply");
   if (reply[0] != "0") {
     std::fprintf(stderr, "cudp-hmmsearch: %s\n", reply[1].c_str());
     return 1;
   }
-  write_run_outputs(o, RunOutputs{std::move(reply[2]), std::move(reply[3]), std::move(reply[4]), std::move(reply[5])});
+  write_run_outputs(o, RunOutputs{std::move(reply[2]), std::move(reply[3]), std::move(reply[4]), std::move(reply[5]),
+                                  std::move(reply[6])});
   return 0;
 }
 

@@ -29,11 +29,12 @@ inline const char* usage_text() {
          "\n"
          "Options directing output:\n"
          "  -o <f>           : direct output to file <f>, not stdout\n"
+         "  -A <f>           : save multiple alignment of all hits to file <f>\n"
          "  --tblout <f>     : save parseable table of per-sequence hits to file <f>\n"
          "  --domtblout <f>  : save parseable table of per-domain hits to file <f>\n"
          "  --pfamtblout <f> : save table of hits and domains to file, in Pfam format <f>\n"
          "  --acc            : prefer accessions over names in output\n"
-         "  --noali          : don't output alignments (cudp-hmmsearch never prints alignments yet)\n"
+         "  --noali          : don't output alignments, so output is smaller\n"
          "  --notextw        : unlimit ASCII text output line width\n"
          "  --textw <n>      : set max width of ASCII text output lines  [120]  (n>=120)\n"
          "\n"
@@ -79,7 +80,7 @@ inline const char* usage_text() {
 
 struct Options {
   std::string hmm_file, seq_file;
-  std::optional<std::string> output, tblout, domtblout, pfamtblout;
+  std::optional<std::string> output, alignment_file, tblout, domtblout, pfamtblout;  // -o, -A, ...
   bool acc = false, noali = false, notextw = false;
   std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3;
@@ -285,7 +286,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
         throw UsageError("options --cut_" + lower(o.cut) + " and " + flag + " cannot be combined");
       o.cut = kind;
     }
-    else if (flag == "-A") throw UsageError("option -A (a multiple alignment of the hits) is not supported");
+    else if (flag == "-A") o.alignment_file = value;
     else if (flag == "-o") o.output = value;
     else if (flag == "--tblout") o.tblout = value;
     else if (flag == "--domtblout") o.domtblout = value;

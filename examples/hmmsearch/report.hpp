@@ -10,11 +10,15 @@
 //   write_header                         hmmsearch.c    output_header (the "# option: value" lines)
 //   write_query                          hmmsearch.c    the per-query block; p7_tophits_Targets, p7_tophits_Domains,
 //                                        p7_pipeline.c  p7_pli_Statistics
+//   write_alignment                      p7_alidisplay.c p7_alidisplay_Print (a domain's alignment display)
+//   write_stockholm                      p7_tophits.c   p7_tophits_Alignment (-A), through p7_alidisplay_Backconvert,
+//                                        p7_tracealign.c p7_tracealign_Seqs; Easel's Stockholm writer
 //   write_tblout / write_domtblout       p7_tophits.c   p7_tophits_TabularTargets / p7_tophits_TabularDomains
 //   write_tabular_tail                   p7_tophits.c   p7_tophits_TabularTail
 // Numbers are printed with the same printf conversions from values of the same types, so that rounding agrees.
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include <cudp/hmmer/plan7_alignment.hpp>
 #include <cudp/hmmer/plan7_hits.hpp>
 
 namespace hmmsearch {
@@ -120,6 +125,9 @@ struct QueryReport {
   double cpu_user = 0, cpu_system = 0, elapsed = 0;  // seconds
   int text_width = kTextWidth;   // --textw; 0 for --notextw (descriptions never cut)
   bool show_accessions = false;  // --acc: a hit's accession, when it has one, instead of its name
+  bool show_alignments = false;  // not --noali: each reported domain's alignment (Domain::alignment) is printed
+  // The model's RF and CS annotation by node, at [k] for k = 1..M; empty when the model has none.
+  std::string reference, structure;
 };
 
 inline const std::string& shown_name(const QueryReport& q, const Hit& h) {
@@ -221,7 +229,7 @@ struct HeaderSettings {
   std::string program = "cudp-hmmsearch";
   std::string version_line;  // second banner line, after "# "
   std::string hmm_file, seq_file;
-  std::optional<std::string> output, tblout, domtblout, pfamtblout;
+  std::optional<std::string> output, alignment_file, tblout, domtblout, pfamtblout;
   bool acc = false, noali = false, notextw = false;
   std::optional<int> textw;
   std::optional<double> E, T, domE, domT, incE, incT, incdomE, incdomT;
@@ -243,12 +251,12 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   appendf(out, "# query HMM file:                  %s\n", s.hmm_file.c_str());
   appendf(out, "# target sequence database:        %s\n", s.seq_file.c_str());
   if (s.output) appendf(out, "# output directed to file:         %s\n", s.output->c_str());
+  if (s.alignment_file) appendf(out, "# MSA of all hits saved to file:   %s\n", s.alignment_file->c_str());
   if (s.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", s.tblout->c_str());
   if (s.domtblout) appendf(out, "# per-dom hits tabular output:     %s\n", s.domtblout->c_str());
   if (s.pfamtblout) appendf(out, "# pfam-style tabular hit output:   %s\n", s.pfamtblout->c_str());
   if (s.acc) out += "# prefer accessions over names:    yes\n";
   if (s.noali) out += "# show alignments in output:       no\n";
-  else out += "# show alignments in output:       no (cudp-hmmsearch does not compute alignments yet)\n";
   if (s.notextw) out += "# max ASCII text line length:      unlimited\n";
   if (s.textw) appendf(out, "# max ASCII text line length:      %d\n", *s.textw);
   if (s.E) appendf(out, "# sequence reporting threshold:    E-value <= %g\n", *s.E);
@@ -309,9 +317,68 @@ inline void write_targets(std::string& out, const QueryReport& q) {
   if (reported == 0) out += "\n   [No hits detected that satisfy reporting thresholds]\n";
 }
 
-// p7_tophits_Domains without alignments (cudp-hmmsearch does not compute alignment displays).
+// Decimal digits of a coordinate, as p7_alidisplay_Print counts them.
+inline int coordinate_width(long n) {
+  int w = n < 0 ? 1 : 0;
+  for (; n != 0; n /= 10) ++w;
+  return w;
+}
+
+// A display row of RF or CS annotation: the node's character at match and delete columns, '.' at inserts.
+inline std::string annotation_row(const std::string& by_node, const std::string& model_row, int hmm_from) {
+  std::string row(model_row.size(), '.');
+  int k = hmm_from;
+  for (std::size_t z = 0; z < model_row.size(); ++z)
+    if (model_row[z] != '.') row[z] = by_node[static_cast<std::size_t>(k++)];
+  return row;
+}
+
+// p7_alidisplay_Print: blocks of at most `linewidth` characters a line (0: a single block) but at least 40 alignment
+// columns, names right-aligned to the longer one, every coordinate to the widest of the four ends.
+inline void write_alignment(std::string& out, const cudp::hmmer::Plan7AlignmentDisplay& a, const std::string& hmm_name,
+                            const std::string& seq_name, int hmm_from, int hmm_to, long sq_from, long sq_to,
+                            int linewidth, const std::string& reference, const std::string& structure) {
+  const int n = static_cast<int>(a.model.size());
+  const int namew = static_cast<int>(std::max(hmm_name.size(), seq_name.size()));
+  const int coordw = std::max(std::max(coordinate_width(hmm_from), coordinate_width(hmm_to)),
+                              std::max(coordinate_width(sq_from), coordinate_width(sq_to)));
+  int aliw = linewidth > 0 ? linewidth - namew - 2 * coordw - 5 : n;
+  if (aliw < n && aliw < 40) aliw = 40;
+  const std::string rf = reference.empty() ? std::string() : annotation_row(reference, a.model, hmm_from);
+  const std::string cs = structure.empty() ? std::string() : annotation_row(structure, a.model, hmm_from);
+  // Reverse-strand coordinates (nhmmer's) run down; an alignment of one residue takes that branch too, to no effect.
+  const bool forward = sq_from < sq_to;
+  int k1 = hmm_from;
+  long i1 = sq_from;
+  for (int pos = 0; pos < n; pos += aliw) {
+    if (pos > 0) out += "\n";
+    const int w = std::min(aliw, n - pos);
+    int nk = 0, ni = 0;
+    for (int z = pos; z < pos + w; ++z) {
+      nk += a.model[static_cast<std::size_t>(z)] != '.';
+      ni += a.target[static_cast<std::size_t>(z)] != '-';
+    }
+    const int k2 = k1 + nk - 1;
+    const long i2 = forward ? i1 + ni - 1 : i1 - ni + 1;
+    auto block = [&](const std::string& row) { return row.substr(static_cast<std::size_t>(pos), w); };
+    if (!cs.empty()) appendf(out, "  %*s %s CS\n", namew + coordw + 1, "", block(cs).c_str());
+    if (!rf.empty()) appendf(out, "  %*s %s RF\n", namew + coordw + 1, "", block(rf).c_str());
+    appendf(out, "  %*s %*d %s %-*d\n", namew, hmm_name.c_str(), coordw, k1, block(a.model).c_str(), coordw, k2);
+    appendf(out, "  %*s %s\n", namew + coordw + 1, " ", block(a.match).c_str());
+    if (ni > 0)
+      appendf(out, "  %*s %*ld %s %-*ld\n", namew, seq_name.c_str(), coordw, i1, block(a.target).c_str(), coordw, i2);
+    else
+      appendf(out, "  %*s %*s %s %*s\n", namew, seq_name.c_str(), coordw, "-", block(a.target).c_str(), coordw, "-");
+    appendf(out, "  %*s %s PP\n", namew + coordw + 1, "", block(a.posterior).c_str());
+    k1 += nk;
+    i1 = forward ? i1 + ni : i1 - ni;
+  }
+}
+
+// p7_tophits_Domains: each reported hit's domain table, and with alignments each reported domain's display.
 inline void write_domains(std::string& out, const QueryReport& q) {
-  out += "Domain annotation for each sequence:\n";
+  out += q.show_alignments ? "Domain annotation for each sequence (and alignments):\n"
+                           : "Domain annotation for each sequence:\n";
   std::size_t reported = 0;
   for (const Hit& h : q.hits) {
     if (!h.reported) continue;
@@ -342,7 +409,22 @@ inline void write_domains(std::string& out, const QueryReport& q) {
               d.ali_to == static_cast<int>(h.length) ? ']' : '.', d.env_from, d.env_to, d.env_from == 1 ? '[' : '.',
               d.env_to == static_cast<int>(h.length) ? ']' : '.', static_cast<double>(d.mean_posterior));
     }
-    out += "\n";
+    if (!q.show_alignments) {
+      out += "\n";
+      continue;
+    }
+    out += "\n  Alignments for each domain:\n";
+    const std::string& hmm_name = q.show_accessions && !q.accession.empty() ? q.accession : q.name;
+    nd = 0;
+    for (const Domain& d : h.domains) {
+      if (!d.reported) continue;
+      appendf(out, "  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n", ++nd, static_cast<double>(d.bits),
+              evalue(d.lnP, q.domZ));
+      if (d.alignment)
+        write_alignment(out, *d.alignment, hmm_name, name, d.hmm_from, d.hmm_to, d.ali_from, d.ali_to, q.text_width,
+                        q.reference, q.structure);
+      out += "\n";
+    }
   }
   if (reported == 0) out += "\n   [No targets detected that satisfy reporting thresholds]\n";
 }
@@ -400,6 +482,182 @@ inline void write_query(std::string& out, const QueryReport& q) {
   out += "\n\n";
   write_statistics(out, q);
   out += "//\n";
+}
+
+// ---- -A: multiple alignment of the included domains ----------------------------------------------------------
+
+// p7_tophits_Alignment as hmmsearch -A writes it: the included domains of the included hits in rank order, each
+// display turned back into a trace, aligned with a column for every consensus node (p7_tracealign_Seqs with
+// p7_ALL_CONSENSUS_COLS) and written by Easel's Stockholm writer: blocks of 200 columns, or one block with
+// `one_block` (hmmsearch --notextw writes Pfam format). `author` is the #=GF AU line. Returns the number of
+// sequences; writes nothing when there are none.
+inline int write_stockholm(std::string& out, const QueryReport& q, bool one_block, const std::string& author) {
+  using cudp::hmmer::decode_posterior;
+  using cudp::hmmer::encode_posterior;
+  struct Row {
+    std::string name, accession, description;
+    const cudp::hmmer::Plan7AlignmentDisplay* display;
+    int hmm_from;
+  };
+  std::vector<Row> rows;
+  for (const Hit& h : q.hits) {
+    if (!h.included) continue;
+    for (const Domain& d : h.domains) {
+      if (!d.included || !d.alignment) continue;
+      rows.push_back(Row{h.name + "/" + std::to_string(d.ali_from) + "-" + std::to_string(d.ali_to), h.accession,
+                         "[subseq from] " + (h.description.empty() ? h.name : h.description), d.alignment.get(),
+                         d.hmm_from});
+    }
+  }
+  if (rows.empty()) return 0;
+  const int M = q.M;
+
+  // Insert columns after node k: the most any row inserts there (an insert belongs to the node before it).
+  std::vector<int> inserts(static_cast<std::size_t>(M) + 1, 0), matmap(static_cast<std::size_t>(M) + 1, 0);
+  std::vector<int> count(static_cast<std::size_t>(M) + 1);
+  for (const Row& r : rows) {
+    std::fill(count.begin(), count.end(), 0);
+    int k = r.hmm_from - 1;
+    for (char c : r.display->model) {
+      if (c == '.') {
+        ++count[static_cast<std::size_t>(k)];
+      } else {
+        ++k;
+      }
+    }
+    for (std::size_t k2 = 0; k2 < inserts.size(); ++k2) inserts[k2] = std::max(inserts[k2], count[k2]);
+  }
+  int alen = inserts[0];
+  for (int k = 1; k <= M; ++k) {
+    matmap[static_cast<std::size_t>(k)] = alen + 1;  // 1-based column of node k
+    alen += 1 + inserts[static_cast<std::size_t>(k)];
+  }
+
+  // What Easel reads as a residue or a gap among the characters of a display.
+  auto is_gap = [](char c) { return c == '-' || c == '.' || c == '_'; };
+  auto is_residue = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+
+  // The aligned rows (inserts lower case, '.' for their gaps; '-' for gaps in consensus columns) and their PP rows;
+  // PP_cons averages the decoded codes of the match states in each column.
+  std::vector<std::string> aseq(rows.size(), std::string(static_cast<std::size_t>(alen), '.'));
+  std::vector<std::string> pp(rows.size(), std::string(static_cast<std::size_t>(alen), '.'));
+  std::vector<double> total(static_cast<std::size_t>(alen), 0.0);
+  std::vector<int> matches(static_cast<std::size_t>(alen), 0);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::string& a = aseq[r];
+    for (int k = 1; k <= M; ++k) a[static_cast<std::size_t>(matmap[static_cast<std::size_t>(k)] - 1)] = '-';
+    const cudp::hmmer::Plan7AlignmentDisplay& d = *rows[r].display;
+    int k = rows[r].hmm_from;
+    std::size_t apos = 0;
+    for (std::size_t z = 0; z < d.model.size(); ++z) {
+      if (d.model[z] == '.') {
+        a[apos] = d.target[z];
+        pp[r][apos] = d.posterior[z];
+        ++apos;
+        continue;
+      }
+      const auto column = static_cast<std::size_t>(matmap[static_cast<std::size_t>(k)] - 1);
+      if (is_residue(d.target[z])) {  // else a delete
+        a[column] = d.target[z];
+        pp[r][column] = d.posterior[z];
+        total[column] += static_cast<double>(decode_posterior(d.posterior[z]));
+        matches[column] += 1;
+      }
+      apos = column + 1;
+      ++k;
+    }
+  }
+
+  // Inserts of more than one column: the first half of a row's residues left-justified, the rest right-justified
+  // (rejustify_insertions_text).
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::string& a = aseq[r];
+    std::string& p = pp[r];
+    for (int k = 0; k < M; ++k) {
+      if (inserts[static_cast<std::size_t>(k)] <= 1) continue;
+      const int first = matmap[static_cast<std::size_t>(k)];  // 0-based first insert column after node k
+      const int last = matmap[static_cast<std::size_t>(k) + 1] - 2;
+      int nins = 0;
+      for (int apos = first; apos <= last; ++apos) nins += is_residue(a[static_cast<std::size_t>(apos)]);
+      nins = k == 0 ? 0 : nins / 2;
+      int opos = last, npos = last;
+      while (opos >= first + nins) {
+        if (is_gap(a[static_cast<std::size_t>(opos)])) {
+          --opos;
+        } else {
+          a[static_cast<std::size_t>(npos)] = a[static_cast<std::size_t>(opos)];
+          p[static_cast<std::size_t>(npos)] = p[static_cast<std::size_t>(opos)];
+          --npos;
+          --opos;
+        }
+      }
+      for (; npos >= first + nins; --npos) a[static_cast<std::size_t>(npos)] = p[static_cast<std::size_t>(npos)] = '.';
+    }
+  }
+  std::string pp_cons(static_cast<std::size_t>(alen), '.'), rf(static_cast<std::size_t>(alen), '.');
+  for (int k = 1; k <= M; ++k) rf[static_cast<std::size_t>(matmap[static_cast<std::size_t>(k)] - 1)] = 'x';
+  for (std::size_t c = 0; c < pp_cons.size(); ++c)
+    if (matches[c] > 0) pp_cons[c] = encode_posterior(static_cast<float>(total[c] / static_cast<double>(matches[c])));
+
+  // Easel's writer: names must be unique, or every row gets a "<index>|" prefix.
+  std::vector<std::string> sorted;
+  for (const Row& r : rows) sorted.push_back(r.name);
+  std::sort(sorted.begin(), sorted.end());
+  const bool prefixed = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+  int uniqw = 0;
+  if (prefixed) {
+    for (std::size_t n = rows.size(); n > 0; n /= 10) ++uniqw;
+    ++uniqw;  // with the '|'
+  }
+  int maxname = 0;
+  for (const Row& r : rows) maxname = std::max(maxname, static_cast<int>(r.name.size()));
+  const int margin = std::max(std::max(uniqw + maxname + 1, 7 + 6), uniqw + maxname + 2 + 7);
+  auto name_field = [&](std::size_t i, int width) {
+    std::string f;
+    if (prefixed) appendf(f, "%0*d|", uniqw - 1, static_cast<int>(i));
+    appendf(f, "%-*s", width, rows[i].name.c_str());
+    return f;
+  };
+  out += "# STOCKHOLM 1.0\n";
+  if (prefixed) out += "# WARNING: seq names have been made unique by adding a prefix of \"<seq#>|\"\n";
+  appendf(out, "#=GF %-2s %s\n", "ID", q.name.c_str());
+  if (!q.accession.empty()) appendf(out, "#=GF %-2s %s\n", "AC", q.accession.c_str());
+  if (!q.description.empty()) appendf(out, "#=GF %-2s %s\n", "DE", q.description.c_str());
+  appendf(out, "#=GF %-2s %s\n\n", "AU", author.c_str());
+  bool any_accession = false;
+  for (const Row& r : rows) any_accession |= !r.accession.empty();
+  if (any_accession) {
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (!rows[i].accession.empty())
+        appendf(out, "#=GS %s AC %s\n", name_field(i, maxname).c_str(), rows[i].accession.c_str());
+    out += "\n";
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    appendf(out, "#=GS %s DE %s\n", name_field(i, maxname).c_str(), rows[i].description.c_str());
+  out += "\n";
+  const int cpl = one_block ? alen : 200;
+  for (int pos = 0; pos < alen; pos += cpl) {
+    if (pos > 0) out += "\n";
+    const auto from = static_cast<std::size_t>(pos);
+    const auto w = static_cast<std::size_t>(std::min(cpl, alen - pos));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      appendf(out, "%s %s\n", name_field(i, margin - uniqw - 1).c_str(), aseq[i].substr(from, w).c_str());
+      appendf(out, "#=GR %s %-*s %s\n", name_field(i, maxname).c_str(), margin - maxname - uniqw - 7, "PP",
+              pp[i].substr(from, w).c_str());
+    }
+    appendf(out, "#=GC %-*s %s\n", margin - 6, "PP_cons", pp_cons.substr(from, w).c_str());
+    appendf(out, "#=GC %-*s %s\n", margin - 6, "RF", rf.substr(from, w).c_str());
+  }
+  out += "//\n";
+  return static_cast<int>(rows.size());
+}
+
+// The main output's line after a query's "//" with -A: how many domains went into the alignment file.
+inline void write_alignment_note(std::string& out, int sequences, const std::string& path) {
+  if (sequences > 0)
+    appendf(out, "# Alignment of %d hits satisfying inclusion thresholds saved to: %s\n", sequences, path.c_str());
+  else
+    out += "# No hits satisfy inclusion thresholds; no alignment saved\n";
 }
 
 // ---- tabular outputs -----------------------------------------------------------------------------------------

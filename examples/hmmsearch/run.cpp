@@ -155,6 +155,7 @@ std::future<bool> start_cuda_unless_host(const std::string& backend) {
 
 void check_outputs_writable(const Options& o) {
   cudp::io::check_writable(o.output);
+  cudp::io::check_writable(o.alignment_file);
   cudp::io::check_writable(o.tblout);
   cudp::io::check_writable(o.domtblout);
   cudp::io::check_writable(o.pfamtblout);
@@ -179,7 +180,9 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   const int workers = std::max(1, threads);
   if (use_cuda) {
     searcher.device = std::make_unique<DeviceFilters>(cudp::engine::view_of(db));
-    searcher.description = "CUDA filters on " + searcher.device->device_name() + ", " + std::to_string(workers) +
+    searcher.description = "CUDA filters on " + searcher.device->device_name() +
+                           (searcher.device->streamed() ? " (database streamed in batches)" : "") + ", " +
+                           std::to_string(workers) +
                            (workers > 1 ? " host threads" : " host thread");
   } else {
     searcher.description = "host, " + std::to_string(workers) + (workers > 1 ? " threads" : " thread");
@@ -205,6 +208,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   header.hmm_file = o.hmm_file;
   header.seq_file = o.seq_file;
   header.output = o.output;
+  header.alignment_file = o.alignment_file;
   header.tblout = o.tblout;
   header.domtblout = o.domtblout;
   header.pfamtblout = o.pfamtblout;
@@ -249,6 +253,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   pipeline_options.null2 = !o.nonull2;
   pipeline_options.max = o.max;
   if (o.seed) pipeline_options.seed = *o.seed;
+  // Alignment displays cost a traceback copy per domain: only for output that shows them.
+  pipeline_options.alignments = !o.noali || o.alignment_file.has_value();
 
   Progress display(progress, models.size(), db.size());
   for (std::size_t m = 0; m < models.size(); ++m) {
@@ -272,6 +278,9 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     report.M = model.length;
     report.text_width = o.notextw ? 0 : o.textw ? *o.textw : kTextWidth;
     report.show_accessions = o.acc;
+    report.show_alignments = !o.noali;
+    report.reference = model.reference;
+    report.structure = model.consensus_structure;
     report.F1 = pipeline.options().F1;
     report.F2 = pipeline.options().F2;
     report.F3 = pipeline.options().F3;
@@ -300,6 +309,12 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     report.elapsed = std::chrono::duration<double>(clock::now() - wall0).count();
 
     write_query(text, report);
+    if (o.alignment_file) {
+      // hmmsearch writes Pfam format (one block) with --notextw.
+      const int n = write_stockholm(out.alignment, report, o.notextw,
+                                    std::string("cudp-hmmsearch (cudp ") + CUDP_VERSION + "; HMMER 3.3.2 formats)");
+      write_alignment_note(text, n, *o.alignment_file);
+    }
     if (o.tblout) write_tblout(tbl, report, m == 0);
     if (o.domtblout) write_domtblout(domtbl, report, m == 0);
     if (o.pfamtblout) write_pfamtblout(pfamtbl, report, model_thresholds.inc_by_E);
@@ -328,6 +343,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
 void write_run_outputs(const Options& o, const RunOutputs& out) {
   std::vector<std::pair<std::string, const std::string*>> files;
   if (o.output) files.emplace_back(*o.output, &out.text);
+  if (o.alignment_file) files.emplace_back(*o.alignment_file, &out.alignment);
   if (o.tblout) files.emplace_back(*o.tblout, &out.tbl);
   if (o.domtblout) files.emplace_back(*o.domtblout, &out.domtbl);
   if (o.pfamtblout) files.emplace_back(*o.pfamtblout, &out.pfamtbl);

@@ -32,6 +32,7 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
 // The texts of the output files, whole, for cudp::io::write_outputs (nothing is written before all are ready).
 struct RunOutputs {
   std::string text, tbl, domtbl, pfamtbl;
+  std::string alignment;  // -A: the Stockholm alignments of every query with included hits
 };
 
 // --cpu, or all cores.
@@ -41,7 +42,7 @@ int host_threads(const Options& o);
 // own, so that it runs while the inputs are read; an invalid future with --backend host.
 std::future<bool> start_cuda_unless_host(const std::string& backend);
 
-// Fails early, before a long search, when -o, --tblout, --domtblout or --pfamtblout cannot be created.
+// Fails early, before a long search, when -o, -A, --tblout, --domtblout or --pfamtblout cannot be created.
 void check_outputs_writable(const Options& o);
 
 // Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
@@ -53,7 +54,7 @@ void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::s
 RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmModel>& models, const Searcher& searcher,
                          const std::string& current_dir, bool progress);
 
-// Writes -o, --tblout, --domtblout and --pfamtblout all or nothing, and the main output on stdout without -o.
+// Writes -o, -A, --tblout, --domtblout and --pfamtblout all or nothing, and the main output on stdout without -o.
 void write_run_outputs(const Options& o, const RunOutputs& outputs);
 
 }  // namespace hmmsearch

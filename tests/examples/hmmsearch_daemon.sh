@@ -49,21 +49,24 @@ start_daemon
 # Same search one-shot (in d/) and through the daemon (in c/): the same relative names, so the headers agree.
 compare_search() {  # options...
   rm -rf c d && mkdir c d
-  (cd d && "$hmmsearch" --backend "$backend" -o out --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
+  (cd d && "$hmmsearch" --backend "$backend" -o out -A ali --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
     fail "one-shot run failed: $*"
-  (cd c && "$hmmsearch" --connect "$work/sock" -o out --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
+  (cd c && "$hmmsearch" --connect "$work/sock" -o out -A ali --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
     fail "search in the daemon failed: $*"
-  for f in out tbl dom pfam; do
+  for f in out ali tbl dom pfam; do
     diff <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "d/$f") \
          <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "c/$f") >/dev/null ||
       fail "'$f' differs between the daemon and a one-shot run ($*)"
   done
   [ "$(grep -vc '^#' c/tbl)" -ge 3 ] || fail "too few hits to compare ($*)"
+  [ "$(grep -c '^#=GS ' c/ali)" -ge 3 ] || fail "too few aligned domains to compare ($*)"
 }
 compare_search
 cp c/tbl default.tbl
 compare_search -E 1e-3 --domE 1e-4 --nobias --acc --seed 7
 compare_search --max --textw 200
+compare_search --noali --notextw
+grep -q "^  == domain 1 " c/out && fail "--noali through the daemon printed alignments"
 
 # The model on standard input, the output on standard output.
 "$hmmsearch" --connect "$work/sock" --tblout stdin.tbl - db.cudpdb < models.hmm > stdin.out || fail "model on stdin"

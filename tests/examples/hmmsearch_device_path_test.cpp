@@ -37,6 +37,15 @@ void require_same(const hmmsearch::SearchOutcome& a, const hmmsearch::SearchOutc
       CHECK(a.hits[i].domains[d].env_from == b.hits[i].domains[d].env_from);
       CHECK(a.hits[i].domains[d].env_to == b.hits[i].domains[d].env_to);
       CHECK(a.hits[i].domains[d].bits == b.hits[i].domains[d].bits);
+      const auto& x = a.hits[i].domains[d].alignment;
+      const auto& y = b.hits[i].domains[d].alignment;
+      REQUIRE((x == nullptr) == (y == nullptr));
+      if (x) {
+        CHECK(x->model == y->model);
+        CHECK(x->match == y->match);
+        CHECK(x->target == y->target);
+        CHECK(x->posterior == y->posterior);
+      }
     }
   }
 }
@@ -64,6 +73,7 @@ TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results",
         options.F2 = 0.3;  // most targets go through the Viterbi filter, some pass it
         options.null2 = false;
       }
+      options.alignments = setting % 2 == 0;
       INFO(model_file << " setting " << setting);
       const cudp::hmmer::Plan7Pipeline pipeline(models.front(), null_model, options);
       const auto host = hmmsearch::search_on_host(pipeline, db, 3);

@@ -196,13 +196,13 @@ TEST_CASE("command lines hmmsearch refuses", "[hmmsearch]") {
       {{"--seed", "4294967296", "m", "d"}, "one-time arbitrary seed"},
       {{"-hQ"}, "unknown option -Q"},
       {{"-h", "-E", "1", "-T", "1"}, "-E and -T"},
-      {{"-A", "ali.sto", "m", "d"}, "-A"},
+      {{"-A"}, "-A needs a value"},
   };
   require_usage_errors(cases);
 }
 
 TEST_CASE("a search's options go to the daemon in words that parse back to the same search", "[hmmsearch]") {
-  const auto o = parse({"--connect", "/tmp/s", "--tblout=-t", "-E1e-3", "--noal", "--", "-m.hmm", "db"});
+  const auto o = parse({"--connect", "/tmp/s", "--tblout=-t", "-E1e-3", "--noal", "-Aali.sto", "--", "-m.hmm", "db"});
   REQUIRE(o);
   const std::vector<std::string> words = hmmsearch::request_words(*o);
   const auto back = parse(words);
@@ -210,6 +210,7 @@ TEST_CASE("a search's options go to the daemon in words that parse back to the s
   CHECK(*back->tblout == "-t");
   CHECK(*back->E == 1e-3);
   CHECK(back->noali);
+  CHECK(*back->alignment_file == "ali.sto");
   CHECK(back->hmm_file == "-m.hmm");
   CHECK(back->seq_file == "db");
   CHECK(back->given == o->given);

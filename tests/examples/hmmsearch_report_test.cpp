@@ -7,6 +7,7 @@
 //   base: hmmsearch --cpu 0 --noali -o base.txt --tblout base.tbl --domtblout base.dom models.hmm targets.fa
 //   z:    ... -Z 1e7 --domZ 1e7        (hits below the inclusion threshold; domains not reported)
 //   t:    ... --domT 30 --incT 40 --domZ 51   (score thresholds; hits whose domains are all unreported)
+//   ali:  hmmsearch --cpu 0 -o ali.txt -A ali.sto models.hmm targets.fa   (alignments, and -A)
 // The test rebuilds hmmsearch's hits from the numbers of the tables (every domain of base is reported, so base.dom
 // holds all of them), runs them through cudp-hmmsearch's thresholding and formatting, and compares the text.
 // E-values print with two digits, so each run takes its numbers from its own tables where they are printed;
@@ -20,6 +21,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <cudp/hmmer/hmm_file.hpp>
 
 #include "report.hpp"
 
@@ -279,6 +282,144 @@ TEST_CASE("tblout, domtblout and the main text match hmmsearch 3.3.2 byte for by
     run.header.domZ = 51;
     check_run(run);
   }
+}
+
+namespace {
+
+// The alignment displays in a main text, per query and target, in order: each domain's rows with its blocks joined.
+// Every row of a block starts at the column where the model row's alignment starts.
+std::map<std::pair<std::string, std::string>, std::vector<cudp::hmmer::Plan7AlignmentDisplay>> read_displays(
+    const std::string& name) {
+  std::map<std::pair<std::string, std::string>, std::vector<cudp::hmmer::Plan7AlignmentDisplay>> out;
+  std::string query, target;
+  cudp::hmmer::Plan7AlignmentDisplay* display = nullptr;
+  int row = 0;  // 0 model, 1 match, 2 target, 3 PP
+  std::size_t offset = 0, width = 0;
+  const auto ends_with = [](const std::string& line, const char* tag) {
+    return line.size() >= 3 && line.compare(line.size() - 3, 3, tag) == 0;
+  };
+  for (const auto& line : lines_of(slurp(name))) {
+    if (line.rfind("Query:       ", 0) == 0) query = line.substr(13, line.find("  [M=") - 13);
+    if (line.rfind(">> ", 0) == 0) target = line.substr(3, line.find(' ', 3) - 3);
+    if (line.rfind("  == domain ", 0) == 0) {
+      out[{query, target}].emplace_back();
+      display = &out[{query, target}].back();
+      row = 0;
+      continue;
+    }
+    if (line.empty() || line[0] != ' ') {
+      if (!line.empty()) display = nullptr;
+      continue;
+    }
+    if (display == nullptr || (row == 0 && (ends_with(line, " CS") || ends_with(line, " RF")))) continue;
+    if (row == 0) {
+      std::size_t p = line.find(' ', line.find_first_not_of(' '));  // after the name
+      p = line.find(' ', line.find_first_not_of(' ', p));           // after the first coordinate
+      offset = p + 1;
+      width = line.find(' ', offset) - offset;
+    }
+    std::string piece = line.size() > offset ? line.substr(offset, width) : std::string();
+    piece.resize(width, ' ');
+    (row == 0 ? display->model : row == 1 ? display->match : row == 2 ? display->target : display->posterior) += piece;
+    row = (row + 1) % 4;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("alignment displays and the -A alignment match hmmsearch 3.3.2 byte for byte", "[hmmsearch]") {
+  // The hits of the base run (the same search without --noali) with the displays hmmsearch printed, through
+  // cudp-hmmsearch's printing of the main text and its -A writer.
+  auto queries = rebuild(Run{"base", {}, header_for("base")});
+  const auto displays = read_displays("ali.txt");
+  const auto models = cudp::hmmer::read_hmm_file(golden_dir + "models.hmm");
+  REQUIRE(models.size() == queries.size());
+  std::size_t attached = 0;
+  for (std::size_t m = 0; m < queries.size(); ++m) {
+    auto& q = queries[m];
+    q.show_alignments = true;
+    q.reference = models[m].reference;
+    q.structure = models[m].consensus_structure;
+    for (auto& h : q.hits) {
+      const auto found = displays.find({q.name, h.name});
+      std::size_t j = 0;
+      for (auto& d : h.domains) {
+        if (!d.reported) continue;
+        REQUIRE(found != displays.end());
+        REQUIRE(j < found->second.size());
+        d.alignment = std::make_shared<cudp::hmmer::Plan7AlignmentDisplay>(found->second[j++]);
+        ++attached;
+      }
+    }
+  }
+  CHECK(attached == 58);
+  CHECK(!queries[1].structure.empty());  // fn3 has a CS line
+
+  hmmsearch::HeaderSettings header = header_for("ali");
+  header.noali = false;
+  header.tblout.reset();
+  header.domtblout.reset();
+  header.alignment_file = "ali.sto";
+  std::string text, sto;
+  hmmsearch::write_header(text, header);
+  for (const auto& q : queries) {
+    hmmsearch::write_query(text, q);
+    hmmsearch::write_alignment_note(text, hmmsearch::write_stockholm(sto, q, false, "hmmsearch (HMMER 3.3.2)"),
+                                    "ali.sto");
+  }
+  text += "[ok]\n";
+
+  const auto from_options = [](const std::string& s) { return s.substr(s.find("# query HMM file:")); };
+  const auto ours = lines_of(from_options(without_timing(text)));
+  const auto golden = lines_of(from_options(without_timing(slurp("ali.txt"))));
+  REQUIRE(ours.size() == golden.size());
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    // As for base: the conditional E-values (domain table rows, "== domain" lines) need domZ's exact lnP.
+    if (ours[i].size() > 6 && (ours[i][5] == '!' || ours[i][5] == '?')) {
+      CHECK(ours[i].size() == golden[i].size());
+    } else if (ours[i].rfind("  == domain ", 0) == 0) {
+      CHECK(ours[i].substr(0, ours[i].find("conditional")) == golden[i].substr(0, golden[i].find("conditional")));
+    } else {
+      INFO("line " << i + 1);
+      CHECK(ours[i] == golden[i]);
+    }
+  }
+  CHECK(sto == slurp("ali.sto"));
+}
+
+TEST_CASE("an alignment display's blocks, names and coordinates follow p7_alidisplay_Print", "[hmmsearch]") {
+  cudp::hmmer::Plan7AlignmentDisplay a;
+  a.model = "ACDEF..GHI";
+  a.match = "A+ E     I";
+  a.target = "ACSE-wyGHI";
+  a.posterior = "9*87.12345";
+  // One block: names right-aligned to the longer, coordinates to the widest of the four; the model row's end
+  // coordinate left-aligned.
+  std::string out;
+  hmmsearch::write_alignment(out, a, "m", "target", 8, 15, 120, 128, 120, "", "");
+  const std::string pad(13, ' ');
+  CHECK(out ==
+        "       m   8 ACDEF..GHI 15 \n" + pad + "A+ E     I\n  target 120 ACSE-wyGHI 128\n" + pad + "9*87.12345 PP\n");
+  // RF and CS rows (CS first): the node's annotation at match and delete columns, '.' at inserts.
+  out.clear();
+  hmmsearch::write_alignment(out, a, "m", "target", 8, 15, 120, 128, 0, "        abcdefghi", "        EEEHHHTTT");
+  CHECK(lines_of(out)[0] == pad + "EEEHH..HTT CS");
+  CHECK(lines_of(out)[1] == pad + "abcde..fgh RF");
+
+  // A line width too small for names and coordinates: blocks of 40 columns anyway; a block of deletes only shows
+  // '-' for its target coordinates.
+  cudp::hmmer::Plan7AlignmentDisplay d;
+  d.model = std::string(45, 'x');
+  d.match = std::string(45, ' ');
+  d.target = std::string(40, 'X') + "-----";
+  d.posterior = std::string(40, '9') + ".....";
+  out.clear();
+  hmmsearch::write_alignment(out, d, "model", "t", 1, 45, 1, 40, 1, "", "");
+  const std::string gap(11, ' ');
+  CHECK(out == "  model  1 " + std::string(40, 'x') + " 40\n" + gap + std::string(40, ' ') + "\n      t  1 " +
+                   std::string(40, 'X') + " 40\n" + gap + std::string(40, '9') + " PP\n\n  model 41 xxxxx 45\n" + gap +
+                   "     \n      t  - -----  -\n" + gap + "..... PP\n");
 }
 
 TEST_CASE("hits enter the list as p7_Pipeline admits them and rank as p7_tophits_SortBySortkey", "[hmmsearch]") {

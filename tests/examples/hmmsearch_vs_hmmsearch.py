@@ -6,16 +6,17 @@ Usage: hmmsearch_vs_hmmsearch.py CUDP_HMMSEARCH EXAMPLES_DIR HMMSEARCH HMMEMIT C
 CASE picks the models, the database and the options (see CASES). The database mixes the hmmer-examples sequences,
 homologs sampled from the models with hmmemit (whole core-model sequences, and local multihit samples embedded in
 random flanks) and random background sequences (HMMER's background composition, lognormal lengths), all seeded.
-Both programs run on it with the same options (hmmsearch with --cpu 0, so that its hit list is deterministic), and
-everything they write is compared exactly, every time:
+Both programs run on it with the same options (hmmsearch with --cpu 0, so that its hit list is deterministic; with
+alignments unless the case says "noali"; always with -A), and everything they write is compared exactly, every time:
   - every tblout and domtblout row of every query, byte for byte and in order (a difference names the query,
     target, column and both values), and their header lines;
-  - the main output from its banner's search parameters to its end: every query's sequence and domain tables,
-    pipeline statistics, the "[ok]" line;
-  - --pfamtblout, whole.
+  - the main output from its banner's search parameters to its end: every query's sequence and domain tables, every
+    domain's alignment display, pipeline statistics, the "[ok]" line;
+  - --pfamtblout, whole;
+  - the -A Stockholm alignments, whole.
 Normalized first, and only these: the CPU time and Mc/sec lines' values; the program's name, version, copyright
 and thread count or backend; the paths of each program's own output files; the trailers' Program, Version, Option
-settings (the command line), Date and Current dir lines.
+settings (the command line), Date and Current dir lines; the alignments' #=GF AU line (the program's name).
 Exit status 0 when everything agrees.
 """
 import gzip
@@ -40,8 +41,9 @@ CASES = {
                             options=["-E", "1e-2", "--domE", "1e-3", "--incE", "1e-8", "--incdomT", "25", "-Z", "2000",
                                      "--nonull2", "--nobias", "--F1", "0.05", "--seed", "7", "--tformat", "fasta"]),
     # Pfam's per-model bit score cutoffs (GA lines of fn3 and Pkinase), hits sorted by score.
+    # Also the case without alignments in the main output (--noali; -A still writes them).
     "protein-cut": dict(models=["tutorial/fn3.hmm", "tutorial/Pkinase.hmm"], alphabet="amino",
-                        options=["--cut_ga", "--F1", "0.1"]),
+                        options=["--cut_ga", "--F1", "0.1"], noali=True),
     "protein-max": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
                         options=["--max", "-T", "5", "--domT", "2", "--incT", "30", "--domZ", "100", "--acc",
                                  "--textw", "150"]),
@@ -57,9 +59,21 @@ CASES = {
     # A DNA model (MADE1) against DNA targets.
     "dna": dict(models=["tutorial/MADE1.hmm"], alphabet="dna", options=[]),
     # One model of 2691 nodes, built from five joined ones: on the GPU its Viterbi filter and Forward run on groups
-    # of four warps exchanging through shared memory (tiers/striped_rows.cuh, BlockStripedGroup).
+    # of four warps exchanging through shared memory (tiers/striped_rows.cuh, BlockStripedGroup). Built with RF and
+    # SS_cons lines, so its alignments show CS and RF rows, in blocks, and its -A alignment is many blocks long.
     "protein-long": dict(joined=["testsuite/SMC_N.hmm.gz", "testsuite/Patched.hmm.gz", "testsuite/LuxC.hmm.gz",
                                  "tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino", options=[]),
+    # Alignment displays 200 characters wide, with the models' accessions (fn3, Pkinase) as their names.
+    "protein-textw": dict(models=["tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino",
+                          options=["--textw", "200", "--acc"]),
+    # The hmmer-examples models no other case searches: a HMMER3/f protein model; DNA models with RF and CS lines
+    # (3box), RF only (MADE1), neither (2OG-FeII_Oxy_3-nt), and the HMMER3/e ones (PSE with RF and CS, ecori).
+    "protein-examples": dict(models=["testsuite/2OG-FeII_Oxy_3.hmm.gz", "tutorial/globins4.hmm"], alphabet="amino",
+                             options=[]),
+    "dna-examples": dict(models=["testsuite/3box.hmm.gz", "tutorial/MADE1.hmm", "testsuite/2OG-FeII_Oxy_3-nt.hmm.gz"],
+                         alphabet="dna", options=["--domE", "100"]),
+    "dna-examples-3e": dict(models=["testsuite/PSE.hmm", "testsuite/ecori.hmm"], alphabet="dna",
+                            options=["--max", "-E", "100", "--domE", "100", "--notextw"]),
 }
 
 # Cases on models that hmmbuild makes from the examples' alignments, kept apart from CASES so that new entries merge
@@ -69,6 +83,8 @@ BUILT_CASES = {
     # D->M paths by their own transitions, or its ends and the acc column differ.
     "protein-pnone": dict(built=[("tutorial/fn3.sto", ["--pnone"]), ("tutorial/globins4.sto", ["--pnone"])],
                           alphabet="amino", options=["--domE", "10"]),
+    # hmmbuild --hand on an alignment with RF and SS_cons lines: a small model whose displays have CS and RF rows.
+    "protein-rfcs": dict(joined=["tutorial/fn3.hmm", "tutorial/globins4.hmm"], alphabet="amino", options=[]),
 }
 CASES.update(BUILT_CASES)
 
@@ -78,14 +94,19 @@ OWN_DATABASE_CASES = {
     # and the one-residue alignments among them must sort after the longer ones (hmmsearch's strand rule).
     "protein-ties": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="ties", exact=True,
                          options=["--max", "-E", "1e9", "--domE", "1e9"]),
+    # The same with everything included: -A names the domains "r0/3-40" and the like, some twice, and Easel's writer
+    # then prefixes every name with its row number.
+    "protein-ties-msa": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="ties", exact=True,
+                             options=["--max", "-E", "1e9", "--domE", "1e9", "--incE", "1e9", "--incdomE", "1e9"]),
     # Header lines split as Easel splits them: \v or \f after the name starts the description, trailing blanks
     # stay, blanks may follow '>'.
     "protein-headers": dict(models=["tutorial/globins4.hmm"], alphabet="amino", database="headers", exact=True,
                             options=[]),
     # '.' and '_' (read as gaps) and '~' (missing data) inside targets: kept, counted in the length and scored like
     # '*', which only a non-match state can take.
+    # No -A here: hmmsearch aborts (p7_alidisplay_Backconvert) on an insert that emitted a gap character.
     "protein-residues": dict(models=["tutorial/globins4.hmm", "tutorial/fn3.hmm"], alphabet="amino",
-                             database="residues", exact=True, options=["--domE", "100", "-E", "100"]),
+                             database="residues", exact=True, options=["--domE", "100", "-E", "100"], no_msa=True),
 }
 CASES.update(OWN_DATABASE_CASES)
 
@@ -167,20 +188,24 @@ def exact_lines(path, kind):
         text = f.read()
     if kind == "txt":
         text = text[text.find("\nQuery:") + 1:]
-        return [l for l in text.split("\n") if not l.startswith(("# CPU time:", "# Mc/sec:"))]
+        return [l.split(" saved to: ")[0] for l in text.split("\n") if not l.startswith(("# CPU time:", "# Mc/sec:"))]
+    if kind == "sto":
+        return stockholm_text(path)
     identity = ("# Program:", "# Version:", "# Option settings:", "# Date:", "# Current dir:")
     return [l for l in text.split("\n") if not l.startswith(identity)]
 
 
-def compare_exactly(case_name, out, ntargets):
+def compare_exactly(case_name, case, out, ntargets):
     """Every output of both programs, line for line and in order (cases with "exact": duplicate target names make
     the by-name comparison of main() ambiguous). Returns the failures."""
     failures = []
-    for n, kind in enumerate(("txt", "tbl", "dom", "pfam")):
+    for n, kind in enumerate(("txt", "tbl", "dom", "pfam", "sto")):
+        if kind == "sto" and case.get("no_msa"):
+            continue
         a, b = exact_lines(out["hmmsearch"][n], kind), exact_lines(out["cudp"][n], kind)
         rows = sum(1 for l in a if l and not l.startswith("#"))
         print("case %s: %s: %d lines (%d rows) in hmmsearch, %d in cudp" % (case_name, kind, len(a), rows, len(b)))
-        if kind != "txt" and rows == 0:
+        if kind not in ("txt", "sto") and rows == 0:
             failures.append("%s: no rows: the comparison tested nothing" % kind)
         differing = [i for i in range(max(len(a), len(b))) if i >= len(a) or i >= len(b) or a[i] != b[i]]
         for i in differing[:5]:
@@ -243,7 +268,8 @@ def hmmemit(tool, model, args):
 
 
 def joined_model(parts, examples, hmmemit_tool, hmmbuild_tool, work):
-    """hmmemit alignments of the parts joined column by column, built into one model on their reference columns."""
+    """hmmemit alignments of the parts joined column by column, built into one model on their reference columns,
+    with a made-up secondary structure line (the model's CS annotation)."""
     rows, reference = None, ""
     for m, rel in enumerate(parts):
         part = os.path.join(work, "part.hmm")
@@ -265,7 +291,8 @@ def joined_model(parts, examples, hmmemit_tool, hmmbuild_tool, work):
         f.write("# STOCKHOLM 1.0\n\n")
         for i, r in enumerate(rows):
             f.write("seq%02d %s\n" % (i, r))
-        f.write("#=GC RF %s\n//\n" % reference)
+        structure = "".join("HHHHHHH--EEEEETTS-"[(7 * i // 5) % 18] for i in range(len(reference)))
+        f.write("#=GC SS_cons %s\n#=GC RF %s\n//\n" % (structure, reference))
     subprocess.run([hmmbuild_tool, "--hand", "--amino", "-n", "joined", hmm, sto], check=True, capture_output=True)
     return hmm
 
@@ -426,6 +453,13 @@ def main_text(path, program):
     return out
 
 
+def stockholm_text(path):
+    """-A output as lines, the author line (the program's name and version) normalized."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    return ["#=GF AU <program>" if l.startswith("#=GF AU ") else l for l in lines]
+
+
 def pfam_text(path):
     with open(path) as f:
         lines = f.read().split("\n")
@@ -472,11 +506,14 @@ def main():
         for tool, args in (("hmmsearch", [hmmsearch, "--cpu", "0"]), ("cudp", [cudp, "--backend", backend])):
             o, t, d, p = (os.path.join(work, "%s.%s" % (tool, x)) for x in ("txt", "tbl", "dom", "pfam"))
             pfam = ["--pfamtblout", p]
-            subprocess.run(args + ["--noali", "-o", o, "--tblout", t, "--domtblout", d] + pfam + case["options"] +
-                           [models, db], check=True)
-            out[tool] = (o, t, d, p)
+            a = os.path.join(work, "%s.sto" % tool)
+            noali = ["--noali"] if case.get("noali") else []
+            msa = [] if case.get("no_msa") else ["-A", a]
+            subprocess.run(args + noali + ["-o", o] + msa + ["--tblout", t, "--domtblout", d] + pfam +
+                           case["options"] + [models, db], check=True)
+            out[tool] = (o, t, d, p, a)
         if case.get("exact"):
-            failures = compare_exactly(case_name, out, ntargets)
+            failures = compare_exactly(case_name, case, out, ntargets)
             for f in failures:
                 print("FAIL", f)
             return 1 if failures else 0
@@ -490,6 +527,10 @@ def main():
         text_lines = compare_lines("main output", text_h, text_c, failures)
         pfam_h, pfam_c = pfam_text(out["hmmsearch"][3]), pfam_text(out["cudp"][3])
         pfam_lines = compare_lines("--pfamtblout", pfam_h, pfam_c, failures)
+        sto_h, sto_c = stockholm_text(out["hmmsearch"][4]), stockholm_text(out["cudp"][4])
+        sto_lines = compare_lines("-A alignment", sto_h, sto_c, failures)
+        shown = sum(1 for l in text_h if l.startswith("  == domain "))
+        aligned = sum(1 for l in sto_h if l.startswith("#=GS ") and " DE " in l)
 
         hits = sum(len(r) for r in tbl_h[0].values())
         widened = 0
@@ -498,11 +539,17 @@ def main():
             if rows_h and column > max(20, max(len(r.split()[0]) for r in rows_h)):
                 widened += 1  # the name column is wider than every reported name: unreported hits widened it
         print("case %s, backend %s: %d targets, %d queries; compared exactly: %d tblout rows, %d domtblout rows, "
-              "%d main-output lines, %d --pfamtblout lines; name columns widened by unreported hits: %d" %
-              (case_name, backend, ntargets, len(stats_h), tbl_rows, dom_rows, text_lines, pfam_lines, widened))
+              "%d main-output lines (%d domain alignments), %d --pfamtblout lines, %d -A lines (%d sequences); name "
+              "columns widened by unreported hits: %d" %
+              (case_name, backend, ntargets, len(stats_h), tbl_rows, dom_rows, text_lines, shown, pfam_lines,
+               sto_lines, aligned, widened))
         if hits == 0 or dom_rows == 0:
             failures.append("no hits (%d tblout rows, %d domtblout rows): the comparison tested nothing" %
                             (hits, dom_rows))
+        if not case.get("noali") and shown == 0:
+            failures.append("no domain alignments in the main output: the comparison tested none")
+        if aligned == 0:
+            failures.append("no sequences in the -A alignments: the comparison tested none")
         if len(stats_h) != len(case["models"]):
             failures.append("hmmsearch reported %d queries for %d models" % (len(stats_h), len(case["models"])))
         if "pieces" in case:

@@ -1,9 +1,10 @@
 #pragma once
 // Installed data some tests read: hmmer-examples (HMMER's models and sequences), ncbi-data (BLAST's matrix files),
-// emboss-data (EMBOSS's matrix files) and hmmconvert (package hmmer). A test case that reads one carries its tag
-// ([hmmer-examples], [ncbi-data], [emboss-data], [hmmconvert]) and declares it in CMake (cudp_add_host_test ... DATA ...). Where configure found it, CMake defines
-// its location and the case runs: a file missing then fails the case. Where configure did not find it, the tagged
-// cases are left out of the run and ctest reports a skipped test in their place; they never pass unrun.
+// emboss-data (EMBOSS's matrix files), hmmconvert and hmmbuild (package hmmer). A test case that reads one carries
+// its tag ([hmmer-examples], [ncbi-data], [emboss-data], [hmmconvert], [hmmbuild]) and declares it in CMake
+// (cudp_add_host_test ... DATA ...). Where configure found it, CMake defines its location and the case runs: a file
+// missing then fails the case. Where configure did not find it, the tagged cases are left out of the run and ctest
+// reports a skipped test in their place; they never pass unrun.
 #include <filesystem>
 #include <string>
 
@@ -55,6 +56,16 @@ inline std::string hmmconvert_program() {
   return detail::existing_file(CUDP_HMMCONVERT);
 #else
   FAIL("built without hmmconvert: a case that runs it must carry the tag [hmmconvert]");
+  return {};
+#endif
+}
+
+// The hmmbuild program (package hmmer).
+inline std::string hmmbuild_program() {
+#ifdef CUDP_HMMBUILD
+  return detail::existing_file(CUDP_HMMBUILD);
+#else
+  FAIL("built without hmmbuild: a case that runs it must carry the tag [hmmbuild]");
   return {};
 #endif
 }

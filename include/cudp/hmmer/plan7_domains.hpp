@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "easel_random.hpp"
@@ -40,6 +41,9 @@ struct DomainEnvelope {
   float env_nats = 0;          // envsc: unihit Forward score of the envelope, whole-target length model
   float domcorrection = 0;     // sum of the envelope residues' null2 scores (nats)
   float expected_correct = 0;  // oasc: expected correctly aligned residues of the optimal-accuracy alignment
+  // With DomainDefinitionParameters::alignments: the optimal-accuracy alignment's columns from its first to its last
+  // M, residues numbered in the whole target (1..L).
+  std::vector<AlignedColumn> alignment;
 };
 
 struct DomainDefinition {
@@ -72,6 +76,7 @@ struct DomainDefinitionParameters {
   float min_posterior = 0.25f;
   float min_endpointp = 0.02f;
   std::uint32_t seed = 42;
+  bool alignments = false;  // keep each envelope's alignment columns (for alignment displays)
 };
 
 namespace detail {
@@ -338,7 +343,10 @@ class DomainDefiner {
     const float envsc = striped_forward(om, segment, Ld, ws.fwd, true);
     striped_backward(om, segment, Ld, ws.fwd, ws.bck, true);
     if (!posterior_decoding(om, ws.fwd, ws.bck, ws.pp)) return false;
-    const OptimalAccuracyResult oa = optimal_accuracy(om, ws.pp, ws.oa);
+    DomainEnvelope d;
+    const OptimalAccuracyResult oa = optimal_accuracy(om, ws.pp, ws.oa, p_.alignments ? &d.alignment : nullptr);
+    for (AlignedColumn& c : d.alignment)
+      if (c.state != TraceState::D) c.i += i - 1;
     std::vector<float>& n2sc = out.null2_scores;
     if (!null2_done) {
       null2_by_expectation(om, *alphabet_, ws.pp, ws.null2);
@@ -348,7 +356,6 @@ class DomainDefiner {
     }
     float domcorrection = 0.0f;
     for (int pos = i; pos <= j; ++pos) domcorrection += n2sc[static_cast<std::size_t>(pos)];
-    DomainEnvelope d;
     d.env_from = i;
     d.env_to = j;
     d.ali_from = oa.sq_from + i - 1;
@@ -358,7 +365,7 @@ class DomainDefiner {
     d.env_nats = envsc;
     d.domcorrection = domcorrection;
     d.expected_correct = oa.expected_correct;
-    out.domains.push_back(d);
+    out.domains.push_back(std::move(d));
     return true;
   }
 

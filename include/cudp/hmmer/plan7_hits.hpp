@@ -4,6 +4,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace cudp::hmmer {
@@ -17,6 +19,15 @@ inline double evalue(double lnP, double search_space) {
   return flushed_to_zero(flushed_to_zero(std::exp(lnP)) * search_space);
 }
 
+// A domain's alignment as hmmsearch shows it (p7_alidisplay_Create): one column per state of the optimal-accuracy
+// trace, from its first to its last match state. Four rows of equal length: the model's consensus residue ('.' at
+// an insert), the match line (the residue where it is the consensus one, '+' where its emission odds exceed 1,
+// else ' '), the target (upper case in a match, lower case in an insert, '-' at a delete), and the posterior
+// probability codes ('0'-'9', '*'; '.' at a delete).
+struct Plan7AlignmentDisplay {
+  std::string model, match, target, posterior;
+};
+
 // One domain (an envelope), coordinates 1-based and inclusive.
 struct Plan7DomainHit {
   int env_from = 0, env_to = 0, ali_from = 0, ali_to = 0, hmm_from = 0, hmm_to = 0;
@@ -27,6 +38,8 @@ struct Plan7DomainHit {
   double lnP = 0;            // natural log of the domain's P-value (E-value = exp(lnP) * domZ)
   float mean_posterior = 0;  // mean posterior probability of the aligned residues (HMMER's oasc / alignment length)
   bool reported = false, included = false;  // set by the caller's thresholding
+  // Only when the pipeline was asked for alignments (Plan7PipelineOptions::alignments); shared, as hits are copied.
+  std::shared_ptr<const Plan7AlignmentDisplay> alignment;
 };
 
 struct Plan7SequenceHit {

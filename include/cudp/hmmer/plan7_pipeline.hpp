@@ -17,8 +17,8 @@
 //
 // Everything after the filters reproduces HMMER's single-precision SSE arithmetic operation for operation
 // (plan7_odds_profile.hpp, plan7_posterior.hpp, plan7_domains.hpp), so scores, envelopes, alignment coordinates and
-// the sampled-traceback null2 corrections are HMMER's own floats, not approximations of them; the alignment itself
-// (the display strings) is not built here, only its coordinates.
+// the sampled-traceback null2 corrections are HMMER's own floats, not approximations of them. With
+// Plan7PipelineOptions::alignments each domain also carries its alignment display (plan7_alignment.hpp).
 //
 // Zero-length targets: hmmsearch counts them as targets and skips them; every call here does the same (counts
 // targets, never passes a stage, returns no hit).
@@ -33,6 +33,7 @@
 
 #include "hmm_file.hpp"
 #include "null_model.hpp"
+#include "plan7_alignment.hpp"
 #include "plan7_bias_filter.hpp"
 #include "plan7_domains.hpp"
 #include "plan7_filter_reference.hpp"
@@ -55,6 +56,8 @@ struct Plan7PipelineOptions {
   // as hmmsearch does (its default 42). hmmsearch's --seed 0 (one arbitrary seed, no reseeding) is not supported:
   // 0 is taken as 42.
   std::uint32_t seed = 42;
+  // Build each domain's alignment display (Plan7DomainHit::alignment), for output that shows alignments.
+  bool alignments = false;
 };
 
 // What hmmsearch's "Internal pipeline statistics summary" counts. A target that skips the Viterbi filter because
@@ -84,7 +87,8 @@ class Plan7Pipeline {
       : options_(options),
         name_(model.name),
         M_(model.length),
-        definer_(plan7_alphabet_of(model.alphabet), domain_parameters(options)) {
+        alphabet_(&plan7_alphabet_of(model.alphabet)),
+        definer_(*alphabet_, domain_parameters(options)) {
     if (!model.stats) throw std::invalid_argument("Plan7Pipeline: model '" + model.name + "' has no STATS lines");
     stats_ = *model.stats;
     if (options_.max) {
@@ -99,6 +103,7 @@ class Plan7Pipeline {
     viterbi_ = make_viterbi_filter_profile(profile_, 400);
     odds_ = StripedOddsProfile(profile_);
     bias_ = BiasFilter(null_model, model.composition.empty() ? model_composition(model) : model.composition, M_);
+    if (options_.alignments) consensus_ = model_consensus(model, *alphabet_);
   }
 
   // Per-thread scratch: profiles configured for the current target's length, DP matrices.
@@ -248,6 +253,7 @@ class Plan7Pipeline {
       dom.lnP = exponential_log_survival(bitscore);
       dom.mean_posterior =
           static_cast<float>(d.expected_correct / (1.0 + std::fabs(static_cast<float>(d.env_to - d.env_from))));
+      if (options_.alignments) dom.alignment = alignment_display(d.alignment, consensus_, odds_, *alphabet_, codes);
       hit.domains.push_back(dom);
     }
     return hit;
@@ -308,6 +314,7 @@ class Plan7Pipeline {
   static DomainDefinitionParameters domain_parameters(const Plan7PipelineOptions& options) {
     DomainDefinitionParameters p;
     p.seed = options.seed == 0 ? 42u : options.seed;
+    p.alignments = options.alignments;
     return p;
   }
 
@@ -332,6 +339,8 @@ class Plan7Pipeline {
   Plan7PipelineOptions options_;
   std::string name_;
   int M_ = 0;
+  const Plan7Alphabet* alphabet_;
+  std::string consensus_;  // with options_.alignments: the consensus residue of each node, at [k]
   HmmStats stats_;
   Plan7Profile profile_;
   MsvFilterProfile msv_;

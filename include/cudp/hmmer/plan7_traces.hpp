@@ -52,6 +52,15 @@ inline int choose_normalized(EaselFastRandom& rng, float* p, int n) {
 
 enum class TraceState { S, N, B, M, D, I, E, C, J, T };
 
+// One column of an optimal-accuracy alignment as p7_OATrace records it: the state (M, D or I), its node, the
+// residue it emits (1-based in the aligned sequence; 0 for D) and the posterior probability of that cell (0 for D),
+// which the alignment's PP line encodes.
+struct AlignedColumn {
+  TraceState state = TraceState::M;
+  int k = 0, i = 0;
+  float pp = 0;
+};
+
 // One traceback step: the predecessor among `states` picked by their path weights (choose_normalized). False where
 // HMMER's choice would fail.
 template <int N>
@@ -214,15 +223,17 @@ inline void null2_by_trace(const StripedOddsProfile& om, const Plan7Alphabet& al
 
 // p7_OptimalAccuracy + p7_OATrace on a posterior matrix: the alignment maximising the expected number of correctly
 // aligned residues. Returns that expectation (HMMER's oasc) and the first and last match states' coordinates,
-// what p7_alidisplay_Create shows; envelopes are aligned in unihit mode, so the trace holds one domain.
+// what p7_alidisplay_Create shows; envelopes are aligned in unihit mode, so the trace holds one domain. With
+// `columns`, also that domain's columns from its first to its last match state (what the alignment display shows;
+// delete states before the first or after the last M are left out, as p7_alidisplay_Create leaves them).
 struct OptimalAccuracyResult {
   float expected_correct = 0;
   int sq_from = 0, sq_to = 0, hmm_from = 0, hmm_to = 0;
   bool ok = false;
 };
 
-inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, const StripedMatrix& pp,
-                                              StripedMatrix& ox) {
+inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, const StripedMatrix& pp, StripedMatrix& ox,
+                                              std::vector<AlignedColumn>* columns = nullptr) {
   CUDP_PLAN7_NO_FP_CONTRACT
   using SM = StripedMatrix;
   const int Q = om.Q();
@@ -308,13 +319,14 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
   OptimalAccuracyResult result;
   result.expected_correct = ox.x(L, SM::kC);
 
-  // Traceback (p7_OATrace), keeping only what the alignment display's coordinates need: the first and last M.
+  // Traceback (p7_OATrace): the first and last M for the coordinates, every M, D and I state for `columns`.
   using TS = TraceState;
   auto value = [&](int row, int node, SM::Cell c) { return node >= 1 ? ox.node(row, node, c) : 0.0f; };
   auto t_into = [&](int node, OddsTransition t) { return om.transition(om.segment_of(node), t).v[om.lane_of(node)]; };
   int i = L, k = 0;
   TS s0 = TS::C;
   bool seen_m = false;
+  if (columns != nullptr) columns->clear();
   for (int guard = 0; s0 != TS::S; ++guard) {
     if (guard > 4 * (L + 2) * (om.M() + 2)) return result;
     TS s1 = TS::S;
@@ -398,6 +410,10 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
       default:
         return result;
     }
+    if (columns != nullptr && (s1 == TS::M || s1 == TS::I || (s1 == TS::D && seen_m))) {
+      const float p = s1 == TS::M ? pp.node(i, k, SM::kM) : s1 == TS::I ? pp.node(i, k, SM::kI) : 0.0f;
+      columns->push_back(AlignedColumn{s1, k, s1 == TS::D ? 0 : i, p});
+    }
     if (s1 == TS::M) {
       // Walking backwards: the first M met is the alignment's end, the last its start.
       if (!seen_m) {
@@ -412,6 +428,11 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
     s0 = s1;
   }
   result.ok = seen_m;
+  if (columns != nullptr) {
+    // Collected backwards; deletes before the alignment's first M were collected too.
+    while (!columns->empty() && columns->back().state != TS::M) columns->pop_back();
+    std::reverse(columns->begin(), columns->end());
+  }
   return result;
 }
 

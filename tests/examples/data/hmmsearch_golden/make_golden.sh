@@ -23,3 +23,5 @@ cat "$examples/globins4.hmm" "$examples/fn3.hmm" > models.hmm
 hmmsearch --cpu 0 --noali -o base.txt --tblout base.tbl --domtblout base.dom models.hmm targets.fa
 hmmsearch --cpu 0 --noali -Z 1e7 --domZ 1e7 -o z.txt --tblout z.tbl --domtblout z.dom models.hmm targets.fa
 hmmsearch --cpu 0 --noali --domT 30 --incT 40 --domZ 51 -o t.txt --tblout t.tbl --domtblout t.dom models.hmm targets.fa
+# With alignments (the displays, and -A's Stockholm alignment of the included domains).
+hmmsearch --cpu 0 -o ali.txt -A ali.sto models.hmm targets.fa
