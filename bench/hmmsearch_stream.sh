@@ -23,16 +23,16 @@ if ls "$DEBS"/catch2_2*.deb >/dev/null 2>&1; then
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-gen-db cudp-makedb device_plan7_filters_test \
+cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-gen-db cudp-makedb device_plan7_filters_test \
   >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 hmmsearch=build-gpu/examples/hmmsearch/cudp-hmmsearch
 examples=${CUDP_EXAMPLES:-/tmp/cputools/usr/share/doc/hmmer/examples}
 
 if [ "${TESTS:-1}" = 1 ]; then
-  (cd build-gpu && ctest -R "device_plan7_filters_test|hmmsearch_gpu_memory|hmmsearch_daemon_cuda|hmmsearch_vs_hmmsearch_.*_cuda" \
+  (cd build-gpu && ctest -R "device_plan7_filters_test|hmmsearch_gpu_memory|hmmsearch_daemon_cuda|hmmsearch_vs_hmmsearch_.*_cuda|phmmer_vs_phmmer_.*_cuda" \
     --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
-  log "hmmsearch GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+  log "hmmsearch and phmmer GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "Failed|\*\*\*" "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
   # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
   build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1

@@ -136,27 +136,25 @@ inline HmmStats calibrate(const HmmModel& hmm, const NullModel& null_model, cons
   std::vector<std::uint8_t> codes;
   std::vector<double> samples;
 
+  // n scores in bits of random length-L sequences; a filter that overflows stands at the largest score it has.
+  auto sample_filter = [&](int n, int L, auto filter, float ceiling) {
+    samples.assign(static_cast<std::size_t>(n), 0.0);
+    for (double& sample : samples) {
+      easel_iid_sequence(random, null_model.frequencies, static_cast<std::size_t>(L), codes);
+      const FilterResult r = filter(codes);
+      sample = detail::calibration_bits(r.status == FilterStatus::Overflow ? ceiling : r.nats, null1_score(L));
+    }
+  };
   MsvFilterProfile msv = make_msv_filter_profile(profile, options.EmL);
-  const float msv_ceiling = static_cast<float>(255 - msv.base) / msv.scale;
-  samples.assign(static_cast<std::size_t>(options.EmN), 0.0);
-  for (double& sample : samples) {
-    easel_iid_sequence(random, null_model.frequencies, static_cast<std::size_t>(options.EmL), codes);
-    const float nullsc = null1_score(options.EmL);
-    const FilterResult r = msv_filter(msv, codes.data(), codes.size());
-    sample = detail::calibration_bits(r.status == FilterStatus::Overflow ? msv_ceiling : r.nats, nullsc);
-  }
+  sample_filter(
+      options.EmN, options.EmL, [&](const auto& c) { return msv_filter(msv, c.data(), c.size()); },
+      static_cast<float>(255 - msv.base) / msv.scale);
   const double msv_mu = gumbel_fit_location(samples, lambda);
 
   ViterbiFilterProfile viterbi = make_viterbi_filter_profile(profile, options.EvL);
-  const auto viterbi_ceiling =
-      static_cast<float>((32767.0 - static_cast<double>(viterbi.base)) / static_cast<double>(viterbi.scale));
-  samples.assign(static_cast<std::size_t>(options.EvN), 0.0);
-  for (double& sample : samples) {
-    easel_iid_sequence(random, null_model.frequencies, static_cast<std::size_t>(options.EvL), codes);
-    const float nullsc = null1_score(options.EvL);
-    const FilterResult r = viterbi_filter(viterbi, codes.data(), codes.size());
-    sample = detail::calibration_bits(r.status == FilterStatus::Overflow ? viterbi_ceiling : r.nats, nullsc);
-  }
+  sample_filter(
+      options.EvN, options.EvL, [&](const auto& c) { return viterbi_filter(viterbi, c.data(), c.size()); },
+      static_cast<float>((32767.0 - static_cast<double>(viterbi.base)) / static_cast<double>(viterbi.scale)));
   const double viterbi_mu = gumbel_fit_location(samples, lambda);
 
   StripedOddsProfile odds(profile);
