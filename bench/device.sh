@@ -53,6 +53,15 @@ mkdir -p "$DATA"
 if [ ! -f "$DATA/db.fa" ]; then
   build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out "$DATA/db.fa" --queries-out "$DATA/queries.fa" --plant 5 >"$OUT/gen.log" 2>&1
 fi
+# PLANT_HMM="a.hmm b.hmm": hmmemit samples of these models join the database (150 core-model sequences and 150
+# local multihit ones each, seeded), so that their searches report hundreds of domains.
+if [ -n "${PLANT_HMM:-}" ] && [ ! -f "$DATA/planted" ]; then
+  for m in $PLANT_HMM; do
+    hmmemit -N 150 --seed 7 "$m"
+    hmmemit -p -N 150 --seed 8 "$m"
+  done | sed "s/^>/>planted_/" >>"$DATA/db.fa"
+  touch "$DATA/planted"
+fi
 /usr/bin/time -v build-gpu/examples/makedb/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" 2>"$OUT/makedb.log"
 log "makedb: $(grep -E 'Elapsed' "$OUT/makedb.log")"
 

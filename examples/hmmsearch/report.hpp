@@ -101,6 +101,8 @@ using Domain = cudp::hmmer::Plan7DomainHit;
 struct Hit : cudp::hmmer::Plan7SequenceHit {
   std::string name, accession, description;
   std::uint32_t length = 0;
+  // hmmscan (QueryReport::scan): the hit is a model, length its M, and these its RF and CS annotation by node.
+  std::string reference, structure;
   // Set by rank_hits / apply_thresholds.
   double sortkey = 0;
   int best_domain = 0;
@@ -115,8 +117,10 @@ struct PipelineCounts {
 };
 
 struct QueryReport {
-  std::string name, accession, description;  // of the model
-  int M = 0;
+  std::string name, accession, description;  // of the model (hmmscan: of the query sequence)
+  int M = 0;                                 // hmmscan: the query sequence's length
+  // hmmscan's roles: the query is a sequence, the hits are models (counts.models of them, the search space).
+  bool scan = false;
   std::vector<Hit> hits;  // the top hits list, ranked (rank_hits), thresholded (apply_thresholds)
   PipelineCounts counts;
   double F1 = 0.02, F2 = 1e-3, F3 = 1e-5;  // as the pipeline used them (--max sets them to 1)
@@ -175,11 +179,25 @@ inline std::vector<Hit> rank_hits(std::vector<Hit> candidates, const Thresholds&
   return list;
 }
 
+// HMMER bug h74: two envelopes with the same alignment show only the better scoring one.
+inline void drop_duplicate_domains(Hit& h) {
+  if (h.overlaps == 0) return;
+  for (std::size_t a = 0; a < h.domains.size(); ++a)
+    for (std::size_t b = a + 1; b < h.domains.size(); ++b) {
+      Domain& da = h.domains[a];
+      Domain& db = h.domains[b];
+      if (da.ali_from != db.ali_from || da.ali_to != db.ali_to) continue;
+      Domain& removed = da.bits >= db.bits ? db : da;
+      if (removed.reported) { removed.reported = false; --h.n_reported; }
+      if (removed.included) { removed.included = false; --h.n_included; }
+    }
+}
+
 // p7_tophits_Threshold: flags reported and included hits, sets domZ (unless --domZ) to the number of reported
 // hits, then flags the domains of reported hits; a domain is included only in an included hit.
 inline void apply_thresholds(QueryReport& q, const Thresholds& t) {
   q.Z_from_option = t.Z.has_value();
-  q.Z = t.Z ? *t.Z : static_cast<double>(q.counts.targets);
+  q.Z = t.Z ? *t.Z : static_cast<double>(q.scan ? q.counts.models : q.counts.targets);
   std::uint64_t reported = 0;
   for (Hit& h : q.hits) {
     h.reported = target_reportable(t, q.Z, h.bits, h.lnP);
@@ -196,18 +214,31 @@ inline void apply_thresholds(QueryReport& q, const Thresholds& t) {
       h.n_reported += d.reported;
       h.n_included += d.included;
     }
-    // HMMER bug h74: two envelopes with the same alignment show only the better scoring one.
-    if (h.overlaps != 0) {
-      for (std::size_t a = 0; a < h.domains.size(); ++a)
-        for (std::size_t b = a + 1; b < h.domains.size(); ++b) {
-          Domain& da = h.domains[a];
-          Domain& db = h.domains[b];
-          if (da.ali_from != db.ali_from || da.ali_to != db.ali_to) continue;
-          Domain& removed = da.bits >= db.bits ? db : da;
-          if (removed.reported) { removed.reported = false; --h.n_reported; }
-          if (removed.included) { removed.included = false; --h.n_included; }
-        }
+    drop_duplicate_domains(h);
+  }
+}
+
+// hmmscan with --cut_ga/nc/tc: each model's cutoffs decide, as the hit leaves the pipeline (the model is not kept
+// for p7_tophits_Threshold), whether the hit is reported and included (the same score) and which of its domains
+// are. `domT[m]` is model m's domain cutoff (a hit's target is its model's index); the hits must have passed their
+// own sequence cutoffs. hmmscan 3.3.2 flags no more domains afterwards (checked against it: the pipeline's
+// thresholds as the last model left them are not applied to the other models' domains).
+inline void apply_scan_cutoffs(QueryReport& q, const std::optional<double>& Z, const std::optional<double>& domZ,
+                               const std::vector<double>& domT) {
+  q.Z_from_option = Z.has_value();
+  q.Z = Z ? *Z : static_cast<double>(q.counts.models);
+  for (Hit& h : q.hits) h.reported = h.included = true;
+  q.domZ_from_option = domZ.has_value();
+  q.domZ = domZ ? *domZ : static_cast<double>(q.hits.size());
+  for (Hit& h : q.hits) {
+    h.n_reported = h.n_included = 0;
+    for (Domain& d : h.domains) {
+      const double bits = static_cast<double>(d.bits);
+      d.reported = d.included = bits >= domT[h.target];
+      h.n_reported += d.reported;
+      h.n_included += d.included;
     }
+    drop_duplicate_domains(h);
   }
 }
 
@@ -289,10 +320,10 @@ inline void write_targets(std::string& out, const QueryReport& q) {
   for (const Hit& h : q.hits) longest = std::max(longest, shown_name(q, h).size());
   const int namew = static_cast<int>(std::max<std::size_t>(8, longest));
   const int descw = std::max(32, q.text_width - namew - 61);
-  out += "Scores for complete sequences (score includes all domains):\n";
+  appendf(out, "Scores for complete sequence%s (score includes all domains):\n", q.scan ? "" : "s");
   appendf(out, "  %22s  %22s  %8s\n", " --- full sequence ---", " --- best 1 domain ---", "-#dom-");
   appendf(out, "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %-*s %s\n", "E-value", " score", " bias", "E-value", " score",
-          " bias", "  exp", "N", namew, "Sequence", "Description");
+          " bias", "  exp", "N", namew, q.scan ? "Model" : "Sequence", "Description");
   appendf(out, "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %-*s %s\n", "-------", "------", "-----", "-------", "------",
           "-----", " ----", "--", namew, "--------", "-----------");
   bool printed_inclusion_line = false;
@@ -377,14 +408,17 @@ inline void write_alignment(std::string& out, const cudp::hmmer::Plan7AlignmentD
 
 // p7_tophits_Domains: each reported hit's domain table, and with alignments each reported domain's display.
 inline void write_domains(std::string& out, const QueryReport& q) {
-  out += q.show_alignments ? "Domain annotation for each sequence (and alignments):\n"
-                           : "Domain annotation for each sequence:\n";
+  appendf(out, "Domain annotation for each %s%s:\n", q.scan ? "model" : "sequence",
+          q.show_alignments ? " (and alignments)" : "");
   std::size_t reported = 0;
   for (const Hit& h : q.hits) {
     if (!h.reported) continue;
     ++reported;
     const std::string& name = shown_name(q, h);
     const int descw = std::max(32, q.text_width - static_cast<int>(name.size()) - 5);
+    // The ends that get ']': the model's last node and the sequence's last residue, on either side.
+    const int M = q.scan ? static_cast<int>(h.length) : q.M;
+    const int L = q.scan ? q.M : static_cast<int>(h.length);
     if (q.text_width > 0)
       appendf(out, ">> %s  %-.*s\n", name.c_str(), descw, h.description.c_str());
     else
@@ -405,24 +439,26 @@ inline void write_domains(std::string& out, const QueryReport& q) {
       appendf(out, " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4.2f\n", nd,
               d.included ? '!' : '?', static_cast<double>(d.bits), static_cast<double>(d.bias_bits),
               evalue(d.lnP, q.domZ), evalue(d.lnP, q.Z), d.hmm_from, d.hmm_to, d.hmm_from == 1 ? '[' : '.',
-              d.hmm_to == q.M ? ']' : '.', d.ali_from, d.ali_to, d.ali_from == 1 ? '[' : '.',
-              d.ali_to == static_cast<int>(h.length) ? ']' : '.', d.env_from, d.env_to, d.env_from == 1 ? '[' : '.',
-              d.env_to == static_cast<int>(h.length) ? ']' : '.', static_cast<double>(d.mean_posterior));
+              d.hmm_to == M ? ']' : '.', d.ali_from, d.ali_to, d.ali_from == 1 ? '[' : '.', d.ali_to == L ? ']' : '.',
+              d.env_from, d.env_to, d.env_from == 1 ? '[' : '.', d.env_to == L ? ']' : '.',
+              static_cast<double>(d.mean_posterior));
     }
     if (!q.show_alignments) {
       out += "\n";
       continue;
     }
     out += "\n  Alignments for each domain:\n";
-    const std::string& hmm_name = q.show_accessions && !q.accession.empty() ? q.accession : q.name;
+    const std::string& query_name = q.show_accessions && !q.accession.empty() ? q.accession : q.name;
+    const std::string& hmm_name = q.scan ? name : query_name;
+    const std::string& seq_name = q.scan ? query_name : name;
     nd = 0;
     for (const Domain& d : h.domains) {
       if (!d.reported) continue;
       appendf(out, "  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n", ++nd, static_cast<double>(d.bits),
               evalue(d.lnP, q.domZ));
       if (d.alignment)
-        write_alignment(out, *d.alignment, hmm_name, name, d.hmm_from, d.hmm_to, d.ali_from, d.ali_to, q.text_width,
-                        q.reference, q.structure);
+        write_alignment(out, *d.alignment, hmm_name, seq_name, d.hmm_from, d.hmm_to, d.ali_from, d.ali_to,
+                        q.text_width, q.scan ? h.reference : q.reference, q.scan ? h.structure : q.structure);
       out += "\n";
     }
   }
@@ -447,13 +483,21 @@ inline std::string clock_time(double seconds) {
 // p7_pli_Statistics for a search pipeline (hmmsearch).
 inline void write_statistics(std::string& out, const QueryReport& q) {
   const auto& c = q.counts;
-  const double n = static_cast<double>(c.targets);
+  // The filters' fractions are of the targets: sequences for hmmsearch, models for hmmscan.
+  const double n = static_cast<double>(q.scan ? c.models : c.targets);
   out += "Internal pipeline statistics summary:\n";
   out += "-------------------------------------\n";
-  appendf(out, "Query model(s):              %15llu  (%llu nodes)\n", static_cast<unsigned long long>(c.models),
-          static_cast<unsigned long long>(c.nodes));
-  appendf(out, "Target sequences:            %15llu  (%llu residues searched)\n",
-          static_cast<unsigned long long>(c.targets), static_cast<unsigned long long>(c.residues));
+  if (q.scan) {
+    appendf(out, "Query sequence(s):           %15llu  (%llu residues searched)\n",
+            static_cast<unsigned long long>(c.targets), static_cast<unsigned long long>(c.residues));
+    appendf(out, "Target model(s):             %15llu  (%llu nodes)\n", static_cast<unsigned long long>(c.models),
+            static_cast<unsigned long long>(c.nodes));
+  } else {
+    appendf(out, "Query model(s):              %15llu  (%llu nodes)\n", static_cast<unsigned long long>(c.models),
+            static_cast<unsigned long long>(c.nodes));
+    appendf(out, "Target sequences:            %15llu  (%llu residues searched)\n",
+            static_cast<unsigned long long>(c.targets), static_cast<unsigned long long>(c.residues));
+  }
   const auto filter_line = [&](const char* label, std::uint64_t passed, double F) {
     appendf(out, "%-29s%15llu  (%.6g); expected %.1f (%.6g)\n", label, static_cast<unsigned long long>(passed),
             static_cast<double>(passed) / n, F * n, F);
@@ -473,7 +517,7 @@ inline void write_statistics(std::string& out, const QueryReport& q) {
 
 // One query's block of the main output, from "Query:" to "//".
 inline void write_query(std::string& out, const QueryReport& q) {
-  appendf(out, "Query:       %s  [M=%d]\n", q.name.c_str(), q.M);
+  appendf(out, "Query:       %s  [%s=%d]\n", q.name.c_str(), q.scan ? "L" : "M", q.M);
   if (!q.accession.empty()) appendf(out, "Accession:   %s\n", q.accession.c_str());
   if (!q.description.empty()) appendf(out, "Description: %s\n", q.description.c_str());
   write_targets(out, q);
@@ -780,13 +824,14 @@ inline void write_pfamtblout(std::string& out, const QueryReport& q, bool inc_by
 
 struct TabularTail {
   std::string program, version, hmm_file, seq_file, command_line, current_dir, date;  // date as ctime() writes it
+  std::string mode = "SEARCH";  // hmmscan: SCAN, in --tblout and --domtblout only
 };
 
 inline void write_tabular_tail(std::string& out, const TabularTail& t) {
   out += "#\n";
   appendf(out, "# Program:         %s\n", t.program.c_str());
   appendf(out, "# Version:         %s\n", t.version.c_str());
-  out += "# Pipeline mode:   SEARCH\n";
+  appendf(out, "# Pipeline mode:   %s\n", t.mode.c_str());
   appendf(out, "# Query file:      %s\n", t.hmm_file.c_str());
   appendf(out, "# Target file:     %s\n", t.seq_file.c_str());
   appendf(out, "# Option settings: %s\n", t.command_line.c_str());

@@ -71,6 +71,27 @@ void keep(Worker& w, std::optional<Plan7SequenceHit> hit, std::size_t target) {
   w.hits.push_back(std::move(*hit));
 }
 
+// Adds what one pipeline call counted (the difference of a worker's counts across it) to a target's passes.
+class PassRecorder {
+ public:
+  PassRecorder(std::vector<std::array<std::uint8_t, 4>>* passed, const Plan7PipelineCounts& counts, std::size_t i)
+      : passed_(passed), counts_(counts), before_(counts), i_(i) {}
+  ~PassRecorder() {
+    if (passed_ == nullptr) return;
+    auto& p = (*passed_)[i_];
+    p[0] = static_cast<std::uint8_t>(p[0] + (counts_.passed_msv - before_.passed_msv));
+    p[1] = static_cast<std::uint8_t>(p[1] + (counts_.passed_bias - before_.passed_bias));
+    p[2] = static_cast<std::uint8_t>(p[2] + (counts_.passed_viterbi - before_.passed_viterbi));
+    p[3] = static_cast<std::uint8_t>(p[3] + (counts_.passed_forward - before_.passed_forward));
+  }
+
+ private:
+  std::vector<std::array<std::uint8_t, 4>>* passed_;
+  const Plan7PipelineCounts& counts_;
+  Plan7PipelineCounts before_;
+  std::size_t i_;
+};
+
 // Targets whose device Forward score, given 0.05 bits to spare (a thousand times the float rounding), still fails
 // F3 are dropped; the others go on. Everything goes on when the device has no Forward for the model or F3 is off.
 template <class Filters>
@@ -97,8 +118,10 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
 // host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
 template <class Filters>
 SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
-                            int threads, std::atomic<std::uint64_t>* progress) {
+                            int threads, std::atomic<std::uint64_t>* progress, bool count_per_target) {
   const std::size_t n = db.size();
+  std::vector<std::array<std::uint8_t, 4>> passed(count_per_target ? n : 0, std::array<std::uint8_t, 4>{});
+  std::vector<std::array<std::uint8_t, 4>>* record = count_per_target ? &passed : nullptr;
   Workers workers(threads);
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
@@ -113,6 +136,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   workers.run(
       n,
       [&](Worker& w, std::size_t i) {
+        const PassRecorder recorder(record, w.counts, i);
         const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
         filter_nats[i] = r.filter_nats;
         stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
@@ -133,6 +157,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     t = times.add("viterbi filter", t);
     workers.run(viterbi_targets.size(), [&](Worker& w, std::size_t j) {
       const std::size_t i = viterbi_targets[j];
+      const PassRecorder recorder(record, w.counts, i);
       stage[i] = pipeline.after_viterbi(db.length(i), vit[j], filter_nats[i], w.counts) ? kForward : kRejected;
     }, 256);
   }
@@ -149,9 +174,11 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   // Domain definition and the reported scores on the host.
   workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
     const std::size_t i = survivors[j];
+    const PassRecorder recorder(record, w.counts, i);
     keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace), i);
   });
   SearchOutcome outcome = workers.collect();
+  outcome.passed = std::move(passed);
   times.add("forward + domains", t);
   return outcome;
 }
@@ -159,23 +186,28 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
 }  // namespace
 
 SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, int threads,
-                             std::atomic<std::uint64_t>* progress) {
+                             std::atomic<std::uint64_t>* progress, bool count_per_target) {
 #if CUDP_HAS_SSE_LANES
   HostFilters filters(cudp::engine::view_of(db), std::max(1, threads));
-  return staged_search(pipeline, db, filters, threads, progress);
+  return staged_search(pipeline, db, filters, threads, progress, count_per_target);
 #else
   Workers workers(threads);  // without SSE2: one target at a time through the scalar pipeline
+  std::vector<std::array<std::uint8_t, 4>> passed(count_per_target ? db.size() : 0, std::array<std::uint8_t, 4>{});
   workers.run(db.size(), [&](Worker& w, std::size_t i) {
+    const PassRecorder recorder(count_per_target ? &passed : nullptr, w.counts, i);
     keep(w, pipeline.run(db.data(i), db.length(i), w.counts, w.workspace), i);
     if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
   });
-  return workers.collect();
+  SearchOutcome outcome = workers.collect();
+  outcome.passed = std::move(passed);
+  return outcome;
 #endif
 }
 
 SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress) {
-  return staged_search(pipeline, db, filters, threads, progress);
+                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress,
+                                 bool count_per_target) {
+  return staged_search(pipeline, db, filters, threads, progress, count_per_target);
 }
 
 }  // namespace hmmsearch

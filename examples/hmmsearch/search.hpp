@@ -1,6 +1,7 @@
 #pragma once
 // One model against the whole database through cudp::hmmer::Plan7Pipeline: on host threads only, or with the MSV and
 // Viterbi filters on the GPU (DeviceFilters) and every decision and the stages after the filters on host threads.
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -16,16 +17,21 @@ namespace hmmsearch {
 struct SearchOutcome {
   std::vector<cudp::hmmer::Plan7SequenceHit> hits;  // in database order, target set
   cudp::hmmer::Plan7PipelineCounts counts;
+  // With count_per_target: each target's filter passes (1 or 0) in the order MSV, bias, Viterbi, Forward. hmmscan
+  // reports them per query sequence, where the search runs one model over all the sequences.
+  std::vector<std::array<std::uint8_t, 4>> passed;
 };
 
 // threads: 0 runs everything on the calling thread (hmmsearch --cpu 0); otherwise that many workers. When
 // `progress` is given, it counts the targets done (for a progress display on another thread).
 SearchOutcome search_on_host(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                             int threads, std::atomic<std::uint64_t>* progress = nullptr);
+                             int threads, std::atomic<std::uint64_t>* progress = nullptr,
+                             bool count_per_target = false);
 
 // The filters on the device, the rest on `threads` host workers. Same results as search_on_host. `progress`
 // counts the targets whose filter decisions are made.
 SearchOutcome search_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
-                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr);
+                                 DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr,
+                                 bool count_per_target = false);
 
 }  // namespace hmmsearch

@@ -1,0 +1,269 @@
+// cudp-hmmscan: HMMER 3.3.2 hmmscan on cudp: every sequence of <seqfile> against every profile of <hmmdb>, with
+// hmmscan's outputs. A (model, sequence) comparison is the same in hmmscan as in hmmsearch (the profile's length
+// model set to the sequence's length, the same filters, scores and domains), so each model runs over all the query
+// sequences with cudp-hmmsearch's pipeline and backends (the sequences are the searched "database", which keeps a
+// GPU busy), and the hits are then regrouped by query sequence and reported with hmmscan's roles: the query is the
+// sequence, the targets are the models, Z is the number of models.
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <future>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <cudp/hmmer/hmm_file.hpp>
+#include <cudp/hmmer/null_model.hpp>
+#include <cudp/hmmer/plan7_pipeline.hpp>
+#include <cudp/io/error.hpp>
+
+#include "../hmmsearch/database.hpp"
+#include "../hmmsearch/options.hpp"
+#include "../hmmsearch/report.hpp"
+#include "../hmmsearch/run.hpp"
+#include "../hmmsearch/search.hpp"
+#include "scan_options.hpp"
+
+#ifndef CUDP_VERSION
+#define CUDP_VERSION "unknown"
+#endif
+
+namespace {
+
+using hmmsearch::appendf;
+
+std::string current_dir() {
+  std::vector<char> buf(4096);
+  return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
+}
+
+std::string now_ctime() {
+  const std::time_t t = std::time(nullptr);
+  char buf[64];
+  return ctime_r(&t, buf) != nullptr ? std::string(buf) : std::string("[unknown]\n");
+}
+
+const std::optional<cudp::hmmer::HmmCutoff>& cutoff_of(const cudp::hmmer::HmmModel& m, const std::string& kind) {
+  return kind == "GA" ? m.gathering : kind == "NC" ? m.noise : m.trusted;
+}
+
+// hmmscan's output_header: its words ("profile" thresholds, the query sequence file first), in its order.
+void write_header(std::string& out, const hmmsearch::Options& o, const std::string& backend) {
+  out += "# cudp-hmmscan :: search sequence(s) against a profile database\n";
+  appendf(out, "# cudp %s; pipeline, scores and formats of HMMER 3.3.2 (Nov 2020); http://hmmer.org/\n",
+          CUDP_VERSION);
+  out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n";
+  appendf(out, "# query sequence file:             %s\n", o.seq_file.c_str());
+  appendf(out, "# target HMM database:             %s\n", o.hmm_file.c_str());
+  if (o.output) appendf(out, "# output directed to file:         %s\n", o.output->c_str());
+  if (o.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", o.tblout->c_str());
+  if (o.domtblout) appendf(out, "# per-dom hits tabular output:     %s\n", o.domtblout->c_str());
+  if (o.pfamtblout) appendf(out, "# pfam-style tabular hit output:   %s\n", o.pfamtblout->c_str());
+  if (o.acc) out += "# prefer accessions over names:    yes\n";
+  if (o.noali) out += "# show alignments in output:       no\n";
+  if (o.notextw) out += "# max ASCII text line length:      unlimited\n";
+  if (o.textw) appendf(out, "# max ASCII text line length:      %d\n", *o.textw);
+  if (o.E) appendf(out, "# profile reporting threshold:     E-value <= %g\n", *o.E);
+  if (o.T) appendf(out, "# profile reporting threshold:     score >= %g\n", *o.T);
+  if (o.domE) appendf(out, "# domain reporting threshold:      E-value <= %g\n", *o.domE);
+  if (o.domT) appendf(out, "# domain reporting threshold:      score >= %g\n", *o.domT);
+  if (o.incE) appendf(out, "# profile inclusion threshold:     E-value <= %g\n", *o.incE);
+  if (o.incT) appendf(out, "# profile inclusion threshold:     score >= %g\n", *o.incT);
+  if (o.incdomE) appendf(out, "# domain inclusion threshold:      E-value <= %g\n", *o.incdomE);
+  if (o.incdomT) appendf(out, "# domain inclusion threshold:      score >= %g\n", *o.incdomT);
+  if (!o.cut.empty()) appendf(out, "# model-specific thresholding:     %s cutoffs\n", o.cut.c_str());
+  if (o.max) out += "# Max sensitivity mode:            on [all heuristic filters off]\n";
+  if (o.F1) appendf(out, "# MSV filter P threshold:       <= %g\n", *o.F1);
+  if (o.F2) appendf(out, "# Vit filter P threshold:       <= %g\n", *o.F2);
+  if (o.F3) appendf(out, "# Fwd filter P threshold:       <= %g\n", *o.F3);
+  if (o.nobias) out += "# biased composition HMM filter:   off\n";
+  if (o.nonull2) out += "# null2 bias corrections:          off\n";
+  if (o.Z) appendf(out, "# sequence search space set to:    %.0f\n", *o.Z);
+  if (o.domZ) appendf(out, "# domain search space set to:      %.0f\n", *o.domZ);
+  if (o.seed) appendf(out, "# random number seed set to:       %u\n", static_cast<unsigned>(*o.seed));
+  if (o.tformat) appendf(out, "# input seqfile format asserted:   %s\n", o.tformat->c_str());
+  if (o.cpu) appendf(out, "# number of worker threads:        %d\n", *o.cpu);
+  appendf(out, "# cudp backend:                    %s\n", backend.c_str());
+  out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n\n";
+}
+
+// What the model-major search leaves for one query sequence.
+struct QueryHits {
+  std::vector<hmmsearch::Hit> candidates;  // in model order; target is the model's index
+  std::array<std::uint64_t, 4> passed{};   // models past MSV, bias, Viterbi, Forward
+};
+
+hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hmmer::HmmModel>& models,
+                           const hmmsearch::Searcher& searcher) {
+  using clock = std::chrono::steady_clock;
+  const hmmsearch::Options& o = p.search;
+  const cudp::io::SequenceSet& queries = searcher.db;
+  const auto wall0 = clock::now();
+  const std::clock_t cpu0 = std::clock();
+
+  cudp::hmmer::Plan7PipelineOptions pipeline_options;
+  if (o.F1) pipeline_options.F1 = *o.F1;
+  if (o.F2) pipeline_options.F2 = *o.F2;
+  if (o.F3) pipeline_options.F3 = *o.F3;
+  pipeline_options.bias_filter = !o.nobias;
+  pipeline_options.null2 = !o.nonull2;
+  pipeline_options.max = o.max;
+  if (o.seed) pipeline_options.seed = *o.seed;
+  pipeline_options.alignments = !o.noali;
+  const cudp::hmmer::NullModel null_model =
+      cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
+
+  // Every model over every query sequence; hits and filter passes regrouped by sequence.
+  std::vector<QueryHits> per_query(queries.size());
+  double F[3] = {0.02, 1e-3, 1e-5};
+  std::uint64_t nodes = 0;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const cudp::hmmer::HmmModel& model = models[m];
+    nodes += static_cast<std::uint64_t>(model.length);
+    const cudp::hmmer::Plan7Pipeline pipeline(model, null_model, pipeline_options);
+    F[0] = pipeline.options().F1;
+    F[1] = pipeline.options().F2;
+    F[2] = pipeline.options().F3;
+    hmmsearch::SearchOutcome outcome =
+        searcher.device
+            ? hmmsearch::search_with_device(pipeline, queries, *searcher.device, searcher.threads, nullptr, true)
+            : hmmsearch::search_on_host(pipeline, queries, searcher.threads, nullptr, true);
+    for (std::size_t q = 0; q < queries.size() && q < outcome.passed.size(); ++q) {
+      for (int k = 0; k < 4; ++k) per_query[q].passed[k] += outcome.passed[q][k];
+    }
+    for (auto& h : outcome.hits) {
+      hmmsearch::Hit r;
+      const std::size_t q = h.target;
+      static_cast<cudp::hmmer::Plan7SequenceHit&>(r) = std::move(h);
+      r.target = m;
+      r.name = model.name;
+      r.accession = model.accession;
+      r.description = model.description;
+      r.length = static_cast<std::uint32_t>(model.length);
+      r.reference = model.reference;
+      r.structure = model.consensus_structure;
+      per_query[q].candidates.push_back(std::move(r));
+    }
+  }
+  // The run's times, shared out over the queries by their lengths (the work is done model by model).
+  const double elapsed = std::chrono::duration<double>(clock::now() - wall0).count();
+  const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  const double residues = static_cast<double>(std::max<std::uint64_t>(1, queries.total_residues()));
+
+  const hmmsearch::Thresholds thresholds = o.thresholds();
+  std::vector<double> domain_cutoffs(models.size(), 0.0);
+  if (!o.cut.empty())
+    for (std::size_t m = 0; m < models.size(); ++m)
+      domain_cutoffs[m] = static_cast<double>(cutoff_of(models[m], o.cut)->domain);
+
+  hmmsearch::RunOutputs out;
+  write_header(out.text, o, searcher.description);
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    QueryHits& qh = per_query[q];
+    hmmsearch::QueryReport report;
+    report.scan = true;
+    report.name = queries.names[q];
+    report.description = queries.descriptions[q];
+    report.M = static_cast<int>(queries.length(q));
+    report.text_width = o.notextw ? 0 : o.textw ? *o.textw : hmmsearch::kTextWidth;
+    report.show_accessions = o.acc;
+    report.show_alignments = !o.noali;
+    report.F1 = F[0];
+    report.F2 = F[1];
+    report.F3 = F[2];
+    report.counts.models = models.size();
+    report.counts.nodes = nodes;
+    report.counts.targets = 1;
+    report.counts.residues = queries.length(q);
+    report.counts.passed_msv = qh.passed[0];
+    report.counts.passed_bias = qh.passed[1];
+    report.counts.passed_viterbi = qh.passed[2];
+    report.counts.passed_forward = qh.passed[3];
+    bool inc_by_E = thresholds.inc_by_E;
+    if (o.cut.empty()) {
+      report.hits = hmmsearch::rank_hits(std::move(qh.candidates), thresholds);
+      hmmsearch::apply_thresholds(report, thresholds);
+    } else {
+      // Each hit enters the list on its own model's sequence cutoff; ranked by score.
+      std::vector<hmmsearch::Hit> entered;
+      for (hmmsearch::Hit& h : qh.candidates)
+        if (static_cast<double>(h.bits) >= static_cast<double>(cutoff_of(models[h.target], o.cut)->sequence))
+          entered.push_back(std::move(h));
+      const double lowest = -std::numeric_limits<double>::infinity();
+      const hmmsearch::Thresholds by_score = hmmsearch::model_cutoff_thresholds(thresholds, 0.0f, 0.0f);
+      hmmsearch::Thresholds entry = by_score;
+      entry.T = lowest;
+      report.hits = hmmsearch::rank_hits(std::move(entered), entry);
+      inc_by_E = false;
+      hmmsearch::apply_scan_cutoffs(report, o.Z, o.domZ, domain_cutoffs);
+    }
+    const double share = static_cast<double>(queries.length(q)) / residues;
+    report.cpu_user = cpu * share;
+    report.elapsed = elapsed * share;
+    hmmsearch::write_query(out.text, report);
+    if (o.tblout) hmmsearch::write_tblout(out.tbl, report, q == 0);
+    if (o.domtblout) hmmsearch::write_domtblout(out.domtbl, report, q == 0);
+    if (o.pfamtblout) hmmsearch::write_pfamtblout(out.pfamtbl, report, inc_by_E);
+  }
+  out.text += "[ok]\n";
+
+  hmmsearch::TabularTail tail;
+  tail.program = "cudp-hmmscan";
+  tail.version = std::string(CUDP_VERSION) + " (cudp; HMMER 3.3.2 formats)";
+  tail.hmm_file = o.seq_file;  // the tail's "Query file": hmmscan's queries are the sequences
+  tail.seq_file = o.hmm_file;
+  tail.command_line = "cudp-hmmscan ";
+  for (const auto& word : p.given) tail.command_line += word + " ";
+  tail.command_line += o.hmm_file + " " + o.seq_file + " ";
+  tail.current_dir = current_dir();
+  tail.date = now_ctime();
+  // hmmscan 3.3.2 names the pipeline SCAN in its tables, but SEARCH in --pfamtblout.
+  if (o.pfamtblout) hmmsearch::write_tabular_tail(out.pfamtbl, tail);
+  tail.mode = "SCAN";
+  if (o.tblout) hmmsearch::write_tabular_tail(out.tbl, tail);
+  if (o.domtblout) hmmsearch::write_tabular_tail(out.domtbl, tail);
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto parsed = hmmscan::parse_options(argc, argv);
+    if (!parsed) {
+      std::fputs(hmmscan::usage_text(), stdout);
+      return 0;
+    }
+    const hmmscan::Options& p = *parsed;
+    const hmmsearch::Options& o = p.search;
+    const int threads = hmmsearch::host_threads(o);
+    std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
+    hmmsearch::check_outputs_writable(o);
+    if (o.hmm_file == "-" || o.seq_file == "-")
+      throw hmmsearch::UsageError("cudp-hmmscan reads <hmmdb> and <seqfile> from files, not standard input");
+
+    std::vector<cudp::hmmer::HmmModel> models = cudp::hmmer::read_hmm_file(o.hmm_file);
+    // hmmscan fails on a model without the cutoffs of --cut_ga/nc/tc only once the model passes a sequence's bias
+    // filter, its output half written; here every model is checked before anything is searched.
+    hmmsearch::check_models(models, o.cut);
+    const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
+    const cudp::io::SequenceSet queries =
+        hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
+    const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, queries, threads, cuda_started);
+    const hmmsearch::RunOutputs outputs = scan(p, models, searcher);
+    hmmsearch::write_run_outputs(o, outputs);
+    return 0;
+  } catch (const hmmsearch::UsageError& e) {
+    std::fprintf(stderr, "cudp-hmmscan: %s (see --help)\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cudp-hmmscan: %s\n", e.what());
+    return 1;
+  }
+}
