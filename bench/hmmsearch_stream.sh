@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# cudp-hmmsearch on a database larger than the GPU memory it may use, on the GPU machine: the hmmsearch GPU tests,
-# compute-sanitizer on a small streamed search, then a generated database of about 1.5 billion residues searched
-# resident and streamed (CUDP_GPU_MEMORY_MB) in the same run, seconds and residues per second side by side.
+# cudp-hmmsearch on a database larger than the GPU memory it may use, on the GPU machine: the GPU tests of
+# cudp-hmmsearch, cudp-phmmer and cudp-hmmscan, compute-sanitizer on a small streamed search, then a generated
+# database of about 1.5 billion residues searched resident and streamed (CUDP_GPU_MEMORY_MB) in the same run,
+# seconds and residues per second side by side.
 # Usage (repo root): bench/hmmsearch_stream.sh [SEQUENCES]   (default 4,300,000: about 1.5e9 residues)
-# Results under $OUT; TESTS=0 skips the tests and the sanitizer, BENCH=0 the benchmark. DEBS (default .debs): a
-# folder holding the catch2, hmmer and hmmer-examples .deb files, for the tests that compare with hmmsearch.
+# Results under $OUT; TESTS=0 skips the tests and the sanitizer, BENCH=0 the benchmark, TEST_REGEX picks the
+# tests (ctest -R). DEBS (default .debs): a folder holding the catch2, hmmer and hmmer-examples .deb files, for the
+# tests that compare with hmmsearch, phmmer and hmmscan.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -23,16 +25,17 @@ if ls "$DEBS"/catch2_2*.deb >/dev/null 2>&1; then
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-gen-db cudp-makedb device_plan7_filters_test \
+cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test \
   >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 hmmsearch=build-gpu/examples/hmmsearch/cudp-hmmsearch
 examples=${CUDP_EXAMPLES:-/tmp/cputools/usr/share/doc/hmmer/examples}
 
 if [ "${TESTS:-1}" = 1 ]; then
-  (cd build-gpu && ctest -R "device_plan7_filters_test|hmmsearch_gpu_memory|hmmsearch_daemon_cuda|hmmsearch_vs_hmmsearch_.*_cuda|phmmer_vs_phmmer_.*_cuda" \
-    --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
-  log "hmmsearch and phmmer GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+  tests="device_plan7_filters_test|hmmsearch_gpu_memory|hmmsearch_daemon_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
+  tests="${TEST_REGEX:-$tests|phmmer_vs_phmmer_.*_cuda|hmmscan_vs_hmmscan_.*_cuda}"
+  (cd build-gpu && ctest -R "$tests" --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
+  log "hmmsearch, phmmer and hmmscan GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "Failed|\*\*\*" "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
   # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
   build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1
