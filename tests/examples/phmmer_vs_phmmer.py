@@ -22,6 +22,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hmmer_outputs import compare, normalized, read_fasta, table_rows, write_fasta  # noqa: E402
+
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
 AMINO_BG = [0.0787945, 0.0151600, 0.0535222, 0.0668298, 0.0397062, 0.0695071, 0.0229198, 0.0590092, 0.0594422,
             0.0963728, 0.0237718, 0.0414386, 0.0482904, 0.0395639, 0.0540978, 0.0683364, 0.0540687, 0.0673417,
@@ -35,31 +38,6 @@ CASES = {
     "filters": ["--nobias", "--F1", "0.05", "--F3", "1e-4", "-Z", "1000", "--domZ", "100", "--acc", "--notextw",
                 "--EvL", "150", "--EvN", "120", "--EfL", "80", "--qformat", "fasta", "--tformat", "fasta"],
 }
-
-
-def read_fasta(path):
-    records, name, desc, seq = [], None, "", []
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith(">"):
-                if name is not None:
-                    records.append((name, desc, "".join(seq)))
-                words = line[1:].split(None, 1)
-                name, desc, seq = words[0], (words[1] if len(words) > 1 else ""), []
-            elif name is not None:
-                seq.append(line.strip())
-    if name is not None:
-        records.append((name, desc, "".join(seq)))
-    return records
-
-
-def write_fasta(path, records):
-    with open(path, "w") as f:
-        for name, desc, seq in records:
-            f.write(">%s%s\n" % (name, (" " + desc) if desc else ""))
-            for i in range(0, len(seq), 60):
-                f.write(seq[i:i + 60] + "\n")
 
 
 def background(rng, n):
@@ -118,47 +96,6 @@ def run(cmd):
         sys.exit("FAILED: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
 
 
-def lines_of(path):
-    with open(path) as f:
-        return f.read().split("\n")
-
-
-TRAILER = ("# Program:", "# Version:", "# Option settings:", "# Current dir:", "# Date:")
-
-
-def normalized(path, kind, prefix):
-    out = []
-    for line in lines_of(path):
-        if kind == "main":
-            if line.startswith(("# CPU time:", "# Mc/sec:")):
-                line = line.split(":")[0] + ": <time>"
-            elif line.startswith(("# phmmer ::", "# cudp-phmmer ::", "# HMMER 3.3.2", "# cudp ", "# Copyright",
-                                  "# Freely", "# number of worker threads:", "# cudp backend:")):
-                continue
-            line = line.replace(prefix, "<output>.")
-        elif kind == "table":
-            if line.startswith(TRAILER):
-                line = line.split(":")[0] + ": <normalized>"
-        elif kind == "stockholm":
-            if line.startswith("#=GF AU "):
-                line = "#=GF AU <program>"
-        out.append(line)
-    return out
-
-
-def compare(what, theirs, ours, failures):
-    if theirs == ours:
-        return len(theirs)
-    for i in range(max(len(theirs), len(ours))):
-        a = theirs[i] if i < len(theirs) else "<none>"
-        b = ours[i] if i < len(ours) else "<none>"
-        if a != b:
-            failures.append("%s line %d:\n  phmmer:      %s\n  cudp-phmmer: %s" % (what, i + 1, a, b))
-            if len(failures) > 20:
-                break
-    return len(theirs)
-
-
 def main():
     if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
@@ -178,10 +115,11 @@ def main():
         failures = []
         compared = 0
         for ext, kind in (("out", "main"), ("tbl", "table"), ("dom", "table"), ("pfam", "table"), ("sto", "stockholm")):
-            compared += compare(ext, normalized(runs["phmmer"] + ext, kind, runs["phmmer"]),
-                                normalized(runs["cudp"] + ext, kind, runs["cudp"]), failures)
-        rows = sum(1 for l in lines_of(runs["phmmer"] + "tbl") if l and not l.startswith("#"))
-        drows = sum(1 for l in lines_of(runs["phmmer"] + "dom") if l and not l.startswith("#"))
+            compared += compare(ext, normalized(runs["phmmer"] + ext, kind, runs["phmmer"], "phmmer"),
+                                normalized(runs["cudp"] + ext, kind, runs["cudp"], "phmmer"), failures,
+                                "phmmer")
+        rows = table_rows(runs["phmmer"] + "tbl")
+        drows = table_rows(runs["phmmer"] + "dom")
         print("case %s: %d queries, %d targets, %d tblout rows, %d domtblout rows, %d lines compared" %
               (case, nq, ndb, rows, drows, compared))
         if failures:
