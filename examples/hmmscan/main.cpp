@@ -27,6 +27,7 @@
 #include "../hmmsearch/options.hpp"
 #include "../hmmsearch/report.hpp"
 #include "../hmmsearch/run.hpp"
+#include "../hmmsearch/stage_times.hpp"
 #include "../hmmsearch/search.hpp"
 #include "scan_options.hpp"
 
@@ -248,16 +249,26 @@ int main(int argc, char** argv) {
     if (o.hmm_file == "-" || o.seq_file == "-")
       throw hmmsearch::UsageError("cudp-hmmscan reads <hmmdb> and <seqfile> from files, not standard input");
 
+    hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
+    auto t = hmmsearch::StageTimes::clock::now();
     std::vector<cudp::hmmer::HmmModel> models = cudp::hmmer::read_hmm_file(o.hmm_file);
     // hmmscan fails on a model without the cutoffs of --cut_ga/nc/tc only once the model passes a sequence's bias
     // filter, its output half written; here every model is checked before anything is searched.
     hmmsearch::check_models(models, o.cut);
     const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
+    t = times.add("read models", t);
     const cudp::io::SequenceSet queries =
         hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
+    times.add("read sequences", t);
     const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, queries, threads, cuda_started);
+    t = hmmsearch::StageTimes::clock::now();
     const hmmsearch::RunOutputs outputs = scan(p, models, searcher);
+    t = times.add("all models (the stages above)", t);
     hmmsearch::write_run_outputs(o, outputs);
+    times.add("write outputs", t);
+    times.print("cudp-hmmscan");
+    if (times.enabled() && searcher.device)
+      std::fprintf(stderr, "cudp-hmmscan: of which in filter kernels %9.4f s\n", searcher.device->kernel_seconds());
     return 0;
   } catch (const hmmsearch::UsageError& e) {
     std::fprintf(stderr, "cudp-hmmscan: %s (see --help)\n", e.what());

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -326,4 +327,53 @@ TEST_CASE("malformed profiles name the file, line and field", "[hmm_file]") {
 
 TEST_CASE("a missing file is an InputError naming it", "[hmm_file]") {
   CHECK_THROWS_WITH(cudp::hmmer::read_hmm_file("/nonexistent/x.hmm"), Catch::Matchers::Contains("/nonexistent/x.hmm"));
+}
+
+TEST_CASE("a library of many models, read in pieces on threads, is the file read from start to end",
+          "[hmm_file]") {
+  // About 6 MB of models (pieces start every 4 MiB), with the two alphabets and save formats mixed.
+  const std::string tiny = file_text(corpus + "/tiny_dna.hmm");
+  const std::string legacy = file_text(corpus + "/xyppx_3a.hmm");
+  std::string library;
+  while (library.size() < (std::size_t{6} << 20)) library += tiny + "# between models\n" + legacy;
+  cudp::test::TempDir dir;
+  const std::string path = (dir.path / "library.hmm").string();
+  auto write = [&](const std::string& text) { std::ofstream(path, std::ios::binary) << text; };
+  write(library);
+  const std::vector<HmmModel> sequential = cudp::hmmer::parse_hmm(library, path);
+  for (int threads : {1, 2, 5}) {
+    const std::vector<HmmModel> pieces = cudp::hmmer::read_hmm_file(path, threads);
+    REQUIRE(pieces.size() == sequential.size());
+    REQUIRE(pieces.size() > 1000);
+    for (std::size_t i = 0; i < pieces.size(); i += 97) {
+      CHECK(pieces[i].name == sequential[i].name);
+      CHECK(pieces[i].line == sequential[i].line);
+      CHECK(pieces[i].match_probability(2, 1) == sequential[i].match_probability(2, 1));
+    }
+    CHECK(pieces.back().line == sequential.back().line);
+  }
+  // An error past the first piece names the line a reading from the start would: a corrupt value near the end,
+  // and a model without its closing // just before a piece's start.
+  auto error_of = [](auto&& read) -> std::string {
+    try {
+      read();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::size_t near_end = library.rfind("NAME  tiny");
+  std::string corrupt = library;
+  corrupt.replace(corrupt.find("0.35667", near_end), 7, "0.3x667");
+  write(corrupt);
+  const std::string expected = error_of([&] { cudp::hmmer::parse_hmm(corrupt, path); });
+  CHECK_THAT(expected, Catch::Matchers::Contains("is not a number"));
+  CHECK(error_of([&] { cudp::hmmer::read_hmm_file(path, 3); }) == expected);
+  std::string unclosed = library;
+  const std::size_t cut = unclosed.find("//\n", std::size_t{4} << 20);
+  unclosed.erase(cut, 3);
+  write(unclosed);
+  const std::string expected_unclosed = error_of([&] { cudp::hmmer::parse_hmm(unclosed, path); });
+  CHECK(expected_unclosed != "no error");
+  CHECK(error_of([&] { cudp::hmmer::read_hmm_file(path, 3); }) == expected_unclosed);
 }

@@ -23,6 +23,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -33,6 +34,7 @@
 
 #include "../io/error.hpp"
 #include "../io/fasta.hpp"  // io::detail::ChunkSource and its file (zlib) and memory implementations
+#include "../tiers/parallel_for.hpp"
 
 namespace cudp::hmmer {
 
@@ -139,7 +141,9 @@ class IstreamSource final : public io::detail::ChunkSource {
 // Cuts a chunked byte stream into lines, counting them. '\r' before '\n' is dropped; the last line needs no newline.
 class LineSource {
  public:
-  explicit LineSource(std::unique_ptr<io::detail::ChunkSource> source) : source_(std::move(source)) {}
+  // first_line: the lines before the source's first, in the file it comes from (a piece of a file).
+  explicit LineSource(std::unique_ptr<io::detail::ChunkSource> source, std::uint64_t first_line = 0)
+      : source_(std::move(source)), line_number_(first_line) {}
 
   bool next(std::string& line) {
     while (true) {
@@ -184,8 +188,9 @@ class LineSource {
 
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-inline std::vector<std::string_view> hmm_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
+// The blank-separated fields of a line, into `fields` (reused: one allocation for the whole file, not one a line).
+inline void split_hmm_fields(std::string_view line, std::vector<std::string_view>& fields) {
+  fields.clear();
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && is_blank(line[i])) ++i;
@@ -193,7 +198,6 @@ inline std::vector<std::string_view> hmm_fields(std::string_view line) {
     while (i < line.size() && !is_blank(line[i])) ++i;
     if (i > start) fields.push_back(line.substr(start, i - start));
   }
-  return fields;
 }
 
 // Text after the tag and the blanks that follow it (DESC, DATE keep their inner spacing).
@@ -222,8 +226,8 @@ inline std::string quoted(std::string_view text) {
 // Parses one model after another from a LineSource. Stateless between models apart from the line position.
 class HmmParser {
  public:
-  HmmParser(std::unique_ptr<io::detail::ChunkSource> source, std::string source_name)
-      : lines_(std::move(source)), source_(std::move(source_name)) {}
+  HmmParser(std::unique_ptr<io::detail::ChunkSource> source, std::string source_name, std::uint64_t first_line = 0)
+      : lines_(std::move(source), first_line), source_(std::move(source_name)) {}
 
   bool next(HmmModel& model) {
     if (!next_content_line()) return false;
@@ -240,7 +244,7 @@ class HmmParser {
   // Skips blank and comment lines. False at the end of the input.
   bool next_content_line() {
     while (lines_.next(line_)) {
-      fields_ = hmm_fields(line_);
+      split_hmm_fields(line_, fields_);
       if (!fields_.empty() && fields_[0][0] != '#') return true;
     }
     fields_.clear();
@@ -601,10 +605,56 @@ inline std::vector<HmmModel> read_all_models(HmmParser& parser, const std::strin
 }
 }  // namespace detail
 
-// Every model of a file; an empty file is an error.
-inline std::vector<HmmModel> read_hmm_file(const std::string& path) {
-  detail::HmmParser parser(std::make_unique<io::detail::GzipFileSource>(path), path);
-  return detail::read_all_models(parser, path);
+// Every model of a file; an empty file is an error. A file of many models (a profile library) is read whole and
+// parsed in pieces, cut after "//" lines, on `threads` threads (0: all cores); the models, and the first error of
+// the file with its line, are those of a reading from start to end.
+inline std::vector<HmmModel> read_hmm_file(const std::string& path, int threads = 0) {
+  constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
+  std::string text;
+  {
+    io::detail::GzipFileSource source(path);
+    const char* data = nullptr;
+    for (std::size_t n; (n = source.read(data)) != 0;) text.append(data, n);
+  }
+  // Pieces start after a "//" line (what ends a model) at least kPieceBytes from the previous start.
+  struct Piece {
+    std::size_t begin = 0, end = 0;
+    std::uint64_t first_line = 0;
+  };
+  std::vector<Piece> pieces{{0, text.size(), 0}};
+  std::uint64_t lines = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t eol = text.find('\n', at);
+    eol = eol == std::string::npos ? text.size() : eol + 1;
+    ++lines;
+    std::string_view line(text.data() + at, eol - at);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    if (line == "//" && eol < text.size() && eol - pieces.back().begin >= kPieceBytes) {
+      pieces.back().end = eol;
+      pieces.push_back({eol, text.size(), lines});
+    }
+    at = eol;
+  }
+  std::vector<std::vector<HmmModel>> parsed(pieces.size());
+  std::vector<std::exception_ptr> errors(pieces.size());
+  tiers::parallel_for(pieces.size(), threads, [] { return 0; }, [&](int&, std::size_t i) {
+    try {
+      const Piece& p = pieces[i];
+      detail::HmmParser parser(std::make_unique<io::detail::MemorySource>(text.data() + p.begin, p.end - p.begin),
+                               path, p.first_line);
+      HmmModel model;
+      while (parser.next(model)) parsed[i].push_back(std::move(model));
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  std::vector<HmmModel> models;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    for (HmmModel& m : parsed[i]) models.push_back(std::move(m));
+  }
+  if (models.empty()) throw io::InputError(io::format_error(path, "no HMMER3 profile found"));
+  return models;
 }
 
 // The same for text already in memory; source_name stands in for the path in error messages.
