@@ -54,46 +54,6 @@ const std::optional<cudp::hmmer::HmmCutoff>& cutoff_of(const cudp::hmmer::HmmMod
   return kind == "GA" ? m.gathering : kind == "NC" ? m.noise : m.trusted;
 }
 
-// hmmscan's output_header: its words ("profile" thresholds, the query sequence file first), in its order.
-void write_header(std::string& out, const hmmsearch::Options& o, const std::string& backend) {
-  out += "# cudp-hmmscan :: search sequence(s) against a profile database\n";
-  appendf(out, "# cudp %s; pipeline, scores and formats of HMMER 3.3.2 (Nov 2020); http://hmmer.org/\n",
-          CUDP_VERSION);
-  out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n";
-  appendf(out, "# query sequence file:             %s\n", o.seq_file.c_str());
-  appendf(out, "# target HMM database:             %s\n", o.hmm_file.c_str());
-  if (o.output) appendf(out, "# output directed to file:         %s\n", o.output->c_str());
-  if (o.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", o.tblout->c_str());
-  if (o.domtblout) appendf(out, "# per-dom hits tabular output:     %s\n", o.domtblout->c_str());
-  if (o.pfamtblout) appendf(out, "# pfam-style tabular hit output:   %s\n", o.pfamtblout->c_str());
-  if (o.acc) out += "# prefer accessions over names:    yes\n";
-  if (o.noali) out += "# show alignments in output:       no\n";
-  if (o.notextw) out += "# max ASCII text line length:      unlimited\n";
-  if (o.textw) appendf(out, "# max ASCII text line length:      %d\n", *o.textw);
-  if (o.E) appendf(out, "# profile reporting threshold:     E-value <= %g\n", *o.E);
-  if (o.T) appendf(out, "# profile reporting threshold:     score >= %g\n", *o.T);
-  if (o.domE) appendf(out, "# domain reporting threshold:      E-value <= %g\n", *o.domE);
-  if (o.domT) appendf(out, "# domain reporting threshold:      score >= %g\n", *o.domT);
-  if (o.incE) appendf(out, "# profile inclusion threshold:     E-value <= %g\n", *o.incE);
-  if (o.incT) appendf(out, "# profile inclusion threshold:     score >= %g\n", *o.incT);
-  if (o.incdomE) appendf(out, "# domain inclusion threshold:      E-value <= %g\n", *o.incdomE);
-  if (o.incdomT) appendf(out, "# domain inclusion threshold:      score >= %g\n", *o.incdomT);
-  if (!o.cut.empty()) appendf(out, "# model-specific thresholding:     %s cutoffs\n", o.cut.c_str());
-  if (o.max) out += "# Max sensitivity mode:            on [all heuristic filters off]\n";
-  if (o.F1) appendf(out, "# MSV filter P threshold:       <= %g\n", *o.F1);
-  if (o.F2) appendf(out, "# Vit filter P threshold:       <= %g\n", *o.F2);
-  if (o.F3) appendf(out, "# Fwd filter P threshold:       <= %g\n", *o.F3);
-  if (o.nobias) out += "# biased composition HMM filter:   off\n";
-  if (o.nonull2) out += "# null2 bias corrections:          off\n";
-  if (o.Z) appendf(out, "# sequence search space set to:    %.0f\n", *o.Z);
-  if (o.domZ) appendf(out, "# domain search space set to:      %.0f\n", *o.domZ);
-  if (o.seed) appendf(out, "# random number seed set to:       %u\n", static_cast<unsigned>(*o.seed));
-  if (o.tformat) appendf(out, "# input seqfile format asserted:   %s\n", o.tformat->c_str());
-  if (o.cpu) appendf(out, "# number of worker threads:        %d\n", *o.cpu);
-  appendf(out, "# cudp backend:                    %s\n", backend.c_str());
-  out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n\n";
-}
-
 // What the model-major search leaves for one query sequence.
 struct QueryHits {
   std::vector<hmmsearch::Hit> candidates;  // in model order; target is the model's index
@@ -108,15 +68,7 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
   const auto wall0 = clock::now();
   const std::clock_t cpu0 = std::clock();
 
-  cudp::hmmer::Plan7PipelineOptions pipeline_options;
-  if (o.F1) pipeline_options.F1 = *o.F1;
-  if (o.F2) pipeline_options.F2 = *o.F2;
-  if (o.F3) pipeline_options.F3 = *o.F3;
-  pipeline_options.bias_filter = !o.nobias;
-  pipeline_options.null2 = !o.nonull2;
-  pipeline_options.max = o.max;
-  if (o.seed) pipeline_options.seed = *o.seed;
-  pipeline_options.alignments = !o.noali;
+  const cudp::hmmer::Plan7PipelineOptions pipeline_options = hmmsearch::plan7_pipeline_options(o);
   const cudp::hmmer::NullModel null_model =
       cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
 
@@ -164,7 +116,10 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
       domain_cutoffs[m] = static_cast<double>(cutoff_of(models[m], o.cut)->domain);
 
   hmmsearch::RunOutputs out;
-  write_header(out.text, o, searcher.description);
+  hmmsearch::HeaderSettings header = hmmsearch::header_settings(o, searcher.description);
+  header.program = "cudp-hmmscan";
+  header.scan = true;
+  hmmsearch::write_header(out.text, header);
   for (std::size_t q = 0; q < queries.size(); ++q) {
     QueryHits& qh = per_query[q];
     hmmsearch::QueryReport report;

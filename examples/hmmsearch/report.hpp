@@ -258,6 +258,7 @@ inline std::size_t max_accession_length(const std::vector<Hit>& hits) {
 // What the header echoes of the command line: set fields are the options given.
 struct HeaderSettings {
   std::string program = "cudp-hmmsearch";
+  bool scan = false;  // hmmscan's header: sequences against a profile database, "profile" thresholds
   std::string version_line;  // second banner line, after "# "
   std::string hmm_file, seq_file;
   std::optional<std::string> output, alignment_file, tblout, domtblout, pfamtblout;
@@ -276,11 +277,17 @@ struct HeaderSettings {
 };
 
 inline void write_header(std::string& out, const HeaderSettings& s) {
-  appendf(out, "# %s :: search profile(s) against a sequence database\n", s.program.c_str());
+  appendf(out, "# %s :: %s\n", s.program.c_str(),
+          s.scan ? "search sequence(s) against a profile database" : "search profile(s) against a sequence database");
   appendf(out, "# %s\n", s.version_line.c_str());
   out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n";
-  appendf(out, "# query HMM file:                  %s\n", s.hmm_file.c_str());
-  appendf(out, "# target sequence database:        %s\n", s.seq_file.c_str());
+  if (s.scan) {
+    appendf(out, "# query sequence file:             %s\n", s.seq_file.c_str());
+    appendf(out, "# target HMM database:             %s\n", s.hmm_file.c_str());
+  } else {
+    appendf(out, "# query HMM file:                  %s\n", s.hmm_file.c_str());
+    appendf(out, "# target sequence database:        %s\n", s.seq_file.c_str());
+  }
   if (s.output) appendf(out, "# output directed to file:         %s\n", s.output->c_str());
   if (s.alignment_file) appendf(out, "# MSA of all hits saved to file:   %s\n", s.alignment_file->c_str());
   if (s.tblout) appendf(out, "# per-seq hits tabular output:     %s\n", s.tblout->c_str());
@@ -290,12 +297,15 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.noali) out += "# show alignments in output:       no\n";
   if (s.notextw) out += "# max ASCII text line length:      unlimited\n";
   if (s.textw) appendf(out, "# max ASCII text line length:      %d\n", *s.textw);
-  if (s.E) appendf(out, "# sequence reporting threshold:    E-value <= %g\n", *s.E);
-  if (s.T) appendf(out, "# sequence reporting threshold:    score >= %g\n", *s.T);
+  // What the first-level thresholds apply to: the targets, sequences or (hmmscan) profiles.
+  const std::string reporting = std::string(s.scan ? "profile" : "sequence") + " reporting threshold:";
+  const std::string inclusion = std::string(s.scan ? "profile" : "sequence") + " inclusion threshold:";
+  if (s.E) appendf(out, "# %-33sE-value <= %g\n", reporting.c_str(), *s.E);
+  if (s.T) appendf(out, "# %-33sscore >= %g\n", reporting.c_str(), *s.T);
   if (s.domE) appendf(out, "# domain reporting threshold:      E-value <= %g\n", *s.domE);
   if (s.domT) appendf(out, "# domain reporting threshold:      score >= %g\n", *s.domT);
-  if (s.incE) appendf(out, "# sequence inclusion threshold:    E-value <= %g\n", *s.incE);
-  if (s.incT) appendf(out, "# sequence inclusion threshold:    score >= %g\n", *s.incT);
+  if (s.incE) appendf(out, "# %-33sE-value <= %g\n", inclusion.c_str(), *s.incE);
+  if (s.incT) appendf(out, "# %-33sscore >= %g\n", inclusion.c_str(), *s.incT);
   if (s.incdomE) appendf(out, "# domain inclusion threshold:      E-value <= %g\n", *s.incdomE);
   if (s.incdomT) appendf(out, "# domain inclusion threshold:      score >= %g\n", *s.incdomT);
   if (!s.cut.empty()) appendf(out, "# model-specific thresholding:     %s cutoffs\n", s.cut.c_str());
@@ -308,7 +318,8 @@ inline void write_header(std::string& out, const HeaderSettings& s) {
   if (s.Z) appendf(out, "# sequence search space set to:    %.0f\n", *s.Z);
   if (s.domZ) appendf(out, "# domain search space set to:      %.0f\n", *s.domZ);
   if (s.seed) appendf(out, "# random number seed set to:       %u\n", static_cast<unsigned>(*s.seed));
-  if (s.tformat) appendf(out, "# targ <seqfile> format asserted:  %s\n", s.tformat->c_str());
+  if (s.tformat && s.scan) appendf(out, "# input seqfile format asserted:   %s\n", s.tformat->c_str());
+  if (s.tformat && !s.scan) appendf(out, "# targ <seqfile> format asserted:  %s\n", s.tformat->c_str());
   if (s.cpu) appendf(out, "# number of worker threads:        %d\n", *s.cpu);
   if (!s.backend.empty()) appendf(out, "# cudp backend:                    %s\n", s.backend.c_str());
   out += "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n\n";

@@ -191,17 +191,7 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   return searcher;
 }
 
-RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmModel>& models, const Searcher& searcher,
-                         const std::string& current_dir, bool progress) {
-  using clock = std::chrono::steady_clock;
-  StageTimes& times = StageTimes::global();
-  auto t = StageTimes::clock::now();
-  const cudp::io::SequenceSet& db = searcher.db;
-  const int threads = searcher.threads;
-  const Thresholds thresholds = o.thresholds();
-  const cudp::hmmer::NullModel null_model =
-      cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
-
+HeaderSettings header_settings(const Options& o, const std::string& backend) {
   HeaderSettings header;
   header.version_line = std::string("cudp ") + CUDP_VERSION +
                         "; pipeline, scores and formats of HMMER 3.3.2 (Nov 2020); http://hmmer.org/";
@@ -236,7 +226,36 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   header.seed = o.seed;
   header.tformat = o.tformat;
   header.cpu = o.cpu;
-  header.backend = searcher.description;
+  header.backend = backend;
+  return header;
+}
+
+cudp::hmmer::Plan7PipelineOptions plan7_pipeline_options(const Options& o) {
+  cudp::hmmer::Plan7PipelineOptions pipeline;
+  if (o.F1) pipeline.F1 = *o.F1;
+  if (o.F2) pipeline.F2 = *o.F2;
+  if (o.F3) pipeline.F3 = *o.F3;
+  pipeline.bias_filter = !o.nobias;
+  pipeline.null2 = !o.nonull2;
+  pipeline.max = o.max;
+  if (o.seed) pipeline.seed = *o.seed;
+  // Alignment displays cost a traceback copy per domain: only for output that shows them.
+  pipeline.alignments = !o.noali || o.alignment_file.has_value();
+  return pipeline;
+}
+
+RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmModel>& models, const Searcher& searcher,
+                         const std::string& current_dir, bool progress) {
+  using clock = std::chrono::steady_clock;
+  StageTimes& times = StageTimes::global();
+  auto t = StageTimes::clock::now();
+  const cudp::io::SequenceSet& db = searcher.db;
+  const int threads = searcher.threads;
+  const Thresholds thresholds = o.thresholds();
+  const cudp::hmmer::NullModel null_model =
+      cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
+
+  const HeaderSettings header = header_settings(o, searcher.description);
 
   RunOutputs out;
   std::string& text = out.text;
@@ -245,16 +264,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   std::string& pfamtbl = out.pfamtbl;
   write_header(text, header);
 
-  cudp::hmmer::Plan7PipelineOptions pipeline_options;
-  if (o.F1) pipeline_options.F1 = *o.F1;
-  if (o.F2) pipeline_options.F2 = *o.F2;
-  if (o.F3) pipeline_options.F3 = *o.F3;
-  pipeline_options.bias_filter = !o.nobias;
-  pipeline_options.null2 = !o.nonull2;
-  pipeline_options.max = o.max;
-  if (o.seed) pipeline_options.seed = *o.seed;
-  // Alignment displays cost a traceback copy per domain: only for output that shows them.
-  pipeline_options.alignments = !o.noali || o.alignment_file.has_value();
+  const cudp::hmmer::Plan7PipelineOptions pipeline_options = plan7_pipeline_options(o);
 
   Progress display(progress, models.size(), db.size());
   for (std::size_t m = 0; m < models.size(); ++m) {

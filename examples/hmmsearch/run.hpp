@@ -8,10 +8,12 @@
 #include <vector>
 
 #include <cudp/hmmer/hmm_file.hpp>
+#include <cudp/hmmer/plan7_pipeline.hpp>
 #include <cudp/io/sequence_set.hpp>
 
 #include "device_filters.hpp"
 #include "options.hpp"
+#include "report.hpp"
 
 namespace hmmsearch {
 
@@ -48,6 +50,10 @@ void check_outputs_writable(const Options& o);
 // Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
 // cutoffs that --cut_ga/nc/tc ask for.
 void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::string& cut);
+
+// The header's echo of the command line, and the pipeline's settings, that the options ask for.
+HeaderSettings header_settings(const Options& o, const std::string& backend);
+cudp::hmmer::Plan7PipelineOptions plan7_pipeline_options(const Options& o);
 
 // `current_dir` is the directory the run was started from, for the tabular outputs' last lines; `progress` draws
 // a progress line on standard error.
