@@ -69,5 +69,15 @@ def compare(what, theirs, ours, failures, program):
     return len(theirs)
 
 
+def compare_outputs(program, theirs, ours, outputs):
+    """Both runs' outputs, named by the path prefixes `theirs` and `ours` plus each extension of `outputs` ((extension,
+    kind) pairs), normalized and compared. Returns the lines compared and the failures."""
+    failures, compared = [], 0
+    for ext, kind in outputs:
+        compared += compare(ext, normalized(theirs + ext, kind, theirs, program),
+                            normalized(ours + ext, kind, ours, program), failures, program)
+    return compared, failures
+
+
 def table_rows(path):
     return sum(1 for line in lines_of(path) if line and not line.startswith("#"))

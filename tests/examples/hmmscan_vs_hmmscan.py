@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hmmer_outputs import compare, normalized, read_fasta, table_rows, write_fasta  # noqa: E402
+from hmmer_outputs import compare_outputs, read_fasta, table_rows, write_fasta  # noqa: E402
 
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
 AMINO_BG = [0.0787945, 0.0151600, 0.0535222, 0.0668298, 0.0397062, 0.0695071, 0.0229198, 0.0590092, 0.0594422,
@@ -179,12 +179,8 @@ def main():
             files = ["-o", p + "out", "--tblout", p + "tbl", "--domtblout", p + "dom", "--pfamtblout", p + "pfam"]
             run([tool] + files + case["options"] + extra + [db, q])
             runs[prog] = p
-        failures = []
-        compared = 0
-        for ext, kind in (("out", "main"), ("tbl", "table"), ("dom", "table"), ("pfam", "table")):
-            compared += compare(ext, normalized(runs["hmmscan"] + ext, kind, runs["hmmscan"], "hmmscan"),
-                                normalized(runs["cudp"] + ext, kind, runs["cudp"], "hmmscan"), failures,
-                                "hmmscan")
+        outputs = (("out", "main"), ("tbl", "table"), ("dom", "table"), ("pfam", "table"))
+        compared, failures = compare_outputs("hmmscan", runs["hmmscan"], runs["cudp"], outputs)
         rows = table_rows(runs["hmmscan"] + "tbl")
         drows = table_rows(runs["hmmscan"] + "dom")
         print("case %s: %d models, %d queries, %d tblout rows, %d domtblout rows, %d lines compared" %

@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hmmer_outputs import compare, normalized, read_fasta, table_rows, write_fasta  # noqa: E402
+from hmmer_outputs import compare_outputs, read_fasta, table_rows, write_fasta  # noqa: E402
 
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
 AMINO_BG = [0.0787945, 0.0151600, 0.0535222, 0.0668298, 0.0397062, 0.0695071, 0.0229198, 0.0590092, 0.0594422,
@@ -112,12 +112,8 @@ def main():
                      "--pfamtblout", p + "pfam"]
             run([tool] + files + options + extra + [q, db])
             runs[prog] = p
-        failures = []
-        compared = 0
-        for ext, kind in (("out", "main"), ("tbl", "table"), ("dom", "table"), ("pfam", "table"), ("sto", "stockholm")):
-            compared += compare(ext, normalized(runs["phmmer"] + ext, kind, runs["phmmer"], "phmmer"),
-                                normalized(runs["cudp"] + ext, kind, runs["cudp"], "phmmer"), failures,
-                                "phmmer")
+        outputs = (("out", "main"), ("tbl", "table"), ("dom", "table"), ("pfam", "table"), ("sto", "stockholm"))
+        compared, failures = compare_outputs("phmmer", runs["phmmer"], runs["cudp"], outputs)
         rows = table_rows(runs["phmmer"] + "tbl")
         drows = table_rows(runs["phmmer"] + "dom")
         print("case %s: %d queries, %d targets, %d tblout rows, %d domtblout rows, %d lines compared" %
