@@ -55,7 +55,7 @@ struct DomainDefinition {
 
 // Scratch for one thread: matrices for regions and envelopes, the sampled ensemble.
 struct DomainWorkspace {
-  StripedMatrix fwd, bck, pp, oa;
+  StripedMatrix fwd, bck;  // as HMMER: posteriors replace the Backward cells, the OA matrix the Forward's
   DomainPosteriors posteriors;
   std::vector<TraceDomain> trace;
   std::vector<Lanes4> usage;
@@ -342,14 +342,15 @@ class DomainDefiner {
     const std::uint8_t* segment = dsq + (i - 1);
     const float envsc = striped_forward(om, segment, Ld, ws.fwd, true);
     striped_backward(om, segment, Ld, ws.fwd, ws.bck, true);
-    if (!posterior_decoding(om, ws.fwd, ws.bck, ws.pp)) return false;
+    if (!posterior_decoding(om, ws.fwd, ws.bck, ws.bck)) return false;
+    const StripedMatrix& pp = ws.bck;
     DomainEnvelope d;
-    const OptimalAccuracyResult oa = optimal_accuracy(om, ws.pp, ws.oa, p_.alignments ? &d.alignment : nullptr);
+    const OptimalAccuracyResult oa = optimal_accuracy(om, pp, ws.fwd, p_.alignments ? &d.alignment : nullptr);
     for (AlignedColumn& c : d.alignment)
       if (c.state != TraceState::D) c.i += i - 1;
     std::vector<float>& n2sc = out.null2_scores;
     if (!null2_done) {
-      null2_by_expectation(om, *alphabet_, ws.pp, ws.null2);
+      null2_by_expectation(om, *alphabet_, pp, ws.null2);
       for (int pos = i; pos <= j; ++pos) {
         n2sc[static_cast<std::size_t>(pos)] = std::log(ws.null2[dsq[pos - 1]]);
       }

@@ -36,25 +36,40 @@
 
 namespace cudp::hmmer {
 
-// Four single-precision lanes: one SSE register of HMMER's striped matrices.
+// Four single-precision lanes: one SSE register of HMMER's striped matrices. A GCC/Clang vector, so that every
+// operation below is one SSE instruction, lane by lane the same IEEE operation as HMMER's (no fused multiply-add:
+// contraction is off in these headers).
+using Float4 = float __attribute__((vector_size(16)));
+using Int4 = int __attribute__((vector_size(16)));
 struct Lanes4 {
-  float v[4] = {0, 0, 0, 0};
+  Float4 v = {0, 0, 0, 0};
 };
 
 namespace lanes4 {
-inline Lanes4 splat(float x) { return Lanes4{{x, x, x, x}}; }
+inline Lanes4 splat(float x) { return Lanes4{Float4{x, x, x, x}}; }
 inline Lanes4 add(const Lanes4& a, const Lanes4& b) {
   CUDP_PLAN7_NO_FP_CONTRACT
-  return Lanes4{{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
+  return Lanes4{a.v + b.v};
 }
 inline Lanes4 mul(const Lanes4& a, const Lanes4& b) {
   CUDP_PLAN7_NO_FP_CONTRACT
-  return Lanes4{{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}};
+  return Lanes4{a.v * b.v};
 }
-// esl_sse_rightshift_ps(a, 0): lane r takes lane r-1, lane 0 takes 0 (node k-1 in the striped layout).
-inline Lanes4 shift_up(const Lanes4& a) { return Lanes4{{0.0f, a.v[0], a.v[1], a.v[2]}}; }
+// _mm_max_ps: a where a > b, else b (b on ties and NaN).
+inline Lanes4 max(const Lanes4& a, const Lanes4& b) { return Lanes4{a.v > b.v ? a.v : b.v}; }
+// v where the transition t is possible (t > 0), else 0: HMMER's and-with-compare mask in its OA recursion.
+inline Lanes4 where_possible(const Lanes4& t, const Lanes4& v) {
+  return Lanes4{t.v > Float4{0, 0, 0, 0} ? v.v : Float4{0, 0, 0, 0}};
+}
+// _mm_movemask_ps(_mm_cmpgt_ps(a, b)) != 0.
+inline bool any_greater(const Lanes4& a, const Lanes4& b) {
+  const Int4 greater = a.v > b.v;
+  return (greater[0] | greater[1] | greater[2] | greater[3]) != 0;
+}
+// esl_sse_rightshift_ps(a, fill): lane r takes lane r-1, lane 0 takes `fill` (node k-1 in the striped layout).
+inline Lanes4 shift_up(const Lanes4& a, float fill = 0.0f) { return Lanes4{Float4{fill, a.v[0], a.v[1], a.v[2]}}; }
 // The left shift of the Backward: lane r takes lane r+1, lane 3 takes 0 (node k+1).
-inline Lanes4 shift_down(const Lanes4& a) { return Lanes4{{a.v[1], a.v[2], a.v[3], 0.0f}}; }
+inline Lanes4 shift_down(const Lanes4& a) { return Lanes4{Float4{a.v[1], a.v[2], a.v[3], 0.0f}}; }
 // The horizontal sum HMMER writes with two shuffles: (a0 + a1) + (a2 + a3).
 inline float sum(const Lanes4& a) {
   CUDP_PLAN7_NO_FP_CONTRACT

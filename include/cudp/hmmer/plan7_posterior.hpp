@@ -155,7 +155,7 @@ inline float striped_forward(const StripedOddsProfile& om, const std::uint8_t* d
         bool changed = false;
         for (int q = 0; q < Q; ++q) {
           const Lanes4 sv = add(dcv, detail::cell(dpc, q, SM::kD));
-          for (int r = 0; r < 4; ++r) changed = changed || sv.v[r] > detail::cell(dpc, q, SM::kD).v[r];
+          changed = changed || lanes4::any_greater(sv, detail::cell(dpc, q, SM::kD));
           detail::cell(dpc, q, SM::kD) = sv;
           dcv = mul(dcv, om.dd(q));
         }
@@ -358,7 +358,8 @@ inline bool domain_posteriors(const StripedOddsProfile& om, const StripedMatrix&
   return !std::isinf(scaleproduct);
 }
 
-// p7_Decoding: posterior probabilities of M and I cells (D is 0) and of N, J, C emitting each residue.
+// p7_Decoding: posterior probabilities of M and I cells (D is 0) and of N, J, C emitting each residue; `pp` may
+// be `bck`, decoded in place as HMMER does.
 // Returns false where HMMER's returns eslERANGE (the scale product overflowed).
 inline bool posterior_decoding(const StripedOddsProfile& om, const StripedMatrix& fwd, const StripedMatrix& bck,
                                StripedMatrix& pp) {
@@ -368,7 +369,7 @@ inline bool posterior_decoding(const StripedOddsProfile& om, const StripedMatrix
   const int L = fwd.L;
   const int Q = om.Q();
   const OddsSpecials& xf = om.xf();
-  pp.resize(om.M(), Q, L, true);
+  if (&pp != &bck) pp.resize(om.M(), Q, L, true);  // else decoded in place, each cell read before it is written
   float scaleproduct = static_cast<float>(1.0 / static_cast<double>(bck.x(0, SM::kN)));
   Lanes4* ppv = pp.row(0);
   for (int q = 0; q < Q * 3; ++q) ppv[q] = Lanes4{};

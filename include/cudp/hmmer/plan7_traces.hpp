@@ -241,17 +241,9 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
   const OddsSpecials& xf = om.xf();
   const float ninf = -std::numeric_limits<float>::infinity();
   const Lanes4 infv = lanes4::splat(ninf);
-  auto allowed = [](const Lanes4& t, const Lanes4& v) {
-    Lanes4 out;
-    for (int r = 0; r < 4; ++r) out.v[r] = t.v[r] > 0.0f ? v.v[r] : 0.0f;
-    return out;
-  };
-  auto vmax = [](const Lanes4& a, const Lanes4& b) {
-    Lanes4 out;
-    for (int r = 0; r < 4; ++r) out.v[r] = a.v[r] > b.v[r] ? a.v[r] : b.v[r];
-    return out;
-  };
-  auto shift_up_inf = [&](const Lanes4& a) { return Lanes4{{ninf, a.v[0], a.v[1], a.v[2]}}; };
+  const auto allowed = lanes4::where_possible;
+  const auto vmax = lanes4::max;
+  auto shift_up_inf = [&](const Lanes4& a) { return lanes4::shift_up(a, ninf); };
   ox.resize(om.M(), Q, L, true);
   Lanes4* dpc = ox.row(0);
   for (int q = 0; q < Q; ++q)
