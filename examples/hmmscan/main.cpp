@@ -8,13 +8,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <future>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,8 +25,10 @@
 #include <cudp/hmmer/null_model.hpp>
 #include <cudp/hmmer/plan7_pipeline.hpp>
 #include <cudp/io/error.hpp>
+#include <cudp/tiers/parallel_for.hpp>
 
 #include "../hmmsearch/database.hpp"
+#include "../hmmsearch/device_filters.hpp"
 #include "../hmmsearch/options.hpp"
 #include "../hmmsearch/report.hpp"
 #include "../hmmsearch/run.hpp"
@@ -54,6 +59,16 @@ const std::optional<cudp::hmmer::HmmCutoff>& cutoff_of(const cudp::hmmer::HmmMod
   return kind == "GA" ? m.gathering : kind == "NC" ? m.noise : m.trusted;
 }
 
+// How many models are searched at once. One model's filter kernels over a proteome's few thousand sequences are
+// too small to fill a GPU, and most of its host work (domain definition of its few hits) is too small to share out
+// over all cores; several models side by side fill both. Two host threads per model, at most eight models (eight
+// sets of device filters and streams); CUDP_SCAN_MODELS_AT_ONCE overrides it for benchmarks.
+int models_at_once(std::size_t models, int threads) {
+  int n = threads <= 0 ? 1 : std::clamp(threads / 2, 1, 8);
+  if (const char* env = std::getenv("CUDP_SCAN_MODELS_AT_ONCE")) n = std::max(1, std::atoi(env));
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(n), std::max<std::size_t>(1, models)));
+}
+
 // What the model-major search leaves for one query sequence.
 struct QueryHits {
   std::vector<hmmsearch::Hit> candidates;  // in model order; target is the model's index
@@ -72,21 +87,39 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
   const cudp::hmmer::NullModel null_model =
       cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
 
-  // Every model over every query sequence; hits and filter passes regrouped by sequence.
+  // Every model over every query sequence, several models at once (see models_at_once); then the hits and filter
+  // passes regrouped by sequence, in model order whatever order the models finished in.
+  const int at_once = models_at_once(models.size(), searcher.threads);
+  const int threads_each = searcher.threads <= 0 ? 0 : std::max(1, searcher.threads / at_once);
+  std::vector<hmmsearch::SearchOutcome> outcomes(models.size());
+  std::vector<cudp::hmmer::Plan7PipelineOptions> used(models.size());
+  std::atomic<bool> searcher_filters_free{true};
+  cudp::tiers::parallel_for(
+      models.size(), at_once,
+      [&]() -> std::unique_ptr<hmmsearch::DeviceFilters> {
+        // The first worker takes the searcher's filters; each other one makes its own on its own thread, so that
+        // its kernels go to its own stream (the filters are built with per-thread default streams).
+        if (!searcher.device || searcher_filters_free.exchange(false)) return nullptr;
+        return std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(queries));
+      },
+      [&](std::unique_ptr<hmmsearch::DeviceFilters>& own, std::size_t m) {
+        const cudp::hmmer::Plan7Pipeline pipeline(models[m], null_model, pipeline_options);
+        used[m] = pipeline.options();
+        hmmsearch::DeviceFilters* filters = own ? own.get() : searcher.device.get();
+        outcomes[m] = filters ? hmmsearch::search_with_device(pipeline, queries, *filters, threads_each, nullptr, true)
+                              : hmmsearch::search_on_host(pipeline, queries, threads_each, nullptr, true);
+      });
+
   std::vector<QueryHits> per_query(queries.size());
   double F[3] = {0.02, 1e-3, 1e-5};
   std::uint64_t nodes = 0;
   for (std::size_t m = 0; m < models.size(); ++m) {
     const cudp::hmmer::HmmModel& model = models[m];
     nodes += static_cast<std::uint64_t>(model.length);
-    const cudp::hmmer::Plan7Pipeline pipeline(model, null_model, pipeline_options);
-    F[0] = pipeline.options().F1;
-    F[1] = pipeline.options().F2;
-    F[2] = pipeline.options().F3;
-    hmmsearch::SearchOutcome outcome =
-        searcher.device
-            ? hmmsearch::search_with_device(pipeline, queries, *searcher.device, searcher.threads, nullptr, true)
-            : hmmsearch::search_on_host(pipeline, queries, searcher.threads, nullptr, true);
+    F[0] = used[m].F1;
+    F[1] = used[m].F2;
+    F[2] = used[m].F3;
+    hmmsearch::SearchOutcome& outcome = outcomes[m];
     for (std::size_t q = 0; q < queries.size() && q < outcome.passed.size(); ++q) {
       for (int k = 0; k < 4; ++k) per_query[q].passed[k] += outcome.passed[q][k];
     }
@@ -103,6 +136,7 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
       r.structure = model.consensus_structure;
       per_query[q].candidates.push_back(std::move(r));
     }
+    outcome = hmmsearch::SearchOutcome{};
   }
   // The run's times, shared out over the queries by their lengths (the work is done model by model).
   const double elapsed = std::chrono::duration<double>(clock::now() - wall0).count();

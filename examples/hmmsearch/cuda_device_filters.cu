@@ -100,6 +100,8 @@ struct DeviceFilters::Impl {
       resident = std::make_unique<cudp::engine::DeviceStripedDatabase>(view);
       sets.push_back(std::make_unique<FilterSet>(*resident));
     }
+    // The uploads ran on this thread's default stream; another thread may be the one that launches the kernels.
+    CUDP_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   // body(filters, batch database on the host, ids in the batch, position of the batch's first id in `ids`) over

@@ -9,8 +9,8 @@ makes from hmmemit -a alignments of some of them. hmmscan reads it
 pressed (hmmpress, run here), cudp-hmmscan reads the flat file. The query sequences mix the hmmer-examples sequences,
 hmmemit samples of the models (whole, and local multihit samples embedded in random flanks) and random background
 sequences (HMMER's background composition, lognormal lengths), all seeded. Both programs run with the same options
-(hmmscan with --cpu 0, so that its hit lists are deterministic; always --tblout, --domtblout and --pfamtblout) and
-everything they write is compared exactly:
+(hmmscan with --cpu 0, so that its hit lists are deterministic; cudp-hmmscan with --cpu 6, so that it searches three
+models at once; always --tblout, --domtblout and --pfamtblout) and everything they write is compared exactly:
   - every tblout and domtblout row, byte for byte and in order, and the header lines;
   - the main output from the banner's search parameters to its end (every query's tables, alignment displays,
     pipeline statistics, the "[ok]" line);
@@ -174,7 +174,7 @@ def main():
         nmodels, nq = make_inputs(examples, work, case, hmmscan)
         db, q = os.path.join(work, "db.hmm"), os.path.join(work, "queries.fa")
         runs = {}
-        for prog, tool, extra in (("hmmscan", hmmscan, ["--cpu", "0"]), ("cudp", cudp, ["--backend", backend])):
+        for prog, tool, extra in (("hmmscan", hmmscan, ["--cpu", "0"]), ("cudp", cudp, ["--backend", backend, "--cpu", "6"])):
             p = os.path.join(work, prog + ".")
             files = ["-o", p + "out", "--tblout", p + "tbl", "--domtblout", p + "dom", "--pfamtblout", p + "pfam"]
             run([tool] + files + case["options"] + extra + [db, q])
