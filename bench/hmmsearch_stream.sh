@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cudp-hmmsearch on a database larger than the GPU memory it may use, on the GPU machine: the GPU tests of
-# cudp-hmmsearch, cudp-phmmer and cudp-hmmscan, compute-sanitizer on a small streamed search, then a generated
-# database of about 1.5 billion residues searched resident and streamed (CUDP_GPU_MEMORY_MB) in the same run,
-# seconds and residues per second side by side.
+# cudp-hmmsearch, cudp-phmmer and cudp-hmmscan, compute-sanitizer on a small streamed search and a small scan of
+# three models at once, then a generated database of about 1.5 billion residues searched resident and streamed
+# (CUDP_GPU_MEMORY_MB) in the same run, seconds and residues per second side by side.
 # Usage (repo root): bench/hmmsearch_stream.sh [SEQUENCES]   (default 4,300,000: about 1.5e9 residues)
 # Results under $OUT; TESTS=0 skips the tests and the sanitizer, BENCH=0 the benchmark, TEST_REGEX picks the
 # tests (ctest -R). DEBS (default .debs): a folder holding the catch2, hmmer and hmmer-examples .deb files, for the
@@ -45,6 +45,14 @@ if [ "${TESTS:-1}" = 1 ]; then
     CUDP_GPU_MEMORY_MB=257 timeout 300 "$cs" --tool $tool --error-exitcode 9 "$hmmsearch" --backend cuda \
       -o /tmp/small-$tool.out /tmp/small.hmm /tmp/small.fa >"$OUT/sanitizer-$tool.log" 2>&1
     log "compute-sanitizer $tool, streamed search: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tr '\n' ' ') $(grep -c 'streamed' /tmp/small-$tool.out) streamed header"
+  done
+  # cudp-hmmscan with three models at once (three workers, each with its own filters and stream).
+  cat /tmp/small.hmm "$examples/tutorial/Pkinase.hmm" >/tmp/small3.hmm
+  head -c 300000 /tmp/small.fa | awk '/^>/ { n++ } n <= 400' >/tmp/queries.fa
+  for tool in memcheck racecheck synccheck; do
+    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/examples/hmmscan/cudp-hmmscan --backend cuda \
+      --cpu 6 -o /tmp/scan-$tool.out /tmp/small3.hmm /tmp/queries.fa >"$OUT/sanitizer-scan-$tool.log" 2>&1
+    log "compute-sanitizer $tool, hmmscan with three models at once: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-scan-$tool.log" | tr '\n' ' ')"
   done
 fi
 
