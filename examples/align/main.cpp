@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -53,12 +54,22 @@ struct SequenceFile {
   std::string where(std::size_t i) const { return path + " line " + std::to_string(lines[i]); }
 };
 
+// A pipe or FIFO can be read only once, and --alphabet auto reads the start of each input before the real read:
+// such an input is read whole into memory at its first use, and every later reader takes it from there.
+std::unique_ptr<cudp::io::detail::ChunkSource> open_input(const std::string& path) {
+  static std::unordered_map<std::string, std::string> streams;
+  if (cudp::io::is_regular_file(path)) return std::make_unique<cudp::io::detail::GzipFileSource>(path);
+  auto it = streams.find(path);
+  if (it == streams.end()) it = streams.emplace(path, cudp::io::read_file_text(path)).first;
+  return std::make_unique<cudp::io::detail::MemorySource>(it->second.data(), it->second.size());
+}
+
 // The reader refuses missing and empty files, empty sequences and letters outside the alphabet, naming the file
 // and line.
 SequenceFile read_sequences(const std::string& path, const Alphabet& alphabet) {
   SequenceFile f;
   f.path = path;
-  cudp::io::FastaReader reader(path, alphabet);
+  cudp::io::FastaReader reader(open_input(path), path, alphabet);
   cudp::io::FastaRecord record;
   while (reader.next(record)) {
     f.set.residues.insert(f.set.residues.end(), record.codes.begin(), record.codes.end());
@@ -84,7 +95,7 @@ Sample sample_letters(const std::string& path) {
                             cudp::bio::detail::make_code_table(letters, "", "")};
   Sample s;
   try {
-    cudp::io::FastaReader reader(path, any);
+    cudp::io::FastaReader reader(open_input(path), path, any);
     cudp::io::FastaRecord record;
     for (int k = 0; k < 16 && s.residues < 10000 && reader.next(record); ++k) {
       for (std::uint8_t c : record.codes) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -63,8 +64,11 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
   using cudp::io::InputError;
   cudp::io::SequenceSet set;
   const std::string name = path == "-" ? "standard input" : path;
-  if (path != "-" && cudp::io::is_database_file(path)) {
-    const int kind = packed_database_kind(path);
+  // A named input is opened once (a pipe cannot be opened again): its first bytes tell a packed database from FASTA.
+  std::optional<cudp::io::SequenceInput> input;
+  if (path != "-") input.emplace(path);
+  if (input && input->is_database()) {
+    const std::uint32_t kind = input->database_kind();
     const bool protein_models = alphabet.kind == cudp::bio::AlphabetKind::Protein;
     if (kind != 0 && kind != 1)
       throw InputError(format_error(path, "corrupt database: unknown alphabet kind " + std::to_string(kind)));
@@ -84,7 +88,7 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
     cudp::io::DatabaseReadOptions reading;
     reading.threads = threads;
     reading.recode = &to_plan7;
-    set = cudp::io::read_database(path, packed, reading);
+    set = input->read_database(packed, reading);
     for (std::size_t i = 0; i < set.size(); ++i) {
       if (set.length(i) == 0)
         throw InputError(format_error(path, "sequence " + std::to_string(i + 1) + " ('" + set.names[i] +
@@ -102,7 +106,7 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
       set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet,
                                   cudp::io::FastaHeaders::easel);
     } else {
-      set = cudp::io::read_fasta(path, alphabet.sequence_alphabet, cudp::io::FastaHeaders::easel);
+      set = input->read_fasta(alphabet.sequence_alphabet, cudp::io::FastaHeaders::easel);
     }
   } catch (const InputError& e) {
     // An invalid letter is most often a database of the other alphabet: say what the models expected.

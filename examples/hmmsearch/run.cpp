@@ -357,8 +357,8 @@ void write_run_outputs(const Options& o, const RunOutputs& out) {
   if (o.tblout) files.emplace_back(*o.tblout, &out.tbl);
   if (o.domtblout) files.emplace_back(*o.domtblout, &out.domtbl);
   if (o.pfamtblout) files.emplace_back(*o.pfamtblout, &out.pfamtbl);
-  cudp::io::write_outputs(files);
-  if (!o.output) std::fwrite(out.text.data(), 1, out.text.size(), stdout);
+  // With every output on one stream, the main output comes first and the tables after it, as hmmsearch prints them.
+  cudp::io::write_outputs(files, o.output ? nullptr : &out.text);
 }
 
 }  // namespace hmmsearch

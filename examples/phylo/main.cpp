@@ -261,8 +261,8 @@ int run(const Options& o) {
   if (!o.out.empty()) files.emplace_back(o.out, &main_text);
   if (!o.site_lh.empty()) files.emplace_back(o.site_lh, &site_text);
   if (!o.tree_out.empty()) files.emplace_back(o.tree_out, &tree_text);
-  cudp::io::write_outputs(files);
-  if (o.out.empty()) std::fputs(main_text.c_str(), stdout);
+  // The report first, then the other outputs, when more than one goes to the same stream.
+  cudp::io::write_outputs(files, o.out.empty() ? &main_text : nullptr);
   return 0;
 }
 

@@ -39,7 +39,7 @@ const char* kUsage =
     "A gap of length k costs OPEN + k*EXTEND (BLAST convention; ssearch36 -f OPEN -g EXTEND).\n"
     "\n"
     "  --query FILE        query sequences: FASTA (plain or .gz) or a cudp-makedb file; several queries are\n"
-    "                      searched in turn\n"
+    "                      searched in turn. A file may be a pipe; '-' is standard input (for one of the two)\n"
     "  --db FILE           database: FASTA (plain or .gz) or a cudp-makedb file\n"
     "  --matrix NAME|FILE  BLOSUM45, BLOSUM50, BLOSUM62 (default), BLOSUM80, PAM250, or an NCBI-format file\n"
     "  --gap-open N        gap open cost, >= 0 (default 11)\n"
@@ -92,6 +92,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
   }
   if (o.query.empty()) usage_error("--query is required");
   if (o.db.empty()) usage_error("--db is required");
+  if (o.query == "-" && o.db == "-") usage_error("--query and --db cannot both be standard input ('-')");
   if (o.gap_open < 0) usage_error("--gap-open must be >= 0, got " + std::to_string(o.gap_open));
   if (o.gap_extend <= 0) usage_error("--gap-extend must be > 0, got " + std::to_string(o.gap_extend));
   if (o.top <= 0) usage_error("--top must be > 0");
@@ -167,8 +168,13 @@ int main(int argc, char** argv) {
     if (o.backend != "host") cuda_started = std::async(std::launch::async, swsearch::start_cuda);
     const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto matrix = cudp::io::load_matrix(o.matrix, alphabet);
-    auto queries = cudp::io::load_sequences(o.query, alphabet);
-    auto db = cudp::io::load_sequences(o.db, alphabet, cudp::io::DatabaseReadOptions{threads});
+    // '-' is standard input, as ssearch36 and BLAST take it for the query; each input is opened and read once.
+    const auto load = [&](const std::string& path, const cudp::io::DatabaseReadOptions& options) {
+      cudp::io::SequenceInput input(path == "-" ? "/dev/stdin" : path, path == "-" ? "standard input" : "");
+      return input.is_database() ? input.read_database(alphabet, options) : input.read_fasta(alphabet);
+    };
+    auto queries = load(o.query, {});
+    auto db = load(o.db, cudp::io::DatabaseReadOptions{threads});
     auto ka = cudp::bio::gapped_parameters(matrix.name, o.gap_open, o.gap_extend);
     auto t_read = clock::now();
 

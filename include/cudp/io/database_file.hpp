@@ -18,8 +18,10 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -27,16 +29,19 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../bio/alphabet.hpp"
 #include "error.hpp"
 #include "fasta.hpp"
+#include "output_files.hpp"
 #include "sequence_set.hpp"
 
 // The arrays go to and from disk with a single fwrite/fread each, which is only the documented format on a
@@ -121,9 +126,14 @@ inline void write_database(const std::string& path, const SequenceSet& set, cons
   header.residues = set.residues.size();
   header.text_bytes = text_bytes;
 
-  detail::TemporaryFile temporary(path + ".tmp");
-  detail::FilePtr file(std::fopen(temporary.path().c_str(), "wb"));
-  if (!file) throw InputError(format_error(temporary.path(), std::string("cannot create: ") + std::strerror(errno)));
+  // A stream (a pipe, /dev/stdout) is written in place: there is no file to rename over it. A name of a descriptor
+  // already open is written through that descriptor, as output_files.hpp explains.
+  const bool stream = is_output_stream(path);
+  const int descriptor = stream ? detail::descriptor_named(path) : -1;
+  detail::TemporaryFile temporary(stream ? std::string() : path + ".tmp");
+  const std::string& where = stream ? path : temporary.path();
+  detail::FilePtr file(descriptor >= 0 ? fdopen(dup(descriptor), "wb") : std::fopen(where.c_str(), "wb"));
+  if (!file) throw InputError(format_error(where, std::string("cannot create: ") + std::strerror(errno)));
   int write_error = 0;
   const auto write_array = [&](const void* data, std::size_t bytes) {
     if (write_error == 0 && bytes != 0 && std::fwrite(data, bytes, 1, file.get()) != 1) write_error = errno;
@@ -140,8 +150,9 @@ inline void write_database(const std::string& path, const SequenceSet& set, cons
   // fclose flushes the stdio buffer: its failure (a full disk) is a failed write too.
   if (std::fclose(file.release()) != 0 && write_error == 0) write_error = errno;
   if (write_error != 0) {
-    throw InputError(format_error(temporary.path(), std::string("cannot write: ") + std::strerror(write_error)));
+    throw InputError(format_error(where, std::string("cannot write: ") + std::strerror(write_error)));
   }
+  if (stream) return;
   if (std::rename(temporary.path().c_str(), path.c_str()) != 0) {
     throw InputError(
         format_error(path, std::string("cannot rename ") + temporary.path() + " to it: " + std::strerror(errno)));
@@ -149,6 +160,7 @@ inline void write_database(const std::string& path, const SequenceSet& set, cons
   temporary.release();
 }
 
+// Opens path to look at its first bytes: for regular files only, as a pipe would lose them (SequenceInput keeps them).
 inline bool is_database_file(const std::string& path) {
   detail::FilePtr file(std::fopen(path.c_str(), "rb"));
   char magic[sizeof detail::database_magic];
@@ -181,20 +193,21 @@ void split_among_threads(std::uint64_t n, std::uint64_t least, int threads, Body
 
 }  // namespace detail
 
-// Every count and offset is checked before it is used, so a corrupt or hostile file ends in an InputError, not in
-// a huge allocation or an out-of-bounds read later in a kernel.
-inline SequenceSet read_database(const std::string& path, const bio::Alphabet& expected,
-                                 const DatabaseReadOptions& options = {}) {
-  const auto fail = [&](const std::string& message) { return InputError(format_error(path, message)); };
+namespace detail {
 
-  detail::FilePtr file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw fail(std::string("cannot open: ") + std::strerror(errno));
-  std::error_code size_error;
-  const std::uint64_t file_size = std::filesystem::file_size(path, size_error);
-  if (size_error) throw fail("cannot determine the file size: " + size_error.message());
+// The reader proper, on a file open at its start (a regular file or a spooled copy of a stream); path names it in
+// messages. Every count and offset is checked before it is used, so a corrupt or hostile file ends in an
+// InputError, not in a huge allocation or an out-of-bounds read later in a kernel.
+inline SequenceSet read_database_file(std::FILE* opened, const std::string& path, const bio::Alphabet& expected,
+                                      const DatabaseReadOptions& options) {
+  const auto fail = [&](const std::string& message) { return InputError(format_error(path, message)); };
+  struct stat status {};
+  if (fstat(fileno(opened), &status) != 0)
+    throw fail(std::string("cannot determine the file size: ") + std::strerror(errno));
+  const std::uint64_t file_size = static_cast<std::uint64_t>(status.st_size);
 
   detail::DatabaseHeader header{};
-  if (file_size < sizeof header || std::fread(&header, sizeof header, 1, file.get()) != 1) {
+  if (file_size < sizeof header || std::fread(&header, sizeof header, 1, opened) != 1) {
     throw fail("too short to be a cudp database");
   }
   if (std::memcmp(header.magic, detail::database_magic, sizeof header.magic) != 0) {
@@ -227,7 +240,7 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
   std::vector<std::uint32_t> description_lengths(n);
   set.offsets.resize(n + 1);
   const auto read_array = [&](void* data, std::size_t bytes) {
-    if (bytes != 0 && std::fread(data, bytes, 1, file.get()) != 1) throw fail("unexpected end of file");
+    if (bytes != 0 && std::fread(data, bytes, 1, opened) != 1) throw fail("unexpected end of file");
   };
   read_array(set.offsets.data(), set.offsets.size() * sizeof(std::uint64_t));
   read_array(name_lengths.data(), n * sizeof(std::uint32_t));
@@ -248,7 +261,7 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
   // The residues: each thread reads its part with pread (no shared file position), checks it and recodes it while
   // it is still in cache.
   const std::uint64_t residues_at = sizeof header + 8 * (n + 1) + 8 * n;
-  const int fd = fileno(file.get());
+  const int fd = fileno(opened);
   set.residues.resize(header.residues);
   std::vector<std::uint8_t> part_largest;
   std::mutex part_mutex;
@@ -299,11 +312,98 @@ inline SequenceSet read_database(const std::string& path, const bio::Alphabet& e
   return set;
 }
 
-// A packed database (read with `options`) when the file starts with the magic number, otherwise FASTA (plain or
-// gzip).
+// An unnamed temporary file (in TMPDIR, else /tmp) holding the bytes of a stream: the reader above needs the size
+// first and reads parts of the file on several threads, which a pipe cannot give.
+inline FilePtr spool_to_temporary(ChunkSource& source, const std::string& name) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string pattern = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/cudp-spool-XXXXXX";
+  const int fd = mkstemp(pattern.data());
+  if (fd < 0) {
+    throw InputError(format_error(name, "cannot create a temporary file in " + pattern.substr(0, pattern.rfind('/')) +
+                                            ": " + std::strerror(errno)));
+  }
+  unlink(pattern.c_str());  // gone when closed, whatever happens
+  FilePtr file(fdopen(fd, "w+b"));
+  if (!file) {
+    close(fd);
+    throw InputError(format_error(name, std::string("cannot open a temporary file: ") + std::strerror(errno)));
+  }
+  const char* data = nullptr;
+  for (std::size_t n; (n = source.read(data)) != 0;) {
+    if (std::fwrite(data, 1, n, file.get()) != n)
+      throw InputError(format_error(name, std::string("cannot copy to a temporary file: ") + std::strerror(errno)));
+  }
+  if (std::fflush(file.get()) != 0)
+    throw InputError(format_error(name, std::string("cannot copy to a temporary file: ") + std::strerror(errno)));
+  std::rewind(file.get());
+  return file;
+}
+
+}  // namespace detail
+
+inline SequenceSet read_database(const std::string& path, const bio::Alphabet& expected,
+                                 const DatabaseReadOptions& options = {}) {
+  detail::FilePtr file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw InputError(format_error(path, std::string("cannot open: ") + std::strerror(errno)));
+  return detail::read_database_file(file.get(), path, expected, options);
+}
+
+// A sequence input opened once, whose first bytes tell a packed database from FASTA. Pipes, FIFOs and process
+// substitutions are read once from start to end, like regular files: FASTA is parsed as it streams in; a packed
+// database from a stream (or compressed) is copied to an unnamed temporary file first.
+class SequenceInput {
+ public:
+  // name stands for the input in messages; the path by default.
+  explicit SequenceInput(const std::string& path, const std::string& name = {})
+      : path_(path), name_(name.empty() ? path : name), regular_(is_regular_file(path)) {
+    auto file = std::make_unique<detail::GzipFileSource>(path, name_);
+    compressed_ = file->compressed();
+    source_ = std::make_unique<detail::PeekedSource>(std::move(file));
+  }
+
+  const std::string& path() const { return path_; }
+  bool is_database() {
+    return source_->peek(sizeof detail::database_magic) ==
+           std::string_view(detail::database_magic, sizeof detail::database_magic);
+  }
+  // The alphabet kind in a packed database's header (0 protein, 1 DNA), before the database is read.
+  std::uint32_t database_kind() {
+    const std::string_view head = source_->peek(sizeof(detail::DatabaseHeader));
+    if (head.size() < sizeof(detail::DatabaseHeader))
+      throw InputError(format_error(name_, "too short to be a cudp database"));
+    std::uint32_t kind = 0;
+    std::memcpy(&kind, head.data() + offsetof(detail::DatabaseHeader, alphabet_kind), sizeof kind);
+    return kind;
+  }
+
+  // Each reads the input once; call one of them once.
+  SequenceSet read_database(const bio::Alphabet& expected, const DatabaseReadOptions& options = {}) {
+    if (regular_ && !compressed_) {  // opened again, to be read by parts on threads
+      detail::FilePtr file(std::fopen(path_.c_str(), "rb"));
+      if (!file) throw InputError(format_error(name_, std::string("cannot open: ") + std::strerror(errno)));
+      return detail::read_database_file(file.get(), name_, expected, options);
+    }
+    const detail::FilePtr copy = detail::spool_to_temporary(*source_, name_);
+    return detail::read_database_file(copy.get(), name_, expected, options);
+  }
+  SequenceSet read_fasta(const bio::Alphabet& alphabet, FastaHeaders headers = FastaHeaders::trimmed) {
+    return io::read_fasta(std::move(source_), name_, alphabet, headers);
+  }
+
+ private:
+  std::string path_;
+  std::string name_;
+  bool regular_ = false;
+  bool compressed_ = false;
+  std::unique_ptr<detail::PeekedSource> source_;
+};
+
+// A packed database (read with `options`) when the input starts with the magic number, otherwise FASTA (plain or
+// gzip), reading the input once.
 inline SequenceSet load_sequences(const std::string& path, const bio::Alphabet& alphabet,
                                   const DatabaseReadOptions& options = {}) {
-  return is_database_file(path) ? read_database(path, alphabet, options) : read_fasta(path, alphabet);
+  SequenceInput input(path);
+  return input.is_database() ? input.read_database(alphabet, options) : input.read_fasta(alphabet);
 }
 
 }  // namespace cudp::io

@@ -79,12 +79,14 @@ class GzipFileSource final : public ChunkSource {
   static constexpr unsigned zlib_buffer_bytes = 1u << 20;
   static constexpr std::size_t chunk_bytes = std::size_t{4} << 20;
 
-  explicit GzipFileSource(const std::string& path) : path_(path) {
+  // name stands for the input in messages ("standard input" for /dev/stdin, say); the path by default.
+  explicit GzipFileSource(const std::string& path, const std::string& name = {})
+      : path_(path), name_(name.empty() ? path : name) {
     errno = 0;
     file_ = gzopen(path.c_str(), "rb");
     if (file_ == nullptr) {
       throw InputError(
-          format_error(path, std::string("cannot open: ") + (errno != 0 ? std::strerror(errno) : "out of memory")));
+          format_error(name_, std::string("cannot open: ") + (errno != 0 ? std::strerror(errno) : "out of memory")));
     }
     gzbuffer(file_, zlib_buffer_bytes);
     buffer_.reset(new char[chunk_bytes]);
@@ -102,11 +104,13 @@ class GzipFileSource final : public ChunkSource {
     // inflate and records Z_BUF_ERROR, so the error state must be checked after every read, not only on -1.
     int code = Z_OK;
     const char* message = gzerror(file_, &code);
-    if (n < 0 || code != Z_OK) throw InputError(format_error(path_, describe_zlib_error(code, message)));
+    if (n < 0 || code != Z_OK) throw InputError(format_error(name_, describe_zlib_error(code, message)));
     data = buffer_.get();
     return static_cast<std::size_t>(n);
   }
   std::uint64_t size_hint() const override { return size_hint_; }
+  // False for a plain file, read as it is.
+  bool compressed() const { return gzdirect(file_) == 0; }
 
  private:
   std::string describe_zlib_error(int code, const char* message) const {
@@ -125,9 +129,51 @@ class GzipFileSource final : public ChunkSource {
   }
 
   std::string path_;
+  std::string name_;
   gzFile file_ = nullptr;
   std::uint64_t size_hint_ = 0;
   std::unique_ptr<char[]> buffer_;
+};
+
+// Lets a reader look at the first bytes of an input, to tell formats apart, and then read it from the start: a
+// pipe can be opened and read only once, so its first bytes are kept and handed out again before the rest.
+class PeekedSource final : public ChunkSource {
+ public:
+  explicit PeekedSource(std::unique_ptr<ChunkSource> source) : source_(std::move(source)) {}
+
+  // Up to `bytes` first bytes of the input (fewer only when the input is shorter).
+  std::string_view peek(std::size_t bytes) {
+    while (head_.size() < bytes && !ended_) {
+      const char* data = nullptr;
+      const std::size_t n = source_->read(data);
+      if (n == 0) {
+        ended_ = true;
+        break;
+      }
+      head_.append(data, n);
+    }
+    return std::string_view(head_).substr(0, bytes);
+  }
+  std::size_t read(const char*& data) override {
+    if (!head_given_) {
+      head_given_ = true;
+      if (!head_.empty()) {
+        data = head_.data();
+        return head_.size();
+      }
+    }
+    if (ended_) return 0;
+    const std::size_t n = source_->read(data);
+    ended_ = n == 0;
+    return n;
+  }
+  std::uint64_t size_hint() const override { return source_->size_hint(); }
+
+ private:
+  std::unique_ptr<ChunkSource> source_;
+  std::string head_;
+  bool head_given_ = false;
+  bool ended_ = false;
 };
 
 // The parser proper. It never looks at a whole line of sequence: it translates everything up to the next '>' that
@@ -383,6 +429,10 @@ class FastaReader {
  public:
   FastaReader(const std::string& path, const bio::Alphabet& alphabet)
       : scanner_(std::make_unique<detail::GzipFileSource>(path), path, alphabet) {}
+  // Bytes from another source (text in memory, a pipe already opened); source_name stands for it in messages.
+  FastaReader(std::unique_ptr<detail::ChunkSource> source, const std::string& source_name,
+              const bio::Alphabet& alphabet)
+      : scanner_(std::move(source), source_name, alphabet) {}
 
   // Fills out with the next record; false at the end of the file.
   bool next(FastaRecord& out) {
@@ -415,6 +465,13 @@ inline SequenceSet read_all(FastaScanner& scanner) {
 
 }  // namespace detail
 
+// True when path names a regular file (after links), one that can be opened again and read from the start; false
+// for pipes, FIFOs, process substitutions (/dev/fd/N), character devices and missing files.
+inline bool is_regular_file(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error);
+}
+
 // Reads a whole FASTA file, plain or gzip-compressed.
 inline SequenceSet read_fasta(const std::string& path, const bio::Alphabet& alphabet,
                               FastaHeaders headers = FastaHeaders::trimmed) {
@@ -426,6 +483,13 @@ inline SequenceSet read_fasta(const std::string& path, const bio::Alphabet& alph
 inline SequenceSet parse_fasta(const char* data, std::size_t size, const std::string& source_name,
                                const bio::Alphabet& alphabet, FastaHeaders headers = FastaHeaders::trimmed) {
   detail::FastaScanner scanner(std::make_unique<detail::MemorySource>(data, size), source_name, alphabet, headers);
+  return detail::read_all(scanner);
+}
+
+// The same from a source already opened (PeekedSource, say).
+inline SequenceSet read_fasta(std::unique_ptr<detail::ChunkSource> source, const std::string& source_name,
+                              const bio::Alphabet& alphabet, FastaHeaders headers = FastaHeaders::trimmed) {
+  detail::FastaScanner scanner(std::move(source), source_name, alphabet, headers);
   return detail::read_all(scanner);
 }
 
