@@ -34,6 +34,7 @@
 #include "../hmmsearch/run.hpp"
 #include "../hmmsearch/stage_times.hpp"
 #include "../hmmsearch/search.hpp"
+#include "scan_daemon.hpp"
 #include "scan_options.hpp"
 
 #ifndef CUDP_VERSION
@@ -232,11 +233,13 @@ int main(int argc, char** argv) {
     }
     const hmmscan::Options& p = *parsed;
     const hmmsearch::Options& o = p.search;
+    if (o.daemon) return hmmscan::serve(p, scan);
+    if (o.connect) return hmmscan::scan_in_daemon(p, argc, argv, current_dir());
     const int threads = hmmsearch::host_threads(o);
     std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
     hmmsearch::check_outputs_writable(o);
-    if (o.hmm_file == "-" || o.seq_file == "-")
-      throw hmmsearch::UsageError("cudp-hmmscan reads <hmmdb> and <seqfile> from files, not standard input");
+    // As hmmscan: the sequences may come from standard input, the profile database may not.
+    if (o.hmm_file == "-") throw hmmsearch::UsageError("<hmmdb> cannot be read from standard input");
 
     hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
     auto t = hmmsearch::StageTimes::clock::now();

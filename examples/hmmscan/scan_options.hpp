@@ -1,7 +1,8 @@
 #pragma once
 // cudp-hmmscan's command line: hmmscan 3.3.2's options, read by cudp-hmmsearch's parser (the same names, value
 // ranges and incompatibilities) after hmmscan's own words are mapped onto it: --qformat is hmmsearch's --tformat
-// (the sequences are the side that the searches run over), and hmmsearch's -A, --daemon and --connect do not exist.
+// (the sequences are the side that the searches run over), hmmsearch's -A does not exist, and --daemon and
+// --connect serve profile databases instead of sequence databases (scan_daemon.hpp).
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@ namespace hmmscan {
 
 inline const char* usage_text() {
   return "Usage: cudp-hmmscan [options] <hmmdb> <seqfile>\n"
+         "       cudp-hmmscan --daemon <socket> [--cpu <n>] [--backend <s>] <hmmdb> [<hmmdb>...]\n"
+         "       cudp-hmmscan --connect <socket> [options] <hmmdb> <seqfile>\n"
          "\n"
          "Searches every sequence of <seqfile> (FASTA, plain or .gz, or a cudp-makedb database) against every profile\n"
          "of <hmmdb> (HMMER3 text format, plain or .gz; no hmmpress needed), with HMMER 3.3.2 hmmscan's pipeline,\n"
@@ -62,7 +65,12 @@ inline const char* usage_text() {
          "  --qformat <s> : assert input <seqfile> is in format <s>: only fasta\n"
          "                  (a cudp-makedb file is recognised anyway)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
-         "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n";
+         "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n"
+         "\n"
+         "Resident profile databases (a scan costs no start-up: no CUDA context, no <hmmdb> read):\n"
+         "  --daemon <s>  : read each <hmmdb> once, then serve scans on the local socket <s> until SIGTERM or SIGINT\n"
+         "  --connect <s> : run this scan in the daemon listening on <s>; <hmmdb> must be one of its databases and\n"
+         "                  <seqfile> FASTA. Output files are written here, exactly as a one-shot run writes them\n";
 }
 
 struct Options {
@@ -85,9 +93,6 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       if (name.size() > 2 && std::string("--qformat").rfind(name, 0) == 0) w = "--tformat" + rest;
       if (name.size() > 2 && std::string("--tformat").rfind(name, 0) == 0)
         throw hmmsearch::UsageError("unknown option " + name);
-      for (const char* absent : {"--daemon", "--connect"})
-        if (name.size() > 3 && std::string(absent).rfind(name, 0) == 0)
-          throw hmmsearch::UsageError("unknown option " + name);
     } else if (in_options && w.size() >= 2 && w[0] == '-' && w[1] == 'A') {
       throw hmmsearch::UsageError("unknown option -A");
     }

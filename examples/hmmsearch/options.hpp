@@ -17,7 +17,7 @@ namespace hmmsearch {
 
 inline const char* usage_text() {
   return "Usage: cudp-hmmsearch [options] <hmmfile> <seqdb>\n"
-         "       cudp-hmmsearch --daemon <socket> [--cpu <n>] [--backend <s>] <seqdb>\n"
+         "       cudp-hmmsearch --daemon <socket> [--cpu <n>] [--backend <s>] <seqdb> [<seqdb>...]\n"
          "       cudp-hmmsearch --connect <socket> [options] <hmmfile> <seqdb>\n"
          "\n"
          "Searches every profile of <hmmfile> (HMMER3 text format, plain or .gz) against every sequence of <seqdb>\n"
@@ -72,9 +72,10 @@ inline const char* usage_text() {
          "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n"
          "\n"
          "Resident database (a search costs no start-up: no CUDA context, no database read):\n"
-         "  --daemon <s>  : load <seqdb> (a cudp-makedb database) and its GPU copy once, then serve searches on the\n"
-         "                  local socket <s> until SIGTERM or SIGINT\n"
-         "  --connect <s> : run this search in the daemon listening on <s>; <seqdb> must be the daemon's database.\n"
+         "  --daemon <s>  : load each <seqdb> (cudp-makedb databases) and its GPU copy once, then serve searches\n"
+         "                  (cudp-hmmsearch's and cudp-phmmer's, from any number of clients) on the local socket <s>\n"
+         "                  until SIGTERM or SIGINT\n"
+         "  --connect <s> : run this search in the daemon listening on <s>; <seqdb> must be one of its databases.\n"
          "                  Output files are written here, exactly as a one-shot run writes them\n";
 }
 
@@ -91,6 +92,7 @@ struct Options {
   std::optional<std::string> tformat;
   std::string backend = "auto";
   std::optional<std::string> daemon;   // --daemon: the socket to serve on (hmm_file is then empty)
+  std::vector<std::string> databases;  // --daemon: every <seqdb> it serves (seq_file is the first)
   std::optional<std::string> connect;  // --connect: the socket of the daemon that runs this search
   // The options given (full names, values as typed) in hmmsearch's table order, as its esl_opt_SpoofCmdline()
   // writes them on the tables' "Option settings" line.
@@ -361,9 +363,9 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       }
       throw UsageError("option " + flag + " belongs to a search: give it to the client (--connect), not to --daemon");
     }
-    if (files.size() != 1)
-      throw UsageError("--daemon expects one argument, <seqdb>, got " + std::to_string(files.size()));
+    if (files.empty()) throw UsageError("--daemon expects one or more arguments, <seqdb> [<seqdb>...], got none");
     o.seq_file = files[0];
+    o.databases = files;
     return o;
   }
   if (o.connect) {

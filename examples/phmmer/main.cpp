@@ -16,34 +16,18 @@
 #include <string>
 #include <vector>
 
+#include "../hmmsearch/daemon_protocol.hpp"
 #include "../hmmsearch/database.hpp"
 #include "../hmmsearch/options.hpp"
 #include "../hmmsearch/run.hpp"
 #include "phmmer_options.hpp"
+#include "queries.hpp"
 
 namespace {
 
 std::string current_dir() {
   std::vector<char> buf(4096);
   return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
-}
-
-struct Query {
-  std::string name, description;
-  std::vector<std::uint8_t> codes;
-};
-
-std::vector<Query> read_queries(const std::string& path) {
-  const cudp::hmmer::Plan7Alphabet& alphabet = cudp::hmmer::plan7_amino();
-  const cudp::io::SequenceSet set =
-      cudp::io::read_fasta(path, alphabet.sequence_alphabet, cudp::io::FastaHeaders::easel);
-  std::vector<Query> queries;
-  for (std::size_t i = 0; i < set.size(); ++i) {
-    if (set.length(i) == 0) throw cudp::io::InputError(path + ": query '" + set.names[i] + "' has no residues");
-    queries.push_back({set.names[i], set.descriptions[i], {set.data(i), set.data(i) + set.length(i)}});
-  }
-  if (queries.empty()) throw cudp::io::InputError(path + ": no query sequence found");
-  return queries;
 }
 
 }  // namespace
@@ -57,25 +41,33 @@ int main(int argc, char** argv) {
     }
     const phmmer::Options& p = *parsed;
     const hmmsearch::Options& o = p.search;
+    if (o.connect) {
+      // The daemon parses the same command line; only the query file's text travels with it.
+      hmmsearch::check_outputs_writable(o);
+      if (o.hmm_file == "-")
+        throw hmmsearch::UsageError("cudp-phmmer reads <seqfile> and <seqdb> from files, not standard input");
+      const std::vector<std::string> words(argv + 1, argv + argc);
+      return hmmsearch::run_in_daemon("cudp-phmmer", "phmmer", o, *o.connect, current_dir(),
+                                      cudp::io::read_file_text(o.hmm_file), words);
+    }
     const bool progress = isatty(STDERR_FILENO) != 0;
     const int threads = hmmsearch::host_threads(o);
     std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
     hmmsearch::check_outputs_writable(o);
-    if (o.hmm_file == "-" || o.seq_file == "-")
-      throw hmmsearch::UsageError("cudp-phmmer reads <seqfile> and <seqdb> from files, not standard input");
-
-    // The queries' models, all built before the search: the same builder (and generator) for every query, as
-    // phmmer's, reseeded before each calibration.
-    const std::vector<Query> queries = read_queries(o.hmm_file);
-    cudp::hmmer::SingleSequenceBuilder builder(p.model);
-    std::vector<cudp::hmmer::HmmModel> models;
-    models.reserve(queries.size());
-    for (const Query& q : queries) {
-      cudp::hmmer::HmmModel m = builder.build(q.name, q.codes.data(), q.codes.size());
-      m.description = q.description;
-      m.source = o.hmm_file;
-      models.push_back(std::move(m));
+    // Either input may be standard input, as in phmmer; both cannot. Unlike phmmer, several queries may come with
+    // the database on standard input: it is read whole before the search.
+    if (o.hmm_file == "-" && o.seq_file == "-")
+      throw hmmsearch::UsageError("<seqfile> and <seqdb> cannot both be standard input ('-')");
+    std::string query_text;
+    if (o.hmm_file == "-") {
+      query_text = cudp::io::read_stream_text(stdin, "standard input");
+      if (!query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0])))
+        throw hmmsearch::gzip_on_standard_input("query sequences");
+    } else {
+      query_text = cudp::io::read_file_text(o.hmm_file);
     }
+    const std::vector<cudp::hmmer::HmmModel> models =
+        phmmer::build_query_models(query_text, o.hmm_file == "-" ? std::string("standard input") : o.hmm_file, p.model);
 
     const cudp::io::SequenceSet db =
         hmmsearch::load_database(o.seq_file, cudp::hmmer::plan7_amino(), o.hmm_file, std::max(1, threads));

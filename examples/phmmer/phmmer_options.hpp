@@ -18,6 +18,7 @@ namespace phmmer {
 
 inline const char* usage_text() {
   return "Usage: cudp-phmmer [options] <seqfile> <seqdb>\n"
+         "       cudp-phmmer --connect <socket> [options] <seqfile> <seqdb>\n"
          "\n"
          "Searches each protein sequence of <seqfile> (FASTA) against every sequence of <seqdb> (FASTA, plain or .gz,\n"
          "or a cudp-makedb database) as HMMER 3.3.2 phmmer does: the query is made into a profile HMM with a\n"
@@ -40,6 +41,9 @@ inline const char* usage_text() {
          "--domE, --domT, --incE, --incT, --incdomE, --incdomT, --max, --F1, --F2, --F3, --nobias, --nonull2, -Z, "
          "--domZ,\n"
          "--seed (also the calibration's seed), --tformat, --cpu and --backend, are cudp-hmmsearch's (and phmmer's).\n"
+         "  --connect <s> : run this search in the daemon listening on <s> (started by cudp-hmmsearch --daemon),\n"
+         "                  which must hold <seqdb>; output files are written here, exactly as a one-shot run writes\n"
+         "                  them\n"
          "Not supported: --mxfile, --seed 0, reading <seqfile> or <seqdb> from standard input.\n";
 }
 
@@ -77,7 +81,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     const std::string flag = word.substr(0, eq);
     bool mine = false;
     for (const std::string& name : own) mine |= flag == name;
-    for (const char* refused : {"--cut_ga", "--cut_nc", "--cut_tc", "--daemon", "--connect"})
+    for (const char* refused : {"--cut_ga", "--cut_nc", "--cut_tc", "--daemon"})
       if (flag == refused) throw hmmsearch::UsageError("unknown option " + flag);
     p.given.push_back(word);
     if (!mine) {

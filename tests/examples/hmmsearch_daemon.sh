@@ -37,7 +37,7 @@ start_daemon() {
   "$hmmsearch" --daemon "$work/sock" --backend "$backend" db.cudpdb 2>>daemon.err &
   daemon_pid=$!
   for _ in $(seq 1 600); do
-    grep -q "serving db.cudpdb" daemon.err 2>/dev/null && return 0
+    grep -q "ready on" daemon.err 2>/dev/null && return 0
     kill -0 "$daemon_pid" 2>/dev/null || fail "the daemon did not start"
     sleep 0.1
   done
@@ -86,12 +86,16 @@ expect_error() {  # status pattern command...
 head -c 3000 models.hmm > bad.hmm
 expect_error 1 "^cudp-hmmsearch: bad.hmm:[0-9]*: node" "$hmmsearch" --connect "$work/sock" -o bad.out bad.hmm db.cudpdb
 [ ! -e bad.out ] || fail "a failed search left an output file"
-expect_error 1 "other.cudpdb: is not the database of the daemon" "$hmmsearch" --connect "$work/sock" models.hmm other.cudpdb
-expect_error 1 "MADE1.hmm:1: model 'MADE1' is DNA but the daemon's database" \
+expect_error 1 "database other.cudpdb is not loaded in the daemon at $work/sock; it holds: db.cudpdb" \
+  "$hmmsearch" --connect "$work/sock" models.hmm other.cudpdb
+expect_error 1 "MADE1.hmm:1: model 'MADE1' is DNA but the database db.cudpdb of the daemon" \
   "$hmmsearch" --connect "$work/sock" "$examples/tutorial/MADE1.hmm" db.cudpdb
 expect_error 1 "option --cpu belongs to the daemon" "$hmmsearch" --connect "$work/sock" --cpu 2 models.hmm db.cudpdb
 expect_error 1 "option -E belongs to a search" "$hmmsearch" --daemon "$work/sock2" -E 1 db.cudpdb
-expect_error 1 "serves a database packed by cudp-makedb; db.fa is not one" "$hmmsearch" --daemon "$work/sock2" db.fa
+expect_error 1 "serves databases packed by cudp-makedb; db.fa is not one" "$hmmsearch" --daemon "$work/sock2" db.fa
+expect_error 1 "models.hmm holds profiles: serve it with cudp-hmmscan --daemon" \
+  "$hmmsearch" --daemon "$work/sock2" models.hmm
+expect_error 1 "./db.cudpdb is the same database as db.cudpdb" "$hmmsearch" --daemon "$work/sock2" db.cudpdb ./db.cudpdb
 expect_error 1 "no daemon on $work/none" "$hmmsearch" --connect "$work/none" models.hmm db.cudpdb
 expect_error 1 "a daemon is already listening there" "$hmmsearch" --daemon "$work/sock" --backend host db.cudpdb
 compare_search  # still serving

@@ -96,7 +96,7 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"m", "d", "e"}, "got 3"},
       {{"--daemon", "s", "--connect", "s", "d"}, "--daemon and --connect"},
       {{"--daemon", "s", "--tblout", "t", "d"}, "--tblout belongs to a search"},
-      {{"--daemon", "s", "m", "d"}, "--daemon expects one argument"},
+      {{"--daemon", "s"}, "--daemon expects one or more arguments"},
       {{"--connect", "s", "--cpu", "4", "m", "d"}, "--cpu belongs to the daemon"},
       {{"--connect", "s", "--backend", "host", "m", "d"}, "--backend belongs to the daemon"},
       {{"--connect", "s", "m", "-"}, "not standard input"},
@@ -112,6 +112,10 @@ TEST_CASE("a daemon takes its database and backend; a client takes the search", 
   CHECK(daemon->hmm_file.empty());
   CHECK(*daemon->cpu == 8);
   CHECK(daemon->backend == "cuda");
+  CHECK(daemon->databases == std::vector<std::string>{"db.cudpdb"});
+  const auto several = parse({"--daemon", "/tmp/s", "a.cudpdb", "b.cudpdb"});
+  REQUIRE(several);
+  CHECK(several->databases == std::vector<std::string>{"a.cudpdb", "b.cudpdb"});
 
   const auto client = parse({"--connect", "/tmp/s", "--tblout", "t", "-E", "1e-3", "m.hmm", "db.cudpdb"});
   REQUIRE(client);
