@@ -32,7 +32,7 @@ hmmsearch=build-gpu/examples/hmmsearch/cudp-hmmsearch
 examples=${CUDP_EXAMPLES:-/tmp/cputools/usr/share/doc/hmmer/examples}
 
 if [ "${TESTS:-1}" = 1 ]; then
-  tests="device_plan7_filters_test|hmmsearch_gpu_memory|hmmsearch_daemon_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
+  tests="device_plan7_filters_test|hmmsearch_gpu_memory|daemon.*_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
   tests="${TEST_REGEX:-$tests|phmmer_vs_phmmer_.*_cuda|hmmscan_vs_hmmscan_.*_cuda}"
   (cd build-gpu && ctest -R "$tests" --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
   log "hmmsearch, phmmer and hmmscan GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
