@@ -25,22 +25,28 @@ if ls "$DEBS"/catch2_2*.deb >/dev/null 2>&1; then
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test \
+cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test device_plan7_parsers_test \
   >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 hmmsearch=build-gpu/examples/hmmsearch/cudp-hmmsearch
 examples=${CUDP_EXAMPLES:-/tmp/cputools/usr/share/doc/hmmer/examples}
 
 if [ "${TESTS:-1}" = 1 ]; then
-  tests="device_plan7_filters_test|hmmsearch_gpu_memory|daemon.*_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
+  tests="device_plan7_filters_test|device_plan7_parsers_test|hmmsearch_gpu_memory|daemon.*_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
   tests="${TEST_REGEX:-$tests|phmmer_vs_phmmer_.*_cuda|hmmscan_vs_hmmscan_.*_cuda}"
   (cd build-gpu && ctest -R "$tests" --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
   log "hmmsearch, phmmer and hmmscan GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "Failed|\*\*\*" "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
+  # The parser kernel on its own, on the test case of small waves (a few targets each).
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  for tool in memcheck racecheck synccheck; do
+    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+      "Device parsers in waves of a few targets give the same rows" >"$OUT/sanitizer-parsers-$tool.log" 2>&1
+    log "compute-sanitizer $tool, device parsers: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-parsers-$tool.log" | tr '\n' ' ')"
+  done
   # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
   build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1
   cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" >/tmp/small.hmm
-  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
   for tool in memcheck racecheck synccheck; do
     CUDP_GPU_MEMORY_MB=257 timeout 300 "$cs" --tool $tool --error-exitcode 9 "$hmmsearch" --backend cuda \
       -o /tmp/small-$tool.out /tmp/small.hmm /tmp/small.fa >"$OUT/sanitizer-$tool.log" 2>&1

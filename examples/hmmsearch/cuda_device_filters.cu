@@ -12,6 +12,7 @@
 
 #include <cudp/engine/striped_batches.cuh>
 #include <cudp/hmmer/device_filters.cuh>
+#include <cudp/hmmer/device_parsers.cuh>
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "device_filters.hpp"
@@ -125,6 +126,7 @@ struct DeviceFilters::Impl {
   std::vector<std::unique_ptr<FilterSet>> sets;
   HostFilters host;
   std::vector<std::uint32_t> all;
+  cudp::hmmer::DevicePlan7Parsers parsers;
 };
 
 DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(std::make_unique<Impl>(db)) {}
@@ -215,6 +217,19 @@ std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profi
     std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
   });
   return out;
+}
+
+bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
+                            cudp::hmmer::ParserRowsBatch& rows) {
+  std::vector<const std::uint8_t*> residues(targets.size());
+  std::vector<std::uint32_t> lengths(targets.size());
+  for (std::size_t j = 0; j < targets.size(); ++j) {
+    residues[j] = impl_->db.data(targets[j]);
+    lengths[j] = static_cast<std::uint32_t>(impl_->db.length(targets[j]));
+  }
+  impl_->parsers.set_model(tables);
+  impl_->parsers.run(residues, lengths, rows);
+  return true;
 }
 
 double DeviceFilters::kernel_seconds() const {

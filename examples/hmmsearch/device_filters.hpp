@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <cudp/hmmer/plan7_filter_reference.hpp>
+#include <cudp/hmmer/plan7_odds_layout.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
 #include <cudp/engine/sequences.hpp>
 
@@ -42,6 +43,10 @@ class DeviceFilters {
   // the caller keeps a margin and lets the host pipeline decide. Empty when the model is too large for the
   // device Forward (the host then computes every Forward).
   std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& targets);
+  // HMMER's Forward and Backward parser rows of the listed targets (none of length 0), bit for bit the host's, for
+  // domain definition (Plan7Pipeline::after_filters). Always true: the device computes them for every model.
+  bool parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
+               cudp::hmmer::ParserRowsBatch& rows);
   double kernel_seconds() const;  // device time spent in the filter kernels so far
 
  private:

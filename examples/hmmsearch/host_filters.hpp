@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <cudp/hmmer/plan7_filter_reference.hpp>
+#include <cudp/hmmer/plan7_odds_layout.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
 #include <cudp/hmmer/striped_tables.hpp>
 #include <cudp/engine/sequences.hpp>
@@ -75,6 +76,11 @@ class HostFilters {
                                 }
                               });
     return out;
+  }
+
+  // The host pipeline computes the parsers itself (Plan7Pipeline::after_filters without rows).
+  bool parsers(const cudp::hmmer::OddsTables&, const std::vector<std::uint32_t>&, cudp::hmmer::ParserRowsBatch&) {
+    return false;
   }
 
   std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {

@@ -36,6 +36,11 @@ std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile&, cons
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
+bool DeviceFilters::parsers(const cudp::hmmer::OddsTables&, const std::vector<std::uint32_t>&,
+                            cudp::hmmer::ParserRowsBatch&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
+}
+
 double DeviceFilters::kernel_seconds() const { return 0.0; }
 
 }  // namespace hmmsearch

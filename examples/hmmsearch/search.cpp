@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 
@@ -114,6 +115,24 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
 }
 
 
+// The targets after the filters in pieces of about a million residues (each target in one piece): what the device
+// parsers compute at a time, so that their rows stay small and the host starts on the first piece early.
+std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSet& db,
+                                                      const std::vector<std::uint32_t>& targets) {
+  constexpr std::uint64_t kResiduesPerPiece = std::uint64_t{1} << 20;
+  std::vector<std::vector<std::uint32_t>> pieces;
+  std::uint64_t residues = kResiduesPerPiece;
+  for (const std::uint32_t i : targets) {
+    if (residues >= kResiduesPerPiece) {
+      pieces.emplace_back();
+      residues = 0;
+    }
+    pieces.back().push_back(i);
+    residues += db.length(i);
+  }
+  return pieces;
+}
+
 // The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
 // host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
 template <class Filters>
@@ -171,12 +190,31 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
   t = times.add("forward pre-filter", t);
 
-  // Domain definition and the reported scores on the host.
-  workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
-    const std::size_t i = survivors[j];
-    const PassRecorder recorder(record, w.counts, i);
-    keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace), i);
-  });
+  // Domain definition and the reported scores on the host, in pieces: where the device computes the Forward and
+  // Backward parsers, it works on the next piece while the host defines the domains of this one.
+  const std::vector<std::vector<std::uint32_t>> pieces = parser_pieces(db, survivors);
+  const cudp::hmmer::OddsTables tables = pipeline.odds_profile().tables();
+  const auto parse = [&](std::size_t p) {
+    auto rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
+    if (!filters.parsers(tables, pieces[p], *rows)) rows.reset();
+    return rows;
+  };
+  std::future<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> next;
+  if (!pieces.empty()) next = std::async(std::launch::async, parse, std::size_t{0});
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    const auto wait_start = StageTimes::clock::now();
+    const std::unique_ptr<cudp::hmmer::ParserRowsBatch> rows = next.get();
+    if (rows) times.add("  waiting for device parsers", wait_start);
+    if (p + 1 < pieces.size()) next = std::async(std::launch::async, parse, p + 1);
+    const std::vector<std::uint32_t>& piece = pieces[p];
+    workers.run(piece.size(), [&](Worker& w, std::size_t j) {
+      const std::size_t i = piece[j];
+      const PassRecorder recorder(record, w.counts, i);
+      const cudp::hmmer::ParserSpecials parsed = rows ? rows->at(j) : cudp::hmmer::ParserSpecials{};
+      keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace,
+                                     rows ? &parsed : nullptr), i);
+    });
+  }
   SearchOutcome outcome = workers.collect();
   outcome.passed = std::move(passed);
   times.add("forward + domains", t);

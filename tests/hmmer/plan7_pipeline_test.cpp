@@ -299,6 +299,52 @@ TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7]
   REQUIRE(hit->domains[1].bits > 100.0f);
 }
 
+TEST_CASE("Domain definition from parser rows computed elsewhere equals the host's own", "[plan7][pipeline][hmmer-examples]") {
+  using cudp::hmmer::StripedMatrix;
+  cudp::hmmer::use_hmmer_float_mode();
+  const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
+  const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model);
+  cudp::hmmer::Plan7Pipeline::Workspace ws;
+  cudp::hmmer::StripedOddsProfile om = pipeline.odds_profile();
+  StripedMatrix fwd, bck;
+  int hits = 0;
+  for (std::size_t s = 0; s < e.targets.size(); ++s) {
+    const std::uint8_t* x = e.targets.data(s);
+    const std::size_t L = e.targets.length(s);
+    // The rows as a device hands them over: the host's own parsers, copied out.
+    om.set_mode(true, static_cast<std::int64_t>(L));
+    cudp::hmmer::striped_forward(om, x, static_cast<int>(L), fwd, false);
+    cudp::hmmer::striped_backward(om, x, static_cast<int>(L), fwd, bck, false);
+    std::vector<float> forward_rows = fwd.specials;
+    const std::vector<float> backward_rows = bck.specials;
+    const cudp::hmmer::ParserSpecials parsed{forward_rows.data(), backward_rows.data(), bck.has_own_scales};
+    cudp::hmmer::Plan7PipelineCounts own_counts, parsed_counts;
+    const auto own = pipeline.after_filters(x, L, 0.0f, own_counts, ws);
+    const auto given = pipeline.after_filters(x, L, 0.0f, parsed_counts, ws, &parsed);
+    REQUIRE(own.has_value() == given.has_value());
+    REQUIRE(own_counts.passed_forward == parsed_counts.passed_forward);
+    if (!own) continue;
+    ++hits;
+    REQUIRE(own->bits == given->bits);
+    REQUIRE(own->pre_bits == given->pre_bits);
+    REQUIRE(own->expected_domains == given->expected_domains);
+    REQUIRE(own->domains.size() == given->domains.size());
+    for (std::size_t d = 0; d < own->domains.size(); ++d) {
+      REQUIRE(own->domains[d].env_from == given->domains[d].env_from);
+      REQUIRE(own->domains[d].env_to == given->domains[d].env_to);
+      REQUIRE(own->domains[d].bits == given->domains[d].bits);
+      REQUIRE(own->domains[d].null2_nats == given->domains[d].null2_nats);
+    }
+    // The rows are what the score comes from: a different last C changes it.
+    forward_rows[L * StripedMatrix::kSpecials + StripedMatrix::kC] *= 2.0f;
+    cudp::hmmer::Plan7PipelineCounts changed_counts;
+    const auto changed = pipeline.after_filters(x, L, 0.0f, changed_counts, ws, &parsed);
+    REQUIRE(changed);
+    REQUIRE(changed->pre_bits != own->pre_bits);
+  }
+  REQUIRE(hits >= 40);
+}
+
 TEST_CASE("The pipeline's const methods run concurrently with one workspace per thread", "[plan7][pipeline][hmmer-examples]") {
   const Example e = load("testsuite/RRM_1.hmm.gz", "tutorial/globins45.fa");
   cudp::hmmer::Plan7PipelineOptions options;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "float_mode.hpp"
+#include "plan7_odds_layout.hpp"
 #include "plan7_profile.hpp"
 
 #if defined(__clang__)
@@ -136,17 +137,6 @@ inline float easel_sse_expf(float x) {
   return y * two_to_k;
 }
 
-// HMMER's p7O_{BM,MM,IM,DM,MD,MI,II} order of the seven transitions stored per striped vector.
-enum OddsTransition { kOddsBM = 0, kOddsMM, kOddsIM, kOddsDM, kOddsMD, kOddsMI, kOddsII };
-
-// Transition probabilities of the special states as HMMER's xf[][] holds them.
-struct OddsSpecials {
-  float n_loop = 0, n_move = 0;
-  float e_loop = 0, e_move = 0;
-  float c_loop = 0, c_move = 0;
-  float j_loop = 0, j_move = 0;
-};
-
 class StripedOddsProfile {
  public:
   StripedOddsProfile() = default;
@@ -193,17 +183,12 @@ class StripedOddsProfile {
   // p7_oprofile_ReconfigMultihit / ReconfigUnihit, then ReconfigLength for targets of length L.
   void set_mode(bool multihit, std::int64_t L) {
     multihit_ = multihit;
-    expected_j_uses_ = multihit ? 1.0f : 0.0f;
     xf_.e_move = multihit ? 0.5f : 1.0f;
     xf_.e_loop = multihit ? 0.5f : 0.0f;
     set_length(L);
   }
   void set_length(std::int64_t L) {
-    CUDP_PLAN7_NO_FP_CONTRACT
-    const float pmove = (2.0f + expected_j_uses_) / (static_cast<float>(L) + 2.0f + expected_j_uses_);
-    const float ploop = 1.0f - pmove;
-    xf_.n_loop = xf_.c_loop = xf_.j_loop = ploop;
-    xf_.n_move = xf_.c_move = xf_.j_move = pmove;
+    xf_ = specials_for_length(xf_, multihit_, L);
     length_ = L;
   }
 
@@ -219,6 +204,23 @@ class StripedOddsProfile {
     return transitions_[static_cast<std::size_t>(q) * 7 + static_cast<std::size_t>(t)];
   }
   const Lanes4& dd(int q) const { return dd_[static_cast<std::size_t>(q)]; }
+  // The tables as plain floats (for the GPU), with the specials of multihit mode.
+  OddsTables tables() const {
+    OddsTables t;
+    t.M = M_;
+    t.Q = Q_;
+    t.xf = xf_;
+    t.xf.e_move = t.xf.e_loop = 0.5f;
+    const auto flatten = [](const std::vector<Lanes4>& lanes, std::vector<float>& to) {
+      to.resize(lanes.size() * 4);
+      for (std::size_t i = 0; i < lanes.size(); ++i)
+        for (int r = 0; r < 4; ++r) to[i * 4 + static_cast<std::size_t>(r)] = lanes[i].v[r];
+    };
+    flatten(match_, t.match);
+    flatten(transitions_, t.transitions);
+    flatten(dd_, t.dd);
+    return t;
+  }
   // Node k's lane (q, r).
   int segment_of(int k) const { return (k - 1) % Q_; }
   int lane_of(int k) const { return (k - 1) / Q_; }
@@ -226,7 +228,6 @@ class StripedOddsProfile {
  private:
   int M_ = 0, Q_ = 2, Kp_ = 0;
   bool multihit_ = true;
-  float expected_j_uses_ = 1.0f;
   std::int64_t length_ = 0;
   std::vector<Lanes4> match_;        // [x][q]
   std::vector<Lanes4> transitions_;  // [q][7]

@@ -170,22 +170,35 @@ class Plan7Pipeline {
   // Stage 4 and everything after it, for a target that passed the filters: Forward against F3, then Backward,
   // domain definition (plan7_domains.hpp), null2 and the reported scores, as p7_Pipeline computes them. No hit
   // when Forward's P-value is above F3, or (as in HMMER) when domain definition finds no region or no envelope;
-  // reporting thresholds (E-values need Z) are the caller's.
+  // reporting thresholds (E-values need Z) are the caller's. `parsed`, when given, holds the target's Forward and
+  // Backward parser rows computed elsewhere (the GPU), which are then not computed again.
   std::optional<Plan7SequenceHit> after_filters(const std::uint8_t* codes, std::size_t L, float filter_nats,
-                                                Plan7PipelineCounts& counts, Workspace& ws) const {
+                                                Plan7PipelineCounts& counts, Workspace& ws,
+                                                const ParserSpecials* parsed = nullptr) const {
     CUDP_PLAN7_NO_FP_CONTRACT
     if (L == 0) return std::nullopt;
     prepare(ws, L);
     const int n = static_cast<int>(L);
     const float nullsc = null1_score(static_cast<std::int64_t>(L));
-    const float fwdsc = striped_forward(ws.odds, codes, n, ws.forward, false);
+    float fwdsc = 0.0f;
+    if (parsed != nullptr) {
+      adopt_parser_specials(ws.forward, ws.odds.M(), ws.odds.Q(), n, parsed->forward, true, true);
+      fwdsc = forward_parser_score(ws.odds, ws.forward);
+    } else {
+      fwdsc = striped_forward(ws.odds, codes, n, ws.forward, false);
+    }
     const float filtered_bits = static_cast<float>((fwdsc - filter_nats) / detail::kLn2);
     const double P = exponential_survival(filtered_bits, stats_.forward_tau, stats_.forward_lambda);
     if (P > options_.F3) return std::nullopt;
     counts.passed_forward += 1;
     counts.residues_passed_forward += L;
 
-    striped_backward(ws.odds, codes, n, ws.forward, ws.backward, false);
+    if (parsed != nullptr) {
+      adopt_parser_specials(ws.backward, ws.odds.M(), ws.odds.Q(), n, parsed->backward, false,
+                            parsed->backward_own_scales);
+    } else {
+      striped_backward(ws.odds, codes, n, ws.forward, ws.backward, false);
+    }
     definer_.define(ws.odds, codes, n, ws.forward, ws.backward, ws.domains, ws.definition);
     const DomainDefinition& dd = ws.definition;
     if (dd.regions == 0 || dd.envelopes == 0) return std::nullopt;
@@ -284,6 +297,8 @@ class Plan7Pipeline {
   const MsvFilterProfile& msv_profile() const { return msv_; }
   const ViterbiFilterProfile& viterbi_profile() const { return viterbi_; }
   const Plan7Profile& profile() const { return profile_; }
+  // The probability-space profile of Forward, Backward and domain definition (in multihit mode, length 100).
+  const StripedOddsProfile& odds_profile() const { return odds_; }
   const BiasFilter& bias_filter() const { return bias_; }
   const Plan7PipelineOptions& options() const { return options_; }
   int model_length() const { return M_; }

@@ -28,7 +28,7 @@ namespace cudp::hmmer {
 // HMMER's P7_OMX: rows 0..L of striped M, D, I vectors and the special states with each row's scale factor.
 struct StripedMatrix {
   enum Cell { kM = 0, kD = 1, kI = 2 };
-  enum Special { kE = 0, kN, kJ, kB, kC, kScale, kSpecials };
+  enum Special { kE = kSpecialE, kN, kJ, kB, kC, kScale, kSpecials };
 
   int M = 0, Q = 2, L = 0;
   bool full = true;  // false: one row of cells (the "parser" versions), specials for every row
@@ -56,6 +56,9 @@ struct StripedMatrix {
   // Node k's value of cell c on row i.
   float node(int i, int k, Cell c) const { return row(i)[((k - 1) % Q) * 3 + c].v[(k - 1) / Q]; }
 };
+
+static_assert(int{StripedMatrix::kScale} == int{kSpecialScale} && int{StripedMatrix::kSpecials} == int{kSpecialCount},
+              "ParserSpecials rows are StripedMatrix special rows");
 
 namespace detail {
 inline Lanes4& cell(Lanes4* row, int q, StripedMatrix::Cell c) { return row[q * 3 + c]; }
@@ -85,6 +88,39 @@ inline void finish_backward_deletes(const StripedOddsProfile& om, Lanes4* dpc, L
 }
 
 }  // namespace detail
+
+// Makes `ox` the parser matrix whose special rows are `rows` (see ParserSpecials), with the log of its scale
+// factors summed as striped_forward (forward) or striped_backward sums them. The cells are left as they were:
+// nothing downstream of a parser reads them.
+inline void adopt_parser_specials(StripedMatrix& ox, int M, int Q, int L, const float* rows, bool forward,
+                                  bool own_scales) {
+  using SM = StripedMatrix;
+  ox.M = M;
+  ox.Q = Q;
+  ox.L = L;
+  ox.full = false;
+  ox.has_own_scales = forward || own_scales;
+  ox.specials.assign(rows, rows + (static_cast<std::size_t>(L) + 1) * SM::kSpecials);
+  const auto add_log = [&ox](float scale) {
+    ox.totscale = static_cast<float>(static_cast<double>(ox.totscale) + std::log(static_cast<double>(scale)));
+  };
+  if (forward) {
+    ox.totscale = 0.0f;
+    for (int i = 1; i <= L; ++i)
+      if (ox.x(i, SM::kScale) != 1.0f) add_log(ox.x(i, SM::kScale));
+  } else {
+    ox.totscale = static_cast<float>(std::log(static_cast<double>(ox.x(L, SM::kScale))));
+    for (int i = L - 1; i >= 1; --i)
+      if (ox.x(i, SM::kScale) > 1.0f) add_log(ox.x(i, SM::kScale));
+  }
+}
+
+// The Forward score in nats of a forward parser matrix (what striped_forward returns).
+inline float forward_parser_score(const StripedOddsProfile& om, const StripedMatrix& fwd) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  const float end = fwd.x(fwd.L, StripedMatrix::kC) * om.xf().c_move;
+  return static_cast<float>(static_cast<double>(fwd.totscale) + std::log(static_cast<double>(end)));
+}
 
 // p7_Forward (keep_all_rows) or p7_ForwardParser, on dsq[0..L-1]. Returns the Forward score in nats.
 inline float striped_forward(const StripedOddsProfile& om, const std::uint8_t* dsq, int L, StripedMatrix& ox,
@@ -191,7 +227,7 @@ inline float striped_forward(const StripedOddsProfile& om, const std::uint8_t* d
     ox.x(i, SM::kB) = xB;
     ox.x(i, SM::kC) = xC;
   }
-  return static_cast<float>(static_cast<double>(ox.totscale) + std::log(static_cast<double>(xC * xf.c_move)));
+  return forward_parser_score(om, ox);
 }
 
 // p7_Backward (keep_all_rows) or p7_BackwardParser, with the Forward matrix's scale factors.

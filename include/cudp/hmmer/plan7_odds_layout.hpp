@@ -1,0 +1,66 @@
+#pragma once
+// The plain parts of the probability-space profile and its matrices (plan7_odds_profile.hpp, plan7_posterior.hpp):
+// the order of the striped transitions, the special states' transitions and their length model, the numbering of
+// a matrix's special rows, and the tables and parser rows as plain floats. Free of the host's SIMD lane type, so
+// that CUDA code (hmmer/device_parsers.cuh) can take and hand back the same things.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cudp::hmmer {
+
+// HMMER's p7O_{BM,MM,IM,DM,MD,MI,II} order of the seven transitions stored per striped vector.
+enum OddsTransition { kOddsBM = 0, kOddsMM, kOddsIM, kOddsDM, kOddsMD, kOddsMI, kOddsII };
+
+// Transition probabilities of the special states as HMMER's xf[][] holds them.
+struct OddsSpecials {
+  float n_loop = 0, n_move = 0;
+  float e_loop = 0, e_move = 0;
+  float c_loop = 0, c_move = 0;
+  float j_loop = 0, j_move = 0;
+};
+
+// `e` (a profile's specials, multihit or unihit) with N, J and C set for targets of length L, as
+// p7_oprofile_ReconfigLength computes them in float.
+inline OddsSpecials specials_for_length(OddsSpecials e, bool multihit, std::int64_t L) {
+  const float expected_j_uses = multihit ? 1.0f : 0.0f;
+  const float pmove = (2.0f + expected_j_uses) / (static_cast<float>(L) + 2.0f + expected_j_uses);
+  const float ploop = 1.0f - pmove;
+  e.n_loop = e.c_loop = e.j_loop = ploop;
+  e.n_move = e.c_move = e.j_move = pmove;
+  return e;
+}
+
+// A matrix row's special states, in the order StripedMatrix stores them, with the row's scale factor last.
+enum OddsSpecialState { kSpecialE = 0, kSpecialN, kSpecialJ, kSpecialB, kSpecialC, kSpecialScale, kSpecialCount };
+
+// The odds profile's tables as floats, four lanes a striped vector: match odds [x][q][4], transitions
+// [q][7][4] in OddsTransition order, D->D [q][4]; xf in multihit mode.
+struct OddsTables {
+  int M = 0, Q = 2;
+  OddsSpecials xf;
+  std::vector<float> match, transitions, dd;
+};
+
+// The special rows of a target's Forward and Backward parser matrices, computed elsewhere (the GPU) in HMMER's
+// order of operations: rows 0..L of kSpecialCount floats each. That is all that domain definition reads from the
+// two parsers.
+struct ParserSpecials {
+  const float* forward = nullptr;
+  const float* backward = nullptr;
+  bool backward_own_scales = false;  // the Backward switched to its own scale factors (see striped_backward)
+};
+
+// The parser rows of several targets one after another, as a device hands them back for a batch of targets.
+struct ParserRowsBatch {
+  std::vector<float> forward, backward;           // every target's rows
+  std::vector<std::uint64_t> first_row;           // per target, the index of its row 0
+  std::vector<std::uint8_t> backward_own_scales;  // per target
+  std::size_t size() const { return first_row.size(); }
+  ParserSpecials at(std::size_t j) const {
+    const std::size_t offset = first_row[j] * kSpecialCount;
+    return {forward.data() + offset, backward.data() + offset, backward_own_scales[j] != 0};
+  }
+};
+
+}  // namespace cudp::hmmer

@@ -1,0 +1,15 @@
+#pragma once
+// The device parsers behind a plain C++ call, so that the test comparing them with the host's (which needs the
+// host's SIMD lanes, unknown to CUDA code) is an ordinary C++ file.
+#include <cstdint>
+#include <vector>
+
+#include "cudp/hmmer/plan7_odds_layout.hpp"
+
+namespace cudp::test {
+
+hmmer::ParserRowsBatch run_device_parsers(const hmmer::OddsTables& tables,
+                                          const std::vector<const std::uint8_t*>& residues,
+                                          const std::vector<std::uint32_t>& lengths, std::uint64_t room_bytes);
+
+}  // namespace cudp::test

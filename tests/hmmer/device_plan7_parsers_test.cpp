@@ -1,0 +1,105 @@
+// HMMER's Forward and Backward parsers on the GPU (hmmer/device_parsers.cuh) against the host's striped_forward and
+// striped_backward, bit for bit: every special-state row of both passes, the Backward's switch to its own scale
+// factors, and the Forward score rebuilt from the rows. Random models from 5 to 1100 nodes (both sides of the
+// 100-node rule of the D->D passes, sticky delete chains), targets with consensus runs long enough to rescale rows,
+// degenerate codes, length 1, and waves forced down to a few targets.
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cudp/hmmer/null_model.hpp"
+#include "cudp/hmmer/plan7_posterior.hpp"
+#include "cudp/hmmer/plan7_profile.hpp"
+#include "device_parsers_runner.hpp"
+#include "random_plan7.hpp"
+
+namespace {
+
+using namespace cudp;
+using SM = hmmer::StripedMatrix;
+
+std::uint32_t bits_of(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+struct Tally {
+  long rows = 0, scaled_forward_rows = 0, targets = 0;
+};
+
+// The host's parsers for each target against the device's rows; `room` bytes per wave.
+void check_model(const test::RandomModelOptions& options, int count, int max_length, std::uint64_t room,
+                 Tally& tally) {
+  hmmer::use_hmmer_float_mode();
+  const hmmer::HmmModel hmm = test::random_hmm(options);
+  const hmmer::Plan7Profile profile = hmmer::configure_profile(hmm, hmmer::default_null_model(hmmer::plan7_alphabet_of(hmm.alphabet)));
+  hmmer::StripedOddsProfile om(profile);
+  const auto targets = test::random_targets(profile, count, max_length, options.seed * 7 + 1);
+  std::vector<const std::uint8_t*> residues;
+  std::vector<std::uint32_t> lengths;
+  for (const auto& t : targets) {
+    residues.push_back(t.data());
+    lengths.push_back(static_cast<std::uint32_t>(t.size()));
+  }
+  const hmmer::ParserRowsBatch rows = test::run_device_parsers(om.tables(), residues, lengths, room);
+  REQUIRE(rows.size() == targets.size());
+
+  SM fwd, bck, adopted_fwd, adopted_bck;
+  for (std::size_t j = 0; j < targets.size(); ++j) {
+    const int L = static_cast<int>(lengths[j]);
+    om.set_mode(true, L);
+    const float score = hmmer::striped_forward(om, residues[j], L, fwd, false);
+    hmmer::striped_backward(om, residues[j], L, fwd, bck, false);
+    const hmmer::ParserSpecials got = rows.at(j);
+    for (int i = 0; i <= L; ++i) {
+      for (int s = 0; s < SM::kSpecials; ++s) {
+        const auto special = static_cast<SM::Special>(s);
+        const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
+        INFO("M=" << options.M << " seed " << options.seed << " target " << j << " L=" << L << " row " << i
+                  << " special " << s);
+        REQUIRE(bits_of(got.forward[at]) == bits_of(fwd.x(i, special)));
+        REQUIRE(bits_of(got.backward[at]) == bits_of(bck.x(i, special)));
+      }
+      tally.scaled_forward_rows += fwd.x(i, SM::kScale) != 1.0f;
+    }
+    REQUIRE(got.backward_own_scales == bck.has_own_scales);
+    hmmer::adopt_parser_specials(adopted_fwd, om.M(), om.Q(), L, got.forward, true, true);
+    hmmer::adopt_parser_specials(adopted_bck, om.M(), om.Q(), L, got.backward, false, got.backward_own_scales);
+    REQUIRE(bits_of(adopted_fwd.totscale) == bits_of(fwd.totscale));
+    REQUIRE(bits_of(adopted_bck.totscale) == bits_of(bck.totscale));
+    REQUIRE(bits_of(hmmer::forward_parser_score(om, adopted_fwd)) == bits_of(score));
+    tally.rows += L + 1;
+    tally.targets += 1;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Device Forward and Backward parsers equal the host's bit for bit", "[hmmer][device][parsers]") {
+  Tally tally;
+  for (const int M : {5, 40, 99, 100, 150, 401, 1100}) {
+    for (const bool sticky : {false, true}) {
+      test::RandomModelOptions o;
+      o.M = M;
+      o.sticky_deletes = sticky;
+      o.seed = static_cast<std::uint32_t>(M * 2 + (sticky ? 1 : 0));
+      check_model(o, M >= 1000 ? 12 : 24, M >= 1000 ? 1500 : 700, std::uint64_t{512} << 20, tally);
+    }
+  }
+  INFO(tally.targets << " targets, " << tally.rows << " rows, " << tally.scaled_forward_rows << " rescaled");
+  // Rescaled rows are where the scale factors and the Backward's use of them are tested: there must be some.
+  CHECK(tally.scaled_forward_rows > 100);
+}
+
+TEST_CASE("Device parsers in waves of a few targets give the same rows", "[hmmer][device][parsers]") {
+  Tally tally;
+  test::RandomModelOptions o;
+  o.M = 260;
+  o.seed = 11;
+  // About 50 KB a wave: a few targets each, some waves a single target.
+  check_model(o, 30, 400, 50000, tally);
+  CHECK(tally.targets == 30);
+}
