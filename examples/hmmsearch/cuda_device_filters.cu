@@ -228,6 +228,7 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
     lengths[j] = static_cast<std::uint32_t>(impl_->db.length(targets[j]));
   }
   impl_->parsers.set_model(tables);
+  if (!impl_->parsers.fits()) return false;
   impl_->parsers.run(residues, lengths, rows);
   return true;
 }

@@ -44,7 +44,8 @@ class DeviceFilters {
   // device Forward (the host then computes every Forward).
   std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& targets);
   // HMMER's Forward and Backward parser rows of the listed targets (none of length 0), bit for bit the host's, for
-  // domain definition (Plan7Pipeline::after_filters). Always true: the device computes them for every model.
+  // domain definition (Plan7Pipeline::after_filters). False when the model is too large for the device's (the
+  // host then computes them).
   bool parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
                cudp::hmmer::ParserRowsBatch& rows);
   double kernel_seconds() const;  // device time spent in the filter kernels so far

@@ -3,22 +3,25 @@
 // striped_forward / striped_backward (plan7_posterior.hpp) compute them, for the targets that passed the filters:
 // domain definition then starts from their special-state rows instead of computing both passes on the host.
 //
-// Exactness decides the mapping. Each SSE lane of HMMER's striped layout becomes one thread, four threads a target,
-// and every lane runs the host's operations in the host's order: the same vector loop over q, the same D->D passes
-// (with the same early exit, decided by the four together), shifts across lanes through shuffles, and the
-// horizontal sums in HMMER's (a0 + a1) + (a2 + a3) pattern. Every arithmetic operation is written as the PTX
-// instruction it must be: correctly rounded, never fused into a multiply-add, and flushing subnormal inputs and
-// results to zero as HMMER's SSE code does under its flush-to-zero and denormals-are-zero mode; so the kernel is
-// exact whatever flags its translation unit is compiled with.
-// Scale factors come back in the rows; their logs are summed on the host (adopt_parser_specials), where the
-// library's log is the one HMMER's numbers came from.
+// Exactness decides the mapping. A warp takes a target, its 32 threads as the four SSE lanes of HMMER's striped
+// layout times eight runs of vectors, with the target's two rows of cells in shared memory. What HMMER computes
+// vector by vector without a dependence between vectors (M and I from the previous row, the first D values, the
+// scaling) the eight runs compute side by side; what is a chain in HMMER's order (the D->D passes with their early
+// exit, the sums of E and B over the row) four threads walk in that order, one a lane. Shifts across lanes read
+// the neighbouring lane's cell, and the horizontal sums keep HMMER's (a0 + a1) + (a2 + a3). Every arithmetic
+// operation is written as the PTX instruction it must be: correctly rounded, never fused into a multiply-add, and
+// flushing subnormal inputs and results to zero as HMMER's SSE code does in its flush-to-zero and
+// denormals-are-zero mode; so the kernel is exact whatever flags its translation unit is compiled with. Scale
+// factors come back in the rows; their logs are summed on the host (adopt_parser_specials), where the library's
+// log is the one HMMER's numbers came from.
 //
-// Memory: two rows of cells per target (96 Q bytes) beside its 2 (L + 1) special rows (48 bytes each); targets go
-// in waves that fit in the room given.
+// Memory: 96 Q bytes of shared memory per target (models up to about 9000 nodes), and its 2 (L + 1) special rows
+// (24 bytes each) in device memory; targets go in waves that fit in the room given.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "../engine/cuda_check.cuh"
@@ -29,7 +32,6 @@ namespace cudp::hmmer {
 
 namespace device_parsers {
 
-// The three cells of a striped vector in the scratch rows, and the special rows' numbering.
 enum Cell : int { kM = 0, kD = 1, kI = 2 };
 enum Special : int {
   kE = kSpecialE,
@@ -40,48 +42,29 @@ enum Special : int {
   kScale = kSpecialScale,
   kSpecials = kSpecialCount
 };
+constexpr int kRuns = 8;  // runs of vectors per lane: a warp is 4 lanes x 8 runs
+constexpr unsigned kWarp = 0xFFFFFFFFu;
+constexpr unsigned kChainThreads = 0x0000000Fu;  // threads 0-3: the chains of lanes 0-3
+constexpr unsigned kSumThreads = 0x000000F0u;    // threads 4-7: the row sums of lanes 0-3
 
 // The odds profile as float arrays of four lanes per striped vector: match [x][q][4], transitions [q][7][4] in
 // OddsTransition order, dd [q][4].
 struct Tables {
-  const float* match;
-  const float* transitions;
-  const float* dd;
+  const float* __restrict__ match;
+  const float* __restrict__ transitions;
+  const float* __restrict__ dd;
   int M, Q;
+  __device__ float transition(int q, int t, int r) const { return __ldg(transitions + (q * 7 + t) * 4 + r); }
+  __device__ float delete_delete(int q, int r) const { return __ldg(dd + q * 4 + r); }
+  __device__ const float* match_of(int x) const { return match + static_cast<std::size_t>(x) * Q * 4; }
 };
 
-// One target of a wave: where its residues, special rows and scratch rows lie, and its length model.
+// One target of a wave: where its residues and special rows lie, and its length model.
 struct Task {
   std::uint64_t residues;  // offset into the wave's residues
   std::uint64_t rows;      // offset of its row 0 in the wave's special rows (in rows)
-  std::uint64_t scratch;   // offset of its two rows of cells (in floats)
   std::uint32_t length;
   OddsSpecials xf;
-};
-
-// The four threads of one target. Lane r holds lane r of every striped vector.
-class Quad {
- public:
-  __device__ Quad() : lane_(static_cast<int>(threadIdx.x & 3u)), mask_(0xFu << (threadIdx.x & 28u)) {}
-  __device__ int lane() const { return lane_; }
-  // esl_sse_rightshift_ps with 0: lane r takes lane r-1's value (node k-1).
-  __device__ float shift_up(float v) const {
-    const float u = __shfl_up_sync(mask_, v, 1, 4);
-    return lane_ == 0 ? 0.0f : u;
-  }
-  // The Backward's left shift: lane r takes lane r+1's value (node k+1), lane 3 takes 0.
-  __device__ float shift_down(float v) const {
-    const float d = __shfl_down_sync(mask_, v, 1, 4);
-    return lane_ == 3 ? 0.0f : d;
-  }
-  // HMMER's horizontal sum, (a0 + a1) + (a2 + a3), the same on all four.
-  __device__ float sum(float v) const;
-  __device__ bool any(bool p) const { return __any_sync(mask_, p) != 0; }
-  __device__ void sync() const { __syncwarp(mask_); }
-
- private:
-  int lane_;
-  unsigned mask_;
 };
 
 __device__ inline float add(float a, float b) {
@@ -106,18 +89,30 @@ __device__ inline float inverse(float x) {
   return c;
 }
 
-__device__ inline float Quad::sum(float v) const {
-  const float a0 = __shfl_sync(mask_, v, 0, 4), a1 = __shfl_sync(mask_, v, 1, 4);
-  const float a2 = __shfl_sync(mask_, v, 2, 4), a3 = __shfl_sync(mask_, v, 3, 4);
-  return add(add(a0, a1), add(a2, a3));
-}
-
-// One row of cells in the scratch: vector q's cell c, this thread's lane.
+// A row of cells in shared memory: vector q's cell c of lane r.
 struct Row {
   float* base;
-  int lane;
-  __device__ float& at(int q, int c) const { return base[(q * 3 + c) * 4 + lane]; }
+  __device__ float& at(int q, int c, int r) const { return base[(q * 3 + c) * 4 + r]; }
 };
+
+// Where this thread stands in its warp: lane r of the striped vectors, run of vectors [first, last).
+struct Place {
+  int thread, r, first, last;
+  __device__ Place(int Q) : thread(static_cast<int>(threadIdx.x & 31u)), r(thread & 3) {
+    const int per_run = (Q + kRuns - 1) / kRuns;
+    first = min(Q, (thread >> 2) * per_run);
+    last = min(Q, first + per_run);
+  }
+  __device__ bool chain() const { return thread < 4; }
+  __device__ bool sums() const { return thread >= 4 && thread < 8; }
+};
+
+// HMMER's horizontal sum of the four lanes' values held by threads base..base+3, on every thread.
+__device__ inline float lane_sum(float v, int base) {
+  const float a0 = __shfl_sync(kWarp, v, base), a1 = __shfl_sync(kWarp, v, base + 1);
+  const float a2 = __shfl_sync(kWarp, v, base + 2), a3 = __shfl_sync(kWarp, v, base + 3);
+  return add(add(a0, a1), add(a2, a3));
+}
 
 __device__ inline void write_specials(float* row, float xE, float xN, float xJ, float xB, float xC, float scale) {
   row[kE] = xE;
@@ -128,66 +123,87 @@ __device__ inline void write_specials(float* row, float xE, float xN, float xJ, 
   row[kScale] = scale;
 }
 
-__device__ inline void scale_row(const Row& row, int Q, float factor) {
-  for (int q = 0; q < Q; ++q) {
-    row.at(q, kM) = mul(row.at(q, kM), factor);
-    row.at(q, kD) = mul(row.at(q, kD), factor);
-    row.at(q, kI) = mul(row.at(q, kI), factor);
+__device__ inline void scale_row(const Row& row, const Place& p, float factor) {
+  for (int q = p.first; q < p.last; ++q) {
+    row.at(q, kM, p.r) = mul(row.at(q, kM, p.r), factor);
+    row.at(q, kD, p.r) = mul(row.at(q, kD, p.r), factor);
+    row.at(q, kI, p.r) = mul(row.at(q, kI, p.r), factor);
   }
 }
 
-// striped_forward(..., keep_all_rows = false), one lane.
-__device__ inline void forward(const Tables& om, const Quad& g, const Task& t, const std::uint8_t* dsq, float* rows,
-                               float* scratch) {
-  const int Q = om.Q, r = g.lane();
-  const auto tr = [&](int q, int k) { return om.transitions[(q * 7 + k) * 4 + r]; };
+// striped_forward(..., keep_all_rows = false) of one target by one warp; `cells` holds two rows.
+__device__ inline void forward(const Tables& om, const Task& t, const std::uint8_t* dsq, float* rows, float* cells) {
+  const int Q = om.Q;
+  const Place p(Q);
+  const int r = p.r;
   const OddsSpecials& xf = t.xf;
   const int L = static_cast<int>(t.length);
-  Row pp{scratch, r}, pc{scratch + Q * 12, r};
-  for (int q = 0; q < Q; ++q) pp.at(q, kM) = pp.at(q, kD) = pp.at(q, kI) = 0.0f;
+  Row pp{cells}, pc{cells + Q * 12};
+  for (int q = p.first; q < p.last; ++q) pp.at(q, kM, r) = pp.at(q, kD, r) = pp.at(q, kI, r) = 0.0f;
   float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = xf.n_move, xC = 0.0f;
-  if (r == 0) write_specials(rows, xE, xN, xJ, xB, xC, 1.0f);
+  if (p.thread == 0) write_specials(rows, xE, xN, xJ, xB, xC, 1.0f);
+  __syncwarp();
   for (int i = 1; i <= L; ++i) {
-    const float* rp = om.match + static_cast<std::size_t>(dsq[i - 1]) * Q * 4 + r;
-    float dcv = 0.0f, xEv = 0.0f;
-    float mpv = g.shift_up(pp.at(Q - 1, kM));
-    float dpv = g.shift_up(pp.at(Q - 1, kD));
-    float ipv = g.shift_up(pp.at(Q - 1, kI));
-    for (int q = 0; q < Q; ++q) {
-      float sv = mul(xB, tr(q, kOddsBM));
-      sv = add(sv, mul(mpv, tr(q, kOddsMM)));
-      sv = add(sv, mul(ipv, tr(q, kOddsIM)));
-      sv = add(sv, mul(dpv, tr(q, kOddsDM)));
-      sv = mul(sv, rp[q * 4]);
-      xEv = add(xEv, sv);
-      mpv = pp.at(q, kM);
-      dpv = pp.at(q, kD);
-      ipv = pp.at(q, kI);
-      pc.at(q, kM) = sv;
-      pc.at(q, kD) = dcv;
-      dcv = mul(sv, tr(q, kOddsMD));
-      pc.at(q, kI) = add(mul(mpv, tr(q, kOddsMI)), mul(ipv, tr(q, kOddsII)));
-    }
-    dcv = g.shift_up(dcv);
-    pc.at(0, kD) = 0.0f;
-    for (int q = 0; q < Q; ++q) {
-      pc.at(q, kD) = add(dcv, pc.at(q, kD));
-      dcv = mul(pc.at(q, kD), om.dd[q * 4 + r]);
-    }
-    for (int j = 1; j < 4; ++j) {
-      dcv = g.shift_up(dcv);
-      bool changed = false;
-      for (int q = 0; q < Q; ++q) {
-        const float sv = add(dcv, pc.at(q, kD));
-        changed = changed || sv > pc.at(q, kD);
-        pc.at(q, kD) = sv;
-        dcv = mul(dcv, om.dd[q * 4 + r]);
+    const float* rp = om.match_of(dsq[i - 1]);
+    // M and I of every vector from the previous row; vector 0 takes lane r-1's last vector (nothing in lane 0).
+    if (p.first < p.last) {
+      float mpv, dpv, ipv;
+      if (p.first == 0) {
+        mpv = r == 0 ? 0.0f : pp.at(Q - 1, kM, r - 1);
+        dpv = r == 0 ? 0.0f : pp.at(Q - 1, kD, r - 1);
+        ipv = r == 0 ? 0.0f : pp.at(Q - 1, kI, r - 1);
+      } else {
+        mpv = pp.at(p.first - 1, kM, r);
+        dpv = pp.at(p.first - 1, kD, r);
+        ipv = pp.at(p.first - 1, kI, r);
       }
-      // Models under 100 nodes always take all three passes.
-      if (om.M >= 100 && !g.any(changed)) break;
+      for (int q = p.first; q < p.last; ++q) {
+        float sv = mul(xB, om.transition(q, kOddsBM, r));
+        sv = add(sv, mul(mpv, om.transition(q, kOddsMM, r)));
+        sv = add(sv, mul(ipv, om.transition(q, kOddsIM, r)));
+        sv = add(sv, mul(dpv, om.transition(q, kOddsDM, r)));
+        sv = mul(sv, __ldg(rp + q * 4 + r));
+        mpv = pp.at(q, kM, r);
+        dpv = pp.at(q, kD, r);
+        ipv = pp.at(q, kI, r);
+        pc.at(q, kM, r) = sv;
+        pc.at(q, kI, r) = add(mul(mpv, om.transition(q, kOddsMI, r)), mul(ipv, om.transition(q, kOddsII, r)));
+      }
     }
-    for (int q = 0; q < Q; ++q) xEv = add(pc.at(q, kD), xEv);
-    xE = g.sum(xEv);
+    __syncwarp();
+    // D from M->D of the vector before; vector 0's comes in the first D->D pass below.
+    for (int q = max(p.first, 1); q < p.last; ++q)
+      pc.at(q, kD, r) = mul(pc.at(q - 1, kM, r), om.transition(q - 1, kOddsMD, r));
+    __syncwarp();
+    float xEv = 0.0f;
+    if (p.chain()) {
+      // The D->D passes, in HMMER's order: one along the lane, then up to three more carrying across lanes.
+      float dcv = r == 0 ? 0.0f : mul(pc.at(Q - 1, kM, r - 1), om.transition(Q - 1, kOddsMD, r - 1));
+      pc.at(0, kD, r) = 0.0f;
+      for (int q = 0; q < Q; ++q) {
+        pc.at(q, kD, r) = add(dcv, pc.at(q, kD, r));
+        dcv = mul(pc.at(q, kD, r), om.delete_delete(q, r));
+      }
+      for (int j = 1; j < 4; ++j) {
+        const float carried = __shfl_up_sync(kChainThreads, dcv, 1, 4);
+        dcv = r == 0 ? 0.0f : carried;
+        bool changed = false;
+        for (int q = 0; q < Q; ++q) {
+          const float sv = add(dcv, pc.at(q, kD, r));
+          changed = changed || sv > pc.at(q, kD, r);
+          pc.at(q, kD, r) = sv;
+          dcv = mul(dcv, om.delete_delete(q, r));
+        }
+        // Models under 100 nodes always take all three passes.
+        if (om.M >= 100 && !__any_sync(kChainThreads, changed)) break;
+      }
+    } else if (p.sums()) {
+      for (int q = 0; q < Q; ++q) xEv = add(xEv, pc.at(q, kM, r));  // E from M, while the chains run
+    }
+    __syncwarp();
+    if (p.sums())
+      for (int q = 0; q < Q; ++q) xEv = add(pc.at(q, kD, r), xEv);
+    xE = lane_sum(xEv, 4);
     xN = mul(xN, xf.n_loop);
     xC = add(mul(xC, xf.c_loop), mul(xE, xf.e_move));
     xJ = add(mul(xJ, xf.j_loop), mul(xE, xf.e_loop));
@@ -198,59 +214,71 @@ __device__ inline void forward(const Tables& om, const Quad& g, const Task& t, c
       xC = divide(xC, xE);
       xJ = divide(xJ, xE);
       xB = divide(xB, xE);
-      scale_row(pc, Q, inverse(xE));
+      scale_row(pc, p, inverse(xE));
       scale = xE;
       xE = 1.0f;
     }
-    if (r == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
-    const Row swap = pp;
+    if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
+    const Row done = pp;
     pp = pc;
-    pc = swap;
+    pc = done;
+    __syncwarp();
   }
 }
 
-// finish_backward_deletes, one lane.
-__device__ inline void finish_backward_deletes(const Tables& om, const Quad& g, const Row& dpc, float dcv) {
-  const int Q = om.Q, r = g.lane();
+// The D->D chains of a Backward row extended three more times across the lanes (finish_backward_deletes' first
+// part), on the chain threads; dcv is the first pass's last value.
+__device__ inline void extend_backward_deletes(const Tables& om, const Row& dpc, int r, float dcv) {
   for (int j = 1; j < 4; ++j) {
-    dcv = g.shift_down(dcv);
-    for (int q = Q - 1; q >= 0; --q) {
-      dcv = mul(dcv, om.dd[q * 4 + r]);
-      dpc.at(q, kD) = add(dpc.at(q, kD), dcv);
+    const float carried = __shfl_down_sync(kChainThreads, dcv, 1, 4);
+    dcv = r == 3 ? 0.0f : carried;
+    for (int q = om.Q - 1; q >= 0; --q) {
+      dcv = mul(dcv, om.delete_delete(q, r));
+      dpc.at(q, kD, r) = add(dpc.at(q, kD, r), dcv);
     }
   }
-  dcv = g.shift_down(dpc.at(0, kD));
-  for (int q = Q - 1; q >= 0; --q) {
-    dpc.at(q, kM) = add(dpc.at(q, kM), mul(dcv, om.transitions[(q * 7 + kOddsMD) * 4 + r]));
-    dcv = dpc.at(q, kD);
+}
+
+// finish_backward_deletes' second part, on every thread once the chains are done: M picks up M->D into the D of
+// the next node (vector Q-1 from lane r+1's vector 0).
+__device__ inline void add_backward_match_deletes(const Tables& om, const Row& dpc, const Place& p) {
+  const int Q = om.Q, r = p.r;
+  for (int q = p.first; q < p.last; ++q) {
+    const float next = q + 1 < Q ? dpc.at(q + 1, kD, r) : (r == 3 ? 0.0f : dpc.at(0, kD, r + 1));
+    dpc.at(q, kM, r) = add(dpc.at(q, kM, r), mul(next, om.transition(q, kOddsMD, r)));
   }
 }
 
-// striped_backward(..., keep_all_rows = false), one lane; `fwd` holds the Forward's rows. Returns whether the
-// Backward switched to its own scale factors.
-__device__ inline bool backward(const Tables& om, const Quad& g, const Task& t, const std::uint8_t* dsq,
-                                const float* fwd, float* rows, float* scratch) {
-  const int Q = om.Q, r = g.lane();
-  const auto tr = [&](int q, int k) { return om.transitions[(q * 7 + k) * 4 + r]; };
-  const auto match = [&](int x) { return om.match + static_cast<std::size_t>(x) * Q * 4 + r; };
+// striped_backward(..., keep_all_rows = false) of one target by one warp; `fwd` holds the Forward's rows. Returns
+// whether the Backward switched to its own scale factors.
+__device__ inline bool backward(const Tables& om, const Task& t, const std::uint8_t* dsq, const float* fwd,
+                                float* rows, float* cells) {
+  const int Q = om.Q;
+  const Place p(Q);
+  const int r = p.r;
   const OddsSpecials& xf = t.xf;
   const int L = static_cast<int>(t.length);
-  Row dpc{scratch + (L & 1) * Q * 12, r};
+  const auto row = [&](int i) { return Row{cells + (i & 1) * Q * 12}; };
+  Row dpc = row(L);
   float xJ = 0.0f, xB = 0.0f, xN = 0.0f;
   float xC = xf.c_move;
   float xE = mul(xC, xf.e_move);
-  for (int q = 0; q < Q; ++q) {
-    dpc.at(q, kM) = dpc.at(q, kD) = xE;
-    dpc.at(q, kI) = 0.0f;
+  for (int q = p.first; q < p.last; ++q) {
+    dpc.at(q, kM, r) = dpc.at(q, kD, r) = xE;
+    dpc.at(q, kI, r) = 0.0f;
   }
-  float dcv = 0.0f;
-  float dpv = g.shift_down(dpc.at(Q - 1, kD));
-  for (int q = Q - 1; q >= 0; --q) {
-    dcv = mul(dpv, om.dd[q * 4 + r]);
-    dpc.at(q, kD) = add(dpc.at(q, kD), dcv);
-    dpv = dpc.at(q, kD);
+  __syncwarp();
+  if (p.chain()) {
+    float dpv = r == 3 ? 0.0f : dpc.at(Q - 1, kD, r + 1), dcv = 0.0f;
+    for (int q = Q - 1; q >= 0; --q) {
+      dcv = mul(dpv, om.delete_delete(q, r));
+      dpc.at(q, kD, r) = add(dpc.at(q, kD, r), dcv);
+      dpv = dpc.at(q, kD, r);
+    }
+    extend_backward_deletes(om, dpc, r, dcv);
   }
-  finish_backward_deletes(om, g, dpc, dcv);
+  __syncwarp();
+  add_backward_match_deletes(om, dpc, p);
   const float scale_L = fwd[static_cast<std::size_t>(L) * kSpecials + kScale];
   if (scale_L > 1.0f) {
     xE = divide(xE, scale_L);
@@ -258,45 +286,64 @@ __device__ inline bool backward(const Tables& om, const Quad& g, const Task& t, 
     xC = divide(xC, scale_L);
     xJ = divide(xJ, scale_L);
     xB = divide(xB, scale_L);
-    scale_row(dpc, Q, inverse(scale_L));
+    scale_row(dpc, p, inverse(scale_L));
   }
-  if (r == 0) write_specials(rows + static_cast<std::size_t>(L) * kSpecials, xE, xN, xJ, xB, xC, scale_L);
+  if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(L) * kSpecials, xE, xN, xJ, xB, xC, scale_L);
+  __syncwarp();
 
   bool own_scales = false;
   for (int i = L - 1; i >= 1; --i) {
-    const Row dpp{scratch + ((i + 1) & 1) * Q * 12, r};
-    dpc = Row{scratch + (i & 1) * Q * 12, r};
-    const float* rp = match(dsq[i]);  // residue i+1
-    float tmmv = g.shift_down(tr(0, kOddsMM));
-    float timv = g.shift_down(tr(0, kOddsIM));
-    float tdmv = g.shift_down(tr(0, kOddsDM));
-    float mpv = g.shift_down(mul(dpp.at(0, kM), rp[0]));
-    float xBv = 0.0f;
-    for (int q = Q - 1; q >= 0; --q) {
-      const float ipv = dpp.at(q, kI);
-      dpc.at(q, kI) = add(mul(ipv, tr(q, kOddsII)), mul(mpv, timv));
-      dpc.at(q, kD) = mul(mpv, tdmv);
-      const float mcv = add(mul(ipv, tr(q, kOddsMI)), mul(mpv, tmmv));
-      mpv = mul(dpp.at(q, kM), rp[q * 4]);
-      dpc.at(q, kM) = mcv;
-      tdmv = tr(q, kOddsDM);
-      timv = tr(q, kOddsIM);
-      tmmv = tr(q, kOddsMM);
-      xBv = add(xBv, mul(mpv, tr(q, kOddsBM)));
+    const Row dpp = row(i + 1);
+    dpc = row(i);
+    const float* rp = om.match_of(dsq[i]);  // residue i+1
+    // Every vector from the next row: M(q+1) with its emission, and the transitions into node k+1 (vector Q-1
+    // takes lane r+1's vector 0, nothing in lane 3).
+    for (int q = p.first; q < p.last; ++q) {
+      float mpv, tmmv, timv, tdmv;
+      if (q + 1 < Q) {
+        mpv = mul(dpp.at(q + 1, kM, r), __ldg(rp + (q + 1) * 4 + r));
+        tmmv = om.transition(q + 1, kOddsMM, r);
+        timv = om.transition(q + 1, kOddsIM, r);
+        tdmv = om.transition(q + 1, kOddsDM, r);
+      } else if (r < 3) {
+        mpv = mul(dpp.at(0, kM, r + 1), __ldg(rp + r + 1));
+        tmmv = om.transition(0, kOddsMM, r + 1);
+        timv = om.transition(0, kOddsIM, r + 1);
+        tdmv = om.transition(0, kOddsDM, r + 1);
+      } else {
+        mpv = tmmv = timv = tdmv = 0.0f;
+      }
+      const float ipv = dpp.at(q, kI, r);
+      dpc.at(q, kI, r) = add(mul(ipv, om.transition(q, kOddsII, r)), mul(mpv, timv));
+      dpc.at(q, kD, r) = mul(mpv, tdmv);
+      dpc.at(q, kM, r) = add(mul(ipv, om.transition(q, kOddsMI, r)), mul(mpv, tmmv));
     }
-    xB = g.sum(xBv);
+    // B from every M of the next row, summed from the last vector down as HMMER does.
+    float xBv = 0.0f;
+    if (p.sums())
+      for (int q = Q - 1; q >= 0; --q)
+        xBv = add(xBv, mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r)));
+    __syncwarp();
+    xB = lane_sum(xBv, 4);
     xC = mul(xC, xf.c_loop);
     xJ = add(mul(xB, xf.j_move), mul(xJ, xf.j_loop));
     xN = add(mul(xB, xf.n_move), mul(xN, xf.n_loop));
     xE = add(mul(xC, xf.e_move), mul(xJ, xf.e_loop));
-    dpv = g.shift_down(add(dpc.at(0, kD), xE));
-    for (int q = Q - 1; q >= 0; --q) {
-      dcv = mul(dpv, om.dd[q * 4 + r]);
-      dpc.at(q, kD) = add(dpc.at(q, kD), add(dcv, xE));
-      dpv = dpc.at(q, kD);
-      dpc.at(q, kM) = add(dpc.at(q, kM), xE);
+    // {M,D}->E and the D->D chains on the chain threads; M->E on every thread meanwhile (M alone).
+    if (p.chain()) {
+      const float d0 = r == 3 ? 0.0f : add(dpc.at(0, kD, r + 1), xE);
+      float dpv = d0, dcv = 0.0f;
+      for (int q = Q - 1; q >= 0; --q) {
+        dcv = mul(dpv, om.delete_delete(q, r));
+        dpc.at(q, kD, r) = add(dpc.at(q, kD, r), add(dcv, xE));
+        dpv = dpc.at(q, kD, r);
+      }
+      extend_backward_deletes(om, dpc, r, dcv);
     }
-    finish_backward_deletes(om, g, dpc, dcv);
+    for (int q = p.first; q < p.last; ++q) dpc.at(q, kM, r) = add(dpc.at(q, kM, r), xE);
+    __syncwarp();
+    add_backward_match_deletes(om, dpc, p);
+    // In rare cases the Forward's factors cannot contain the Backward values; HMMER then switches to its own.
     if (xB > 1.0e16f) own_scales = true;
     const float scale =
         own_scales ? (xB > 1.0e4f ? xB : 1.0f) : fwd[static_cast<std::size_t>(i) * kSpecials + kScale];
@@ -306,42 +353,42 @@ __device__ inline bool backward(const Tables& om, const Quad& g, const Task& t, 
       xJ = divide(xJ, scale);
       xB = divide(xB, scale);
       xC = divide(xC, scale);
-      scale_row(dpc, Q, inverse(scale));
+      scale_row(dpc, p, inverse(scale));
     }
-    if (r == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
+    if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
+    __syncwarp();
   }
   // Row 0: only N and B.
-  const Row dpp{scratch + Q * 12, r};  // row 1
-  const float* rp = match(dsq[0]);
+  const Row dpp = row(1);
+  const float* rp = om.match_of(dsq[0]);
   float xBv = 0.0f;
-  for (int q = 0; q < Q; ++q) xBv = add(xBv, mul(mul(dpp.at(q, kM), rp[q * 4]), tr(q, kOddsBM)));
-  xB = g.sum(xBv);
+  if (p.chain())
+    for (int q = 0; q < Q; ++q)
+      xBv = add(xBv, mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r)));
+  xB = lane_sum(xBv, 0);
   xN = add(mul(xB, xf.n_move), mul(xN, xf.n_loop));
-  if (r == 0) write_specials(rows, 0.0f, xN, 0.0f, xB, 0.0f, 1.0f);
+  if (p.thread == 0) write_specials(rows, 0.0f, xN, 0.0f, xB, 0.0f, 1.0f);
   return own_scales;
 }
 
-// Four threads a target; blockDim.x a multiple of 32. (A template only so that every translation unit that
-// includes this header may have it.)
+// One warp a target (blockDim.x == 32), 96 Q bytes of dynamic shared memory. (A template only so that every
+// translation unit that includes this header may have it.)
 template <class Unused = void>
-__global__ void parsers_kernel(Tables om, const Task* tasks, int count, const std::uint8_t* residues, float* forward,
-                               float* backward, float* scratch, std::uint8_t* own_scales) {
-  const std::size_t target = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 4;
-  if (target >= static_cast<std::size_t>(count)) return;
-  const Quad g;
-  const Task t = tasks[target];
+__global__ void __launch_bounds__(32) parsers_kernel(Tables om, const Task* tasks, const std::uint8_t* residues,
+                                                      float* forward, float* backward, std::uint8_t* own_scales) {
+  extern __shared__ float cells[];
+  const Task t = tasks[blockIdx.x];
   const std::uint8_t* dsq = residues + t.residues;
   float* fwd = forward + t.rows * kSpecials;
-  float* cells = scratch + t.scratch;
-  device_parsers::forward(om, g, t, dsq, fwd, cells);
-  g.sync();  // lane 0 wrote the Forward's scale factors that the Backward reads
-  const bool own = device_parsers::backward(om, g, t, dsq, fwd, backward + t.rows * kSpecials, cells);
-  if (g.lane() == 0) own_scales[target] = own ? 1 : 0;
+  device_parsers::forward(om, t, dsq, fwd, cells);
+  __syncwarp();  // thread 0 wrote the Forward's scale factors that the Backward reads
+  const bool own = device_parsers::backward(om, t, dsq, fwd, backward + t.rows * kSpecials, cells);
+  if (threadIdx.x == 0) own_scales[blockIdx.x] = own ? 1 : 0;
 }
 
 }  // namespace device_parsers
 
-// The parsers of one model over lists of targets, in waves that fit in `room_bytes` of device memory.
+// The parsers of one model over lists of targets, in waves whose rows fit in `room_bytes` of device memory.
 class DevicePlan7Parsers {
  public:
   explicit DevicePlan7Parsers(std::uint64_t room_bytes = std::uint64_t{512} << 20) : room_(room_bytes) {}
@@ -357,26 +404,38 @@ class DevicePlan7Parsers {
     CUDP_CUDA_CHECK(cudaStreamSynchronize(0));
   }
 
-  // The parser rows of targets[j] = (residues, length), every length >= 1, in order.
+  // Whether the model's two rows fit in one block's shared memory (models up to about 9000 nodes on Hopper).
+  bool fits() const {
+    int device = 0, most = 0;
+    CUDP_CUDA_CHECK(cudaGetDevice(&device));
+    CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return shared_bytes() <= static_cast<std::uint64_t>(most);
+  }
+
+  // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits().
   void run(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
            ParserRowsBatch& out, cudaStream_t stream = cudaStreamPerThread) {
+    if (!fits()) throw std::length_error("DevicePlan7Parsers: the model's rows do not fit in shared memory");
     const std::size_t n = lengths.size();
     out.first_row.assign(n, 0);
     out.backward_own_scales.assign(n, 0);
     std::uint64_t total_rows = 0;
     for (std::size_t j = 0; j < n; ++j) {
+      if (lengths[j] == 0) throw std::invalid_argument("DevicePlan7Parsers: a target of length 0");
       out.first_row[j] = total_rows;
       total_rows += std::uint64_t{lengths[j]} + 1;
     }
     out.forward.assign(total_rows * kSpecialCount, 0.0f);
     out.backward.assign(total_rows * kSpecialCount, 0.0f);
-    const std::uint64_t cells_bytes = std::uint64_t{96} * static_cast<std::uint64_t>(Q_);
+    CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared_bytes())));
     for (std::size_t begin = 0; begin < n;) {
       // A wave: as many targets as fit (at least one).
       std::size_t end = begin;
       std::uint64_t bytes = 0;
       while (end < n) {
-        const std::uint64_t need = cells_bytes + (std::uint64_t{lengths[end]} + 1) * 2 * 24 + lengths[end] + 64;
+        const std::uint64_t need = (std::uint64_t{lengths[end]} + 1) * 2 * kSpecialCount * 4 + lengths[end] + 64;
         if (end > begin && bytes + need > room_) break;
         bytes += need;
         ++end;
@@ -387,21 +446,21 @@ class DevicePlan7Parsers {
   }
 
  private:
+  std::uint64_t shared_bytes() const { return std::uint64_t{96} * static_cast<std::uint64_t>(Q_); }
+
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
                 std::size_t begin, std::size_t end, ParserRowsBatch& out, cudaStream_t stream) {
     using device_parsers::Task;
     std::vector<Task> tasks(end - begin);
-    std::uint64_t residue_count = 0, row_count = 0, scratch_floats = 0;
+    std::uint64_t residue_count = 0, row_count = 0;
     for (std::size_t j = begin; j < end; ++j) {
       Task& t = tasks[j - begin];
       t.residues = residue_count;
       t.rows = row_count;
-      t.scratch = scratch_floats;
       t.length = lengths[j];
       t.xf = specials_for_length(om_, true, lengths[j]);
       residue_count += lengths[j];
       row_count += std::uint64_t{lengths[j]} + 1;
-      scratch_floats += std::uint64_t{24} * static_cast<std::uint64_t>(Q_);
     }
     host_residues_.resize(residue_count);
     for (std::size_t j = begin; j < end; ++j)
@@ -410,14 +469,10 @@ class DevicePlan7Parsers {
     residues_.upload(host_residues_, stream);
     forward_.reserve(row_count * kSpecialCount);
     backward_.reserve(row_count * kSpecialCount);
-    scratch_.reserve(scratch_floats);
     own_scales_.reserve(tasks.size());
     const device_parsers::Tables tables{match_.get(), transitions_.get(), dd_.get(), M_, Q_};
-    constexpr int kThreads = 128;
-    const auto blocks = static_cast<unsigned>((tasks.size() * 4 + kThreads - 1) / kThreads);
-    device_parsers::parsers_kernel<><<<blocks, kThreads, 0, stream>>>(tables, tasks_.get(), static_cast<int>(tasks.size()),
-                                                                   residues_.get(), forward_.get(), backward_.get(),
-                                                                   scratch_.get(), own_scales_.get());
+    device_parsers::parsers_kernel<><<<static_cast<unsigned>(tasks.size()), 32, shared_bytes(), stream>>>(
+        tables, tasks_.get(), residues_.get(), forward_.get(), backward_.get(), own_scales_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
     const std::size_t first = out.first_row[begin] * kSpecialCount;
     forward_.download(out.forward.data() + first, row_count * kSpecialCount, stream);
@@ -429,7 +484,7 @@ class DevicePlan7Parsers {
   std::uint64_t room_;
   OddsSpecials om_;
   int M_ = 0, Q_ = 2;
-  engine::DeviceBuffer<float> match_, transitions_, dd_, forward_, backward_, scratch_;
+  engine::DeviceBuffer<float> match_, transitions_, dd_, forward_, backward_;
   engine::DeviceBuffer<device_parsers::Task> tasks_;
   engine::DeviceBuffer<std::uint8_t> residues_, own_scales_;
   std::vector<std::uint8_t> host_residues_;
