@@ -114,6 +114,40 @@ __device__ inline float lane_sum(float v, int base) {
   return add(add(a0, a1), add(a2, a3));
 }
 
+// A chain along one lane's D cells, in HMMER's order (vector 0 up, or Q-1 down): step(d, dd) on each cell with
+// its D->D transition, one after the other. The cells go through registers eight at a time, the next eight loaded
+// while this eight's steps run, so that the chain waits on arithmetic rather than on memory.
+template <bool kDown, class Step>
+__device__ inline void walk_deletes(const Tables& om, const Row& row, int r, Step step) {
+  constexpr int kBlock = 8;
+  const int Q = om.Q;
+  float d[kBlock], w[kBlock], next_d[kBlock], next_w[kBlock];
+  const auto load = [&](int b, float* cells, float* weights) {
+#pragma unroll
+    for (int k = 0; k < kBlock; ++k) {
+      if (b + k >= Q) break;
+      const int q = kDown ? Q - 1 - (b + k) : b + k;
+      cells[k] = row.at(q, kD, r);
+      weights[k] = om.delete_delete(q, r);
+    }
+  };
+  load(0, d, w);
+  for (int b = 0; b < Q; b += kBlock) {
+    if (b + kBlock < Q) load(b + kBlock, next_d, next_w);
+#pragma unroll
+    for (int k = 0; k < kBlock; ++k) {
+      if (b + k >= Q) break;
+      step(d[k], w[k]);
+      row.at(kDown ? Q - 1 - (b + k) : b + k, kD, r) = d[k];
+    }
+#pragma unroll
+    for (int k = 0; k < kBlock; ++k) {
+      d[k] = next_d[k];
+      w[k] = next_w[k];
+    }
+  }
+}
+
 __device__ inline void write_specials(float* row, float xE, float xN, float xJ, float xB, float xC, float scale) {
   row[kE] = xE;
   row[kN] = xN;
@@ -180,29 +214,32 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
       // The D->D passes, in HMMER's order: one along the lane, then up to three more carrying across lanes.
       float dcv = r == 0 ? 0.0f : mul(pc.at(Q - 1, kM, r - 1), om.transition(Q - 1, kOddsMD, r - 1));
       pc.at(0, kD, r) = 0.0f;
-      for (int q = 0; q < Q; ++q) {
-        pc.at(q, kD, r) = add(dcv, pc.at(q, kD, r));
-        dcv = mul(pc.at(q, kD, r), om.delete_delete(q, r));
-      }
+      walk_deletes<false>(om, pc, r, [&](float& d, float dd) {
+        d = add(dcv, d);
+        dcv = mul(d, dd);
+      });
       for (int j = 1; j < 4; ++j) {
         const float carried = __shfl_up_sync(kChainThreads, dcv, 1, 4);
         dcv = r == 0 ? 0.0f : carried;
         bool changed = false;
-        for (int q = 0; q < Q; ++q) {
-          const float sv = add(dcv, pc.at(q, kD, r));
-          changed = changed || sv > pc.at(q, kD, r);
-          pc.at(q, kD, r) = sv;
-          dcv = mul(dcv, om.delete_delete(q, r));
-        }
+        walk_deletes<false>(om, pc, r, [&](float& d, float dd) {
+          const float sv = add(dcv, d);
+          changed = changed || sv > d;
+          d = sv;
+          dcv = mul(dcv, dd);
+        });
         // Models under 100 nodes always take all three passes.
         if (om.M >= 100 && !__any_sync(kChainThreads, changed)) break;
       }
     } else if (p.sums()) {
+#pragma unroll 8
       for (int q = 0; q < Q; ++q) xEv = add(xEv, pc.at(q, kM, r));  // E from M, while the chains run
     }
     __syncwarp();
-    if (p.sums())
+    if (p.sums()) {
+#pragma unroll 8
       for (int q = 0; q < Q; ++q) xEv = add(pc.at(q, kD, r), xEv);
+    }
     xE = lane_sum(xEv, 4);
     xN = mul(xN, xf.n_loop);
     xC = add(mul(xC, xf.c_loop), mul(xE, xf.e_move));
@@ -232,10 +269,10 @@ __device__ inline void extend_backward_deletes(const Tables& om, const Row& dpc,
   for (int j = 1; j < 4; ++j) {
     const float carried = __shfl_down_sync(kChainThreads, dcv, 1, 4);
     dcv = r == 3 ? 0.0f : carried;
-    for (int q = om.Q - 1; q >= 0; --q) {
-      dcv = mul(dcv, om.delete_delete(q, r));
-      dpc.at(q, kD, r) = add(dpc.at(q, kD, r), dcv);
-    }
+    walk_deletes<true>(om, dpc, r, [&](float& d, float dd) {
+      dcv = mul(dcv, dd);
+      d = add(d, dcv);
+    });
   }
 }
 
@@ -270,11 +307,11 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
   __syncwarp();
   if (p.chain()) {
     float dpv = r == 3 ? 0.0f : dpc.at(Q - 1, kD, r + 1), dcv = 0.0f;
-    for (int q = Q - 1; q >= 0; --q) {
-      dcv = mul(dpv, om.delete_delete(q, r));
-      dpc.at(q, kD, r) = add(dpc.at(q, kD, r), dcv);
-      dpv = dpc.at(q, kD, r);
-    }
+    walk_deletes<true>(om, dpc, r, [&](float& d, float dd) {
+      dcv = mul(dpv, dd);
+      d = add(d, dcv);
+      dpv = d;
+    });
     extend_backward_deletes(om, dpc, r, dcv);
   }
   __syncwarp();
@@ -320,9 +357,11 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     }
     // B from every M of the next row, summed from the last vector down as HMMER does.
     float xBv = 0.0f;
-    if (p.sums())
+    if (p.sums()) {
+#pragma unroll 8
       for (int q = Q - 1; q >= 0; --q)
         xBv = add(xBv, mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r)));
+    }
     __syncwarp();
     xB = lane_sum(xBv, 4);
     xC = mul(xC, xf.c_loop);
@@ -333,11 +372,11 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     if (p.chain()) {
       const float d0 = r == 3 ? 0.0f : add(dpc.at(0, kD, r + 1), xE);
       float dpv = d0, dcv = 0.0f;
-      for (int q = Q - 1; q >= 0; --q) {
-        dcv = mul(dpv, om.delete_delete(q, r));
-        dpc.at(q, kD, r) = add(dpc.at(q, kD, r), add(dcv, xE));
-        dpv = dpc.at(q, kD, r);
-      }
+      walk_deletes<true>(om, dpc, r, [&](float& d, float dd) {
+        dcv = mul(dpv, dd);
+        d = add(d, add(dcv, xE));
+        dpv = d;
+      });
       extend_backward_deletes(om, dpc, r, dcv);
     }
     for (int q = p.first; q < p.last; ++q) dpc.at(q, kM, r) = add(dpc.at(q, kM, r), xE);
