@@ -3,10 +3,10 @@
 // striped_forward / striped_backward (plan7_posterior.hpp) compute them, for the targets that passed the filters:
 // domain definition then starts from their special-state rows instead of computing both passes on the host.
 //
-// Exactness decides the mapping. A warp takes a target, its 32 threads as the four SSE lanes of HMMER's striped
-// layout times eight runs of vectors, with the target's two rows of cells in shared memory. What HMMER computes
+// Exactness decides the mapping. A block takes a target, its 128 threads as the four SSE lanes of HMMER's striped
+// layout times 32 runs of vectors, with the target's two rows of cells in shared memory. What HMMER computes
 // vector by vector without a dependence between vectors (M and I from the previous row, the first D values, the
-// scaling) the eight runs compute side by side; what is a chain in HMMER's order (the D->D passes with their early
+// scaling) the runs compute side by side; what is a chain in HMMER's order (the D->D passes with their early
 // exit, the sums of E and B over the row) four threads walk in that order, one a lane. Shifts across lanes read
 // the neighbouring lane's cell, and the horizontal sums keep HMMER's (a0 + a1) + (a2 + a3). Every arithmetic
 // operation is written as the PTX instruction it must be: correctly rounded, never fused into a multiply-add, and
@@ -15,7 +15,7 @@
 // factors come back in the rows; their logs are summed on the host (adopt_parser_specials), where the library's
 // log is the one HMMER's numbers came from.
 //
-// Memory: 96 Q bytes of shared memory per target (models up to about 9000 nodes), and its 2 (L + 1) special rows
+// Memory: 128 Q bytes of shared memory per target (models up to about 7000 nodes), and its 2 (L + 1) special rows
 // (24 bytes each) in device memory; targets go in waves that fit in the room given.
 #include <cuda_runtime.h>
 
@@ -42,8 +42,8 @@ enum Special : int {
   kScale = kSpecialScale,
   kSpecials = kSpecialCount
 };
-constexpr int kRuns = 8;  // runs of vectors per lane: a warp is 4 lanes x 8 runs
-constexpr unsigned kWarp = 0xFFFFFFFFu;
+constexpr int kRuns = 32;  // runs of vectors per lane: a block is 4 lanes x 32 runs
+constexpr int kThreads = 4 * kRuns;
 constexpr unsigned kChainThreads = 0x0000000Fu;  // threads 0-3: the chains of lanes 0-3
 constexpr unsigned kSumThreads = 0x000000F0u;    // threads 4-7: the row sums of lanes 0-3
 
@@ -52,10 +52,10 @@ constexpr unsigned kSumThreads = 0x000000F0u;    // threads 4-7: the row sums of
 struct Tables {
   const float* __restrict__ match;
   const float* __restrict__ transitions;
-  const float* __restrict__ dd;
+  const float* dd;
   int M, Q;
   __device__ float transition(int q, int t, int r) const { return __ldg(transitions + (q * 7 + t) * 4 + r); }
-  __device__ float delete_delete(int q, int r) const { return __ldg(dd + q * 4 + r); }
+  __device__ float delete_delete(int q, int r) const { return dd[q * 4 + r]; }  // dd: the block's shared copy
   __device__ const float* match_of(int x) const { return match + static_cast<std::size_t>(x) * Q * 4; }
 };
 
@@ -95,10 +95,10 @@ struct Row {
   __device__ float& at(int q, int c, int r) const { return base[(q * 3 + c) * 4 + r]; }
 };
 
-// Where this thread stands in its warp: lane r of the striped vectors, run of vectors [first, last).
+// Where this thread stands in its block: lane r of the striped vectors, run of vectors [first, last).
 struct Place {
   int thread, r, first, last;
-  __device__ Place(int Q) : thread(static_cast<int>(threadIdx.x & 31u)), r(thread & 3) {
+  __device__ Place(int Q) : thread(static_cast<int>(threadIdx.x)), r(thread & 3) {
     const int per_run = (Q + kRuns - 1) / kRuns;
     first = min(Q, (thread >> 2) * per_run);
     last = min(Q, first + per_run);
@@ -107,11 +107,18 @@ struct Place {
   __device__ bool sums() const { return thread >= 4 && thread < 8; }
 };
 
-// HMMER's horizontal sum of the four lanes' values held by threads base..base+3, on every thread.
-__device__ inline float lane_sum(float v, int base) {
-  const float a0 = __shfl_sync(kWarp, v, base), a1 = __shfl_sync(kWarp, v, base + 1);
-  const float a2 = __shfl_sync(kWarp, v, base + 2), a3 = __shfl_sync(kWarp, v, base + 3);
-  return add(add(a0, a1), add(a2, a3));
+// The block's shared memory besides the two rows: per lane scratch for one value of each vector, and four floats
+// through which the lanes' sums meet.
+struct Scratch {
+  float* per_vector;  // [q][4]
+  float* lanes;       // [4]
+};
+
+// HMMER's horizontal sum of the four lanes' values v held by the `holder` threads, on every thread of the block.
+__device__ inline float sum_lanes(float v, bool holder, int r, const Scratch& s) {
+  if (holder) s.lanes[r] = v;
+  __syncthreads();
+  return add(add(s.lanes[0], s.lanes[1]), add(s.lanes[2], s.lanes[3]));
 }
 
 // A chain along one lane's D cells, in HMMER's order (vector 0 up, or Q-1 down): step(d, dd) on each cell with
@@ -165,8 +172,9 @@ __device__ inline void scale_row(const Row& row, const Place& p, float factor) {
   }
 }
 
-// striped_forward(..., keep_all_rows = false) of one target by one warp; `cells` holds two rows.
-__device__ inline void forward(const Tables& om, const Task& t, const std::uint8_t* dsq, float* rows, float* cells) {
+// striped_forward(..., keep_all_rows = false) of one target by one block; `cells` holds two rows.
+__device__ inline void forward(const Tables& om, const Task& t, const std::uint8_t* dsq, float* rows, float* cells,
+                               const Scratch& scratch) {
   const int Q = om.Q;
   const Place p(Q);
   const int r = p.r;
@@ -176,7 +184,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
   for (int q = p.first; q < p.last; ++q) pp.at(q, kM, r) = pp.at(q, kD, r) = pp.at(q, kI, r) = 0.0f;
   float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = xf.n_move, xC = 0.0f;
   if (p.thread == 0) write_specials(rows, xE, xN, xJ, xB, xC, 1.0f);
-  __syncwarp();
+  __syncthreads();
   for (int i = 1; i <= L; ++i) {
     const float* rp = om.match_of(dsq[i - 1]);
     // M and I of every vector from the previous row; vector 0 takes lane r-1's last vector (nothing in lane 0).
@@ -204,11 +212,11 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
         pc.at(q, kI, r) = add(mul(mpv, om.transition(q, kOddsMI, r)), mul(ipv, om.transition(q, kOddsII, r)));
       }
     }
-    __syncwarp();
+    __syncthreads();
     // D from M->D of the vector before; vector 0's comes in the first D->D pass below.
     for (int q = max(p.first, 1); q < p.last; ++q)
       pc.at(q, kD, r) = mul(pc.at(q - 1, kM, r), om.transition(q - 1, kOddsMD, r));
-    __syncwarp();
+    __syncthreads();
     float xEv = 0.0f;
     if (p.chain()) {
       // The D->D passes, in HMMER's order: one along the lane, then up to three more carrying across lanes.
@@ -235,12 +243,12 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
 #pragma unroll 8
       for (int q = 0; q < Q; ++q) xEv = add(xEv, pc.at(q, kM, r));  // E from M, while the chains run
     }
-    __syncwarp();
+    __syncthreads();
     if (p.sums()) {
 #pragma unroll 8
       for (int q = 0; q < Q; ++q) xEv = add(pc.at(q, kD, r), xEv);
     }
-    xE = lane_sum(xEv, 4);
+    xE = sum_lanes(xEv, p.sums(), r, scratch);
     xN = mul(xN, xf.n_loop);
     xC = add(mul(xC, xf.c_loop), mul(xE, xf.e_move));
     xJ = add(mul(xJ, xf.j_loop), mul(xE, xf.e_loop));
@@ -259,7 +267,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
     const Row done = pp;
     pp = pc;
     pc = done;
-    __syncwarp();
+    __syncthreads();
   }
 }
 
@@ -286,10 +294,10 @@ __device__ inline void add_backward_match_deletes(const Tables& om, const Row& d
   }
 }
 
-// striped_backward(..., keep_all_rows = false) of one target by one warp; `fwd` holds the Forward's rows. Returns
+// striped_backward(..., keep_all_rows = false) of one target by one block; `fwd` holds the Forward's rows. Returns
 // whether the Backward switched to its own scale factors.
 __device__ inline bool backward(const Tables& om, const Task& t, const std::uint8_t* dsq, const float* fwd,
-                                float* rows, float* cells) {
+                                float* rows, float* cells, const Scratch& scratch) {
   const int Q = om.Q;
   const Place p(Q);
   const int r = p.r;
@@ -304,7 +312,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     dpc.at(q, kM, r) = dpc.at(q, kD, r) = xE;
     dpc.at(q, kI, r) = 0.0f;
   }
-  __syncwarp();
+  __syncthreads();
   if (p.chain()) {
     float dpv = r == 3 ? 0.0f : dpc.at(Q - 1, kD, r + 1), dcv = 0.0f;
     walk_deletes<true>(om, dpc, r, [&](float& d, float dd) {
@@ -314,8 +322,9 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     });
     extend_backward_deletes(om, dpc, r, dcv);
   }
-  __syncwarp();
+  __syncthreads();
   add_backward_match_deletes(om, dpc, p);
+  __syncthreads();  // every D read before the scaling below
   const float scale_L = fwd[static_cast<std::size_t>(L) * kSpecials + kScale];
   if (scale_L > 1.0f) {
     xE = divide(xE, scale_L);
@@ -326,7 +335,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     scale_row(dpc, p, inverse(scale_L));
   }
   if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(L) * kSpecials, xE, xN, xJ, xB, xC, scale_L);
-  __syncwarp();
+  __syncthreads();
 
   bool own_scales = false;
   for (int i = L - 1; i >= 1; --i) {
@@ -354,16 +363,17 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
       dpc.at(q, kI, r) = add(mul(ipv, om.transition(q, kOddsII, r)), mul(mpv, timv));
       dpc.at(q, kD, r) = mul(mpv, tdmv);
       dpc.at(q, kM, r) = add(mul(ipv, om.transition(q, kOddsMI, r)), mul(mpv, tmmv));
+      // M->B terms, summed below
+      scratch.per_vector[q * 4 + r] = mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r));
     }
+    __syncthreads();
     // B from every M of the next row, summed from the last vector down as HMMER does.
     float xBv = 0.0f;
     if (p.sums()) {
 #pragma unroll 8
-      for (int q = Q - 1; q >= 0; --q)
-        xBv = add(xBv, mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r)));
+      for (int q = Q - 1; q >= 0; --q) xBv = add(xBv, scratch.per_vector[q * 4 + r]);
     }
-    __syncwarp();
-    xB = lane_sum(xBv, 4);
+    xB = sum_lanes(xBv, p.sums(), r, scratch);
     xC = mul(xC, xf.c_loop);
     xJ = add(mul(xB, xf.j_move), mul(xJ, xf.j_loop));
     xN = add(mul(xB, xf.n_move), mul(xN, xf.n_loop));
@@ -380,8 +390,9 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
       extend_backward_deletes(om, dpc, r, dcv);
     }
     for (int q = p.first; q < p.last; ++q) dpc.at(q, kM, r) = add(dpc.at(q, kM, r), xE);
-    __syncwarp();
+    __syncthreads();
     add_backward_match_deletes(om, dpc, p);
+    __syncthreads();  // every D read before the scaling below
     // In rare cases the Forward's factors cannot contain the Backward values; HMMER then switches to its own.
     if (xB > 1.0e16f) own_scales = true;
     const float scale =
@@ -395,33 +406,46 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
       scale_row(dpc, p, inverse(scale));
     }
     if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
-    __syncwarp();
+    __syncthreads();
   }
   // Row 0: only N and B.
   const Row dpp = row(1);
   const float* rp = om.match_of(dsq[0]);
+  for (int q = p.first; q < p.last; ++q)
+    scratch.per_vector[q * 4 + r] = mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r));
+  __syncthreads();
   float xBv = 0.0f;
-  if (p.chain())
-    for (int q = 0; q < Q; ++q)
-      xBv = add(xBv, mul(mul(dpp.at(q, kM, r), __ldg(rp + q * 4 + r)), om.transition(q, kOddsBM, r)));
-  xB = lane_sum(xBv, 0);
+  if (p.sums()) {
+#pragma unroll 8
+    for (int q = 0; q < Q; ++q) xBv = add(xBv, scratch.per_vector[q * 4 + r]);
+  }
+  xB = sum_lanes(xBv, p.sums(), r, scratch);
   xN = add(mul(xB, xf.n_move), mul(xN, xf.n_loop));
   if (p.thread == 0) write_specials(rows, 0.0f, xN, 0.0f, xB, 0.0f, 1.0f);
   return own_scales;
 }
 
-// One warp a target (blockDim.x == 32), 96 Q bytes of dynamic shared memory. (A template only so that every
-// translation unit that includes this header may have it.)
+// One block of kThreads a target, with 128 Q + 16 bytes of dynamic shared memory: two rows of cells, the D->D
+// transitions, a value per vector, the lanes' sums. (A template only so that every translation unit that includes
+// this header may have it.)
 template <class Unused = void>
-__global__ void __launch_bounds__(32) parsers_kernel(Tables om, const Task* tasks, const std::uint8_t* residues,
-                                                      float* forward, float* backward, std::uint8_t* own_scales) {
-  extern __shared__ float cells[];
+__global__ void __launch_bounds__(kThreads) parsers_kernel(Tables om, const Task* tasks, const std::uint8_t* residues,
+                                                            float* forward, float* backward,
+                                                            std::uint8_t* own_scales) {
+  extern __shared__ float shared[];
+  const int Q = om.Q;
+  float* cells = shared;
+  float* dd = cells + Q * 24;
+  const Scratch scratch{dd + Q * 4, dd + Q * 8};
+  for (int i = static_cast<int>(threadIdx.x); i < Q * 4; i += kThreads) dd[i] = __ldg(om.dd + i);
+  om.dd = dd;
+  __syncthreads();
   const Task t = tasks[blockIdx.x];
   const std::uint8_t* dsq = residues + t.residues;
   float* fwd = forward + t.rows * kSpecials;
-  device_parsers::forward(om, t, dsq, fwd, cells);
-  __syncwarp();  // thread 0 wrote the Forward's scale factors that the Backward reads
-  const bool own = device_parsers::backward(om, t, dsq, fwd, backward + t.rows * kSpecials, cells);
+  device_parsers::forward(om, t, dsq, fwd, cells, scratch);
+  __syncthreads();  // thread 0 wrote the Forward's scale factors that the Backward reads
+  const bool own = device_parsers::backward(om, t, dsq, fwd, backward + t.rows * kSpecials, cells, scratch);
   if (threadIdx.x == 0) own_scales[blockIdx.x] = own ? 1 : 0;
 }
 
@@ -443,7 +467,7 @@ class DevicePlan7Parsers {
     CUDP_CUDA_CHECK(cudaStreamSynchronize(0));
   }
 
-  // Whether the model's two rows fit in one block's shared memory (models up to about 9000 nodes on Hopper).
+  // Whether the model's rows fit in one block's shared memory (models up to about 7000 nodes on Hopper).
   bool fits() const {
     int device = 0, most = 0;
     CUDP_CUDA_CHECK(cudaGetDevice(&device));
@@ -485,7 +509,7 @@ class DevicePlan7Parsers {
   }
 
  private:
-  std::uint64_t shared_bytes() const { return std::uint64_t{96} * static_cast<std::uint64_t>(Q_); }
+  std::uint64_t shared_bytes() const { return std::uint64_t{128} * static_cast<std::uint64_t>(Q_) + 16; }
 
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
                 std::size_t begin, std::size_t end, ParserRowsBatch& out, cudaStream_t stream) {
@@ -510,7 +534,8 @@ class DevicePlan7Parsers {
     backward_.reserve(row_count * kSpecialCount);
     own_scales_.reserve(tasks.size());
     const device_parsers::Tables tables{match_.get(), transitions_.get(), dd_.get(), M_, Q_};
-    device_parsers::parsers_kernel<><<<static_cast<unsigned>(tasks.size()), 32, shared_bytes(), stream>>>(
+    device_parsers::parsers_kernel<><<<static_cast<unsigned>(tasks.size()), device_parsers::kThreads, shared_bytes(),
+                                      stream>>>(
         tables, tasks_.get(), residues_.get(), forward_.get(), backward_.get(), own_scales_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
     const std::size_t first = out.first_row[begin] * kSpecialCount;
