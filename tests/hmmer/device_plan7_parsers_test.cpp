@@ -3,7 +3,9 @@
 // factors, and the Forward score rebuilt from the rows. Random models from 5 to 1100 nodes (both sides of the
 // 100-node rule of the D->D passes, sticky delete chains), targets with consensus runs long enough to rescale rows,
 // degenerate codes, length 1, and waves forced down to a few targets.
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -102,4 +104,30 @@ TEST_CASE("Device parsers in waves of a few targets give the same rows", "[hmmer
   // About 50 KB a wave: a few targets each, some waves a single target.
   check_model(o, 30, 400, 50000, tally);
   CHECK(tally.targets == 30);
+}
+
+// Not a test (hidden tag, run by hand on the device): the time of a wave of long targets against a long model, and
+// of a single one (latency), for tuning the kernel.
+TEST_CASE("Device parser timings", "[.timing]") {
+  const test::RandomModelOptions o{1900, false, 5};
+  const hmmer::HmmModel hmm = test::random_hmm(o);
+  const hmmer::Plan7Profile profile = hmmer::configure_profile(hmm, hmmer::default_null_model(hmmer::plan7_alphabet_of(hmm.alphabet)));
+  const hmmer::StripedOddsProfile om(profile);
+  for (const int count : {1, 32, 280}) {
+    const auto targets = test::random_targets(profile, count + 1, 2000, 3);
+    std::vector<const std::uint8_t*> residues;
+    std::vector<std::uint32_t> lengths;
+    long cells = 0;
+    for (std::size_t j = 1; j < targets.size(); ++j) {
+      residues.push_back(targets[j].data());
+      lengths.push_back(static_cast<std::uint32_t>(targets[j].size()));
+      cells += static_cast<long>(targets[j].size()) * o.M;
+    }
+    test::run_device_parsers(om.tables(), residues, lengths, std::uint64_t{512} << 20);  // warm up
+    const auto start = std::chrono::steady_clock::now();
+    test::run_device_parsers(om.tables(), residues, lengths, std::uint64_t{512} << 20);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("parsers M=%d: %d targets, %.3g cells, %.4f s, %.2f GCUPS (forward and backward)\n", o.M, count,
+                static_cast<double>(cells), s, static_cast<double>(cells) / s / 1e9);
+  }
 }
