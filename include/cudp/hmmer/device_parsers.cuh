@@ -45,7 +45,6 @@ enum Special : int {
 constexpr int kRuns = 32;  // runs of vectors per lane: a block is 4 lanes x 32 runs
 constexpr int kThreads = 4 * kRuns;
 constexpr unsigned kChainThreads = 0x0000000Fu;  // threads 0-3: the chains of lanes 0-3
-constexpr unsigned kSumThreads = 0x000000F0u;    // threads 4-7: the row sums of lanes 0-3
 
 // The odds profile as float arrays of four lanes per striped vector: match [x][q][4], transitions [q][7][4] in
 // OddsTransition order, dd [q][4].
@@ -104,7 +103,8 @@ struct Place {
     last = min(Q, first + per_run);
   }
   __device__ bool chain() const { return thread < 4; }
-  __device__ bool sums() const { return thread >= 4 && thread < 8; }
+  // In the second warp, so that a row's first sum runs beside the chains rather than after them.
+  __device__ bool sums() const { return thread >= 32 && thread < 36; }
 };
 
 // The block's shared memory besides the two rows: per lane scratch for one value of each vector, and four floats
@@ -122,8 +122,9 @@ __device__ inline float sum_lanes(float v, bool holder, int r, const Scratch& s)
 }
 
 // A chain along one lane's D cells, in HMMER's order (vector 0 up, or Q-1 down): step(d, dd) on each cell with
-// its D->D transition, one after the other. The cells go through registers eight at a time, the next eight loaded
-// while this eight's steps run, so that the chain waits on arithmetic rather than on memory.
+// its D->D transition, one after the other, until a step returns false (that cell and the rest left as they are).
+// The cells go through registers eight at a time, the next eight loaded while this eight's steps run, so that the
+// chain waits on arithmetic rather than on memory.
 template <bool kDown, class Step>
 __device__ inline void walk_deletes(const Tables& om, const Row& row, int r, Step step) {
   constexpr int kBlock = 8;
@@ -141,12 +142,13 @@ __device__ inline void walk_deletes(const Tables& om, const Row& row, int r, Ste
   load(0, d, w);
   for (int b = 0; b < Q; b += kBlock) {
     if (b + kBlock < Q) load(b + kBlock, next_d, next_w);
+    bool going = true;
 #pragma unroll
     for (int k = 0; k < kBlock; ++k) {
-      if (b + k >= Q) break;
-      step(d[k], w[k]);
+      if (b + k >= Q || !(going = step(d[k], w[k]))) break;
       row.at(kDown ? Q - 1 - (b + k) : b + k, kD, r) = d[k];
     }
+    if (!going) return;
 #pragma unroll
     for (int k = 0; k < kBlock; ++k) {
       d[k] = next_d[k];
@@ -199,6 +201,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
         dpv = pp.at(p.first - 1, kD, r);
         ipv = pp.at(p.first - 1, kI, r);
       }
+#pragma unroll 4
       for (int q = p.first; q < p.last; ++q) {
         float sv = mul(xB, om.transition(q, kOddsBM, r));
         sv = add(sv, mul(mpv, om.transition(q, kOddsMM, r)));
@@ -225,16 +228,20 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
       walk_deletes<false>(om, pc, r, [&](float& d, float dd) {
         d = add(dcv, d);
         dcv = mul(d, dd);
+        return true;
       });
       for (int j = 1; j < 4; ++j) {
         const float carried = __shfl_up_sync(kChainThreads, dcv, 1, 4);
         dcv = r == 0 ? 0.0f : carried;
         bool changed = false;
+        // Once the carried value is 0 it adds nothing and stays 0: HMMER's pass would leave the rest as it is.
         walk_deletes<false>(om, pc, r, [&](float& d, float dd) {
+          if (dcv == 0.0f) return false;
           const float sv = add(dcv, d);
           changed = changed || sv > d;
           d = sv;
           dcv = mul(dcv, dd);
+          return true;
         });
         // Models under 100 nodes always take all three passes.
         if (om.M >= 100 && !__any_sync(kChainThreads, changed)) break;
@@ -277,9 +284,12 @@ __device__ inline void extend_backward_deletes(const Tables& om, const Row& dpc,
   for (int j = 1; j < 4; ++j) {
     const float carried = __shfl_down_sync(kChainThreads, dcv, 1, 4);
     dcv = r == 3 ? 0.0f : carried;
+    // Once the carried value is 0 it adds nothing and stays 0: HMMER's pass would leave the rest as it is.
     walk_deletes<true>(om, dpc, r, [&](float& d, float dd) {
+      if (dcv == 0.0f) return false;
       dcv = mul(dcv, dd);
       d = add(d, dcv);
+      return true;
     });
   }
 }
@@ -319,6 +329,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
       dcv = mul(dpv, dd);
       d = add(d, dcv);
       dpv = d;
+      return true;
     });
     extend_backward_deletes(om, dpc, r, dcv);
   }
@@ -344,6 +355,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     const float* rp = om.match_of(dsq[i]);  // residue i+1
     // Every vector from the next row: M(q+1) with its emission, and the transitions into node k+1 (vector Q-1
     // takes lane r+1's vector 0, nothing in lane 3).
+#pragma unroll 4
     for (int q = p.first; q < p.last; ++q) {
       float mpv, tmmv, timv, tdmv;
       if (q + 1 < Q) {
@@ -386,6 +398,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
         dcv = mul(dpv, dd);
         d = add(d, add(dcv, xE));
         dpv = d;
+        return true;
       });
       extend_backward_deletes(om, dpc, r, dcv);
     }
