@@ -115,16 +115,18 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
 }
 
 
-// The targets after the filters in pieces of about a million residues (each target in one piece): what the device
-// parsers compute at a time, so that their rows stay small and the host starts on the first piece early.
+// The targets after the filters in pieces (each target in one piece) for the device parsers: the first piece small,
+// so that the host starts on its domains early, the next ones twice as large each up to about a million residues,
+// so that the rows in memory stay small.
 std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSet& db,
                                                       const std::vector<std::uint32_t>& targets) {
-  constexpr std::uint64_t kResiduesPerPiece = std::uint64_t{1} << 20;
+  constexpr std::uint64_t kFirstPiece = std::uint64_t{1} << 17, kLargestPiece = std::uint64_t{1} << 20;
   std::vector<std::vector<std::uint32_t>> pieces;
-  std::uint64_t residues = kResiduesPerPiece;
+  std::uint64_t size = kFirstPiece / 2, residues = size;
   for (const std::uint32_t i : targets) {
-    if (residues >= kResiduesPerPiece) {
+    if (residues >= size) {
       pieces.emplace_back();
+      size = std::min(2 * size, kLargestPiece);
       residues = 0;
     }
     pieces.back().push_back(i);
