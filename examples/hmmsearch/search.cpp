@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <future>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include <cudp/engine/sequences.hpp>
 #include <cudp/tiers/parallel_for.hpp>
@@ -196,9 +198,11 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   // Backward parsers, it works on the next piece while the host defines the domains of this one.
   const std::vector<std::vector<std::uint32_t>> pieces = parser_pieces(db, survivors);
   const cudp::hmmer::OddsTables tables = pipeline.odds_profile().tables();
+  const char* parsers_setting = std::getenv("CUDP_DEVICE_PARSERS");
+  const bool device_parsers = parsers_setting == nullptr || std::string(parsers_setting) != "0";
   const auto parse = [&](std::size_t p) {
     auto rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
-    if (!filters.parsers(tables, pieces[p], *rows)) rows.reset();
+    if (!device_parsers || !filters.parsers(tables, pieces[p], *rows)) rows.reset();
     return rows;
   };
   std::future<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> next;
