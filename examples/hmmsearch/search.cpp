@@ -1,13 +1,17 @@
 #include "search.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
-#include <future>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 
 #include <cudp/engine/sequences.hpp>
 #include <cudp/tiers/parallel_for.hpp>
@@ -117,8 +121,8 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
 }
 
 
-// The targets after the filters in pieces (each target in one piece) for the device parsers: the first piece small,
-// so that the host starts on its domains early, the next ones twice as large each up to about a million residues,
+// The targets after the filters in pieces (consecutive runs of the list) for the device parsers: the first piece
+// small, so that the host's workers start early, the next ones twice as large each up to about a million residues,
 // so that the rows in memory stay small.
 std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSet& db,
                                                       const std::vector<std::uint32_t>& targets) {
@@ -136,6 +140,78 @@ std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSe
   }
   return pieces;
 }
+
+// The device's parser rows for a list of targets, computed piece by piece on a thread of its own: a worker asking
+// for target j's rows waits only until j's piece is done. Null rows (the host computes the parsers) when the device
+// does not compute them or `enabled` is false; a device error is rethrown by finish().
+template <class Filters>
+class ParserFeed {
+ public:
+  ParserFeed(Filters& filters, cudp::hmmer::OddsTables tables, std::vector<std::vector<std::uint32_t>> pieces,
+             bool enabled)
+      : pieces_(std::move(pieces)), rows_(pieces_.size()) {
+    for (std::size_t p = 0; p < pieces_.size(); ++p)
+      for (std::size_t k = 0; k < pieces_[p].size(); ++k) where_.emplace_back(p, k);
+    if (!enabled || pieces_.empty()) {
+      ready_ = pieces_.size();
+      return;
+    }
+    producer_ = std::thread([this, &filters, tables = std::move(tables)] {
+      for (std::size_t p = 0; p < pieces_.size(); ++p) {
+        auto rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
+        bool computed = false;
+        try {
+          computed = filters.parsers(tables, pieces_[p], *rows);
+        } catch (...) {
+          error_ = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (computed) rows_[p] = std::move(rows);
+        ready_ = (computed && !error_) ? p + 1 : pieces_.size();  // after a failure the host takes the rest
+        changed_.notify_all();
+        if (ready_ == pieces_.size()) break;
+      }
+    });
+  }
+  ~ParserFeed() { finish_quietly(); }
+  ParserFeed(const ParserFeed&) = delete;
+  ParserFeed& operator=(const ParserFeed&) = delete;
+
+  // The rows of the j-th target of the list, or null.
+  const cudp::hmmer::ParserSpecials* rows_of(std::size_t j) {
+    const auto [p, k] = where_[j];
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (ready_ <= p) {
+      const auto start = std::chrono::steady_clock::now();
+      changed_.wait(lock, [&] { return ready_ > p; });
+      waited_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    if (!rows_[p]) return nullptr;
+    thread_local cudp::hmmer::ParserSpecials parsed;
+    parsed = rows_[p]->at(k);
+    return &parsed;
+  }
+  void finish() {
+    finish_quietly();
+    if (error_) std::rethrow_exception(error_);
+  }
+  double waited_seconds() const { return waited_; }  // summed over the workers that waited
+
+ private:
+  void finish_quietly() {
+    if (producer_.joinable()) producer_.join();
+  }
+
+  std::vector<std::vector<std::uint32_t>> pieces_;
+  std::vector<std::pair<std::size_t, std::size_t>> where_;  // per target of the list: piece, place in it
+  std::vector<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> rows_;
+  std::size_t ready_ = 0;  // pieces done
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::thread producer_;
+  std::exception_ptr error_;
+  double waited_ = 0;
+};
 
 // The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
 // host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
@@ -194,33 +270,21 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
   t = times.add("forward pre-filter", t);
 
-  // Domain definition and the reported scores on the host, in pieces: where the device computes the Forward and
-  // Backward parsers, it works on the next piece while the host defines the domains of this one.
-  const std::vector<std::vector<std::uint32_t>> pieces = parser_pieces(db, survivors);
-  const cudp::hmmer::OddsTables tables = pipeline.odds_profile().tables();
+  // Domain definition and the reported scores on the host, longest targets first (the shortest fill the end). Where
+  // the device computes the Forward and Backward parsers, it works through the pieces ahead of the host's workers.
+  std::stable_sort(survivors.begin(), survivors.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
   const char* parsers_setting = std::getenv("CUDP_DEVICE_PARSERS");
-  const bool device_parsers = parsers_setting == nullptr || std::string(parsers_setting) != "0";
-  const auto parse = [&](std::size_t p) {
-    auto rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
-    if (!device_parsers || !filters.parsers(tables, pieces[p], *rows)) rows.reset();
-    return rows;
-  };
-  std::future<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> next;
-  if (!pieces.empty()) next = std::async(std::launch::async, parse, std::size_t{0});
-  for (std::size_t p = 0; p < pieces.size(); ++p) {
-    const auto wait_start = StageTimes::clock::now();
-    const std::unique_ptr<cudp::hmmer::ParserRowsBatch> rows = next.get();
-    if (rows) times.add("  waiting for device parsers", wait_start);
-    if (p + 1 < pieces.size()) next = std::async(std::launch::async, parse, p + 1);
-    const std::vector<std::uint32_t>& piece = pieces[p];
-    workers.run(piece.size(), [&](Worker& w, std::size_t j) {
-      const std::size_t i = piece[j];
-      const PassRecorder recorder(record, w.counts, i);
-      const cudp::hmmer::ParserSpecials parsed = rows ? rows->at(j) : cudp::hmmer::ParserSpecials{};
-      keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace,
-                                     rows ? &parsed : nullptr), i);
-    });
-  }
+  ParserFeed<Filters> feed(filters, pipeline.odds_profile().tables(), parser_pieces(db, survivors),
+                           parsers_setting == nullptr || std::string(parsers_setting) != "0");
+  workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
+    const std::size_t i = survivors[j];
+    const PassRecorder recorder(record, w.counts, i);
+    const cudp::hmmer::ParserSpecials* parsed = feed.rows_of(j);
+    keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace, parsed), i);
+  });
+  feed.finish();
+  if (feed.waited_seconds() > 0) times.add_seconds("  waiting for device parsers", feed.waited_seconds());
   SearchOutcome outcome = workers.collect();
   outcome.passed = std::move(passed);
   times.add("forward + domains", t);
