@@ -1,9 +1,9 @@
 #include "search.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -141,51 +141,51 @@ std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSe
   return pieces;
 }
 
-// The device's parser rows for a list of targets, computed piece by piece on a thread of its own: a worker asking
-// for target j's rows waits only until j's piece is done. Null rows (the host computes the parsers) when the device
-// does not compute them or `enabled` is false; a device error is rethrown by finish().
+// The device's parser rows for a list of targets, computed piece by piece on a thread of its own beside the host's
+// workers. A worker never waits for them: a target whose piece is not done yet when a worker takes it has its
+// parsers computed on the host (the same numbers), and the device skips pieces the workers have already passed.
+// Null rows everywhere when the device does not compute them or `enabled` is false; finish() rethrows a device error.
 template <class Filters>
 class ParserFeed {
  public:
   ParserFeed(Filters& filters, cudp::hmmer::OddsTables tables, std::vector<std::vector<std::uint32_t>> pieces,
              bool enabled)
       : pieces_(std::move(pieces)), rows_(pieces_.size()) {
-    for (std::size_t p = 0; p < pieces_.size(); ++p)
+    std::size_t first = 0;
+    for (std::size_t p = 0; p < pieces_.size(); ++p) {
       for (std::size_t k = 0; k < pieces_[p].size(); ++k) where_.emplace_back(p, k);
-    if (!enabled || pieces_.empty()) {
-      ready_ = pieces_.size();
-      return;
+      first += pieces_[p].size();
+      ends_.push_back(first);
     }
+    if (!enabled || pieces_.empty()) return;
     producer_ = std::thread([this, &filters, tables = std::move(tables)] {
+      const auto start = std::chrono::steady_clock::now();
       for (std::size_t p = 0; p < pieces_.size(); ++p) {
+        if (taken_.load(std::memory_order_relaxed) >= ends_[p]) continue;  // the workers are past it
         auto rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
-        bool computed = false;
         try {
-          computed = filters.parsers(tables, pieces_[p], *rows);
+          if (!filters.parsers(tables, pieces_[p], *rows)) break;
         } catch (...) {
           error_ = std::current_exception();
+          break;
         }
         std::lock_guard<std::mutex> lock(mutex_);
-        if (computed) rows_[p] = std::move(rows);
-        ready_ = (computed && !error_) ? p + 1 : pieces_.size();  // after a failure the host takes the rest
-        changed_.notify_all();
-        if (ready_ == pieces_.size()) break;
+        rows_[p] = std::move(rows);
       }
+      seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     });
   }
   ~ParserFeed() { finish_quietly(); }
   ParserFeed(const ParserFeed&) = delete;
   ParserFeed& operator=(const ParserFeed&) = delete;
 
-  // The rows of the j-th target of the list, or null.
+  // The rows of the j-th target of the list if the device has them now, else null. Workers take targets in order.
   const cudp::hmmer::ParserSpecials* rows_of(std::size_t j) {
     const auto [p, k] = where_[j];
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (ready_ <= p) {
-      const auto start = std::chrono::steady_clock::now();
-      changed_.wait(lock, [&] { return ready_ > p; });
-      waited_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::size_t taken = taken_.load(std::memory_order_relaxed);
+    while (taken < j + 1 && !taken_.compare_exchange_weak(taken, j + 1, std::memory_order_relaxed)) {
     }
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!rows_[p]) return nullptr;
     thread_local cudp::hmmer::ParserSpecials parsed;
     parsed = rows_[p]->at(k);
@@ -195,7 +195,7 @@ class ParserFeed {
     finish_quietly();
     if (error_) std::rethrow_exception(error_);
   }
-  double waited_seconds() const { return waited_; }  // summed over the workers that waited
+  double device_seconds() const { return seconds_; }  // the producer's time, from start to its last piece
 
  private:
   void finish_quietly() {
@@ -204,13 +204,13 @@ class ParserFeed {
 
   std::vector<std::vector<std::uint32_t>> pieces_;
   std::vector<std::pair<std::size_t, std::size_t>> where_;  // per target of the list: piece, place in it
+  std::vector<std::size_t> ends_;                            // per piece: one past its last target in the list
   std::vector<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> rows_;
-  std::size_t ready_ = 0;  // pieces done
+  std::atomic<std::size_t> taken_{0};  // one past the furthest target a worker has taken
   std::mutex mutex_;
-  std::condition_variable changed_;
   std::thread producer_;
   std::exception_ptr error_;
-  double waited_ = 0;
+  double seconds_ = 0;
 };
 
 // The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
@@ -270,8 +270,8 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
   t = times.add("forward pre-filter", t);
 
-  // Domain definition and the reported scores on the host, longest targets first (the shortest fill the end). Where
-  // the device computes the Forward and Backward parsers, it works through the pieces ahead of the host's workers.
+  // Domain definition and the reported scores on the host, longest targets first (the shortest fill the end), with
+  // the Forward and Backward parsers from the device where it has them in time (ParserFeed).
   std::stable_sort(survivors.begin(), survivors.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
   const char* parsers_setting = std::getenv("CUDP_DEVICE_PARSERS");
@@ -284,7 +284,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace, parsed), i);
   });
   feed.finish();
-  if (feed.waited_seconds() > 0) times.add_seconds("  waiting for device parsers", feed.waited_seconds());
+  if (feed.device_seconds() > 0) times.add_seconds("  device parsers, beside the workers", feed.device_seconds());
   SearchOutcome outcome = workers.collect();
   outcome.passed = std::move(passed);
   times.add("forward + domains", t);
