@@ -481,12 +481,7 @@ class DevicePlan7Parsers {
   }
 
   // Whether the model's rows fit in one block's shared memory (models up to about 7000 nodes on Hopper).
-  bool fits() const {
-    int device = 0, most = 0;
-    CUDP_CUDA_CHECK(cudaGetDevice(&device));
-    CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    return shared_bytes() <= static_cast<std::uint64_t>(most);
-  }
+  bool fits() const { return shared_bytes() <= static_cast<std::uint64_t>(most_shared_bytes()); }
 
   // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits().
   void run(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
@@ -503,9 +498,10 @@ class DevicePlan7Parsers {
     }
     out.forward.assign(total_rows * kSpecialCount, 0.0f);
     out.backward.assign(total_rows * kSpecialCount, 0.0f);
+    // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
+    // their own models at the same time, and a limit set per model would race with their launches.
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared_bytes())));
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared_bytes()));
     for (std::size_t begin = 0; begin < n;) {
       // A wave: as many targets as fit (at least one).
       std::size_t end = begin;
@@ -522,6 +518,12 @@ class DevicePlan7Parsers {
   }
 
  private:
+  static int most_shared_bytes() {
+    int device = 0, most = 0;
+    CUDP_CUDA_CHECK(cudaGetDevice(&device));
+    CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return most;
+  }
   std::uint64_t shared_bytes() const { return std::uint64_t{128} * static_cast<std::uint64_t>(Q_) + 16; }
 
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
