@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -142,50 +143,64 @@ std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSe
 }
 
 // The device's parser rows for a list of targets, computed piece by piece on a thread of its own beside the host's
-// workers. A worker never waits for them: a target whose piece is not done yet when a worker takes it has its
+// workers. A worker does not wait for them: a target whose piece is not done yet when a worker takes it has its
 // parsers computed on the host (the same numbers), and the device skips pieces the workers have already passed.
-// Null rows everywhere when the device does not compute them or `enabled` is false; finish() rethrows a device error.
+// With `wait` set the workers do wait, so that every target takes the device's rows (for tests). Null rows
+// everywhere when the device does not compute them or `enabled` is false; finish() rethrows a device error.
 template <class Filters>
 class ParserFeed {
  public:
   ParserFeed(Filters& filters, cudp::hmmer::OddsTables tables, std::vector<std::vector<std::uint32_t>> pieces,
-             bool enabled)
-      : pieces_(std::move(pieces)), rows_(pieces_.size()) {
+             bool enabled, bool wait)
+      : pieces_(std::move(pieces)), rows_(pieces_.size()), done_(pieces_.size(), 0), wait_(wait) {
     std::size_t first = 0;
     for (std::size_t p = 0; p < pieces_.size(); ++p) {
       for (std::size_t k = 0; k < pieces_[p].size(); ++k) where_.emplace_back(p, k);
       first += pieces_[p].size();
       ends_.push_back(first);
     }
-    if (!enabled || pieces_.empty()) return;
+    if (!enabled || pieces_.empty()) {
+      finished_ = true;
+      return;
+    }
     producer_ = std::thread([this, &filters, tables = std::move(tables)] {
       const auto start = std::chrono::steady_clock::now();
       for (std::size_t p = 0; p < pieces_.size(); ++p) {
-        if (taken_.load(std::memory_order_relaxed) >= ends_[p]) continue;  // the workers are past it
-        auto rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
-        try {
-          if (!filters.parsers(tables, pieces_[p], *rows)) break;
-        } catch (...) {
-          error_ = std::current_exception();
-          break;
+        std::unique_ptr<cudp::hmmer::ParserRowsBatch> rows;
+        if (wait_ || taken_.load(std::memory_order_relaxed) < ends_[p]) {  // else the workers are past it
+          rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
+          bool computed = false;
+          try {
+            computed = filters.parsers(tables, pieces_[p], *rows);
+          } catch (...) {
+            error_ = std::current_exception();
+          }
+          if (!computed) break;
         }
         std::lock_guard<std::mutex> lock(mutex_);
         rows_[p] = std::move(rows);
+        done_[p] = 1;
+        changed_.notify_all();
       }
       seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_ = true;
+      changed_.notify_all();
     });
   }
   ~ParserFeed() { finish_quietly(); }
   ParserFeed(const ParserFeed&) = delete;
   ParserFeed& operator=(const ParserFeed&) = delete;
 
-  // The rows of the j-th target of the list if the device has them now, else null. Workers take targets in order.
+  // The rows of the j-th target of the list if the device has them (now, or once done when waiting), else null.
+  // Workers take targets in order.
   const cudp::hmmer::ParserSpecials* rows_of(std::size_t j) {
     const auto [p, k] = where_[j];
     std::size_t taken = taken_.load(std::memory_order_relaxed);
     while (taken < j + 1 && !taken_.compare_exchange_weak(taken, j + 1, std::memory_order_relaxed)) {
     }
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (wait_) changed_.wait(lock, [&] { return done_[p] != 0 || finished_; });
     if (!rows_[p]) return nullptr;
     thread_local cudp::hmmer::ParserSpecials parsed;
     parsed = rows_[p]->at(k);
@@ -206,8 +221,11 @@ class ParserFeed {
   std::vector<std::pair<std::size_t, std::size_t>> where_;  // per target of the list: piece, place in it
   std::vector<std::size_t> ends_;                            // per piece: one past its last target in the list
   std::vector<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> rows_;
+  std::vector<char> done_;  // per piece: the producer is past it
+  bool wait_, finished_ = false;
   std::atomic<std::size_t> taken_{0};  // one past the furthest target a worker has taken
   std::mutex mutex_;
+  std::condition_variable changed_;
   std::thread producer_;
   std::exception_ptr error_;
   double seconds_ = 0;
@@ -274,9 +292,11 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   // the Forward and Backward parsers from the device where it has them in time (ParserFeed).
   std::stable_sort(survivors.begin(), survivors.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
-  const char* parsers_setting = std::getenv("CUDP_DEVICE_PARSERS");
-  ParserFeed<Filters> feed(filters, pipeline.odds_profile().tables(), parser_pieces(db, survivors),
-                           parsers_setting == nullptr || std::string(parsers_setting) != "0");
+  // CUDP_DEVICE_PARSERS: 0 leaves the parsers to the host, "wait" makes the workers wait for the device's.
+  const char* setting = std::getenv("CUDP_DEVICE_PARSERS");
+  const std::string parsers = setting == nullptr ? "" : setting;
+  ParserFeed<Filters> feed(filters, pipeline.odds_profile().tables(), parser_pieces(db, survivors), parsers != "0",
+                           parsers == "wait");
   workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
     const std::size_t i = survivors[j];
     const PassRecorder recorder(record, w.counts, i);

@@ -1,8 +1,11 @@
 // cudp-hmmsearch's GPU path (search_with_device) against its host path (search_on_host), with the device filters
 // emulated on the host (hmmsearch_emulated_device_filters.cpp): same counts, same hits, same numbers, for every
-// pipeline setting that changes which stage decides.
+// pipeline setting that changes which stage decides, with the workers taking the device's parser rows as they come
+// and waiting for every one of them.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -16,6 +19,10 @@
 #include "database.hpp"
 #include "search.hpp"
 #include "../support/test_data.hpp"
+
+namespace hmmsearch {
+extern std::atomic<std::uint64_t> emulated_parser_targets;  // targets whose parser rows the emulated device computed
+}  // namespace hmmsearch
 
 namespace {
 
@@ -78,6 +85,12 @@ TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results",
       const cudp::hmmer::Plan7Pipeline pipeline(models.front(), null_model, options);
       const auto host = hmmsearch::search_on_host(pipeline, db, 3);
       require_same(hmmsearch::search_with_device(pipeline, db, device, 2), host);
+      // The workers waiting for the device's parser rows, so that every target after the filters takes them.
+      setenv("CUDP_DEVICE_PARSERS", "wait", 1);
+      const std::uint64_t before = hmmsearch::emulated_parser_targets;
+      require_same(hmmsearch::search_with_device(pipeline, db, device, 2), host);
+      CHECK(hmmsearch::emulated_parser_targets - before >= host.counts.passed_forward);
+      unsetenv("CUDP_DEVICE_PARSERS");
       // Setting 3 sends targets through the device Viterbi filter and some fail it.
       if (setting == 3 && std::string(model_file) != "tutorial/globins4.hmm")
         CHECK(host.counts.passed_viterbi < host.counts.passed_bias);

@@ -1,9 +1,12 @@
 // A DeviceFilters that computes on the host with the reference filters (and the striped Forward policy on the host
 // tier, which the GPU runs too), so that cudp-hmmsearch's GPU path (MSV for all targets, the pipeline's decisions,
-// Viterbi and Forward for the listed targets, the rest on host threads) is tested in builds without a GPU: it must
-// give exactly the host path's results.
+// Viterbi and Forward for the listed targets, the parser rows fed to the workers beside them, the rest on host
+// threads) is tested in builds without a GPU: it must give exactly the host path's results.
+#include <atomic>
 #include <stdexcept>
 
+#include <cudp/hmmer/float_mode.hpp>
+#include <cudp/hmmer/plan7_posterior.hpp>
 #include <cudp/hmmer/striped_tables.hpp>
 #include <cudp/tiers/striped_rows_host.hpp>
 
@@ -56,6 +59,29 @@ std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profi
     out.push_back(r.nats);
   }
   return out;
+}
+
+std::atomic<std::uint64_t> emulated_parser_targets{0};
+
+bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
+                            cudp::hmmer::ParserRowsBatch& rows) {
+  cudp::hmmer::use_hmmer_float_mode();  // the device's arithmetic is HMMER's
+  cudp::hmmer::StripedOddsProfile om(tables);
+  cudp::hmmer::StripedMatrix fwd, bck;
+  rows = {};
+  for (const std::uint32_t id : targets) {
+    const int L = static_cast<int>(impl_->db.length(id));
+    if (L == 0) throw std::invalid_argument("DeviceFilters::parsers: a target of length 0");
+    om.set_mode(true, L);
+    cudp::hmmer::striped_forward(om, impl_->db.data(id), L, fwd, false);
+    cudp::hmmer::striped_backward(om, impl_->db.data(id), L, fwd, bck, false);
+    rows.first_row.push_back(rows.forward.size() / cudp::hmmer::kSpecialCount);
+    rows.forward.insert(rows.forward.end(), fwd.specials.begin(), fwd.specials.end());
+    rows.backward.insert(rows.backward.end(), bck.specials.begin(), bck.specials.end());
+    rows.backward_own_scales.push_back(bck.has_own_scales ? 1 : 0);
+  }
+  emulated_parser_targets += targets.size();
+  return true;
 }
 
 double DeviceFilters::kernel_seconds() const { return 0.0; }

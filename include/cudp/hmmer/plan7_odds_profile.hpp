@@ -180,6 +180,21 @@ class StripedOddsProfile {
     set_mode(true, 100);
   }
 
+  // The profile whose tables() these are, in multihit mode for length 100 (what a device hands to a host stand-in).
+  explicit StripedOddsProfile(const OddsTables& t) : M_(t.M), Q_(t.Q) {
+    Kp_ = static_cast<int>(t.match.size() / (static_cast<std::size_t>(Q_) * 4));
+    const auto unflatten = [](const std::vector<float>& from, std::vector<Lanes4>& to) {
+      to.assign(from.size() / 4, Lanes4{});
+      for (std::size_t i = 0; i < to.size(); ++i)
+        for (int r = 0; r < 4; ++r) to[i].v[r] = from[i * 4 + static_cast<std::size_t>(r)];
+    };
+    unflatten(t.match, match_);
+    unflatten(t.transitions, transitions_);
+    unflatten(t.dd, dd_);
+    xf_ = t.xf;
+    set_mode(true, 100);
+  }
+
   // p7_oprofile_ReconfigMultihit / ReconfigUnihit, then ReconfigLength for targets of length L.
   void set_mode(bool multihit, std::int64_t L) {
     multihit_ = multihit;
