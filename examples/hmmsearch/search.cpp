@@ -153,11 +153,11 @@ class ParserFeed {
   ParserFeed(Filters& filters, cudp::hmmer::OddsTables tables, std::vector<std::vector<std::uint32_t>> pieces,
              bool enabled, bool wait)
       : pieces_(std::move(pieces)), rows_(pieces_.size()), done_(pieces_.size(), 0), wait_(wait) {
-    std::size_t first = 0;
+    std::size_t end = 0;
     for (std::size_t p = 0; p < pieces_.size(); ++p) {
       for (std::size_t k = 0; k < pieces_[p].size(); ++k) where_.emplace_back(p, k);
-      first += pieces_[p].size();
-      ends_.push_back(first);
+      end += pieces_[p].size();
+      ends_.push_back(end);
     }
     if (!enabled || pieces_.empty()) {
       finished_ = true;
