@@ -166,7 +166,15 @@ __device__ inline void write_specials(float* row, float xE, float xN, float xJ, 
   row[kScale] = scale;
 }
 
-__device__ inline void scale_row(const Row& row, const Place& p, float factor) {
+// HMMER's rescaling of a row by `scale`: N, J, B and C divided by it, the cells multiplied by its inverse (E is
+// the caller's: the Forward sets it to 1, the Backward divides it too).
+__device__ inline void rescale_row(float scale, float& xN, float& xJ, float& xB, float& xC, const Row& row,
+                                   const Place& p) {
+  xN = divide(xN, scale);
+  xJ = divide(xJ, scale);
+  xB = divide(xB, scale);
+  xC = divide(xC, scale);
+  const float factor = inverse(scale);
   for (int q = p.first; q < p.last; ++q) {
     row.at(q, kM, p.r) = mul(row.at(q, kM, p.r), factor);
     row.at(q, kD, p.r) = mul(row.at(q, kD, p.r), factor);
@@ -262,11 +270,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
     xB = add(mul(xJ, xf.j_move), mul(xN, xf.n_move));
     float scale = 1.0f;
     if (xE > 1.0e4f) {
-      xN = divide(xN, xE);
-      xC = divide(xC, xE);
-      xJ = divide(xJ, xE);
-      xB = divide(xB, xE);
-      scale_row(pc, p, inverse(xE));
+      rescale_row(xE, xN, xJ, xB, xC, pc, p);
       scale = xE;
       xE = 1.0f;
     }
@@ -339,11 +343,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
   const float scale_L = fwd[static_cast<std::size_t>(L) * kSpecials + kScale];
   if (scale_L > 1.0f) {
     xE = divide(xE, scale_L);
-    xN = divide(xN, scale_L);
-    xC = divide(xC, scale_L);
-    xJ = divide(xJ, scale_L);
-    xB = divide(xB, scale_L);
-    scale_row(dpc, p, inverse(scale_L));
+    rescale_row(scale_L, xN, xJ, xB, xC, dpc, p);
   }
   if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(L) * kSpecials, xE, xN, xJ, xB, xC, scale_L);
   __syncthreads();
@@ -412,11 +412,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
         own_scales ? (xB > 1.0e4f ? xB : 1.0f) : fwd[static_cast<std::size_t>(i) * kSpecials + kScale];
     if (scale > 1.0f) {
       xE = divide(xE, scale);
-      xN = divide(xN, scale);
-      xJ = divide(xJ, scale);
-      xB = divide(xB, scale);
-      xC = divide(xC, scale);
-      scale_row(dpc, p, inverse(scale));
+      rescale_row(scale, xN, xJ, xB, xC, dpc, p);
     }
     if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
     __syncthreads();
