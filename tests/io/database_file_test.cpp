@@ -21,14 +21,10 @@ using cudp::io::SequenceSet;
 namespace fs = std::filesystem;
 
 using cudp::test::require_same;
+using cudp::test::file_bytes;
 using cudp::test::TempDir;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 void spit(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
@@ -86,7 +82,7 @@ TEST_CASE("the file layout is the documented one", "[database]") {
   set.add("ab", "cde", codes, 3);
   set.add("f", "", codes + 3, 2);
   cudp::io::write_database(dir / "l.cudpdb", set, cudp::bio::protein());
-  const std::string bytes = slurp(dir / "l.cudpdb");
+  const std::string bytes = file_bytes(dir / "l.cudpdb");
   // 40-byte header, 3 offsets, 2 + 2 lengths, 5 residues, 6 bytes of text.
   REQUIRE(bytes.size() == 40 + 3 * 8 + 4 * 4 + 5 + 6);
   CHECK(bytes.substr(0, 8) == "CUDPDB01");
@@ -124,7 +120,7 @@ TEST_CASE("truncated and corrupt files give InputError", "[database]") {
   const std::string path = dir / "c.cudpdb";
   const auto set = sample_set(cudp::bio::protein(), 50, 4);
   cudp::io::write_database(path, set, cudp::bio::protein());
-  const std::string good = slurp(path);
+  const std::string good = file_bytes(path);
   const std::uint64_t n = set.size();
 
   SECTION("every truncation") {
@@ -217,7 +213,7 @@ TEST_CASE("several readers give the same set, recoded on request, and still find
   CHECK(recoded.descriptions == set.descriptions);
 
   // A bad code in the last part, which another thread than the caller's reads.
-  std::string bytes = slurp(path);
+  std::string bytes = file_bytes(path);
   const std::size_t n = set.size();
   const std::size_t residues = offsets_at + 8 * (n + 1) + 8 * n;
   bytes[residues + set.total_residues() - 5] = static_cast<char>(99);
@@ -247,14 +243,14 @@ TEST_CASE("a failed write leaves no file behind and the old database intact", "[
   SECTION("an inconsistent set is refused before anything is written") {
     const std::string path = dir / "x.cudpdb";
     cudp::io::write_database(path, set, cudp::bio::protein());
-    const std::string before = slurp(path);
+    const std::string before = file_bytes(path);
     SequenceSet bad = set;
     bad.residues[3] = 24;
     CHECK_THROWS_AS(cudp::io::write_database(path, bad, cudp::bio::protein()), std::invalid_argument);
     bad = set;
     bad.offsets.pop_back();
     CHECK_THROWS_AS(cudp::io::write_database(path, bad, cudp::bio::protein()), std::invalid_argument);
-    CHECK(slurp(path) == before);
+    CHECK(file_bytes(path) == before);
     CHECK_FALSE(fs::exists(path + ".tmp"));
   }
 }

@@ -2,7 +2,6 @@
 // run, and special files (/dev/null) are written in place rather than replaced.
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <sys/stat.h>
 
@@ -11,21 +10,14 @@
 #include "cudp/io/output_files.hpp"
 #include "../support/temp_dir.hpp"
 
-namespace {
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-}  // namespace
+using cudp::test::file_bytes;
 
 TEST_CASE("output files are written whole, without temporaries left", "[io]") {
   cudp::test::TempDir dir;
   const std::string a = "first\n", b = "second\n";
   cudp::io::write_outputs({{dir / "a.txt", &a}, {dir / "b.txt", &b}});
-  CHECK(slurp(dir / "a.txt") == a);
-  CHECK(slurp(dir / "b.txt") == b);
+  CHECK(file_bytes(dir / "a.txt") == a);
+  CHECK(file_bytes(dir / "b.txt") == b);
   CHECK_FALSE(std::filesystem::exists(dir / "a.txt.tmp"));
 }
 
@@ -36,7 +28,7 @@ TEST_CASE("a file that cannot be written leaves the run's other files untouched"
   const std::string impossible = dir / "no-such-directory/out.txt";
   CHECK_THROWS_WITH(cudp::io::write_outputs({{kept, &text}, {impossible, &text}}),
                     Catch::Contains("no-such-directory/out.txt") && Catch::Contains("cannot write"));
-  CHECK(slurp(kept) == old_text);
+  CHECK(file_bytes(kept) == old_text);
   CHECK_FALSE(std::filesystem::exists(kept + ".tmp"));
   CHECK_THROWS_WITH(cudp::io::check_writable(impossible), Catch::Contains("cannot create"));
 }

@@ -27,14 +27,10 @@
 using cudp::io::InputError;
 using cudp::io::SequenceSet;
 using cudp::test::require_same;
+using cudp::test::file_bytes;
 using cudp::test::TempDir;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 void write_all(int fd, const std::string& bytes) {
   for (std::size_t done = 0; done < bytes.size();) {
@@ -218,18 +214,18 @@ TEST_CASE("a packed database from a pipe, plain or gzip, reads as from the file"
   cudp::io::DatabaseReadOptions threads;
   threads.threads = 3;
   {
-    InputPipe pipe(slurp(packed));
+    InputPipe pipe(file_bytes(packed));
     cudp::io::SequenceInput input(pipe.path());
     CHECK(input.is_database());
     CHECK(input.database_kind() == 0);
     require_same(input.read_database(cudp::bio::protein(), threads), expected);
   }
   {
-    InputPipe pipe(gzip(slurp(packed)));
+    InputPipe pipe(gzip(file_bytes(packed)));
     require_same(cudp::io::load_sequences(pipe.path(), cudp::bio::protein(), threads), expected);
   }
   {
-    const std::string bytes = slurp(packed);
+    const std::string bytes = file_bytes(packed);
     InputPipe pipe(bytes.substr(0, bytes.size() - 1));
     CHECK_THROWS_WITH(cudp::io::load_sequences(pipe.path(), cudp::bio::protein()),
                       Catch::StartsWith(pipe.path() + ": truncated or corrupt database"));
@@ -238,7 +234,7 @@ TEST_CASE("a packed database from a pipe, plain or gzip, reads as from the file"
     // write_database writes a stream in place.
     OutputPipe out;
     cudp::io::write_database(out.path(), expected, cudp::bio::protein());
-    CHECK(out.finish() == slurp(packed));
+    CHECK(out.finish() == file_bytes(packed));
   }
 }
 
@@ -254,14 +250,14 @@ TEST_CASE("outputs that are streams are written in place and in the order given"
     OutputPipe out;
     cudp::io::write_outputs({{out.path(), &a}, {dir / "c.txt", &c}, {out.path(), &b}});
     CHECK(out.finish() == a + b);
-    CHECK(slurp(dir / "c.txt") == c);
+    CHECK(file_bytes(dir / "c.txt") == c);
     CHECK_FALSE(std::filesystem::exists(dir / "c.txt.tmp"));
   }
   {
     const std::string fifo = dir / "out.fifo";
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
     std::string got;
-    std::thread reader([&] { got = slurp(fifo); });
+    std::thread reader([&] { got = file_bytes(fifo); });
     cudp::io::check_writable(fifo);  // must not open (and so block on) the FIFO
     cudp::io::write_outputs({{fifo, &a}});
     reader.join();
@@ -279,7 +275,7 @@ TEST_CASE("outputs that are streams are written in place and in the order given"
     REQUIRE(fd >= 0);
     cudp::io::write_outputs({{"/dev/fd/" + std::to_string(fd), &a}});
     close(fd);
-    CHECK(slurp(path) == "before\n" + a);
+    CHECK(file_bytes(path) == "before\n" + a);
   }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// A fresh directory per test case, removed with everything in it.
+// A fresh directory per test case, removed with everything in it, and reading a file whole.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <system_error>
@@ -29,5 +30,11 @@ struct TempDir {
     return p;
   }
 };
+
+// The whole contents of a file (empty when it cannot be read).
+inline std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 }  // namespace cudp::test
