@@ -9,26 +9,9 @@ hmmscan=$1
 hmmsearch=$2
 examples=$3
 backend=$4
-work=$(mktemp -d)
-daemon_pid=
-cleanup() {
-  [ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  [ -f "$work/daemon.err" ] && sed 's/^/  daemon: /' "$work/daemon.err"
-  exit 1
-}
-cd "$work"
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_test_common.sh"
 tutorial=$examples/tutorial
 
-seed_sequences() {  # Stockholm -> FASTA, gaps removed
-  awk '!/^#/ && !/^\/\// && NF == 2 { seq[$1] = seq[$1] $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
-       END { for (i = 1; i <= n; i++) {
-               s = seq[order[i]]; gsub(/[.-]/, "", s); print ">" order[i] "\n" toupper(s) } }' "$1"
-}
 seed_sequences "$tutorial/Pkinase.sto" > kinases.fa
 seed_sequences "$tutorial/fn3.sto" > fn3.fa
 {
@@ -46,12 +29,7 @@ printf '>broken\nMKV1TL\n' > broken.fa
 
 "$hmmscan" --daemon "$work/sock" --backend "$backend" all.hmm pfam/domains.hmm 2>daemon.err &
 daemon_pid=$!
-for _ in $(seq 1 600); do
-  grep -q "ready on" daemon.err 2>/dev/null && break
-  kill -0 "$daemon_pid" 2>/dev/null || fail "the daemon did not start"
-  sleep 0.1
-done
-grep -q "ready on" daemon.err || fail "the daemon did not start within 60 s"
+wait_for_daemon
 
 outputs=(-o out --tblout tbl --domtblout dom --pfamtblout pfam)
 run() {  # dir args...: in dir (made afresh), the file arguments relative to the work directory
@@ -59,14 +37,8 @@ run() {  # dir args...: in dir (made afresh), the file arguments relative to the
   shift
   rm -rf "$dir" && mkdir "$dir" && cd "$dir" && "$hmmscan" "${outputs[@]}" "$@" >stdout 2>stderr
 }
-same_outputs() {  # one-shot-dir daemon-dir
-  for f in out tbl dom pfam; do
-    diff <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "$1/$f") \
-         <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "$2/$f") > diff.txt ||
-      fail "'$f' differs between the daemon ($2) and a one-shot run ($1): $(head -n 20 diff.txt)"
-  done
-  [ "$(grep -vc '^#' "$2/tbl")" -ge 3 ] || fail "too few hits to compare in $2"
-}
+compared=(out tbl dom pfam)
+least_hits=3
 
 (run one_all --backend "$backend" ../all.hmm ../queries.fa) || fail "one-shot scan of all.hmm"
 (run one_pfam --backend "$backend" --cut_ga ../pfam/domains.hmm ../queries.fa) || fail "one-shot scan of domains.hmm"
@@ -89,17 +61,13 @@ same_outputs one_all c_all
 same_outputs one_pfam c_pfam
 same_outputs one_max c_max
 grep -q "^# Current dir:     $work/c_all$" c_all/tbl || fail "the tables' directory is not the client's"
-expect_error() {  # dir pattern
-  [ ! -e "$1/out" ] || fail "a failed scan left an output file in $1"
-  grep -q -e "$2" "$1/stderr" || fail "$1: message without '$2': $(cat "$1/stderr")"
-}
-expect_error c_unloaded \
+expect_failed_run c_unloaded \
   "^cudp-hmmscan: database ../unloaded.hmm is not loaded in the daemon at $work/sock; it holds: all.hmm, pfam/dom"
-expect_error c_broken "^cudp-hmmscan: ../broken.fa:2:4: invalid residue '1'"
-expect_error c_no_ga "^cudp-hmmscan: ../all.hmm:1: model 'globins4' has no GA line"
+expect_failed_run c_broken "^cudp-hmmscan: ../broken.fa:2:4: invalid residue '1'"
+expect_failed_run c_no_ga "^cudp-hmmscan: ../all.hmm:1: model 'globins4' has no GA line"
 ! (run one_no_ga --backend "$backend" --cut_ga ../all.hmm ../queries.fa) || fail "--cut_ga without GA lines succeeded"
 diff one_no_ga/stderr c_no_ga/stderr > /dev/null || fail "--cut_ga: the daemon's message is not the one-shot one"
-expect_error c_search "^cudp-hmmsearch: the daemon on $work/sock runs no hmmsearch searches, only hmmscan"
+expect_failed_run c_search "^cudp-hmmsearch: the daemon on $work/sock runs no hmmsearch searches, only hmmscan"
 
 (run c_after --connect "$work/sock" ../all.hmm ../queries.fa) || fail "a scan after the bad requests"
 same_outputs one_all c_after

@@ -9,25 +9,9 @@ hmmsearch=$1
 makedb=$2
 examples=$3
 backend=$4
-work=$(mktemp -d)
-daemon_pid=
-cleanup() {
-  [ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  [ -f "$work/daemon.err" ] && sed 's/^/  daemon: /' "$work/daemon.err"
-  exit 1
-}
-cd "$work"
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_test_common.sh"
 
 # A database where every model has hits: the globins and the sequences of the Pkinase and fn3 seed alignments.
-seed_sequences() {  # Stockholm -> FASTA, gaps removed
-  awk '!/^#/ && !/^\/\// && NF == 2 { seq[$1] = seq[$1] $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
-       END { for (i = 1; i <= n; i++) { s = seq[order[i]]; gsub(/[.-]/, "", s); print ">" order[i] "\n" toupper(s) } }' "$1"
-}
 { cat "$examples/tutorial/globins45.fa"; seed_sequences "$examples/tutorial/Pkinase.sto"; seed_sequences "$examples/tutorial/fn3.sto"; } > db.fa
 "$makedb" db.fa db.cudpdb 2>/dev/null
 cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" > models.hmm
@@ -36,29 +20,21 @@ cp db.cudpdb other.cudpdb
 start_daemon() {
   "$hmmsearch" --daemon "$work/sock" --backend "$backend" db.cudpdb 2>>daemon.err &
   daemon_pid=$!
-  for _ in $(seq 1 600); do
-    grep -q "ready on" daemon.err 2>/dev/null && return 0
-    kill -0 "$daemon_pid" 2>/dev/null || fail "the daemon did not start"
-    sleep 0.1
-  done
-  fail "the daemon did not start within 60 s"
+  wait_for_daemon
 }
 start_daemon
 [ "$(stat -c %a sock)" = 600 ] || fail "the socket is not private to its user: mode $(stat -c %a sock)"
 
 # Same search one-shot (in d/) and through the daemon (in c/): the same relative names, so the headers agree.
+compared=(out ali tbl dom pfam)
+least_hits=3
 compare_search() {  # options...
   rm -rf c d && mkdir c d
   (cd d && "$hmmsearch" --backend "$backend" -o out -A ali --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
     fail "one-shot run failed: $*"
   (cd c && "$hmmsearch" --connect "$work/sock" -o out -A ali --tblout tbl --domtblout dom --pfamtblout pfam "$@" ../models.hmm ../db.cudpdb) ||
     fail "search in the daemon failed: $*"
-  for f in out ali tbl dom pfam; do
-    diff <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "d/$f") \
-         <(grep -v -E '^# (CPU time|Mc/sec|Option settings|Current dir|Date):' "c/$f") >/dev/null ||
-      fail "'$f' differs between the daemon and a one-shot run ($*)"
-  done
-  [ "$(grep -vc '^#' c/tbl)" -ge 3 ] || fail "too few hits to compare ($*)"
+  same_outputs d c
   [ "$(grep -c '^#=GS ' c/ali)" -ge 3 ] || fail "too few aligned domains to compare ($*)"
 }
 compare_search
