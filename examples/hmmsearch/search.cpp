@@ -150,8 +150,8 @@ std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSe
 template <class Filters>
 class ParserFeed {
  public:
-  ParserFeed(Filters& filters, cudp::hmmer::OddsTables tables, std::vector<std::vector<std::uint32_t>> pieces,
-             bool enabled, bool wait)
+  ParserFeed(Filters& filters, const cudp::hmmer::StripedOddsProfile& om,
+             std::vector<std::vector<std::uint32_t>> pieces, bool enabled, bool wait)
       : pieces_(std::move(pieces)), rows_(pieces_.size()), done_(pieces_.size(), 0), wait_(wait) {
     std::size_t end = 0;
     for (std::size_t p = 0; p < pieces_.size(); ++p) {
@@ -163,8 +163,9 @@ class ParserFeed {
       finished_ = true;
       return;
     }
-    producer_ = std::thread([this, &filters, tables = std::move(tables)] {
+    producer_ = std::thread([this, &filters, &om] {
       const auto start = std::chrono::steady_clock::now();
+      const cudp::hmmer::OddsTables tables = om.tables();  // here, off the workers' way
       for (std::size_t p = 0; p < pieces_.size(); ++p) {
         std::unique_ptr<cudp::hmmer::ParserRowsBatch> rows;
         if (wait_ || taken_.load(std::memory_order_relaxed) < ends_[p]) {  // else the workers are past it
@@ -295,7 +296,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   // CUDP_DEVICE_PARSERS: 0 leaves the parsers to the host, "wait" makes the workers wait for the device's.
   const char* setting = std::getenv("CUDP_DEVICE_PARSERS");
   const std::string parsers = setting == nullptr ? "" : setting;
-  ParserFeed<Filters> feed(filters, pipeline.odds_profile().tables(), parser_pieces(db, survivors), parsers != "0",
+  ParserFeed<Filters> feed(filters, pipeline.odds_profile(), parser_pieces(db, survivors), parsers != "0",
                            parsers == "wait");
   workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
     const std::size_t i = survivors[j];
