@@ -26,7 +26,7 @@
 
 #include "easel_random.hpp"
 #include "plan7_posterior.hpp"
-#include "plan7_traces.hpp"
+#include "plan7_envelope.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
@@ -55,7 +55,9 @@ struct DomainDefinition {
 
 // Scratch for one thread: matrices for regions and envelopes, the sampled ensemble.
 struct DomainWorkspace {
-  StripedMatrix fwd, bck;  // as HMMER: posteriors replace the Backward cells, the OA matrix the Forward's
+  StripedMatrix fwd, bck;  // a region's or an envelope's Forward and Backward matrices
+  StripedMatrix oa;        // an envelope's optimal-accuracy matrix
+  EnvelopeScratch envelope;
   DomainPosteriors posteriors;
   std::vector<TraceDomain> trace;
   std::vector<Lanes4> usage;
@@ -342,15 +344,16 @@ class DomainDefiner {
     const std::uint8_t* segment = dsq + (i - 1);
     const float envsc = striped_forward(om, segment, Ld, ws.fwd, true);
     striped_backward(om, segment, Ld, ws.fwd, ws.bck, true);
-    if (!posterior_decoding(om, ws.fwd, ws.bck, ws.bck)) return false;
-    const StripedMatrix& pp = ws.bck;
     DomainEnvelope d;
-    const OptimalAccuracyResult oa = optimal_accuracy(om, pp, ws.fwd, p_.alignments ? &d.alignment : nullptr);
+    OptimalAccuracyResult oa;
+    if (!envelope_posteriors(om, *alphabet_, ws.fwd, ws.bck, ws.envelope, ws.oa, oa, null2_done ? nullptr : &ws.null2,
+                             p_.alignments ? &d.alignment : nullptr)) {
+      return false;
+    }
     for (AlignedColumn& c : d.alignment)
       if (c.state != TraceState::D) c.i += i - 1;
     std::vector<float>& n2sc = out.null2_scores;
     if (!null2_done) {
-      null2_by_expectation(om, *alphabet_, pp, ws.null2);
       for (int pos = i; pos <= j; ++pos) {
         n2sc[static_cast<std::size_t>(pos)] = std::log(ws.null2[dsq[pos - 1]]);
       }

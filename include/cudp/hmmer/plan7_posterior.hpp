@@ -394,40 +394,59 @@ inline bool domain_posteriors(const StripedOddsProfile& om, const StripedMatrix&
   return !std::isinf(scaleproduct);
 }
 
+// p7_Decoding's numbers per row: the factor that turns row i's Forward-times-Backward cells into posteriors
+// (factors[i], rows 1..L) and the posterior special states (`specials`, rows 0..L laid out as StripedMatrix's: N, J
+// and C, E and B 0, the scale slots untouched). `specials` may be bck's own: each is read before it is written.
+// Returns false where HMMER's returns eslERANGE (the scale product overflowed).
+inline bool decoding_rows(const StripedOddsProfile& om, const StripedMatrix& fwd, const StripedMatrix& bck,
+                          std::vector<float>& factors, float* specials) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using SM = StripedMatrix;
+  const int L = fwd.L;
+  const OddsSpecials& xf = om.xf();
+  auto x = [specials](int i, SM::Special s) -> float& { return specials[static_cast<std::size_t>(i) * SM::kSpecials + s]; };
+  factors.resize(static_cast<std::size_t>(L) + 1);
+  float scaleproduct = static_cast<float>(1.0 / static_cast<double>(bck.x(0, SM::kN)));
+  for (int s = 0; s < SM::kSpecials; ++s) x(0, static_cast<SM::Special>(s)) = 0.0f;
+  for (int i = 1; i <= L; ++i) {
+    factors[static_cast<std::size_t>(i)] = scaleproduct * fwd.x(i, SM::kScale);
+    x(i, SM::kE) = 0.0f;
+    x(i, SM::kN) = fwd.x(i - 1, SM::kN) * bck.x(i, SM::kN) * xf.n_loop * scaleproduct;
+    x(i, SM::kJ) = fwd.x(i - 1, SM::kJ) * bck.x(i, SM::kJ) * xf.j_loop * scaleproduct;
+    x(i, SM::kC) = fwd.x(i - 1, SM::kC) * bck.x(i, SM::kC) * xf.c_loop * scaleproduct;
+    x(i, SM::kB) = 0.0f;
+    if (bck.has_own_scales) scaleproduct *= fwd.x(i, SM::kScale) / bck.x(i, SM::kScale);
+  }
+  return !std::isinf(scaleproduct);
+}
+
+// Row i's posterior M and I cells (D is 0) into `pp`, from the Forward and Backward rows and decoding_rows' factor.
+inline void decode_row(int Q, const Lanes4* fv, const Lanes4* bv, float factor, Lanes4* ppv) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using lanes4::mul;
+  using SM = StripedMatrix;
+  const Lanes4 totrv = lanes4::splat(factor);
+  for (int q = 0; q < Q; ++q) {
+    detail::cell(ppv, q, SM::kM) = mul(mul(detail::cell(fv, q, SM::kM), detail::cell(bv, q, SM::kM)), totrv);
+    detail::cell(ppv, q, SM::kD) = Lanes4{};
+    detail::cell(ppv, q, SM::kI) = mul(mul(detail::cell(fv, q, SM::kI), detail::cell(bv, q, SM::kI)), totrv);
+  }
+}
+
 // p7_Decoding: posterior probabilities of M and I cells (D is 0) and of N, J, C emitting each residue; `pp` may
 // be `bck`, decoded in place as HMMER does.
 // Returns false where HMMER's returns eslERANGE (the scale product overflowed).
 inline bool posterior_decoding(const StripedOddsProfile& om, const StripedMatrix& fwd, const StripedMatrix& bck,
                                StripedMatrix& pp) {
-  CUDP_PLAN7_NO_FP_CONTRACT
-  using lanes4::mul;
-  using SM = StripedMatrix;
   const int L = fwd.L;
   const int Q = om.Q();
-  const OddsSpecials& xf = om.xf();
   if (&pp != &bck) pp.resize(om.M(), Q, L, true);  // else decoded in place, each cell read before it is written
-  float scaleproduct = static_cast<float>(1.0 / static_cast<double>(bck.x(0, SM::kN)));
+  std::vector<float> factors;
+  const bool finite = decoding_rows(om, fwd, bck, factors, pp.specials.data());
   Lanes4* ppv = pp.row(0);
   for (int q = 0; q < Q * 3; ++q) ppv[q] = Lanes4{};
-  for (int s = 0; s < SM::kSpecials; ++s) pp.x(0, static_cast<SM::Special>(s)) = 0.0f;
-  for (int i = 1; i <= L; ++i) {
-    ppv = pp.row(i);
-    const Lanes4* fv = fwd.row(i);
-    const Lanes4* bv = bck.row(i);
-    const Lanes4 totrv = lanes4::splat(scaleproduct * fwd.x(i, SM::kScale));
-    for (int q = 0; q < Q; ++q) {
-      detail::cell(ppv, q, SM::kM) = mul(mul(detail::cell(fv, q, SM::kM), detail::cell(bv, q, SM::kM)), totrv);
-      detail::cell(ppv, q, SM::kD) = Lanes4{};
-      detail::cell(ppv, q, SM::kI) = mul(mul(detail::cell(fv, q, SM::kI), detail::cell(bv, q, SM::kI)), totrv);
-    }
-    pp.x(i, SM::kE) = 0.0f;
-    pp.x(i, SM::kN) = fwd.x(i - 1, SM::kN) * bck.x(i, SM::kN) * xf.n_loop * scaleproduct;
-    pp.x(i, SM::kJ) = fwd.x(i - 1, SM::kJ) * bck.x(i, SM::kJ) * xf.j_loop * scaleproduct;
-    pp.x(i, SM::kC) = fwd.x(i - 1, SM::kC) * bck.x(i, SM::kC) * xf.c_loop * scaleproduct;
-    pp.x(i, SM::kB) = 0.0f;
-    if (bck.has_own_scales) scaleproduct *= fwd.x(i, SM::kScale) / bck.x(i, SM::kScale);
-  }
-  return !std::isinf(scaleproduct);
+  for (int i = 1; i <= L; ++i) decode_row(Q, fwd.row(i), bck.row(i), factors[static_cast<std::size_t>(i)], pp.row(i));
+  return finite;
 }
 
 // esl_abc_FAvgScVec, then the non-residue codes at 1: null2 odds for every code.
@@ -469,6 +488,35 @@ inline void null2_from_usage(const StripedOddsProfile& om, const Plan7Alphabet& 
   complete_null2(alphabet, null2);
 }
 
+// The end of p7_Null2_ByExpectation: `usage` (M and I cells) and the N, C, J totals summed over an envelope's Ld
+// rows, made frequencies and turned into null2 odds.
+inline void null2_from_totals(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, Lanes4* usage, float xN,
+                              float xC, float xJ, int Ld, std::vector<float>& null2) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using SM = StripedMatrix;
+  const float norm = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(Ld)));
+  const Lanes4 normv = lanes4::splat(norm);
+  for (int q = 0; q < om.Q(); ++q) {
+    detail::cell(usage, q, SM::kM) = lanes4::mul(detail::cell(usage, q, SM::kM), normv);
+    detail::cell(usage, q, SM::kI) = lanes4::mul(detail::cell(usage, q, SM::kI), normv);
+  }
+  xN *= norm;
+  xC *= norm;
+  xJ *= norm;
+  const float flanks = xN + xC + xJ;
+  null2_from_usage(om, alphabet, usage, flanks, null2);
+}
+
+// Adds a posterior row's M and I cells to `usage`, in p7_Null2_ByExpectation's order.
+inline void add_usage(int Q, const Lanes4* row, Lanes4* usage) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using SM = StripedMatrix;
+  for (int q = 0; q < Q; ++q) {
+    detail::cell(usage, q, SM::kM) = lanes4::add(detail::cell(row, q, SM::kM), detail::cell(usage, q, SM::kM));
+    detail::cell(usage, q, SM::kI) = lanes4::add(detail::cell(row, q, SM::kI), detail::cell(usage, q, SM::kI));
+  }
+}
+
 // p7_Null2_ByExpectation over a posterior matrix of Ld = pp.L rows.
 inline void null2_by_expectation(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, const StripedMatrix& pp,
                                  std::vector<float>& null2) {
@@ -479,28 +527,12 @@ inline void null2_by_expectation(const StripedOddsProfile& om, const Plan7Alphab
   std::vector<Lanes4> usage(pp.row(1), pp.row(1) + Q * 3);
   float xN = pp.x(1, SM::kN), xC = pp.x(1, SM::kC), xJ = pp.x(1, SM::kJ);
   for (int i = 2; i <= Ld; ++i) {
-    const Lanes4* row = pp.row(i);
-    for (int q = 0; q < Q; ++q) {
-      detail::cell(usage.data(), q, SM::kM) =
-          lanes4::add(detail::cell(row, q, SM::kM), detail::cell(usage.data(), q, SM::kM));
-      detail::cell(usage.data(), q, SM::kI) =
-          lanes4::add(detail::cell(row, q, SM::kI), detail::cell(usage.data(), q, SM::kI));
-    }
+    add_usage(Q, pp.row(i), usage.data());
     xN += pp.x(i, SM::kN);
     xC += pp.x(i, SM::kC);
     xJ += pp.x(i, SM::kJ);
   }
-  const float norm = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(Ld)));
-  const Lanes4 normv = lanes4::splat(norm);
-  for (int q = 0; q < Q; ++q) {
-    detail::cell(usage.data(), q, SM::kM) = lanes4::mul(detail::cell(usage.data(), q, SM::kM), normv);
-    detail::cell(usage.data(), q, SM::kI) = lanes4::mul(detail::cell(usage.data(), q, SM::kI), normv);
-  }
-  xN *= norm;
-  xC *= norm;
-  xJ *= norm;
-  const float flanks = xN + xC + xJ;
-  null2_from_usage(om, alphabet, usage.data(), flanks, null2);
+  null2_from_totals(om, alphabet, usage.data(), xN, xC, xJ, Ld, null2);
 }
 
 }  // namespace cudp::hmmer

@@ -232,86 +232,111 @@ struct OptimalAccuracyResult {
   bool ok = false;
 };
 
-inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, const StripedMatrix& pp, StripedMatrix& ox,
-                                              std::vector<AlignedColumn>* columns = nullptr) {
+// Where the optimal-accuracy traceback reads posterior probabilities: a decoded matrix here, or the products of a
+// Forward and a Backward matrix (plan7_envelope.hpp), which are the same floats.
+struct PosteriorMatrix {
+  const StripedMatrix& pp;
+  float special(int i, StripedMatrix::Special s) const { return pp.x(i, s); }
+  float node(int i, int k, StripedMatrix::Cell c) const { return pp.node(i, k, c); }
+};
+
+// p7_OptimalAccuracy's row 0 of `ox`, sized for L rows.
+inline void optimal_accuracy_start(const StripedOddsProfile& om, int L, StripedMatrix& ox) {
+  using SM = StripedMatrix;
+  const Lanes4 infv = lanes4::splat(-std::numeric_limits<float>::infinity());
+  ox.resize(om.M(), om.Q(), L, true);
+  Lanes4* dpc = ox.row(0);
+  for (int q = 0; q < om.Q(); ++q)
+    detail::cell(dpc, q, SM::kM) = detail::cell(dpc, q, SM::kI) = detail::cell(dpc, q, SM::kD) = infv;
+  ox.x(0, SM::kE) = -std::numeric_limits<float>::infinity();
+  ox.x(0, SM::kN) = 0.0f;
+  ox.x(0, SM::kJ) = -std::numeric_limits<float>::infinity();
+  ox.x(0, SM::kB) = 0.0f;
+  ox.x(0, SM::kC) = -std::numeric_limits<float>::infinity();
+}
+
+// p7_OptimalAccuracy's row i of `ox` (row i-1 done), from row i of the posterior cells (`ppr`) and of the posterior
+// N, J and C.
+inline void optimal_accuracy_row(const StripedOddsProfile& om, const Lanes4* ppr, float pp_n, float pp_j, float pp_c,
+                                 int i, StripedMatrix& ox) {
   CUDP_PLAN7_NO_FP_CONTRACT
   using SM = StripedMatrix;
   const int Q = om.Q();
-  const int L = pp.L;
   const OddsSpecials& xf = om.xf();
   const float ninf = -std::numeric_limits<float>::infinity();
   const Lanes4 infv = lanes4::splat(ninf);
   const auto allowed = lanes4::where_possible;
   const auto vmax = lanes4::max;
   auto shift_up_inf = [&](const Lanes4& a) { return lanes4::shift_up(a, ninf); };
-  ox.resize(om.M(), Q, L, true);
-  Lanes4* dpc = ox.row(0);
-  for (int q = 0; q < Q; ++q)
-    detail::cell(dpc, q, SM::kM) = detail::cell(dpc, q, SM::kI) = detail::cell(dpc, q, SM::kD) = infv;
-  ox.x(0, SM::kE) = ninf;
-  ox.x(0, SM::kN) = 0.0f;
-  ox.x(0, SM::kJ) = ninf;
-  ox.x(0, SM::kB) = 0.0f;
-  ox.x(0, SM::kC) = ninf;
-  for (int i = 1; i <= L; ++i) {
-    const Lanes4* dpp = ox.row(i - 1);
-    dpc = ox.row(i);
-    const Lanes4* ppr = pp.row(i);
-    Lanes4 dcv = infv, xEv = infv;
-    const Lanes4 xBv = lanes4::splat(ox.x(i - 1, SM::kB));
-    Lanes4 mpv = shift_up_inf(detail::cell(dpp, Q - 1, SM::kM));
-    Lanes4 dpv = shift_up_inf(detail::cell(dpp, Q - 1, SM::kD));
-    Lanes4 ipv = shift_up_inf(detail::cell(dpp, Q - 1, SM::kI));
-    for (int q = 0; q < Q; ++q) {
-      Lanes4 sv = allowed(om.transition(q, kOddsBM), xBv);
-      sv = vmax(sv, allowed(om.transition(q, kOddsMM), mpv));
-      // I->M gates the I path and D->M the D path. HMMER 3.0 crossed the two here (fixed in 2012); 3.3.2 does
-      // not, and the crossing shows where a model has t(D->M) = 0 (hmmbuild --pnone).
-      sv = vmax(sv, allowed(om.transition(q, kOddsIM), ipv));
-      sv = vmax(sv, allowed(om.transition(q, kOddsDM), dpv));
-      sv = lanes4::add(sv, detail::cell(ppr, q, SM::kM));
-      xEv = vmax(xEv, sv);
-      mpv = detail::cell(dpp, q, SM::kM);
-      dpv = detail::cell(dpp, q, SM::kD);
-      ipv = detail::cell(dpp, q, SM::kI);
-      detail::cell(dpc, q, SM::kM) = sv;
-      detail::cell(dpc, q, SM::kD) = dcv;
-      dcv = allowed(om.transition(q, kOddsMD), sv);
-      sv = allowed(om.transition(q, kOddsMI), mpv);
-      sv = vmax(sv, allowed(om.transition(q, kOddsII), ipv));
-      detail::cell(dpc, q, SM::kI) = lanes4::add(sv, detail::cell(ppr, q, SM::kI));
-    }
+  const Lanes4* dpp = ox.row(i - 1);
+  Lanes4* dpc = ox.row(i);
+  Lanes4 dcv = infv, xEv = infv;
+  const Lanes4 xBv = lanes4::splat(ox.x(i - 1, SM::kB));
+  Lanes4 mpv = shift_up_inf(detail::cell(dpp, Q - 1, SM::kM));
+  Lanes4 dpv = shift_up_inf(detail::cell(dpp, Q - 1, SM::kD));
+  Lanes4 ipv = shift_up_inf(detail::cell(dpp, Q - 1, SM::kI));
+  for (int q = 0; q < Q; ++q) {
+    Lanes4 sv = allowed(om.transition(q, kOddsBM), xBv);
+    sv = vmax(sv, allowed(om.transition(q, kOddsMM), mpv));
+    // I->M gates the I path and D->M the D path. HMMER 3.0 crossed the two here (fixed in 2012); 3.3.2 does
+    // not, and the crossing shows where a model has t(D->M) = 0 (hmmbuild --pnone).
+    sv = vmax(sv, allowed(om.transition(q, kOddsIM), ipv));
+    sv = vmax(sv, allowed(om.transition(q, kOddsDM), dpv));
+    sv = lanes4::add(sv, detail::cell(ppr, q, SM::kM));
+    xEv = vmax(xEv, sv);
+    mpv = detail::cell(dpp, q, SM::kM);
+    dpv = detail::cell(dpp, q, SM::kD);
+    ipv = detail::cell(dpp, q, SM::kI);
+    detail::cell(dpc, q, SM::kM) = sv;
+    detail::cell(dpc, q, SM::kD) = dcv;
+    dcv = allowed(om.transition(q, kOddsMD), sv);
+    sv = allowed(om.transition(q, kOddsMI), mpv);
+    sv = vmax(sv, allowed(om.transition(q, kOddsII), ipv));
+    detail::cell(dpc, q, SM::kI) = lanes4::add(sv, detail::cell(ppr, q, SM::kI));
+  }
+  dcv = shift_up_inf(dcv);
+  for (int q = 0; q < Q; ++q) {
+    detail::cell(dpc, q, SM::kD) = vmax(dcv, detail::cell(dpc, q, SM::kD));
+    dcv = allowed(om.dd(q), detail::cell(dpc, q, SM::kD));
+  }
+  for (int j = 1; j < 4; ++j) {
     dcv = shift_up_inf(dcv);
     for (int q = 0; q < Q; ++q) {
       detail::cell(dpc, q, SM::kD) = vmax(dcv, detail::cell(dpc, q, SM::kD));
-      dcv = allowed(om.dd(q), detail::cell(dpc, q, SM::kD));
+      dcv = allowed(om.dd(q), dcv);
     }
-    for (int j = 1; j < 4; ++j) {
-      dcv = shift_up_inf(dcv);
-      for (int q = 0; q < Q; ++q) {
-        detail::cell(dpc, q, SM::kD) = vmax(dcv, detail::cell(dpc, q, SM::kD));
-        dcv = allowed(om.dd(q), dcv);
-      }
-    }
-    for (int q = 0; q < Q; ++q) xEv = vmax(xEv, detail::cell(dpc, q, SM::kD));
-    float e = xEv.v[0];
-    for (int r = 1; r < 4; ++r) e = std::max(e, xEv.v[r]);
-    ox.x(i, SM::kE) = e;
-    float t1 = xf.j_loop == 0.0f ? 0.0f : ox.x(i - 1, SM::kJ) + pp.x(i, SM::kJ);
-    float t2 = xf.e_loop == 0.0f ? 0.0f : ox.x(i, SM::kE);
-    ox.x(i, SM::kJ) = t1 > t2 ? t1 : t2;
-    t1 = xf.c_loop == 0.0f ? 0.0f : ox.x(i - 1, SM::kC) + pp.x(i, SM::kC);
-    t2 = xf.e_move == 0.0f ? 0.0f : ox.x(i, SM::kE);
-    ox.x(i, SM::kC) = t1 > t2 ? t1 : t2;
-    ox.x(i, SM::kN) = xf.n_loop == 0.0f ? 0.0f : ox.x(i - 1, SM::kN) + pp.x(i, SM::kN);
-    t1 = xf.n_move == 0.0f ? 0.0f : ox.x(i, SM::kN);
-    t2 = xf.j_move == 0.0f ? 0.0f : ox.x(i, SM::kJ);
-    ox.x(i, SM::kB) = t1 > t2 ? t1 : t2;
   }
+  for (int q = 0; q < Q; ++q) xEv = vmax(xEv, detail::cell(dpc, q, SM::kD));
+  float e = xEv.v[0];
+  for (int r = 1; r < 4; ++r) e = std::max(e, xEv.v[r]);
+  ox.x(i, SM::kE) = e;
+  float t1 = xf.j_loop == 0.0f ? 0.0f : ox.x(i - 1, SM::kJ) + pp_j;
+  float t2 = xf.e_loop == 0.0f ? 0.0f : ox.x(i, SM::kE);
+  ox.x(i, SM::kJ) = t1 > t2 ? t1 : t2;
+  t1 = xf.c_loop == 0.0f ? 0.0f : ox.x(i - 1, SM::kC) + pp_c;
+  t2 = xf.e_move == 0.0f ? 0.0f : ox.x(i, SM::kE);
+  ox.x(i, SM::kC) = t1 > t2 ? t1 : t2;
+  ox.x(i, SM::kN) = xf.n_loop == 0.0f ? 0.0f : ox.x(i - 1, SM::kN) + pp_n;
+  t1 = xf.n_move == 0.0f ? 0.0f : ox.x(i, SM::kN);
+  t2 = xf.j_move == 0.0f ? 0.0f : ox.x(i, SM::kJ);
+  ox.x(i, SM::kB) = t1 > t2 ? t1 : t2;
+}
+
+// p7_OATrace through a finished `ox` of L = ox.L rows: the first and last M for the coordinates, every M, D and I
+// state for `columns`.
+template <class Posteriors>
+inline OptimalAccuracyResult optimal_accuracy_trace(const StripedOddsProfile& om, const StripedMatrix& ox,
+                                                    const Posteriors& pp,
+                                                    std::vector<AlignedColumn>* columns = nullptr) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using SM = StripedMatrix;
+  const int Q = om.Q();
+  const int L = ox.L;
+  const OddsSpecials& xf = om.xf();
+  const float ninf = -std::numeric_limits<float>::infinity();
   OptimalAccuracyResult result;
   result.expected_correct = ox.x(L, SM::kC);
 
-  // Traceback (p7_OATrace): the first and last M for the coordinates, every M, D and I state for `columns`.
   using TS = TraceState;
   auto value = [&](int row, int node, SM::Cell c) { return node >= 1 ? ox.node(row, node, c) : 0.0f; };
   auto t_into = [&](int node, OddsTransition t) { return om.transition(om.segment_of(node), t).v[om.lane_of(node)]; };
@@ -357,13 +382,13 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
         s1 = i == 0 ? TS::S : TS::N;
         break;
       case TS::C: {
-        const float p0 = xf.c_loop == 0.0f ? ninf : ox.x(i - 1, SM::kC) + pp.x(i, SM::kC);
+        const float p0 = xf.c_loop == 0.0f ? ninf : ox.x(i - 1, SM::kC) + pp.special(i, SM::kC);
         const float p1 = xf.e_move == 0.0f ? ninf : ox.x(i, SM::kE);
         s1 = p0 > p1 ? TS::C : TS::E;
         break;
       }
       case TS::J: {
-        const float p0 = xf.j_loop == 0.0f ? ninf : ox.x(i - 1, SM::kJ) + pp.x(i, SM::kJ);
+        const float p0 = xf.j_loop == 0.0f ? ninf : ox.x(i - 1, SM::kJ) + pp.special(i, SM::kJ);
         const float p1 = xf.e_loop == 0.0f ? ninf : ox.x(i, SM::kE);
         s1 = p0 > p1 ? TS::J : TS::E;
         break;
@@ -426,6 +451,17 @@ inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, cons
     std::reverse(columns->begin(), columns->end());
   }
   return result;
+}
+
+// p7_OptimalAccuracy and p7_OATrace on a decoded matrix.
+inline OptimalAccuracyResult optimal_accuracy(const StripedOddsProfile& om, const StripedMatrix& pp, StripedMatrix& ox,
+                                              std::vector<AlignedColumn>* columns = nullptr) {
+  optimal_accuracy_start(om, pp.L, ox);
+  for (int i = 1; i <= pp.L; ++i) {
+    optimal_accuracy_row(om, pp.row(i), pp.x(i, StripedMatrix::kN), pp.x(i, StripedMatrix::kJ),
+                         pp.x(i, StripedMatrix::kC), i, ox);
+  }
+  return optimal_accuracy_trace(om, ox, PosteriorMatrix{pp}, columns);
 }
 
 }  // namespace cudp::hmmer

@@ -1,0 +1,100 @@
+#pragma once
+// What HMMER 3.3.2's rescore_isolated_domain computes after an envelope's Forward and Backward matrices, in one
+// sweep over the rows: posterior decoding (p7_Decoding), null2 by expectation (p7_Null2_ByExpectation) and the
+// optimal-accuracy matrix (p7_OptimalAccuracy), then the traceback (p7_OATrace). The floats are HMMER's, bit for
+// bit: the same operations in the same order as the three separate passes of plan7_posterior.hpp and
+// plan7_traces.hpp, which tests/hmmer/plan7_envelope_test.cpp checks.
+//
+// Why one sweep: on a long model each of these matrices is tens of megabytes (a 2700-node model and a 2700-residue
+// envelope: 87 MB), so with every core rescoring domains the passes over them are bound by memory bandwidth, not
+// arithmetic. HMMER decodes into the Backward matrix, reads it again for optimal accuracy and again for null2, and
+// writes the optimal-accuracy matrix over the Forward's: six streams over a matrix per domain. Here each row's
+// posteriors go to a row buffer that null2 and optimal accuracy read while it is in cache, and are never stored;
+// the traceback recomputes the few it reads from the Forward and Backward cells, which are kept. Three streams:
+// read Forward, read Backward, write optimal accuracy.
+#include <cstddef>
+#include <vector>
+
+#include "plan7_alphabet.hpp"
+#include "plan7_posterior.hpp"
+#include "plan7_traces.hpp"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace cudp::hmmer {
+
+// Scratch of one thread for envelope_posteriors.
+struct EnvelopeScratch {
+  std::vector<float> factors;   // decoding_rows' factor per row
+  std::vector<float> specials;  // posterior special states, rows 0..L in StripedMatrix's layout
+  std::vector<Lanes4> row;      // one row of posterior cells
+  std::vector<Lanes4> usage;    // null2's sums of posterior cells
+};
+
+// A posterior read by the traceback: Forward times Backward times the row's factor, as decode_row computes it.
+struct ProductPosteriors {
+  const StripedMatrix& fwd;
+  const StripedMatrix& bck;
+  const EnvelopeScratch& scratch;
+  float special(int i, StripedMatrix::Special s) const {
+    return scratch.specials[static_cast<std::size_t>(i) * StripedMatrix::kSpecials + s];
+  }
+  float node(int i, int k, StripedMatrix::Cell c) const {
+    CUDP_PLAN7_NO_FP_CONTRACT
+    if (c == StripedMatrix::kD) return 0.0f;
+    return (fwd.node(i, k, c) * bck.node(i, k, c)) * scratch.factors[static_cast<std::size_t>(i)];
+  }
+};
+
+// The posterior pass over an envelope whose Forward (`fwd`) and Backward (`bck`, on the Forward's scale factors
+// unless it has its own) matrices are full: fills `ox` with the optimal-accuracy matrix and returns its traceback
+// in `oa` (and `columns`, if given); with `null2`, also the envelope's null2 odds per residue code. Both matrices
+// are left as they were. Returns false where p7_Decoding returns eslERANGE; nothing else is then meaningful.
+inline bool envelope_posteriors(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, const StripedMatrix& fwd,
+                                const StripedMatrix& bck, EnvelopeScratch& scratch, StripedMatrix& ox,
+                                OptimalAccuracyResult& oa, std::vector<float>* null2 = nullptr,
+                                std::vector<AlignedColumn>* columns = nullptr) {
+  CUDP_PLAN7_NO_FP_CONTRACT
+  using SM = StripedMatrix;
+  const int L = fwd.L;
+  const int Q = om.Q();
+  scratch.specials.resize((static_cast<std::size_t>(L) + 1) * SM::kSpecials);
+  if (!decoding_rows(om, fwd, bck, scratch.factors, scratch.specials.data())) return false;
+  const auto special = [&](int i, SM::Special s) {
+    return scratch.specials[static_cast<std::size_t>(i) * SM::kSpecials + s];
+  };
+  scratch.row.resize(static_cast<std::size_t>(Q) * 3);
+  scratch.usage.resize(static_cast<std::size_t>(Q) * 3);
+  optimal_accuracy_start(om, L, ox);
+  float xN = 0, xC = 0, xJ = 0;
+  for (int i = 1; i <= L; ++i) {
+    decode_row(Q, fwd.row(i), bck.row(i), scratch.factors[static_cast<std::size_t>(i)], scratch.row.data());
+    if (null2 != nullptr) {
+      // p7_Null2_ByExpectation starts from row 1's values and adds rows 2..L to them.
+      if (i == 1) {
+        scratch.usage = scratch.row;
+        xN = special(1, SM::kN);
+        xC = special(1, SM::kC);
+        xJ = special(1, SM::kJ);
+      } else {
+        add_usage(Q, scratch.row.data(), scratch.usage.data());
+        xN += special(i, SM::kN);
+        xC += special(i, SM::kC);
+        xJ += special(i, SM::kJ);
+      }
+    }
+    optimal_accuracy_row(om, scratch.row.data(), special(i, SM::kN), special(i, SM::kJ), special(i, SM::kC), i, ox);
+  }
+  if (null2 != nullptr) null2_from_totals(om, alphabet, scratch.usage.data(), xN, xC, xJ, L, *null2);
+  oa = optimal_accuracy_trace(om, ox, ProductPosteriors{fwd, bck, scratch}, columns);
+  return true;
+}
+
+}  // namespace cudp::hmmer
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
