@@ -177,28 +177,35 @@ inline float striped_forward(const StripedOddsProfile& om, const std::uint8_t* d
       detail::cell(dpc, q, SM::kD) = add(dcv, detail::cell(dpc, q, SM::kD));
       dcv = mul(detail::cell(dpc, q, SM::kD), om.dd(q));
     }
+    // E sums the finished D's after M's. The last pass leaves every D final, so each pass also sums what it
+    // writes, in the same order as a separate loop would: the sum of the last pass run is that loop's, and its
+    // serial chain of additions overlaps the pass's own chain.
+    const Lanes4 xEv_from_m = xEv;
     if (om.M() < 100) {
       for (int j = 1; j < 4; ++j) {
         dcv = shift_up(dcv);
+        xEv = xEv_from_m;
         for (int q = 0; q < Q; ++q) {
           detail::cell(dpc, q, SM::kD) = add(dcv, detail::cell(dpc, q, SM::kD));
+          xEv = add(detail::cell(dpc, q, SM::kD), xEv);
           dcv = mul(dcv, om.dd(q));
         }
       }
     } else {
       for (int j = 1; j < 4; ++j) {
         dcv = shift_up(dcv);
+        xEv = xEv_from_m;
         bool changed = false;
         for (int q = 0; q < Q; ++q) {
           const Lanes4 sv = add(dcv, detail::cell(dpc, q, SM::kD));
           changed = changed || lanes4::any_greater(sv, detail::cell(dpc, q, SM::kD));
           detail::cell(dpc, q, SM::kD) = sv;
+          xEv = add(sv, xEv);
           dcv = mul(dcv, om.dd(q));
         }
         if (!changed) break;
       }
     }
-    for (int q = 0; q < Q; ++q) xEv = add(detail::cell(dpc, q, SM::kD), xEv);
     xE = lanes4::sum(xEv);
     xN = xN * xf.n_loop;
     xC = (xC * xf.c_loop) + (xE * xf.e_move);
