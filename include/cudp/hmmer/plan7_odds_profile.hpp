@@ -67,6 +67,11 @@ inline bool any_greater(const Lanes4& a, const Lanes4& b) {
   const Int4 greater = a.v > b.v;
   return (greater[0] | greater[1] | greater[2] | greater[3]) != 0;
 }
+// Every lane +0 or -0: a carried D->D value that adds nothing from here on and stays 0.
+inline bool all_zero(const Lanes4& a) {
+  const Int4 zero = a.v == Float4{0, 0, 0, 0};
+  return (zero[0] & zero[1] & zero[2] & zero[3]) != 0;
+}
 // esl_sse_rightshift_ps(a, fill): lane r takes lane r-1, lane 0 takes `fill` (node k-1 in the striped layout).
 inline Lanes4 shift_up(const Lanes4& a, float fill = 0.0f) { return Lanes4{Float4{fill, a.v[0], a.v[1], a.v[2]}}; }
 // The left shift of the Backward: lane r takes lane r+1, lane 3 takes 0 (node k+1).

@@ -73,11 +73,14 @@ inline void finish_backward_deletes(const StripedOddsProfile& om, Lanes4* dpc, L
   using lanes4::shift_down;
   using SM = StripedMatrix;
   const int Q = om.Q();
-  for (int j = 1; j < 4; ++j) {
+  // Once the carried value is 0 in every lane it adds nothing and stays 0: the rest of the pass and the later
+  // passes would leave the D's as they are (exact, and most of a long model's passes).
+  for (int j = 1; j < 4 && !lanes4::all_zero(dcv); ++j) {
     dcv = shift_down(dcv);
     for (int q = Q - 1; q >= 0; --q) {
       dcv = mul(dcv, om.dd(q));
       cell(dpc, q, SM::kD) = add(cell(dpc, q, SM::kD), dcv);
+      if ((q & 7) == 0 && lanes4::all_zero(dcv)) break;
     }
   }
   dcv = shift_down(cell(dpc, 0, SM::kD));
@@ -179,32 +182,29 @@ inline float striped_forward(const StripedOddsProfile& om, const std::uint8_t* d
     }
     // E sums the finished D's after M's. The last pass leaves every D final, so each pass also sums what it
     // writes, in the same order as a separate loop would: the sum of the last pass run is that loop's, and its
-    // serial chain of additions overlaps the pass's own chain.
+    // serial chain of additions overlaps the pass's own chain. Once the carried value is 0 in every lane it adds
+    // nothing and stays 0, so the rest of the pass and every later pass would leave the D's as they are: the pass
+    // stops carrying there (only its sum goes on), and it is the last. Exact, and most of a long model's passes.
     const Lanes4 xEv_from_m = xEv;
-    if (om.M() < 100) {
-      for (int j = 1; j < 4; ++j) {
-        dcv = shift_up(dcv);
-        xEv = xEv_from_m;
-        for (int q = 0; q < Q; ++q) {
-          detail::cell(dpc, q, SM::kD) = add(dcv, detail::cell(dpc, q, SM::kD));
-          xEv = add(detail::cell(dpc, q, SM::kD), xEv);
-          dcv = mul(dcv, om.dd(q));
-        }
+    const bool stop_unchanged = om.M() >= 100;  // smaller models always take all three passes
+    for (int j = 1; j < 4; ++j) {
+      dcv = shift_up(dcv);
+      xEv = xEv_from_m;
+      bool changed = false;
+      int q = 0;
+      while (q < Q) {
+        const Lanes4 sv = add(dcv, detail::cell(dpc, q, SM::kD));
+        changed = changed || lanes4::any_greater(sv, detail::cell(dpc, q, SM::kD));
+        detail::cell(dpc, q, SM::kD) = sv;
+        xEv = add(sv, xEv);
+        dcv = mul(dcv, om.dd(q));
+        if ((++q & 7) == 0 && lanes4::all_zero(dcv)) break;
       }
-    } else {
-      for (int j = 1; j < 4; ++j) {
-        dcv = shift_up(dcv);
-        xEv = xEv_from_m;
-        bool changed = false;
-        for (int q = 0; q < Q; ++q) {
-          const Lanes4 sv = add(dcv, detail::cell(dpc, q, SM::kD));
-          changed = changed || lanes4::any_greater(sv, detail::cell(dpc, q, SM::kD));
-          detail::cell(dpc, q, SM::kD) = sv;
-          xEv = add(sv, xEv);
-          dcv = mul(dcv, om.dd(q));
-        }
-        if (!changed) break;
+      if (q < Q || lanes4::all_zero(dcv)) {
+        for (; q < Q; ++q) xEv = add(detail::cell(dpc, q, SM::kD), xEv);
+        break;
       }
+      if (stop_unchanged && !changed) break;
     }
     xE = lanes4::sum(xEv);
     xN = xN * xf.n_loop;
