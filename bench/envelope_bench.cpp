@@ -3,7 +3,7 @@
 // The sweep is also timed against the three passes it replaces (decoding in place, optimal accuracy over the Forward
 // matrix, null2), as HMMER runs them. Each thread rescores its own copy of an envelope of the model's consensus with substitutions, as cudp-hmmsearch's workers
 // do at once, so that running it with 1 and with all threads shows what sharing the caches and memory costs.
-// Usage: cudp-envelope-bench MODEL.hmm [LENGTH [THREADS [ROUNDS]]]   (defaults: the model's length, 1, 5)
+// Usage: cudp-envelope-bench MODEL.hmm [LENGTH [THREADS [ROUNDS]]]   (defaults: the model's length, also for 0; 1; 5)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   const HmmModel& hmm = models.at(0);
   const Plan7Alphabet& alphabet = plan7_alphabet_of(hmm.alphabet);
   const Plan7Profile profile = configure_profile(hmm, default_null_model(alphabet));
-  const int length = argc > 2 ? std::atoi(argv[2]) : profile.M;
+  const int length = argc > 2 && std::atoi(argv[2]) > 0 ? std::atoi(argv[2]) : profile.M;
   const int threads = argc > 3 ? std::atoi(argv[3]) : 1;
   const int rounds = argc > 4 ? std::atoi(argv[4]) : 5;
   std::vector<PhaseTimes> times(static_cast<std::size_t>(threads));
