@@ -12,4 +12,12 @@ hmmer::ParserRowsBatch run_device_parsers(const hmmer::OddsTables& tables,
                                           const std::vector<const std::uint8_t*>& residues,
                                           const std::vector<std::uint32_t>& lengths, std::uint64_t room_bytes);
 
+// The same, keeping every row's cells of both passes (into `cells`), target j with the special transitions
+// length_models[j].
+hmmer::ParserRowsBatch run_device_full_passes(const hmmer::OddsTables& tables,
+                                              const std::vector<const std::uint8_t*>& residues,
+                                              const std::vector<std::uint32_t>& lengths,
+                                              const std::vector<hmmer::OddsSpecials>& length_models,
+                                              std::uint64_t room_bytes, hmmer::ParserCellsBatch& cells);
+
 }  // namespace cudp::test

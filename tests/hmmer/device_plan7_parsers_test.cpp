@@ -3,6 +3,7 @@
 // factors, and the Forward score rebuilt from the rows. Random models from 5 to 1100 nodes (both sides of the
 // 100-node rule of the D->D passes, sticky delete chains), targets with consensus runs long enough to rescale rows,
 // degenerate codes, length 1, and waves forced down to a few targets.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -104,6 +105,68 @@ TEST_CASE("Device parsers in waves of a few targets give the same rows", "[hmmer
   // About 50 KB a wave: a few targets each, some waves a single target.
   check_model(o, 30, 400, 50000, tally);
   CHECK(tally.targets == 30);
+}
+
+// Envelopes as domain definition rescores them: pieces of targets, in unihit mode for their whole target's length,
+// with every row's cells kept, against the host's full-matrix passes, every cell and special state.
+TEST_CASE("Device passes keeping their matrices equal the host's full-matrix passes, every cell",
+          "[hmmer][device][parsers]") {
+  hmmer::use_hmmer_float_mode();
+  long rows = 0, scaled = 0;
+  for (const int M : {40, 150, 700}) {
+    for (const bool sticky : {false, true}) {
+      const test::RandomModelOptions o{M, sticky, static_cast<std::uint32_t>(M * 3 + (sticky ? 1 : 0))};
+      const hmmer::HmmModel hmm = test::random_hmm(o);
+      const hmmer::Plan7Profile profile =
+          hmmer::configure_profile(hmm, hmmer::default_null_model(hmmer::plan7_alphabet_of(hmm.alphabet)));
+      hmmer::StripedOddsProfile om(profile);
+      const auto targets = test::random_targets(profile, 10, 600, o.seed + 5);
+      std::vector<const std::uint8_t*> residues;
+      std::vector<std::uint32_t> lengths;
+      std::vector<hmmer::OddsSpecials> length_models;
+      for (std::size_t j = 0; j < targets.size(); ++j) {
+        // An envelope: a stretch of the target, scored in unihit mode for the target's length.
+        const int L = static_cast<int>(targets[j].size());
+        const int from = j % 2 == 0 ? 0 : L / 4;
+        const int to = j % 3 == 0 ? L : std::max(from + 1, L - L / 5);
+        residues.push_back(targets[j].data() + from);
+        lengths.push_back(static_cast<std::uint32_t>(to - from));
+        om.set_mode(false, L);
+        length_models.push_back(om.xf());
+      }
+      hmmer::ParserCellsBatch cells;
+      const hmmer::ParserRowsBatch got =
+          test::run_device_full_passes(om.tables(), residues, lengths, length_models, std::uint64_t{64} << 20, cells);
+      SM fwd, bck;
+      for (std::size_t j = 0; j < targets.size(); ++j) {
+        const int Ld = static_cast<int>(lengths[j]);
+        om.set_mode(false, static_cast<std::int64_t>(targets[j].size()));
+        hmmer::striped_forward(om, residues[j], Ld, fwd, true);
+        hmmer::striped_backward(om, residues[j], Ld, fwd, bck, true);
+        const hmmer::ParserSpecials specials = got.at(j);
+        INFO("M=" << M << (sticky ? " sticky" : "") << " envelope " << j << " of length " << Ld);
+        REQUIRE(specials.backward_own_scales == bck.has_own_scales);
+        for (int i = 0; i <= Ld; ++i) {
+          for (int s = 0; s < SM::kSpecials; ++s) {
+            const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
+            REQUIRE(bits_of(specials.forward[at]) == bits_of(fwd.x(i, static_cast<SM::Special>(s))));
+            REQUIRE(bits_of(specials.backward[at]) == bits_of(bck.x(i, static_cast<SM::Special>(s))));
+          }
+          const float* device_forward = cells.forward_row(j, i);
+          const float* device_backward = cells.backward_row(j, i);
+          for (int f = 0; f < om.Q() * 12; ++f) {
+            INFO("row " << i << " float " << f);
+            REQUIRE(bits_of(device_forward[f]) == bits_of(fwd.row(i)[f / 4].v[f % 4]));
+            if (i >= 1) REQUIRE(bits_of(device_backward[f]) == bits_of(bck.row(i)[f / 4].v[f % 4]));
+          }
+          scaled += fwd.x(i, SM::kScale) != 1.0f;
+        }
+        rows += Ld;
+      }
+    }
+  }
+  INFO(rows << " rows, " << scaled << " rescaled");
+  CHECK(scaled > 20);
 }
 
 // Not a test (hidden tag, run by hand on the device): the time of a wave of long targets against a long model, and

@@ -16,7 +16,8 @@
 // log is the one HMMER's numbers came from.
 //
 // Memory: 128 Q bytes of shared memory per target (models up to about 7000 nodes), and its 2 (L + 1) special rows
-// (24 bytes each) in device memory; targets go in waves that fit in the room given.
+// (24 bytes each) in device memory; targets go in waves that fit in the room given. Asked to, the passes also keep
+// every row's cells (48 Q bytes a row, two matrices), as the host's full-matrix passes do for an envelope.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -62,6 +63,7 @@ struct Tables {
 struct Task {
   std::uint64_t residues;  // offset into the wave's residues
   std::uint64_t rows;      // offset of its row 0 in the wave's special rows (in rows)
+  std::uint64_t cells;     // offset of its row 0 in the wave's cell matrices (in floats), when they are kept
   std::uint32_t length;
   OddsSpecials xf;
 };
@@ -166,6 +168,13 @@ __device__ inline void write_specials(float* row, float xE, float xN, float xJ, 
   row[kScale] = scale;
 }
 
+// A finished row of cells copied to `to` (Q vectors of M, D, I cells of 4 lanes), by the whole block, when the
+// passes keep their matrices (`to` not null).
+__device__ inline void keep_row(const Row& row, int Q, float* to) {
+  if (to == nullptr) return;
+  for (int f = static_cast<int>(threadIdx.x); f < Q * 12; f += kThreads) to[f] = row.base[f];
+}
+
 // HMMER's rescaling of a row by `scale`: N, J, B and C divided by it, the cells multiplied by its inverse (E is
 // the caller's: the Forward sets it to 1, the Backward divides it too).
 __device__ inline void rescale_row(float scale, float& xN, float& xJ, float& xB, float& xC, const Row& row,
@@ -183,8 +192,9 @@ __device__ inline void rescale_row(float scale, float& xN, float& xJ, float& xB,
 }
 
 // striped_forward(..., keep_all_rows = false) of one target by one block; `cells` holds two rows.
+// With `matrix`, every row's cells are kept there too (striped_forward(..., keep_all_rows = true)).
 __device__ inline void forward(const Tables& om, const Task& t, const std::uint8_t* dsq, float* rows, float* cells,
-                               const Scratch& scratch) {
+                               const Scratch& scratch, float* matrix) {
   const int Q = om.Q;
   const Place p(Q);
   const int r = p.r;
@@ -195,6 +205,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
   float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = xf.n_move, xC = 0.0f;
   if (p.thread == 0) write_specials(rows, xE, xN, xJ, xB, xC, 1.0f);
   __syncthreads();
+  keep_row(pp, Q, matrix);
   for (int i = 1; i <= L; ++i) {
     const float* rp = om.match_of(dsq[i - 1]);
     // M and I of every vector from the previous row; vector 0 takes lane r-1's last vector (nothing in lane 0).
@@ -279,6 +290,8 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
     pp = pc;
     pc = done;
     __syncthreads();
+    // Only read from here on: the next row writes the other buffer.
+    keep_row(pp, Q, matrix == nullptr ? nullptr : matrix + static_cast<std::size_t>(i) * Q * 12);
   }
 }
 
@@ -310,14 +323,19 @@ __device__ inline void add_backward_match_deletes(const Tables& om, const Row& d
 
 // striped_backward(..., keep_all_rows = false) of one target by one block; `fwd` holds the Forward's rows. Returns
 // whether the Backward switched to its own scale factors.
+// With `matrix`, rows 1..L of cells are kept there too (striped_backward(..., keep_all_rows = true)).
 __device__ inline bool backward(const Tables& om, const Task& t, const std::uint8_t* dsq, const float* fwd,
-                                float* rows, float* cells, const Scratch& scratch) {
+                                float* rows, float* cells, const Scratch& scratch, float* matrix) {
   const int Q = om.Q;
   const Place p(Q);
   const int r = p.r;
   const OddsSpecials& xf = t.xf;
   const int L = static_cast<int>(t.length);
   const auto row = [&](int i) { return Row{cells + (i & 1) * Q * 12}; };
+  // Row i's buffer is written again two rows later, after the synchronisations in between.
+  const auto keep = [&](int i) {
+    keep_row(row(i), Q, matrix == nullptr ? nullptr : matrix + static_cast<std::size_t>(i) * Q * 12);
+  };
   Row dpc = row(L);
   float xJ = 0.0f, xB = 0.0f, xN = 0.0f;
   float xC = xf.c_move;
@@ -347,6 +365,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
   }
   if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(L) * kSpecials, xE, xN, xJ, xB, xC, scale_L);
   __syncthreads();
+  keep(L);
 
   bool own_scales = false;
   for (int i = L - 1; i >= 1; --i) {
@@ -416,6 +435,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     }
     if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
     __syncthreads();
+    keep(i);
   }
   // Row 0: only N and B.
   const Row dpp = row(1);
@@ -440,7 +460,8 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
 template <class Unused = void>
 __global__ void __launch_bounds__(kThreads) parsers_kernel(Tables om, const Task* tasks, const std::uint8_t* residues,
                                                             float* forward, float* backward,
-                                                            std::uint8_t* own_scales) {
+                                                            std::uint8_t* own_scales, float* forward_cells,
+                                                            float* backward_cells) {
   extern __shared__ float shared[];
   const int Q = om.Q;
   float* cells = shared;
@@ -452,9 +473,11 @@ __global__ void __launch_bounds__(kThreads) parsers_kernel(Tables om, const Task
   const Task t = tasks[blockIdx.x];
   const std::uint8_t* dsq = residues + t.residues;
   float* fwd = forward + t.rows * kSpecials;
-  device_parsers::forward(om, t, dsq, fwd, cells, scratch);
+  const bool keep = forward_cells != nullptr;
+  device_parsers::forward(om, t, dsq, fwd, cells, scratch, keep ? forward_cells + t.cells : nullptr);
   __syncthreads();  // thread 0 wrote the Forward's scale factors that the Backward reads
-  const bool own = device_parsers::backward(om, t, dsq, fwd, backward + t.rows * kSpecials, cells, scratch);
+  const bool own = device_parsers::backward(om, t, dsq, fwd, backward + t.rows * kSpecials, cells, scratch,
+                                            keep ? backward_cells + t.cells : nullptr);
   if (threadIdx.x == 0) own_scales[blockIdx.x] = own ? 1 : 0;
 }
 
@@ -479,9 +502,13 @@ class DevicePlan7Parsers {
   // Whether the model's rows fit in one block's shared memory (models up to about 7000 nodes on Hopper).
   bool fits() const { return shared_bytes() <= static_cast<std::uint64_t>(most_shared_bytes()); }
 
-  // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits().
+  // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits(). With `cells`,
+  // also every row's cells of both passes (full matrices). With `length_models`, target j's special transitions
+  // are length_models[j] (an envelope is rescored in unihit mode for its whole target's length); otherwise
+  // multihit for its own length.
   void run(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
-           ParserRowsBatch& out, cudaStream_t stream = cudaStreamPerThread) {
+           ParserRowsBatch& out, cudaStream_t stream = cudaStreamPerThread, ParserCellsBatch* cells = nullptr,
+           const std::vector<OddsSpecials>* length_models = nullptr) {
     if (!fits()) throw std::length_error("DevicePlan7Parsers: the model's rows do not fit in shared memory");
     const std::size_t n = lengths.size();
     out.first_row.assign(n, 0);
@@ -494,6 +521,14 @@ class DevicePlan7Parsers {
     }
     out.forward.assign(total_rows * kSpecialCount, 0.0f);
     out.backward.assign(total_rows * kSpecialCount, 0.0f);
+    const std::uint64_t row_floats = std::uint64_t{12} * static_cast<std::uint64_t>(Q_);
+    if (cells != nullptr) {
+      cells->Q = Q_;
+      cells->first_float.resize(n);
+      for (std::size_t j = 0; j < n; ++j) cells->first_float[j] = out.first_row[j] * row_floats;
+      cells->forward.assign(total_rows * row_floats, 0.0f);
+      cells->backward.assign(total_rows * row_floats, 0.0f);
+    }
     // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
     // their own models at the same time, and a limit set per model would race with their launches.
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
@@ -503,12 +538,14 @@ class DevicePlan7Parsers {
       std::size_t end = begin;
       std::uint64_t bytes = 0;
       while (end < n) {
-        const std::uint64_t need = (std::uint64_t{lengths[end]} + 1) * 2 * kSpecialCount * 4 + lengths[end] + 64;
+        const std::uint64_t rows = std::uint64_t{lengths[end]} + 1;
+        const std::uint64_t need =
+            rows * 2 * kSpecialCount * 4 + lengths[end] + 64 + (cells != nullptr ? rows * 2 * row_floats * 4 : 0);
         if (end > begin && bytes + need > room_) break;
         bytes += need;
         ++end;
       }
-      run_wave(residues, lengths, begin, end, out, stream);
+      run_wave(residues, lengths, begin, end, out, stream, cells, length_models);
       begin = end;
     }
   }
@@ -523,7 +560,8 @@ class DevicePlan7Parsers {
   std::uint64_t shared_bytes() const { return std::uint64_t{128} * static_cast<std::uint64_t>(Q_) + 16; }
 
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
-                std::size_t begin, std::size_t end, ParserRowsBatch& out, cudaStream_t stream) {
+                std::size_t begin, std::size_t end, ParserRowsBatch& out, cudaStream_t stream,
+                ParserCellsBatch* cells, const std::vector<OddsSpecials>* length_models) {
     using device_parsers::Task;
     std::vector<Task> tasks(end - begin);
     std::uint64_t residue_count = 0, row_count = 0;
@@ -531,8 +569,9 @@ class DevicePlan7Parsers {
       Task& t = tasks[j - begin];
       t.residues = residue_count;
       t.rows = row_count;
+      t.cells = row_count * 12 * static_cast<std::uint64_t>(Q_);
       t.length = lengths[j];
-      t.xf = specials_for_length(om_, true, lengths[j]);
+      t.xf = length_models != nullptr ? (*length_models)[j] : specials_for_length(om_, true, lengths[j]);
       residue_count += lengths[j];
       row_count += std::uint64_t{lengths[j]} + 1;
     }
@@ -544,22 +583,32 @@ class DevicePlan7Parsers {
     forward_.reserve(row_count * kSpecialCount);
     backward_.reserve(row_count * kSpecialCount);
     own_scales_.reserve(tasks.size());
+    const std::uint64_t cell_count = row_count * 12 * static_cast<std::uint64_t>(Q_);
+    if (cells != nullptr) {
+      forward_cells_.reserve(cell_count);
+      backward_cells_.reserve(cell_count);
+    }
     const device_parsers::Tables tables{match_.get(), transitions_.get(), dd_.get(), M_, Q_};
     device_parsers::parsers_kernel<><<<static_cast<unsigned>(tasks.size()), device_parsers::kThreads, shared_bytes(),
                                       stream>>>(
-        tables, tasks_.get(), residues_.get(), forward_.get(), backward_.get(), own_scales_.get());
+        tables, tasks_.get(), residues_.get(), forward_.get(), backward_.get(), own_scales_.get(),
+        cells != nullptr ? forward_cells_.get() : nullptr, cells != nullptr ? backward_cells_.get() : nullptr);
     CUDP_CUDA_CHECK(cudaGetLastError());
     const std::size_t first = out.first_row[begin] * kSpecialCount;
     forward_.download(out.forward.data() + first, row_count * kSpecialCount, stream);
     backward_.download(out.backward.data() + first, row_count * kSpecialCount, stream);
     own_scales_.download(out.backward_own_scales.data() + begin, tasks.size(), stream);
+    if (cells != nullptr) {
+      forward_cells_.download(cells->forward.data() + cells->first_float[begin], cell_count, stream);
+      backward_cells_.download(cells->backward.data() + cells->first_float[begin], cell_count, stream);
+    }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   std::uint64_t room_;
   OddsSpecials om_;
   int M_ = 0, Q_ = 2;
-  engine::DeviceBuffer<float> match_, transitions_, dd_, forward_, backward_;
+  engine::DeviceBuffer<float> match_, transitions_, dd_, forward_, backward_, forward_cells_, backward_cells_;
   engine::DeviceBuffer<device_parsers::Task> tasks_;
   engine::DeviceBuffer<std::uint8_t> residues_, own_scales_;
   std::vector<std::uint8_t> host_residues_;

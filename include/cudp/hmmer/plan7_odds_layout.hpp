@@ -63,4 +63,20 @@ struct ParserRowsBatch {
   }
 };
 
+// Every row's cells of both passes over a batch of targets, what striped_forward and striped_backward keep with
+// keep_all_rows: per target, rows 0..L of Q vectors of (M, D, I) cells of 4 lanes, StripedMatrix's row layout. The
+// Backward's row 0 has no cells (nothing reads them); its rows 1..L do.
+struct ParserCellsBatch {
+  int Q = 0;
+  std::vector<float> forward, backward;
+  std::vector<std::uint64_t> first_float;  // per target, where its row 0 starts
+  std::size_t row_floats() const { return static_cast<std::size_t>(Q) * 12; }
+  const float* forward_row(std::size_t j, int i) const {
+    return forward.data() + first_float[j] + static_cast<std::size_t>(i) * row_floats();
+  }
+  const float* backward_row(std::size_t j, int i) const {
+    return backward.data() + first_float[j] + static_cast<std::size_t>(i) * row_floats();
+  }
+};
+
 }  // namespace cudp::hmmer
