@@ -37,12 +37,16 @@ if [ "${TESTS:-1}" = 1 ]; then
   (cd build-gpu && ctest -R "$tests" --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
   log "hmmsearch, phmmer and hmmscan GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "Failed|\*\*\*" "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
-  # The parser kernel on its own, on the test case of small waves (a few targets each).
+  # The parser kernel on its own: the test case of small waves (a few targets each), then the one that keeps every
+  # row's cells (envelopes in unihit mode).
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
   for tool in memcheck racecheck synccheck; do
     timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
       "Device parsers in waves of a few targets give the same rows" >"$OUT/sanitizer-parsers-$tool.log" 2>&1
     log "compute-sanitizer $tool, device parsers: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-parsers-$tool.log" | tr '\n' ' ')"
+    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+      "Device passes keeping their matrices*" >"$OUT/sanitizer-matrices-$tool.log" 2>&1
+    log "compute-sanitizer $tool, device passes keeping their matrices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-matrices-$tool.log" | tr '\n' ' ')"
   done
   # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
   build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1
