@@ -1,8 +1,9 @@
 // The host's work per domain envelope after the GPU filters and parsers, timed phase by phase: Forward and Backward
-// with full matrices, then the posterior sweep (decoding, null2, optimal accuracy and its traceback). Each thread
-// The sweep is also timed against the three passes it replaces (decoding in place, optimal accuracy over the Forward
-// matrix, null2), as HMMER runs them. Each thread rescores its own copy of an envelope of the model's consensus with substitutions, as cudp-hmmsearch's workers
-// do at once, so that running it with 1 and with all threads shows what sharing the caches and memory costs.
+// with full matrices, then the posterior sweep (decoding, null2, optimal accuracy and its traceback). The sweep is
+// also timed against the three passes it replaces (decoding in place, optimal accuracy over the Forward matrix,
+// null2), as HMMER runs them. Each thread rescores its own copy of an envelope of the model's consensus with
+// substitutions, as cudp-hmmsearch's workers do at once, so that running it with 1 and with all threads shows what
+// sharing the caches and memory costs.
 // Usage: cudp-envelope-bench MODEL.hmm [LENGTH [THREADS [ROUNDS]]]   (defaults: the model's length, also for 0; 1; 5)
 #include <algorithm>
 #include <chrono>
@@ -45,7 +46,9 @@ PhaseTimes rescore(const Plan7Profile& profile, const Plan7Alphabet& alphabet, i
   OptimalAccuracyResult oa;
   PhaseTimes best{1e9, 1e9, 1e9, 1e9};
   using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto seconds = [](clock::time_point a, clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
   for (int r = 0; r <= rounds; ++r) {  // round 0 touches the matrices' pages first
     const auto t0 = clock::now();
     striped_forward(om, x.data(), length, fwd, true);

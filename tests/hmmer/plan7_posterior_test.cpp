@@ -69,7 +69,8 @@ inline float literal_forward(const StripedOddsProfile& om, const std::uint8_t* d
   const OddsSpecials& xf = om.xf();
   Lanes4* dpc = ox.row(0);
   for (int q = 0; q < Q; ++q)
-    hmmer::detail::cell(dpc, q, SM::kM) = hmmer::detail::cell(dpc, q, SM::kI) = hmmer::detail::cell(dpc, q, SM::kD) = Lanes4{};
+    hmmer::detail::cell(dpc, q, SM::kM) = hmmer::detail::cell(dpc, q, SM::kI) =
+        hmmer::detail::cell(dpc, q, SM::kD) = Lanes4{};
   float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = xf.n_move, xC = 0.0f;
   ox.x(0, SM::kE) = xE;
   ox.x(0, SM::kN) = xN;

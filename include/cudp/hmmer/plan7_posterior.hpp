@@ -411,7 +411,9 @@ inline bool decoding_rows(const StripedOddsProfile& om, const StripedMatrix& fwd
   using SM = StripedMatrix;
   const int L = fwd.L;
   const OddsSpecials& xf = om.xf();
-  auto x = [specials](int i, SM::Special s) -> float& { return specials[static_cast<std::size_t>(i) * SM::kSpecials + s]; };
+  auto x = [specials](int i, SM::Special s) -> float& {
+    return specials[static_cast<std::size_t>(i) * SM::kSpecials + s];
+  };
   factors.resize(static_cast<std::size_t>(L) + 1);
   float scaleproduct = static_cast<float>(1.0 / static_cast<double>(bck.x(0, SM::kN)));
   for (int s = 0; s < SM::kSpecials; ++s) x(0, static_cast<SM::Special>(s)) = 0.0f;
