@@ -34,7 +34,7 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
 # E2E_ONLY=1: only cudp-hmmsearch against hmmsearch (no tests, no filter benchmark).
 targets=()
 [ -n "${HMM_ONLY:-}" ] && { targets=(--target device_plan7_filters_test cudp-hmm-filter-bench cudp-hmmsearch cudp-makedb cudp-gen-db); SKIP_SW=1; }
-[ -n "${E2E_ONLY:-}" ] && { targets=(--target cudp-hmmsearch cudp-makedb cudp-gen-db); SKIP_SW=1; }
+[ -n "${E2E_ONLY:-}" ] && { targets=(--target cudp-hmmsearch cudp-makedb cudp-gen-db cudp-envelope-bench); SKIP_SW=1; }
 cmake --build build-gpu -j"$JOBS" "${targets[@]}" >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 
@@ -116,6 +116,14 @@ if [ -z "${SKIP_HMM:-}" ]; then
       log "hmmsearch $name in the daemon: $(cat "$OUT/daemon-$name-1.time") s, again $(cat "$OUT/daemon-$name-2.time") s; hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; $(agreement daemon "$name")"
     done
     kill -TERM "$daemon"; wait "$daemon"
+    # The host's work per domain envelope of each model (an envelope as long as the model), on one core and on all.
+    if [ -x build-gpu/bench/cudp-envelope-bench ]; then
+      for model in ${HMM_MODELS:-$M/Patched.hmm $M/SMC_N.hmm}; do
+        for threads in 1 "$JOBS"; do
+          log "envelope rescoring on the host: $(build-gpu/bench/cudp-envelope-bench "$model" 0 "$threads" 4 2>&1 | tail -1)"
+        done
+      done
+    fi
   fi
 fi
 [ -n "${SKIP_SW:-}" ] && finish
