@@ -29,6 +29,17 @@ std::uint32_t bits_of(float f) {
   return u;
 }
 
+// Row i of the device's special rows (`got`) against the host's Forward and Backward matrices, bit for bit.
+void require_same_specials(const hmmer::ParserSpecials& got, const SM& fwd, const SM& bck, int i) {
+  for (int s = 0; s < SM::kSpecials; ++s) {
+    const auto special = static_cast<SM::Special>(s);
+    const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
+    INFO("row " << i << " special " << s);
+    REQUIRE(bits_of(got.forward[at]) == bits_of(fwd.x(i, special)));
+    REQUIRE(bits_of(got.backward[at]) == bits_of(bck.x(i, special)));
+  }
+}
+
 struct Tally {
   long rows = 0, scaled_forward_rows = 0, targets = 0;
 };
@@ -57,15 +68,9 @@ void check_model(const test::RandomModelOptions& options, int count, int max_len
     const float score = hmmer::striped_forward(om, residues[j], L, fwd, false);
     hmmer::striped_backward(om, residues[j], L, fwd, bck, false);
     const hmmer::ParserSpecials got = rows.at(j);
+    INFO("M=" << options.M << " seed " << options.seed << " target " << j << " L=" << L);
     for (int i = 0; i <= L; ++i) {
-      for (int s = 0; s < SM::kSpecials; ++s) {
-        const auto special = static_cast<SM::Special>(s);
-        const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
-        INFO("M=" << options.M << " seed " << options.seed << " target " << j << " L=" << L << " row " << i
-                  << " special " << s);
-        REQUIRE(bits_of(got.forward[at]) == bits_of(fwd.x(i, special)));
-        REQUIRE(bits_of(got.backward[at]) == bits_of(bck.x(i, special)));
-      }
+      require_same_specials(got, fwd, bck, i);
       tally.scaled_forward_rows += fwd.x(i, SM::kScale) != 1.0f;
     }
     REQUIRE(got.backward_own_scales == bck.has_own_scales);
@@ -147,11 +152,7 @@ TEST_CASE("Device passes keeping their matrices equal the host's full-matrix pas
         INFO("M=" << M << (sticky ? " sticky" : "") << " envelope " << j << " of length " << Ld);
         REQUIRE(specials.backward_own_scales == bck.has_own_scales);
         for (int i = 0; i <= Ld; ++i) {
-          for (int s = 0; s < SM::kSpecials; ++s) {
-            const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
-            REQUIRE(bits_of(specials.forward[at]) == bits_of(fwd.x(i, static_cast<SM::Special>(s))));
-            REQUIRE(bits_of(specials.backward[at]) == bits_of(bck.x(i, static_cast<SM::Special>(s))));
-          }
+          require_same_specials(specials, fwd, bck, i);
           const float* device_forward = cells.forward_row(j, i);
           const float* device_backward = cells.backward_row(j, i);
           for (int f = 0; f < om.Q() * 12; ++f) {

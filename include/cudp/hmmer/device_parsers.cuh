@@ -168,10 +168,11 @@ __device__ inline void write_specials(float* row, float xE, float xN, float xJ, 
   row[kScale] = scale;
 }
 
-// A finished row of cells copied to `to` (Q vectors of M, D, I cells of 4 lanes), by the whole block, when the
-// passes keep their matrices (`to` not null).
-__device__ inline void keep_row(const Row& row, int Q, float* to) {
-  if (to == nullptr) return;
+// Finished row i of cells copied to row i of `matrix` (Q vectors of M, D, I cells of 4 lanes a row), by the whole
+// block, when the passes keep their matrices (`matrix` not null).
+__device__ inline void keep_row(const Row& row, int Q, float* matrix, int i) {
+  if (matrix == nullptr) return;
+  float* to = matrix + static_cast<std::size_t>(i) * Q * 12;
   for (int f = static_cast<int>(threadIdx.x); f < Q * 12; f += kThreads) to[f] = row.base[f];
 }
 
@@ -205,7 +206,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
   float xE = 0.0f, xN = 1.0f, xJ = 0.0f, xB = xf.n_move, xC = 0.0f;
   if (p.thread == 0) write_specials(rows, xE, xN, xJ, xB, xC, 1.0f);
   __syncthreads();
-  keep_row(pp, Q, matrix);
+  keep_row(pp, Q, matrix, 0);
   for (int i = 1; i <= L; ++i) {
     const float* rp = om.match_of(dsq[i - 1]);
     // M and I of every vector from the previous row; vector 0 takes lane r-1's last vector (nothing in lane 0).
@@ -291,7 +292,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
     pc = done;
     __syncthreads();
     // Only read from here on: the next row writes the other buffer.
-    keep_row(pp, Q, matrix == nullptr ? nullptr : matrix + static_cast<std::size_t>(i) * Q * 12);
+    keep_row(pp, Q, matrix, i);
   }
 }
 
@@ -332,10 +333,6 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
   const OddsSpecials& xf = t.xf;
   const int L = static_cast<int>(t.length);
   const auto row = [&](int i) { return Row{cells + (i & 1) * Q * 12}; };
-  // Row i's buffer is written again two rows later, after the synchronisations in between.
-  const auto keep = [&](int i) {
-    keep_row(row(i), Q, matrix == nullptr ? nullptr : matrix + static_cast<std::size_t>(i) * Q * 12);
-  };
   Row dpc = row(L);
   float xJ = 0.0f, xB = 0.0f, xN = 0.0f;
   float xC = xf.c_move;
@@ -365,7 +362,8 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
   }
   if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(L) * kSpecials, xE, xN, xJ, xB, xC, scale_L);
   __syncthreads();
-  keep(L);
+  // A row's buffer is written again two rows on, with synchronisations in between: the copies are done by then.
+  keep_row(row(L), Q, matrix, L);
 
   bool own_scales = false;
   for (int i = L - 1; i >= 1; --i) {
@@ -435,7 +433,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
     }
     if (p.thread == 0) write_specials(rows + static_cast<std::size_t>(i) * kSpecials, xE, xN, xJ, xB, xC, scale);
     __syncthreads();
-    keep(i);
+    keep_row(row(i), Q, matrix, i);
   }
   // Row 0: only N and B.
   const Row dpp = row(1);

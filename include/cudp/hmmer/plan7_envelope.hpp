@@ -31,7 +31,7 @@ struct EnvelopeScratch {
   std::vector<float> factors;   // decoding_rows' factor per row
   std::vector<float> specials;  // posterior special states, rows 0..L in StripedMatrix's layout
   std::vector<Lanes4> row;      // one row of posterior cells
-  std::vector<Lanes4> usage;    // null2's sums of posterior cells
+  ExpectedUsage usage;          // null2's sums of posteriors
 };
 
 // A posterior read by the traceback: Forward times Backward times the row's factor, as decode_row computes it.
@@ -63,33 +63,18 @@ inline bool envelope_posteriors(const StripedOddsProfile& om, const Plan7Alphabe
   const int Q = om.Q();
   scratch.specials.resize((static_cast<std::size_t>(L) + 1) * SM::kSpecials);
   if (!decoding_rows(om, fwd, bck, scratch.factors, scratch.specials.data())) return false;
-  const auto special = [&](int i, SM::Special s) {
-    return scratch.specials[static_cast<std::size_t>(i) * SM::kSpecials + s];
-  };
+  const ProductPosteriors posteriors{fwd, bck, scratch};
   scratch.row.resize(static_cast<std::size_t>(Q) * 3);
-  scratch.usage.resize(static_cast<std::size_t>(Q) * 3);
   optimal_accuracy_start(om, L, ox);
-  float xN = 0, xC = 0, xJ = 0;
   for (int i = 1; i <= L; ++i) {
     decode_row(Q, fwd.row(i), bck.row(i), scratch.factors[static_cast<std::size_t>(i)], scratch.row.data());
-    if (null2 != nullptr) {
-      // p7_Null2_ByExpectation starts from row 1's values and adds rows 2..L to them.
-      if (i == 1) {
-        scratch.usage = scratch.row;
-        xN = special(1, SM::kN);
-        xC = special(1, SM::kC);
-        xJ = special(1, SM::kJ);
-      } else {
-        add_usage(Q, scratch.row.data(), scratch.usage.data());
-        xN += special(i, SM::kN);
-        xC += special(i, SM::kC);
-        xJ += special(i, SM::kJ);
-      }
-    }
-    optimal_accuracy_row(om, scratch.row.data(), special(i, SM::kN), special(i, SM::kJ), special(i, SM::kC), i, ox);
+    const float n = posteriors.special(i, SM::kN), j = posteriors.special(i, SM::kJ);
+    const float c = posteriors.special(i, SM::kC);
+    if (null2 != nullptr) scratch.usage.add_row(Q, scratch.row.data(), n, c, j);
+    optimal_accuracy_row(om, scratch.row.data(), n, j, c, i, ox);
   }
-  if (null2 != nullptr) null2_from_totals(om, alphabet, scratch.usage.data(), xN, xC, xJ, L, *null2);
-  oa = optimal_accuracy_trace(om, ox, ProductPosteriors{fwd, bck, scratch}, columns);
+  if (null2 != nullptr) scratch.usage.finish(om, alphabet, *null2);
+  oa = optimal_accuracy_trace(om, ox, posteriors, columns);
   return true;
 }
 

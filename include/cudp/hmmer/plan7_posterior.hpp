@@ -497,51 +497,61 @@ inline void null2_from_usage(const StripedOddsProfile& om, const Plan7Alphabet& 
   complete_null2(alphabet, null2);
 }
 
-// The end of p7_Null2_ByExpectation: `usage` (M and I cells) and the N, C, J totals summed over an envelope's Ld
-// rows, made frequencies and turned into null2 odds.
-inline void null2_from_totals(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, Lanes4* usage, float xN,
-                              float xC, float xJ, int Ld, std::vector<float>& null2) {
-  CUDP_PLAN7_NO_FP_CONTRACT
-  using SM = StripedMatrix;
-  const float norm = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(Ld)));
-  const Lanes4 normv = lanes4::splat(norm);
-  for (int q = 0; q < om.Q(); ++q) {
-    detail::cell(usage, q, SM::kM) = lanes4::mul(detail::cell(usage, q, SM::kM), normv);
-    detail::cell(usage, q, SM::kI) = lanes4::mul(detail::cell(usage, q, SM::kI), normv);
+// p7_Null2_ByExpectation's sums over an envelope's posterior rows, in its order: row 1's values, then rows 2..Ld
+// added one by one (M and I cells per vector, and the N, C and J totals); finish() turns them into null2 odds.
+class ExpectedUsage {
+ public:
+  void add_row(int Q, const Lanes4* row, float n, float c, float j) {
+    CUDP_PLAN7_NO_FP_CONTRACT
+    using SM = StripedMatrix;
+    if (rows_ == 0) {
+      usage_.assign(row, row + Q * 3);
+      xN_ = n;
+      xC_ = c;
+      xJ_ = j;
+    } else {
+      for (int q = 0; q < Q; ++q) {
+        detail::cell(usage_.data(), q, SM::kM) =
+            lanes4::add(detail::cell(row, q, SM::kM), detail::cell(usage_.data(), q, SM::kM));
+        detail::cell(usage_.data(), q, SM::kI) =
+            lanes4::add(detail::cell(row, q, SM::kI), detail::cell(usage_.data(), q, SM::kI));
+      }
+      xN_ += n;
+      xC_ += c;
+      xJ_ += j;
+    }
+    ++rows_;
   }
-  xN *= norm;
-  xC *= norm;
-  xJ *= norm;
-  const float flanks = xN + xC + xJ;
-  null2_from_usage(om, alphabet, usage, flanks, null2);
-}
 
-// Adds a posterior row's M and I cells to `usage`, in p7_Null2_ByExpectation's order.
-inline void add_usage(int Q, const Lanes4* row, Lanes4* usage) {
-  CUDP_PLAN7_NO_FP_CONTRACT
-  using SM = StripedMatrix;
-  for (int q = 0; q < Q; ++q) {
-    detail::cell(usage, q, SM::kM) = lanes4::add(detail::cell(row, q, SM::kM), detail::cell(usage, q, SM::kM));
-    detail::cell(usage, q, SM::kI) = lanes4::add(detail::cell(row, q, SM::kI), detail::cell(usage, q, SM::kI));
+  // The null2 odds for every code, from the rows added so far (at least one); starts over afterwards.
+  void finish(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, std::vector<float>& null2) {
+    CUDP_PLAN7_NO_FP_CONTRACT
+    using SM = StripedMatrix;
+    const float norm = static_cast<float>(1.0 / static_cast<double>(static_cast<float>(rows_)));
+    const Lanes4 normv = lanes4::splat(norm);
+    for (int q = 0; q < om.Q(); ++q) {
+      detail::cell(usage_.data(), q, SM::kM) = lanes4::mul(detail::cell(usage_.data(), q, SM::kM), normv);
+      detail::cell(usage_.data(), q, SM::kI) = lanes4::mul(detail::cell(usage_.data(), q, SM::kI), normv);
+    }
+    const float xN = xN_ * norm, xC = xC_ * norm, xJ = xJ_ * norm;
+    const float flanks = xN + xC + xJ;
+    null2_from_usage(om, alphabet, usage_.data(), flanks, null2);
+    rows_ = 0;
   }
-}
+
+ private:
+  std::vector<Lanes4> usage_;
+  float xN_ = 0, xC_ = 0, xJ_ = 0;
+  int rows_ = 0;
+};
 
 // p7_Null2_ByExpectation over a posterior matrix of Ld = pp.L rows.
 inline void null2_by_expectation(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, const StripedMatrix& pp,
                                  std::vector<float>& null2) {
-  CUDP_PLAN7_NO_FP_CONTRACT
   using SM = StripedMatrix;
-  const int Q = om.Q();
-  const int Ld = pp.L;
-  std::vector<Lanes4> usage(pp.row(1), pp.row(1) + Q * 3);
-  float xN = pp.x(1, SM::kN), xC = pp.x(1, SM::kC), xJ = pp.x(1, SM::kJ);
-  for (int i = 2; i <= Ld; ++i) {
-    add_usage(Q, pp.row(i), usage.data());
-    xN += pp.x(i, SM::kN);
-    xC += pp.x(i, SM::kC);
-    xJ += pp.x(i, SM::kJ);
-  }
-  null2_from_totals(om, alphabet, usage.data(), xN, xC, xJ, Ld, null2);
+  ExpectedUsage usage;
+  for (int i = 1; i <= pp.L; ++i) usage.add_row(om.Q(), pp.row(i), pp.x(i, SM::kN), pp.x(i, SM::kC), pp.x(i, SM::kJ));
+  usage.finish(om, alphabet, null2);
 }
 
 }  // namespace cudp::hmmer
