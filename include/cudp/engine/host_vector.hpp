@@ -1,0 +1,111 @@
+#pragma once
+// The host backend in CPU vector lanes: one query against every target, one target per lane of 8-bit vectors,
+// then 16-bit ones for the targets they cannot hold, then the 32-bit host tier for the rest (the overflow cascade
+// of the GPU, one step longer). The vector kernels are compiled once per instruction set in src/host_vector.cpp
+// (the library target cudp::host_vector, built where Google Highway is found), which defines CUDP_HAS_HOST_VECTOR
+// for its users; the best instruction set the CPU has is chosen when the program runs.
+//
+// Kernels are compiled for Gotoh in its three modes and for Levenshtein. A policy of one's own gets them the same
+// way: a translation unit that includes lanes/host_vector-inl.hpp and tiers/host_vector-inl.hpp per target, as
+// src/host_vector.cpp does (docs/tutorial-recurrence.md).
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "../lanes/s32.hpp"
+#include "../recurrences/gotoh.hpp"
+#include "../recurrences/levenshtein.hpp"
+#include "../tiers/column_classes.hpp"
+#include "../tiers/host.hpp"
+#include "cascade.hpp"
+#include "profile.hpp"
+#include "sequences.hpp"
+#include "task_packing.hpp"
+
+namespace cudp::engine::host_vector {
+
+// What the vector kernels are handed: the targets to score (longest first), where their scores go.
+struct NarrowJob {
+  recurrences::ProblemShape shape;
+  tiers::ColumnClassesView classes;
+  SequencesView db;
+  const std::uint32_t* order = nullptr;
+  std::size_t count = 0;
+  int threads = 0;
+  std::int32_t* scores = nullptr;
+  CascadeStats* stats = nullptr;  // narrow_targets: ran in 8 bits; rescored_overflow: then again, wider
+};
+
+#if defined(CUDP_HAS_HOST_VECTOR)
+// Defined in src/host_vector.cpp. Each scores job.order in 8- then 16-bit lanes and returns the targets that need
+// the 32-bit lane, longest first.
+std::vector<std::uint32_t> score_gotoh(recurrences::AlignMode mode, const recurrences::GapCosts& gaps, const NarrowJob& job);
+std::vector<std::uint32_t> score_levenshtein(const NarrowJob& job);
+// The instruction set the kernels run in ("AVX3" is AVX-512, as Highway names it).
+const char* instruction_set();
+#endif
+
+// Which wide policies have vector kernels: the cascade's s32 instantiation names the recurrence.
+template <class WidePolicy>
+struct Kernels {
+  static constexpr bool compiled = false;
+};
+#if defined(CUDP_HAS_HOST_VECTOR)
+template <recurrences::AlignMode Mode>
+struct Kernels<recurrences::Gotoh<Mode, lanes::s32>> {
+  static constexpr bool compiled = true;
+  static std::vector<std::uint32_t> narrow(const recurrences::GapCosts& gaps, const NarrowJob& job) {
+    return score_gotoh(Mode, gaps, job);
+  }
+};
+template <>
+struct Kernels<recurrences::Levenshtein<lanes::s32>> {
+  static constexpr bool compiled = true;
+  static std::vector<std::uint32_t> narrow(const recurrences::LevenshteinParams&, const NarrowJob& job) {
+    return score_levenshtein(job);
+  }
+};
+#endif
+
+template <template <class> class Policy>
+inline constexpr bool has_kernels_v = Kernels<Policy<lanes::s32>>::compiled;
+
+// Scores one query against every target: in vector lanes where the policy has kernels and the query's scores fit
+// a byte table, in the 32-bit host tier otherwise and for what the vector lanes cannot hold.
+template <template <class> class Policy, class Matrix>
+std::vector<std::int32_t> score(const typename Policy<lanes::s32>::Params& params, const Matrix& matrix, int alphabet_size,
+                                const std::uint8_t* query, int query_length, const SequencesView& db, int threads = 0,
+                                CascadeStats* stats = nullptr) {
+  using Wide = Policy<lanes::s32>;
+  using Tier = tiers::HostTier<32>;
+  std::vector<std::int32_t> scores(db.count, 0);
+  CascadeStats local_stats;
+  CascadeStats& st = stats ? *stats : local_stats;
+  Profile<Wide> profile = build_profile<Wide>(params, matrix, alphabet_size, query, query_length, Tier::columns_per_thread);
+  const recurrences::ProblemShape shape = shape_of(profile.data, alphabet_size, profile.stride, query_length);
+  for (std::size_t t = 0; t < db.count; ++t) st.cells += static_cast<std::uint64_t>(db.length(t)) * query_length;
+
+  // Longest first: similar lengths share a vector, and no worker is left with a long target at the end.
+  std::vector<std::uint32_t> wide(db.count);
+  std::iota(wide.begin(), wide.end(), 0u);
+  std::stable_sort(wide.begin(), wide.end(), [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
+  if constexpr (Kernels<Wide>::compiled) {
+    if (auto classes = tiers::ColumnClasses::of(profile.view(), query_length); classes && query_length > 0) {
+      const NarrowJob job{shape, classes->view(), db, wide.data(), wide.size(), threads, scores.data(), &st};
+      wide = Kernels<Wide>::narrow(params, job);
+    } else {
+      st.wide_only += wide.size();
+    }
+  } else {
+    st.wide_only += wide.size();
+  }
+  if (!wide.empty()) {
+    Wide p(params, shape);
+    auto tasks = pack_tasks<1>(db, wide.data(), wide.size(), static_cast<std::uint8_t>(profile.pad_code));
+    Tier::run(p, tasks.view(), profile.view(), query_length, scores.data(), threads);
+  }
+  return scores;
+}
+
+}  // namespace cudp::engine::host_vector

@@ -1,0 +1,124 @@
+// Host SIMD lanes: 8-, 16- and 32-bit signed lanes as wide as the CPU's vectors (16 to 64 bytes), with the lane
+// interface of the GPU lanes, so that the recurrence policies run on them unchanged. Written on Google Highway: this
+// header is compiled once per instruction set (SSSE3, SSE4, AVX2, AVX-512, NEON...) in a translation unit that
+// includes it after <hwy/foreach_target.h>, and the best set the CPU offers is picked at run time.
+//
+// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn} for the target being compiled. The
+// operations are plain `inline` functions of that target, not always-inline ones: a policy's member functions are
+// compiled for no particular target, and only a caller marked `flatten` in the target's code (tiers/host_vector-inl)
+// can absorb them, with every lane operation they call.
+//
+// Per-target include guard, as Highway's own -inl headers do it: toggled by foreach_target for each target.
+#if defined(CUDP_LANES_HOST_VECTOR_INL_HPP_) == defined(HWY_TARGET_TOGGLE)
+#ifdef CUDP_LANES_HOST_VECTOR_INL_HPP_
+#undef CUDP_LANES_HOST_VECTOR_INL_HPP_
+#else
+#define CUDP_LANES_HOST_VECTOR_INL_HPP_
+#endif
+
+#include <hwy/highway.h>
+
+#include <cstdint>
+#include <limits>
+
+HWY_BEFORE_NAMESPACE();
+namespace cudp::lanes::HWY_NAMESPACE {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_HAVE_SCALABLE
+#error "cudp's host vector lanes need a fixed vector width; leave the scalable targets out (HWY_DISABLED_TARGETS)"
+#endif
+
+namespace detail {
+// The floor each width treats as minus infinity: far enough above the lane's minimum that adding a gap cost or a
+// score to it cannot wrap, the same values as the GPU lanes of that width.
+template <class T>
+constexpr int vector_neg_inf() {
+  return sizeof(T) == 1 ? -64 : (sizeof(T) == 2 ? -16384 : -(1 << 29));
+}
+}  // namespace detail
+
+template <class T>
+struct VectorLane {
+  using tag = hn::ScalableTag<T>;
+  using word = hn::Vec<tag>;
+  using scalar = T;
+  using mask = hn::Mask<tag>;
+  static constexpr int width = static_cast<int>(hn::MaxLanes(tag()));
+  static constexpr int bits = 8 * static_cast<int>(sizeof(T));
+  static constexpr int min_value = std::numeric_limits<T>::min();
+  static constexpr int max_value = std::numeric_limits<T>::max();
+  static constexpr int neg_inf = detail::vector_neg_inf<T>();
+  static constexpr const char* name = sizeof(T) == 1 ? "s8xn" : (sizeof(T) == 2 ? "s16xn" : "s32xn");
+  static_assert(width <= 64, "lane masks are built from 64-bit lane sets");
+
+  static inline word splat(int v) { return hn::Set(tag(), static_cast<T>(v)); }
+  static inline int extract(word w, int k) {
+    alignas(64) T v[width];
+    hn::Store(w, tag(), v);
+    return v[k];
+  }
+  static inline word insert(word w, int k, int value) {
+    alignas(64) T v[width];
+    hn::Store(w, tag(), v);
+    v[k] = static_cast<T>(value);
+    return hn::Load(tag(), v);
+  }
+
+  // add and sub wrap, as the GPU lanes' do: the policies bound their values (neg_inf, overflow limits) so that a
+  // wrap never reaches a kept value, and saturating forms exist where a policy asks for them.
+  static inline word add(word a, word b) { return hn::Add(a, b); }
+  static inline word sub(word a, word b) { return hn::Sub(a, b); }
+  static inline word adds(word a, word b) {
+    if constexpr (sizeof(T) <= 2) return hn::SaturatedAdd(a, b);
+    else return saturate_wide(a, b, false);
+  }
+  static inline word subs(word a, word b) {
+    if constexpr (sizeof(T) <= 2) return hn::SaturatedSub(a, b);
+    else return saturate_wide(a, b, true);
+  }
+  static inline word max(word a, word b) { return hn::Max(a, b); }
+  static inline word min(word a, word b) { return hn::Min(a, b); }
+  static inline word eq_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Eq(a, b)); }
+  static inline word gt_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Gt(a, b)); }
+  static inline word max3(word a, word b, word c) { return hn::Max(hn::Max(a, b), c); }
+  static inline word min3(word a, word b, word c) { return hn::Min(hn::Min(a, b), c); }
+  static inline word max3_relu(word a, word b, word c) { return hn::Max(max3(a, b, c), hn::Zero(tag())); }
+  static inline word add_max(word a, word b, word c) { return hn::Max(hn::Add(a, b), c); }
+  static inline word add_min(word a, word b, word c) { return hn::Min(hn::Add(a, b), c); }
+
+  // Lane k set where bit k of `bits` is.
+  static inline word mask_from_bits(std::uint64_t bits) {
+    alignas(8) std::uint8_t bytes[8];
+    for (int k = 0; k < 8; ++k) bytes[k] = static_cast<std::uint8_t>(bits >> (8 * k));
+    return hn::VecFromMask(tag(), hn::LoadMaskBits(tag(), bytes));
+  }
+  static inline word select(word mask, word if_set, word if_clear) {
+    return hn::IfThenElse(hn::MaskFromVec(mask), if_set, if_clear);
+  }
+  static inline bool any(word mask) { return !hn::AllFalse(tag(), hn::MaskFromVec(mask)); }
+
+ private:
+  // 32-bit lanes saturate through 64-bit sums, one half of the lanes at a time: Highway 1.0 has no saturating
+  // 32-bit addition. No policy of the library asks for it in its inner loop.
+  static inline word saturate_wide(word a, word b, bool subtract) {
+    alignas(64) T x[width], y[width];
+    hn::Store(a, tag(), x);
+    hn::Store(b, tag(), y);
+    for (int k = 0; k < width; ++k) {
+      const std::int64_t s = subtract ? std::int64_t{x[k]} - y[k] : std::int64_t{x[k]} + y[k];
+      x[k] = static_cast<T>(s > max_value ? max_value : (s < min_value ? min_value : s));
+    }
+    return hn::Load(tag(), x);
+  }
+};
+
+using s8xn = VectorLane<std::int8_t>;
+using s16xn = VectorLane<std::int16_t>;
+using s32xn = VectorLane<std::int32_t>;
+
+}  // namespace cudp::lanes::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard

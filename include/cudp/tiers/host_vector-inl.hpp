@@ -1,0 +1,164 @@
+// The host's inter-sequence tier: one target per lane of a CPU vector (16 to 64 targets at once), the CPU twin of
+// the GPU thread tier, as SWIPE does it. Compiled once per instruction set like lanes/host_vector-inl.hpp, after
+// which it must be included.
+//
+// A task's rows (target residues) are taken B at a time: a band of B rows crosses the whole query, its B carries
+// along the rows kept in registers and the carries down the columns kept in a buffer of m entries (a few kilobytes,
+// L1-resident). Substitution scores come from tables per class of query columns (tiers/column_classes.hpp): at the
+// start of a band, one byte-table lookup per class and band row gives that row's scores for every lane at once, so
+// the lookups are paid once per B rows and the whole query, and a cell only loads its scores.
+//
+// The cells are the policy's own: top, left, diagonal, cell, last_row, last_column, in the order ColumnTile calls
+// them, so every wavefront policy runs here with no code of its own.
+#if defined(CUDP_TIERS_HOST_VECTOR_INL_HPP_) == defined(HWY_TARGET_TOGGLE)
+#ifdef CUDP_TIERS_HOST_VECTOR_INL_HPP_
+#undef CUDP_TIERS_HOST_VECTOR_INL_HPP_
+#else
+#define CUDP_TIERS_HOST_VECTOR_INL_HPP_
+#endif
+
+#include <hwy/aligned_allocator.h>
+#include <hwy/highway.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "../recurrences/concepts.hpp"
+#include "column_classes.hpp"
+#include "parallel_for.hpp"
+#include "task_list.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace cudp::tiers::HWY_NAMESPACE {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <class P, int B = 4>
+struct HostVectorTier {
+  using L = typename P::Lane;
+  using Word = typename L::word;
+  using T = typename L::scalar;
+  using D = typename L::tag;
+  using Down = typename P::Down;
+  using Right = typename P::Right;
+  using Acc = typename P::Acc;
+  static constexpr int W = L::width;
+  static constexpr int rows_per_band = B;
+
+  // A worker's buffers, reused from task to task.
+  struct Scratch {
+    hwy::AlignedFreeUniquePtr<std::uint8_t[]> down_bytes{nullptr, hwy::AlignedFreer()};
+    hwy::AlignedFreeUniquePtr<T[]> scores{nullptr, hwy::AlignedFreer()};
+    Down* down = nullptr;
+
+    Scratch(int m, int classes)
+        : down_bytes(hwy::AllocateAligned<std::uint8_t>(sizeof(Down) * (static_cast<std::size_t>(m) + 1))),
+          scores(hwy::AllocateAligned<T>(static_cast<std::size_t>(classes) * B * W)),
+          down(reinterpret_cast<Down*>(down_bytes.get())) {}
+  };
+
+  // The scores of one band row for every lane and one class of columns: the target codes of the row index the
+  // class's table, 16 codes per byte lookup; the pad code gets the policy's pad score.
+  static inline Word row_scores(const std::int8_t* table, int table_stride, hn::Vec<hn::Rebind<std::uint8_t, D>> codes,
+                                int pad_code) {
+    const hn::Rebind<std::uint8_t, D> du8;
+    const hn::ScalableTag<std::uint8_t> table_tag;
+    const auto low = hn::And(codes, hn::Set(du8, 15));
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(table);
+    auto looked = hn::TableLookupBytes(hn::LoadDup128(table_tag, bytes), low);
+    for (int first = 16; first < table_stride; first += 16) {
+      const auto part = hn::TableLookupBytes(hn::LoadDup128(table_tag, bytes + first), low);
+      looked = hn::IfThenElse(hn::Gt(codes, hn::Set(du8, static_cast<std::uint8_t>(first - 1))), part, looked);
+    }
+    const hn::Rebind<std::int8_t, D> di8;
+    const D d;
+    Word s;
+    if constexpr (sizeof(T) == 1) s = hn::BitCast(d, looked);
+    else s = hn::PromoteTo(d, hn::BitCast(di8, looked));
+    Word wide_codes;
+    if constexpr (sizeof(T) == 1) wide_codes = hn::BitCast(d, codes);
+    else wide_codes = hn::PromoteTo(d, codes);
+    return hn::IfThenElse(hn::Eq(wide_codes, hn::Set(d, static_cast<T>(pad_code))), hn::Set(d, static_cast<T>(P::pad_score)), s);
+  }
+
+  // One task: W targets, every row against every query column. `flatten` pulls the policy's member functions, and
+  // the lane operations they call, into this function, where the target's instructions are allowed.
+  __attribute__((flatten)) HWY_NOINLINE static void align_task(const P& p, const TaskList<W>& tasks, int t,
+                                                               const ColumnClassesView& classes, int m,
+                                                               std::int32_t* scores, Scratch& scratch) {
+    const D d;
+    const hn::Rebind<std::uint8_t, D> du8;
+    const int rows = tasks.rows[t];
+    const std::int32_t* lengths = tasks.lengths + static_cast<std::size_t>(t) * W;
+    const std::uint8_t* stream = tasks.residues + tasks.offsets[t];
+    Down* down = scratch.down;
+    T* band_scores = scratch.scores.get();
+
+    for (int j = 1; j <= m; ++j) down[j] = p.top(j);
+    Acc acc = p.init();
+    for (int first = 1; first <= rows; first += B) {
+      for (int b = 0; b < B; ++b) {
+        // Rows past the task's longest target are all padding: never observed, and under every local maximum.
+        const auto codes = first + b <= rows ? hn::LoadU(du8, stream + static_cast<std::size_t>(first + b - 1) * W)
+                                             : hn::Set(du8, static_cast<std::uint8_t>(classes.pad_code));
+        for (int c = 0; c < classes.classes; ++c)
+          hn::Store(row_scores(classes.tables + static_cast<std::size_t>(c) * classes.table_stride, classes.table_stride,
+                               codes, classes.pad_code),
+                    d, band_scores + (static_cast<std::size_t>(c) * B + b) * W);
+      }
+      Word present[B], ending[B];
+      bool any_ending[B] = {};
+      if constexpr (P::observes_edges) {
+        for (int b = 0; b < B; ++b) {
+          std::uint64_t has_row = 0, ends = 0;
+          for (int k = 0; k < W; ++k) {
+            has_row |= static_cast<std::uint64_t>(first + b <= lengths[k]) << k;
+            ends |= static_cast<std::uint64_t>(first + b == lengths[k]) << k;
+          }
+          present[b] = L::mask_from_bits(has_row);
+          ending[b] = L::mask_from_bits(ends);
+          any_ending[b] = ends != 0;
+        }
+      }
+      Right across[B];
+      for (int b = 0; b < B; ++b) across[b] = p.left(first + b);
+      Word above_left = first == 1 ? p.top(0).h : p.left(first - 1).h;  // H(first-1, j-1)
+      for (int j = 1; j <= m; ++j) {
+        const T* s = band_scores + static_cast<std::size_t>(classes.column_class[j - 1]) * B * W;
+        Down col = down[j];
+        // Every diagonal term before any cell of the column writes its H, as ColumnTile does along a row.
+        Word from_diag[B];
+        from_diag[0] = p.diagonal(above_left, hn::Load(d, s));
+        for (int b = 1; b < B; ++b) from_diag[b] = p.diagonal(across[b - 1].h, hn::Load(d, s + b * W));
+        above_left = col.h;
+        for (int b = 0; b < B; ++b) {
+          p.cell(col, across[b], from_diag[b], acc);
+          if constexpr (P::observes_edges)
+            if (any_ending[b]) p.last_row(col, j, ending[b], acc);
+        }
+        down[j] = col;
+      }
+      if constexpr (P::observes_edges)
+        for (int b = 0; b < B; ++b) p.last_column(across[b], first + b, present[b], acc);
+    }
+    alignas(64) T result[W];
+    hn::Store(p.result(acc), d, result);
+    for (int k = 0; k < W; ++k)
+      if (lengths[k] > 0) scores[tasks.targets[static_cast<std::size_t>(t) * W + k]] = result[k];
+  }
+
+  // Every task, handed out one at a time to `threads` workers (0: all hardware threads).
+  static void run(const P& p, const TaskList<W>& tasks, const ColumnClassesView& classes, int m, std::int32_t* scores,
+                  int threads = 0) {
+    static_assert(recurrences::check_wavefront_policy<P>());
+    parallel_for(
+        static_cast<std::size_t>(tasks.count), threads, [&] { return Scratch(m, classes.classes); },
+        [&](Scratch& scratch, std::size_t t) { align_task(p, tasks, static_cast<int>(t), classes, m, scores, scratch); });
+  }
+};
+
+}  // namespace cudp::tiers::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard

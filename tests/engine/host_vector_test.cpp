@@ -1,0 +1,173 @@
+// The host backend in vector lanes, in every instruction set this CPU has, against the textbook full-matrix DP:
+// Gotoh in its three modes and Levenshtein, with the 8 -> 16 -> 32-bit cascade made to take every step.
+#include <catch2/catch.hpp>
+
+#include <hwy/targets.h>
+
+#include <cudp/engine/host_vector.hpp>
+
+#include "../support/reference_dp.hpp"
+
+using namespace cudp;
+using recurrences::AlignMode;
+
+template <class L> using Local = recurrences::Gotoh<AlignMode::Local, L>;
+template <class L> using Global = recurrences::Gotoh<AlignMode::Global, L>;
+template <class L> using Semi = recurrences::Gotoh<AlignMode::SemiGlobal, L>;
+template <class L> using Edit = recurrences::Levenshtein<L>;
+
+namespace {
+
+// Runs `body` once per instruction set that both the CPU and the kernels have, with the kernels made to run in it.
+template <class Body>
+void in_every_instruction_set(Body body) {
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  REQUIRE(!targets.empty());
+  for (std::int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    const std::string name = hwy::TargetName(target);
+    INFO("instruction set " << name);
+    REQUIRE(name == engine::host_vector::instruction_set());
+    body(target == HWY_SCALAR || target == HWY_EMU128);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+
+// Lengths around every vector width (16 to 64 lanes, bands of 4 rows), mutated copies of the query (scores past
+// 8 bits), and random targets.
+test::CodesSet test_db(std::mt19937_64& rng, const std::vector<std::uint8_t>& query, int alphabet, std::size_t count) {
+  test::CodesSet db;
+  for (std::size_t len : {1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 300})
+    db.add(test::random_codes(rng, len, alphabet));
+  for (std::size_t len : {query.size(), query.size() / 2 + 1, query.size() + 9})
+    db.add(test::mutated_copy(rng, query, len, alphabet));
+  std::uniform_int_distribution<std::size_t> len(1, 420);
+  while (db.size() < count) db.add(test::random_codes(rng, len(rng), alphabet));
+  return db;
+}
+
+template <template <class> class Policy, class Matrix, class Expect>
+engine::CascadeStats check(const typename Policy<lanes::s32>::Params& params, const Matrix& matrix, int alphabet,
+                           const std::vector<std::uint8_t>& query, const test::CodesSet& db, Expect expect) {
+  engine::CascadeStats stats;
+  const auto scores = engine::host_vector::score<Policy>(params, matrix, alphabet, query.data(),
+                                                         static_cast<int>(query.size()), engine::view_of(db), 2, &stats);
+  REQUIRE(scores.size() == db.size());
+  for (std::size_t t = 0; t < db.size(); ++t) {
+    INFO("query length " << query.size() << ", target " << t << " of length " << db.get(t).size());
+    REQUIRE(scores[t] == expect(db.get(t)));
+  }
+  REQUIRE(stats.narrow_targets + stats.wide_only == db.size());
+  return stats;
+}
+
+template <template <class> class Policy>
+void check_gotoh(test::Mode mode, int open, int extend, int lo, int hi, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int alphabet = 24;  // past 16 codes: two byte tables per class, the pad code in the second
+  test::RandomMatrix matrix(alphabet, lo, hi, seed);
+  for (std::size_t qlen : {1, 3, 17, 64, 150, 700}) {
+    const auto query = test::random_codes(rng, qlen, alphabet);
+    const test::CodesSet db = test_db(rng, query, alphabet, 90);
+    in_every_instruction_set([&](bool scalar) {
+      const auto stats = check<Policy>({open, extend}, matrix, alphabet, query, db, [&](const std::vector<std::uint8_t>& t) {
+        return test::reference_gotoh(mode, t, query, matrix, open, extend);
+      });
+      if (scalar) REQUIRE(stats.wide_only == db.size());
+      // Local scores always start in 8 bits; global and semi-global ones only where no score can leave them.
+      if (!scalar && mode == test::Mode::Local) REQUIRE(stats.narrow_targets == db.size());
+      if (!scalar && mode == test::Mode::Local && qlen >= 150) REQUIRE(stats.rescored_overflow > 0);
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Vector-lane local Gotoh matches the full-matrix reference", "[host_vector][gotoh]") {
+  check_gotoh<Local>(test::Mode::Local, 11, 1, -4, 11, 1);
+  check_gotoh<Local>(test::Mode::Local, 0, 2, -3, 5, 2);  // linear gaps
+  check_gotoh<Local>(test::Mode::Local, 5, 2, -6, 9, 3);
+}
+
+TEST_CASE("Vector-lane global Gotoh matches the full-matrix reference", "[host_vector][gotoh]") {
+  check_gotoh<Global>(test::Mode::Global, 11, 1, -4, 11, 4);
+  check_gotoh<Global>(test::Mode::Global, 0, 1, -2, 3, 5);
+}
+
+TEST_CASE("Vector-lane semi-global Gotoh matches the full-matrix reference", "[host_vector][gotoh]") {
+  check_gotoh<Semi>(test::Mode::SemiGlobal, 10, 1, -4, 11, 6);
+  check_gotoh<Semi>(test::Mode::SemiGlobal, 3, 3, -5, 5, 7);
+}
+
+TEST_CASE("Vector-lane Levenshtein matches the textbook distance, short pairs in 8 bits", "[host_vector][levenshtein]") {
+  std::mt19937_64 rng(21);
+  for (std::size_t qlen : {1, 7, 64, 90, 300}) {
+    const auto query = test::random_codes(rng, qlen, 4);
+    const test::CodesSet db = test_db(rng, query, 4, 60);
+    in_every_instruction_set([&](bool scalar) {
+      const auto stats = check<Edit>({}, 0, 4, query, db, [&](const std::vector<std::uint8_t>& t) {
+        return test::reference_levenshtein(t, query);
+      });
+      if (!scalar && qlen <= 64) REQUIRE(stats.narrow_targets > 0);
+    });
+  }
+}
+
+TEST_CASE("Vector-lane local scores past 8 and 16 bits are rescored exactly", "[host_vector][overflow]") {
+  std::mt19937_64 rng(31);
+  test::RandomMatrix matrix(4, -1, 1, 3);
+  matrix.s = {20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20};
+  const auto query = test::random_codes(rng, 1800, 4);
+  test::CodesSet db;
+  // Prefixes of the query score 20 per residue: 36000 and 34000 pass 16 bits, 30000 and 120 pass 8 bits (whose
+  // overflow limit is 127 - 20), 100 stays in them.
+  for (std::size_t n : {1800, 1700, 1500, 5, 6})
+    db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + static_cast<long>(n)));
+  db.add(test::random_codes(rng, 400, 4));
+  db.add(test::random_codes(rng, 3, 4));
+  std::vector<long> expected;
+  std::uint64_t past_8_bits = 0;
+  for (std::size_t t = 0; t < db.size(); ++t) {
+    expected.push_back(test::reference_gotoh(test::Mode::Local, db.get(t), query, matrix, 11, 1));
+    past_8_bits += expected.back() > 127 - 20;
+  }
+  REQUIRE(expected[0] == 36000);
+  REQUIRE(expected[3] == 100);
+  REQUIRE(past_8_bits < db.size() - 1);
+  in_every_instruction_set([&](bool scalar) {
+    std::size_t t = 0;
+    const auto stats = check<Local>({11, 1}, matrix, 4, query, db, [&](const std::vector<std::uint8_t>&) { return expected[t++]; });
+    if (!scalar) REQUIRE(stats.rescored_overflow == past_8_bits);
+  });
+}
+
+TEST_CASE("Queries whose scores do not fit a byte, or with more than 255 codes, keep the 32-bit tier",
+          "[host_vector][fallback]") {
+  std::mt19937_64 rng(41);
+  test::RandomMatrix matrix(20, -4, 11, 9);
+  matrix.s[0] = 200;
+  const auto query = test::random_codes(rng, 80, 20);
+  const test::CodesSet db = test_db(rng, query, 20, 40);
+  const auto stats = check<Local>({11, 1}, matrix, 20, query, db, [&](const std::vector<std::uint8_t>& t) {
+    return test::reference_gotoh(test::Mode::Local, t, query, matrix, 11, 1);
+  });
+  REQUIRE(stats.wide_only == db.size());
+}
+
+TEST_CASE("Alphabets past 32 codes look up three byte tables per class", "[host_vector][gotoh]") {
+  std::mt19937_64 rng(51);
+  const int alphabet = 40;
+  test::RandomMatrix matrix(alphabet, -5, 9, 10);
+  const auto query = test::random_codes(rng, 120, alphabet);
+  const test::CodesSet db = test_db(rng, query, alphabet, 70);
+  in_every_instruction_set([&](bool) {
+    check<Semi>({7, 2}, matrix, alphabet, query, db, [&](const std::vector<std::uint8_t>& t) {
+      return test::reference_gotoh(test::Mode::SemiGlobal, t, query, matrix, 7, 2);
+    });
+    check<Local>({7, 2}, matrix, alphabet, query, db, [&](const std::vector<std::uint8_t>& t) {
+      return test::reference_gotoh(test::Mode::Local, t, query, matrix, 7, 2);
+    });
+  });
+}
