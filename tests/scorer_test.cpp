@@ -44,7 +44,12 @@ TEST_CASE("DatabaseScorer on the host equals the textbook DP", "[scorer]") {
     for (std::size_t t = 0; t < db.size(); ++t)
       REQUIRE(scores[q][t] == test::reference_gotoh(test::Mode::Local, db.get(t), queries.get(q), matrix, 10, 1));
   CHECK(progress == std::vector<std::size_t>{1, 2, 3});
+#if defined(CUDP_HAS_HOST_VECTOR)
+  CHECK(stats.where == std::string("host, 2 threads, ") + engine::host_vector::instruction_set() + " vectors");
+  CHECK(stats.cascade.narrow_targets == db.size() * queries.size());  // every local score starts in 8-bit vectors
+#else
   CHECK(stats.where == "host, 2 threads");
+#endif
   std::uint64_t cells = 0;
   for (std::size_t q = 0; q < queries.size(); ++q)
     for (std::size_t t = 0; t < db.size(); ++t) cells += queries.get(q).size() * db.get(t).size();

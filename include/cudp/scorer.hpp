@@ -20,7 +20,7 @@
 
 #include "engine/cascade.hpp"
 #include "engine/dispatch_options.hpp"
-#include "engine/host_scorer.hpp"
+#include "engine/host_vector.hpp"
 #include "engine/sequences.hpp"
 #include "lanes/s16x2.hpp"
 #include "lanes/s32.hpp"
@@ -92,7 +92,9 @@ struct SubstitutionTable {
 };
 
 // Scores any number of queries against one database. `Policy` is a wavefront policy template over a lane; the
-// narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold.
+// narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold. On
+// the host, programs linked with cudp::host_vector score in CPU vectors of 8 then 16 bits first
+// (engine/host_vector.hpp), the others in s32.
 template <template <class> class Policy, class Narrow = lanes::s16x2>
 class DatabaseScorer {
   static_assert(recurrences::check_cascade_pair<Policy, Narrow, lanes::s32>());
@@ -120,6 +122,10 @@ class DatabaseScorer {
     if (backend_ == Backend::Host) {
       threads_ = config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
       stats_.where = "host, " + std::to_string(threads_) + " threads";
+#if defined(CUDP_HAS_HOST_VECTOR)
+      if constexpr (engine::host_vector::has_kernels_v<Policy>)
+        stats_.where += std::string(", ") + engine::host_vector::instruction_set() + " vectors";
+#endif
     }
 #if defined(__CUDACC__)
     else {
@@ -166,8 +172,8 @@ class DatabaseScorer {
         stats_.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
       } else
 #endif
-        out.push_back(engine::score_on_host<Policy, host_lane>(config_.params, matrix_, alphabet_size_, queries.data(q), m,
-                                                               db_, threads_, &stats_.cascade));
+        out.push_back(engine::host_vector::score<Policy>(config_.params, matrix_, alphabet_size_, queries.data(q), m, db_,
+                                                         threads_, &stats_.cascade));
       if (config_.progress && q + 1 < queries.count) config_.progress(q + 1, queries.count);
     }
     return std::move(finish(out, queries.count));
@@ -178,9 +184,6 @@ class DatabaseScorer {
     if (size < 1 || size > 255) throw std::invalid_argument("alphabet size must be 1..255, got " + std::to_string(size));
     return true;
   }
-
-  // The host runs every target once in s32: its tier has no narrow-lane speed to gain (yet), only rescoring.
-  using host_lane = lanes::s32;
 
   engine::SequencesView single(const std::uint8_t* query, int length) {
     single_offsets_[0] = 0;
