@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one script for the GPU machine: builds for sm_90, runs the GPU tests, then the benchmarks.
 # Usage (from the repo root): bench/device.sh [SEQUENCES]   -- results and logs go to $OUT (default ./out).
-# Optional: .debs/ holding fasta3 .deb files (apt-get download fasta3) for the side-by-side CPU comparison;
+# Optional: .debs/ holding fasta3 .deb files (apt-get download fasta3) for the side-by-side CPU comparison, with
+# parasail, libparasail8, ncbi-data and libhwy1, libhwy-dev for the host backend's (HOST_ONLY=1 below);
 # .debs-align/ with the EMBOSS bundle and parasail (bench/align_vs_cpu.sh) for the alignment comparison.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -26,8 +27,28 @@ if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
   have_cpu_tools=1
   prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
 fi
+search_path=""
 if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
+  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && search_path=/tmp/catch2/usr
+fi
+# Highway (libhwy-dev, libhwy1 in .debs/), for the host backend's vector lanes: unpacked with the CPU tools.
+[ -d /tmp/cputools/usr/lib/x86_64-linux-gnu/cmake/hwy ] && search_path="${search_path:+$search_path;}/tmp/cputools/usr"
+[ -n "$search_path" ] && prefix+=("-DCMAKE_PREFIX_PATH=$search_path")
+
+# HOST_ONLY=1: the host backend alone, no CUDA: its tests, then bench/host_search.sh on all cores against
+# ssearch36 and parasail (QUERIES, default the ladder's q01 q05 q08 q10 q15 q17 q20).
+if [ -n "${HOST_ONLY:-}" ]; then
+  log "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $JOBS; commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
+  cmake -S . -B build-host -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUDP_ENABLE_CUDA=OFF "${prefix[@]}" >"$OUT/configure.log" 2>&1 &&
+    cmake --build build-host -j"$JOBS" --target host_vector_test scorer_test cudp-swsearch cudp-gen-db >"$OUT/build.log" 2>&1 ||
+    { log "host build failed"; grep -E "error|Error" "$OUT/build.log" "$OUT/configure.log" | head -30; finish; }
+  for t in engine/host_vector_test scorer_test; do
+    build-host/tests/$t >"$OUT/$(basename $t).log" 2>&1; log "$t: rc=$? $(tail -2 "$OUT/$(basename $t).log" | tr '\n' ' ')"
+  done
+  OUT="$OUT/host" BUILD=build-host SEQS="$SEQS" THREADS="$JOBS" QUERIES="${QUERIES:-q01 q05 q08 q10 q15 q17 q20}" \
+    bash bench/host_search.sh >/dev/null 2>&1
+  sed 's/^/== /' "$OUT/host/host_search.log" >>"$OUT/summary.txt"
+  finish
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
 # HMM_ONLY=1: just what the HMMER part needs (its GPU test, the filter benchmark, cudp-hmmsearch), for quick turns;
