@@ -2,7 +2,7 @@
 // set that Highway targets here (SSSE3, SSE4, AVX2, AVX-512 on x86; NEON on Arm) and chosen at run time.
 //
 // Everything this file includes outside the per-target headers is included first, compiled for the baseline
-// instruction set only: templates such as std::vector and the task packing are then instantiated once, the same in
+// instruction set only: templates such as std::vector and the target grouping are then instantiated once, the same in
 // every target, and a baseline caller can never be linked to a copy built with AVX-512.
 #include <algorithm>
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 #include <cudp/engine/cascade.hpp>
 #include <cudp/engine/host_vector.hpp>
-#include <cudp/engine/task_packing.hpp>
+#include <cudp/tiers/target_groups.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 #include <cudp/recurrences/levenshtein.hpp>
 
@@ -37,9 +37,9 @@ std::vector<std::uint32_t> run_stage(const typename P::Params& params, const Nar
   for (std::uint32_t t : in) (P::fits(params, job.shape, job.db.length(t)) ? plan.narrow : plan.wide).push_back(t);
   P p(params, job.shape);
   if (!plan.narrow.empty()) {
-    constexpr int W = P::Lane::width;
-    auto tasks = pack_tasks<W>(job.db, plan.narrow.data(), plan.narrow.size(), static_cast<std::uint8_t>(job.classes.pad_code));
-    vector_tiers::HostVectorTier<P>::run(p, tasks.view(), job.classes, job.shape.query_length, job.scores, job.threads);
+    const auto groups = tiers::TargetGroups::of(job.db.offsets, plan.narrow.data(), plan.narrow.size(), P::Lane::width);
+    vector_tiers::HostVectorTier<P>::run(p, groups.view(job.db.residues, job.db.offsets), job.classes,
+                                         job.shape.query_length, job.scores, job.threads);
   }
   std::vector<std::uint32_t> next = finish_cascade(p, std::move(plan), job.scores, stats);
   std::stable_sort(next.begin(), next.end(),

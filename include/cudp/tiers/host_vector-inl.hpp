@@ -2,7 +2,7 @@
 // the GPU thread tier, as SWIPE does it. Compiled once per instruction set like lanes/host_vector-inl.hpp, after
 // which it must be included.
 //
-// A task's rows (target residues) are taken B at a time: a band of B rows crosses the whole query, its B carries
+// A group's rows (target residues) are taken B at a time: a band of B rows crosses the whole query, its B carries
 // along the rows kept in registers and the carries down the columns kept in a buffer of m entries (a few kilobytes,
 // L1-resident). Substitution scores come from tables per class of query columns (tiers/column_classes.hpp): at the
 // start of a band, one byte-table lookup per class and band row gives that row's scores for every lane at once, so
@@ -21,13 +21,12 @@
 #include <hwy/highway.h>
 
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
+#include <stdexcept>
 
 #include "../recurrences/concepts.hpp"
 #include "column_classes.hpp"
 #include "parallel_for.hpp"
-#include "task_list.hpp"
+#include "target_groups.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace cudp::tiers::HWY_NAMESPACE {
@@ -46,7 +45,7 @@ struct HostVectorTier {
   static constexpr int W = L::width;
   static constexpr int rows_per_band = B;
 
-  // A worker's buffers, reused from task to task.
+  // A worker's buffers, reused from group to group.
   struct Scratch {
     hwy::AlignedFreeUniquePtr<std::uint8_t[]> down_bytes{nullptr, hwy::AlignedFreer()};
     hwy::AlignedFreeUniquePtr<T[]> scores{nullptr, hwy::AlignedFreer()};
@@ -82,26 +81,34 @@ struct HostVectorTier {
     return hn::IfThenElse(hn::Eq(wide_codes, hn::Set(d, static_cast<T>(pad_code))), hn::Set(d, static_cast<T>(P::pad_score)), s);
   }
 
-  // One task: W targets, every row against every query column. `flatten` pulls the policy's member functions, and
+  // One group: W targets, every row against every query column. `flatten` pulls the policy's member functions, and
   // the lane operations they call, into this function, where the target's instructions are allowed.
-  __attribute__((flatten)) HWY_NOINLINE static void align_task(const P& p, const TaskList<W>& tasks, int t,
-                                                               const ColumnClassesView& classes, int m,
-                                                               std::int32_t* scores, Scratch& scratch) {
+  __attribute__((flatten)) HWY_NOINLINE static void align_group(const P& p, const TargetGroupsView& groups, int g,
+                                                                const ColumnClassesView& classes, int m,
+                                                                std::int32_t* scores, Scratch& scratch) {
     const D d;
     const hn::Rebind<std::uint8_t, D> du8;
-    const int rows = tasks.rows[t];
-    const std::int32_t* lengths = tasks.lengths + static_cast<std::size_t>(t) * W;
-    const std::uint8_t* stream = tasks.residues + tasks.offsets[t];
+    const int rows = groups.rows[g];
+    const std::int32_t* lengths = groups.lengths + static_cast<std::size_t>(g) * W;
+    const std::uint32_t* targets = groups.targets + static_cast<std::size_t>(g) * W;
+    const std::uint8_t* sequence[W];
+    for (int k = 0; k < W; ++k) sequence[k] = lengths[k] > 0 ? groups.residues + groups.offsets[targets[k]] : nullptr;
     Down* down = scratch.down;
     T* band_scores = scratch.scores.get();
+    alignas(64) std::uint8_t band_codes[B][W];
 
     for (int j = 1; j <= m; ++j) down[j] = p.top(j);
     Acc acc = p.init();
     for (int first = 1; first <= rows; first += B) {
+      // The band's residues, lane by lane; rows past a target's end hold the pad code (never observed, and under
+      // every local maximum).
+      for (int k = 0; k < W; ++k) {
+        const int past = lengths[k] - first + 1;  // rows of this band the target has
+        for (int b = 0; b < B; ++b)
+          band_codes[b][k] = b < past ? sequence[k][first - 1 + b] : static_cast<std::uint8_t>(classes.pad_code);
+      }
       for (int b = 0; b < B; ++b) {
-        // Rows past the task's longest target are all padding: never observed, and under every local maximum.
-        const auto codes = first + b <= rows ? hn::LoadU(du8, stream + static_cast<std::size_t>(first + b - 1) * W)
-                                             : hn::Set(du8, static_cast<std::uint8_t>(classes.pad_code));
+        const auto codes = hn::Load(du8, band_codes[b]);
         for (int c = 0; c < classes.classes; ++c)
           hn::Store(row_scores(classes.tables + static_cast<std::size_t>(c) * classes.table_stride, classes.table_stride,
                                codes, classes.pad_code),
@@ -145,16 +152,17 @@ struct HostVectorTier {
     alignas(64) T result[W];
     hn::Store(p.result(acc), d, result);
     for (int k = 0; k < W; ++k)
-      if (lengths[k] > 0) scores[tasks.targets[static_cast<std::size_t>(t) * W + k]] = result[k];
+      if (lengths[k] > 0) scores[targets[k]] = result[k];
   }
 
-  // Every task, handed out one at a time to `threads` workers (0: all hardware threads).
-  static void run(const P& p, const TaskList<W>& tasks, const ColumnClassesView& classes, int m, std::int32_t* scores,
-                  int threads = 0) {
+  // Every group, handed out one at a time to `threads` workers (0: all hardware threads).
+  static void run(const P& p, const TargetGroupsView& groups, const ColumnClassesView& classes, int m,
+                  std::int32_t* scores, int threads = 0) {
     static_assert(recurrences::check_wavefront_policy<P>());
+    if (groups.width != W) throw std::invalid_argument("host vector tier: target groups of another width");
     parallel_for(
-        static_cast<std::size_t>(tasks.count), threads, [&] { return Scratch(m, classes.classes); },
-        [&](Scratch& scratch, std::size_t t) { align_task(p, tasks, static_cast<int>(t), classes, m, scores, scratch); });
+        static_cast<std::size_t>(groups.count), threads, [&] { return Scratch(m, classes.classes); },
+        [&](Scratch& scratch, std::size_t g) { align_group(p, groups, static_cast<int>(g), classes, m, scores, scratch); });
   }
 };
 
