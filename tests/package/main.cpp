@@ -1,10 +1,12 @@
 // Scores two sequences with the host backend of an installed cudp, and reads Easel's amino alphabet from the HMMER
-// module (cudp::hmmer); exits non-zero on a wrong score or alphabet.
+// module (cudp::hmmer); with cudp::host_vector, scores it again in CPU vectors. Exits non-zero on a wrong score or
+// alphabet.
 #include <cstdio>
 #include <vector>
 
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/engine/host_scorer.hpp>
+#include <cudp/engine/host_vector.hpp>
 #include <cudp/hmmer/plan7_alphabet.hpp>
 #include <cudp/io/matrix.hpp>
 #include <cudp/recurrences/gotoh.hpp>
@@ -23,6 +25,13 @@ int main() {
   // Self-alignment: the sum of the diagonal BLOSUM62 entries H E A G A W G H E E.
   int expect = 8 + 5 + 4 + 6 + 4 + 11 + 6 + 8 + 5 + 5;
   std::printf("score %d, expected %d\n", scores[0], expect);
+#if defined(CUDP_HAS_HOST_VECTOR)
+  cudp::engine::CascadeStats stats;
+  auto vector_scores = cudp::engine::host_vector::score<LocalSW>({11, 1}, matrix, matrix.size, query.data(), 10, db, 1, &stats);
+  std::printf("in %s vectors: score %d, %llu target(s) in 8 bits\n", cudp::engine::host_vector::instruction_set(),
+              vector_scores[0], static_cast<unsigned long long>(stats.narrow_targets));
+  if (vector_scores[0] != expect) return 1;
+#endif
   const auto& amino = cudp::hmmer::plan7_amino();
   std::printf("HMMER amino alphabet: %d residues of %d codes, expected 20 of 29\n", amino.K, amino.Kp);
   return scores[0] == expect && amino.K == 20 && amino.Kp == 29 ? 0 : 1;

@@ -1,0 +1,147 @@
+// The host vector lanes (lanes/host_vector-inl.hpp), every operation the policies call, lane by lane against a
+// scalar model, in every instruction set this CPU has: the lanes are compiled here once per target, as the
+// kernels are in src/host_vector.cpp.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "lane_ops.hpp"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "tests/lanes/host_vector_lanes_test.cpp"  // through the project root, an include directory
+#include <hwy/foreach_target.h>
+#include <hwy/highway.h>
+
+#include <cudp/lanes/host_vector-inl.hpp>
+
+#ifndef CUDP_HOST_VECTOR_LANES_TEST_MODEL
+#define CUDP_HOST_VECTOR_LANES_TEST_MODEL
+namespace cudp::test {
+
+// What lane operation `op` of lane_ops.hpp gives on one lane of a signed T.
+template <class T>
+long lane_model(int op, long a, long b, long c) {
+  const long lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  auto wrap = [&](long v) { return static_cast<long>(static_cast<T>(static_cast<std::uint64_t>(v))); };
+  auto saturate = [&](long v) { return std::clamp(v, lo, hi); };
+  switch (op) {
+    case 0: return wrap(a + b);
+    case 1: return wrap(a - b);
+    case 2: return saturate(a + b);
+    case 3: return saturate(a - b);
+    case 4: return std::max(a, b);
+    case 5: return std::min(a, b);
+    case 6: return std::max({a, b, c});
+    case 7: return std::min({a, b, c});
+    case 8: return std::max({a, b, c, 0L});
+    case 9: return std::max(wrap(a + b), c);
+    case 10: return std::min(wrap(a + b), c);
+    case 11: return a == b ? -1 : 0;
+    default: return a > b ? -1 : 0;
+  }
+}
+
+// Values that break lanes: the extremes, the floor the policies use as minus infinity, small ones, and random ones.
+template <class T>
+std::vector<long> lane_values(std::mt19937_64& rng, int n) {
+  const long lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  std::vector<long> v = {lo, lo + 1, hi, hi - 1, 0, 1, -1, lo / 2, lo / 2 - 1, hi / 2 + 1};
+  std::uniform_int_distribution<long> any(lo, hi);
+  while (static_cast<int>(v.size()) < n) v.push_back(any(rng));
+  std::shuffle(v.begin(), v.end(), rng);
+  return v;
+}
+
+}  // namespace cudp::test
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace cudp::test::HWY_NAMESPACE {
+
+// The first disagreement with the model in lane type L, or "" when there is none.
+template <class L>
+__attribute__((flatten)) std::string check_lane(std::uint64_t seed) {
+  using T = typename L::scalar;
+  constexpr int W = L::width;
+  std::mt19937_64 rng(seed);
+  alignas(64) T x[W], y[W], z[W], out[W];
+  for (int round = 0; round < 200; ++round) {
+    const auto a = lane_values<T>(rng, W), b = lane_values<T>(rng, W), c = lane_values<T>(rng, W);
+    typename L::word wa = L::splat(0), wb = L::splat(0), wc = L::splat(0);
+    for (int k = 0; k < W; ++k) {
+      wa = L::insert(wa, k, static_cast<int>(a[k]));
+      wb = L::insert(wb, k, static_cast<int>(b[k]));
+      wc = L::insert(wc, k, static_cast<int>(c[k]));
+      x[k] = static_cast<T>(a[k]);
+      y[k] = static_cast<T>(b[k]);
+      z[k] = static_cast<T>(c[k]);
+    }
+    for (int k = 0; k < W; ++k)
+      if (L::extract(wa, k) != x[k]) return std::string(L::name) + ": insert/extract, lane " + std::to_string(k);
+    for (int op = 0; op < kLaneOps; ++op) {
+      const typename L::word r = apply_lane_op<L>(op, wa, wb, wc);
+      for (int k = 0; k < W; ++k) {
+        out[k] = static_cast<T>(L::extract(r, k));
+        if (out[k] != lane_model<T>(op, x[k], y[k], z[k]))
+          return std::string(L::name) + " " + kLaneOpNames[op] + ": " + std::to_string(x[k]) + ", " + std::to_string(y[k]) +
+                 ", " + std::to_string(z[k]) + " gave " + std::to_string(out[k]);
+      }
+    }
+    const std::uint64_t bits = rng();
+    const typename L::word m = L::mask_from_bits(bits);
+    const typename L::word chosen = L::select(m, wa, wb);
+    for (int k = 0; k < W; ++k)
+      if (L::extract(chosen, k) != (((bits >> k) & 1u) ? x[k] : y[k]))
+        return std::string(L::name) + ": mask_from_bits/select, lane " + std::to_string(k);
+    if (L::any(m) != ((W == 64 ? bits : bits & ((std::uint64_t{1} << W) - 1)) != 0))
+      return std::string(L::name) + ": any";
+    if (L::extract(L::splat(static_cast<int>(x[0])), W - 1) != x[0]) return std::string(L::name) + ": splat";
+  }
+  return "";
+}
+
+std::string CheckLanes(std::uint64_t seed) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  (void)seed;
+  return "";  // not used by the kernels on these targets (src/host_vector.cpp)
+#else
+  for (std::string failure : {check_lane<cudp::lanes::HWY_NAMESPACE::s8xn>(seed),
+                              check_lane<cudp::lanes::HWY_NAMESPACE::s16xn>(seed + 1),
+                              check_lane<cudp::lanes::HWY_NAMESPACE::s32xn>(seed + 2)})
+    if (!failure.empty()) return failure;
+  return "";
+#endif
+}
+
+int Widths() { return cudp::lanes::HWY_NAMESPACE::s8xn::width; }
+
+}  // namespace cudp::test::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace cudp::test {
+HWY_EXPORT(CheckLanes);
+HWY_EXPORT(Widths);
+}  // namespace cudp::test
+
+TEST_CASE("Host vector lanes match the scalar model in every instruction set", "[lanes][host_vector]") {
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  for (std::int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    INFO("instruction set " << hwy::TargetName(target));
+    const int width = HWY_DYNAMIC_DISPATCH(cudp::test::Widths)();
+    if (target == HWY_AVX3) CHECK(width == 64);
+    if (target == HWY_AVX2) CHECK(width == 32);
+    if (target == HWY_SSE4 || target == HWY_SSSE3) CHECK(width == 16);
+    CHECK(HWY_DYNAMIC_DISPATCH(cudp::test::CheckLanes)(7 + static_cast<std::uint64_t>(target)) == "");
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+#endif
