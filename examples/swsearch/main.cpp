@@ -281,8 +281,8 @@ int main(int argc, char** argv) {
       out << "# backend: " << report.where << "\n"
           << "# matrix " << matrix.name << ", gap open " << o.gap_open << ", extend " << o.gap_extend << "\n"
           << "# queries " << queries.size() << ", database " << db.size() << " sequences, " << db_residues << " residues\n"
-          << "# cells " << report.cascade.cells << "; rescored in 32 bits after 16-bit overflow: "
-          << report.cascade.rescored_overflow << " (query, target) pairs\n";
+          << "# cells " << report.cascade.cells << "; rescored after " << report.narrow_bits
+          << "-bit overflow: " << report.cascade.rescored_overflow << " (query, target) pairs\n";
       char buf[200];
       std::snprintf(buf, sizeof buf, "# time: read %.3f s, score %.3f s, report %.3f s; %.1f GCUPS (scoring wall time)",
                     secs(t0, t_read), secs(t_read, t_score), secs(t_score, t_end), cells / secs(t_read, t_score) / 1e9);

@@ -43,6 +43,7 @@ struct ScoreStats {
   std::string where;               // "host, 16 threads" or the GPU's name
   double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host)
   engine::CascadeStats cascade;    // cells, narrow and rescored targets
+  int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
 };
 
 template <class Params>
@@ -123,8 +124,10 @@ class DatabaseScorer {
       threads_ = config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
       stats_.where = "host, " + std::to_string(threads_) + " threads";
 #if defined(CUDP_HAS_HOST_VECTOR)
-      if constexpr (engine::host_vector::has_kernels_v<Policy>)
+      if constexpr (engine::host_vector::has_kernels_v<Policy>) {
         stats_.where += std::string(", ") + engine::host_vector::instruction_set() + " vectors";
+        stats_.narrow_bits = 8;
+      }
 #endif
     }
 #if defined(__CUDACC__)
@@ -134,6 +137,7 @@ class DatabaseScorer {
       CUDP_CUDA_CHECK(cudaGetDevice(&id));
       CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
       stats_.where = prop.name;
+      stats_.narrow_bits = Narrow::bits;
       device_ = std::make_unique<Device>(db, static_cast<std::uint8_t>(alphabet_size), config.dispatch, config.device_bytes);
     }
 #endif
