@@ -20,9 +20,13 @@ if ls "$DEBS"/hmmer_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh "$DEBS" /tmp/cputools 2>/dev/null | grep '^export')"
   prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
 fi
+search_path=""
 if ls "$DEBS"/catch2_2*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/catch2 && dpkg -x "$DEBS"/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH=/tmp/catch2/usr)
+  mkdir -p /tmp/catch2 && dpkg -x "$DEBS"/catch2_2*.deb /tmp/catch2 && search_path=/tmp/catch2/usr
 fi
+# Highway from the same folder (libhwy-dev, libhwy1): the host vector backend the GPU tests compare against.
+[ -d /tmp/cputools/usr/lib/x86_64-linux-gnu/cmake/hwy ] && search_path="${search_path:+$search_path;}/tmp/cputools/usr"
+[ -n "$search_path" ] && prefix+=("-DCMAKE_PREFIX_PATH=$search_path")
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test device_plan7_parsers_test \
