@@ -61,6 +61,12 @@ log "build ok"
 
 if [ -n "${E2E_ONLY:-}" ]; then
   rc=skipped
+elif [ -n "${GPU_TESTS_ONLY:-}" ]; then
+  # GPU_TESTS_ONLY=1: the whole GPU suite and nothing else (a REGEX narrows it).
+  (cd build-gpu && ctest -L gpu ${REGEX:+-R "$REGEX"} --output-on-failure -j2 --timeout 600 >"$OUT/ctest-gpu.log" 2>&1); rc=$?
+  log "ctest -L gpu: rc=$rc; $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
+  grep -E "Failed|\*\*\*" "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
+  finish
 elif [ -n "${HMM_ONLY:-}" ]; then
   (cd build-gpu && ctest -R device_plan7_filters_test --output-on-failure >"$OUT/ctest-gpu.log" 2>&1); rc=$?
 else
