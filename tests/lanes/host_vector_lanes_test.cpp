@@ -1,5 +1,5 @@
 // The host vector lanes (lanes/host_vector-inl.hpp), every operation the policies call, lane by lane against a
-// scalar model, in every instruction set this CPU has: the lanes are compiled here once per target, as the
+// scalar model (HMMER's saturating words too), in every instruction set this CPU has: the lanes are compiled here once per target, as the
 // kernels are in src/host_vector.cpp.
 #include <algorithm>
 #include <cstdint>
@@ -50,7 +50,9 @@ long lane_model(int op, long a, long b, long c) {
 template <class T>
 std::vector<long> lane_values(std::mt19937_64& rng, int n) {
   const long lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-  std::vector<long> v = {lo, lo + 1, hi, hi - 1, 0, 1, -1, lo / 2, lo / 2 - 1, hi / 2 + 1};
+  std::vector<long> v;
+  for (long x : {lo, lo + 1, hi, hi - 1, 0L, 1L, -1L, lo / 2, lo / 2 - 1, hi / 2 + 1})
+    if (x >= lo && x <= hi) v.push_back(x);  // unsigned lanes have no negative ones
   std::uniform_int_distribution<long> any(lo, hi);
   while (static_cast<int>(v.size()) < n) v.push_back(any(rng));
   std::shuffle(v.begin(), v.end(), rng);
@@ -105,6 +107,43 @@ __attribute__((flatten)) std::string check_lane(std::uint64_t seed) {
   return "";
 }
 
+// HMMER's saturating words: their few operations, the cross-block shift and the reduction against the model.
+template <class L>
+__attribute__((flatten)) std::string check_saturating_lane(std::uint64_t seed) {
+  using T = typename L::scalar;
+  constexpr int W = L::width;
+  const long lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  auto saturate = [&](long v) { return std::clamp(v, lo, hi); };
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 300; ++round) {
+    const auto a = lane_values<T>(rng, W), b = lane_values<T>(rng, W), c = lane_values<T>(rng, W);
+    typename L::word wa = L::splat(0), wb = L::splat(0), wc = L::splat(0);
+    for (int k = 0; k < W; ++k) {
+      wa = L::insert(wa, k, static_cast<int>(a[k]));
+      wb = L::insert(wb, k, static_cast<int>(b[k]));
+      wc = L::insert(wc, k, static_cast<int>(c[k]));
+    }
+    const typename L::word adds = L::adds(wa, wb), subs = L::subs(wa, wb), max3 = L::max3(wa, wb, wc);
+    const typename L::word add_max = L::add_max(wa, wb, wc), shifted = L::shift_up(wa, wb);
+    long best = lo;
+    bool greater = false;
+    for (int k = 0; k < W; ++k) {
+      const std::string at = std::string(L::name) + " lane " + std::to_string(k) + ": ";
+      if (L::extract(adds, k) != saturate(a[k] + b[k])) return at + "adds";
+      if (L::extract(subs, k) != saturate(a[k] - b[k])) return at + "subs";
+      if (L::extract(max3, k) != std::max({a[k], b[k], c[k]})) return at + "max3";
+      if (L::extract(add_max, k) != std::max(saturate(a[k] + b[k]), c[k])) return at + "add_max";
+      if (L::extract(shifted, k) != (k == 0 ? b[W - 1] : a[k - 1])) return at + "shift_up";
+      best = std::max(best, a[k]);
+      greater = greater || a[k] > b[k];
+    }
+    if (L::hmax(wa) != best) return std::string(L::name) + ": hmax";
+    if (L::any_greater(wa, wb) != greater) return std::string(L::name) + ": any_greater";
+    if (L::any_greater(wa, wa)) return std::string(L::name) + ": any_greater of equal words";
+  }
+  return "";
+}
+
 std::string CheckLanes(std::uint64_t seed) {
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
   (void)seed;
@@ -112,7 +151,9 @@ std::string CheckLanes(std::uint64_t seed) {
 #else
   for (std::string failure : {check_lane<cudp::lanes::HWY_NAMESPACE::s8xn>(seed),
                               check_lane<cudp::lanes::HWY_NAMESPACE::s16xn>(seed + 1),
-                              check_lane<cudp::lanes::HWY_NAMESPACE::s32xn>(seed + 2)})
+                              check_lane<cudp::lanes::HWY_NAMESPACE::s32xn>(seed + 2),
+                              check_saturating_lane<cudp::lanes::HWY_NAMESPACE::u8xn>(seed + 3),
+                              check_saturating_lane<cudp::lanes::HWY_NAMESPACE::s16xn_saturating>(seed + 4)})
     if (!failure.empty()) return failure;
   return "";
 #endif

@@ -3,7 +3,8 @@
 // header is compiled once per instruction set (SSSE3, SSE4, AVX2, AVX-512, NEON...) in a translation unit that
 // includes it after <hwy/foreach_target.h>, and the best set the CPU offers is picked at run time.
 //
-// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn} for the target being compiled. The
+// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn} for the target being compiled, and
+// HMMER's saturating words u8xn and s16xn_saturating. The
 // operations are plain `inline` functions of that target, not always-inline ones: a policy's member functions are
 // compiled for no particular target, and only a caller marked `flatten` in the target's code (tiers/host_vector-inl)
 // can absorb them, with every lane operation they call.
@@ -20,6 +21,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace cudp::lanes::HWY_NAMESPACE {
@@ -117,6 +119,78 @@ struct VectorLane {
 using s8xn = VectorLane<std::int8_t>;
 using s16xn = VectorLane<std::int16_t>;
 using s32xn = VectorLane<std::int32_t>;
+
+// HMMER's words at the CPU's vector width: unsigned bytes for MSV and SSV, signed 16-bit words for the Viterbi
+// filter, every addition saturating as HMMER's _mm_adds_* do (so add_max is max(a +sat b, c)). The lanes of
+// lanes/sse.hpp (u8x16, s16x8) at 128 bits, widened: the striped layout is the same for any width, and so are the
+// scores. Only what the striped Plan7 policies and tiers call. Not on Highway's scalar and emulated targets, which
+// have no byte shuffles: there the SSE2 words or the scalar filters run.
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+template <class T>
+struct SaturatingVectorLane {
+  static_assert(std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int16_t>, "HMMER's words");
+  using tag = hn::ScalableTag<T>;
+  using word = hn::Vec<tag>;
+  using scalar = T;
+  static constexpr int width = static_cast<int>(hn::MaxLanes(tag()));
+  static constexpr int bits = 8 * static_cast<int>(sizeof(T));
+  static constexpr const char* name = sizeof(T) == 1 ? "u8xn (saturating)" : "s16xn (saturating)";
+
+  static inline word splat(int v) { return hn::Set(tag(), static_cast<T>(v)); }
+  static inline int extract(word w, int k) {
+    alignas(64) T v[width];
+    hn::Store(w, tag(), v);
+    return v[k];
+  }
+  static inline word insert(word w, int k, int value) {
+    alignas(64) T v[width];
+    hn::Store(w, tag(), v);
+    v[k] = static_cast<T>(value);
+    return hn::Load(tag(), v);
+  }
+  static inline word adds(word a, word b) { return hn::SaturatedAdd(a, b); }
+  static inline word subs(word a, word b) { return hn::SaturatedSub(a, b); }
+  static inline word max(word a, word b) { return hn::Max(a, b); }
+  static inline word max3(word a, word b, word c) { return hn::Max(hn::Max(a, b), c); }
+  static inline word add_max(word a, word b, word c) { return hn::Max(hn::SaturatedAdd(a, b), c); }
+  static inline bool any_greater(word a, word b) { return !hn::AllFalse(tag(), hn::Gt(a, b)); }
+
+  static inline int hmax(word w) {
+    if constexpr (sizeof(T) == 2) {
+      return hn::GetLane(hn::MaxOfLanes(tag(), w));
+    } else {
+      // No byte MaxOfLanes in Highway 1.0: the two halves widened to 16 bits.
+      const hn::Repartition<std::uint16_t, tag> d16;
+      const auto even = hn::And(hn::BitCast(d16, w), hn::Set(d16, 0xff));
+      const auto odd = hn::ShiftRight<8>(hn::BitCast(d16, w));
+      return hn::GetLane(hn::MaxOfLanes(d16, hn::Max(even, odd)));
+    }
+  }
+
+  // The word moved up one lane, the top lane of `below` entering at the bottom (HMMER's rightshift, across the
+  // whole vector): each 128-bit block takes its top lane from the block before it, which `previous` lines up.
+  static inline word shift_up(word w, word below) {
+    const tag d;
+    word previous;
+    if constexpr (sizeof(word) == 16) {
+      previous = below;
+    } else if constexpr (sizeof(word) == 32) {
+      previous = hn::ConcatLowerUpper(d, w, below);  // blocks: below's upper, w's lower
+    } else {
+#if HWY_TARGET <= HWY_AVX3
+      // Blocks: below's last, w's first three. Highway 1.0 has no cross-block slide for 512 bits; valignq is it.
+      previous = word{_mm512_alignr_epi64(w.raw, below.raw, 6)};
+#else
+      static_assert(sizeof(word) <= 32, "a 512-bit target other than AVX-512");
+#endif
+    }
+    return hn::CombineShiftRightBytes<16 - sizeof(T)>(d, w, previous);
+  }
+};
+
+using u8xn = SaturatingVectorLane<std::uint8_t>;
+using s16xn_saturating = SaturatingVectorLane<std::int16_t>;
+#endif
 
 }  // namespace cudp::lanes::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
