@@ -130,39 +130,44 @@ template <class T>
 struct SaturatingVectorLane {
   static_assert(std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int16_t>, "HMMER's words");
   using tag = hn::ScalableTag<T>;
-  using word = hn::Vec<tag>;
+  using vec = hn::Vec<tag>;
+  // The striped policies keep their words in std::vectors built by code compiled for the baseline, where GCC aligns
+  // a 512-bit vector type to 16 bytes only; a word with its alignment written out is aligned alike everywhere.
+  struct alignas(sizeof(vec)) word {
+    vec v;
+  };
   using scalar = T;
   static constexpr int width = static_cast<int>(hn::MaxLanes(tag()));
   static constexpr int bits = 8 * static_cast<int>(sizeof(T));
   static constexpr const char* name = sizeof(T) == 1 ? "u8xn (saturating)" : "s16xn (saturating)";
 
-  static inline word splat(int v) { return hn::Set(tag(), static_cast<T>(v)); }
+  static inline word splat(int v) { return {hn::Set(tag(), static_cast<T>(v))}; }
   static inline int extract(word w, int k) {
     alignas(64) T v[width];
-    hn::Store(w, tag(), v);
+    hn::Store(w.v, tag(), v);
     return v[k];
   }
   static inline word insert(word w, int k, int value) {
     alignas(64) T v[width];
-    hn::Store(w, tag(), v);
+    hn::Store(w.v, tag(), v);
     v[k] = static_cast<T>(value);
-    return hn::Load(tag(), v);
+    return {hn::Load(tag(), v)};
   }
-  static inline word adds(word a, word b) { return hn::SaturatedAdd(a, b); }
-  static inline word subs(word a, word b) { return hn::SaturatedSub(a, b); }
-  static inline word max(word a, word b) { return hn::Max(a, b); }
-  static inline word max3(word a, word b, word c) { return hn::Max(hn::Max(a, b), c); }
-  static inline word add_max(word a, word b, word c) { return hn::Max(hn::SaturatedAdd(a, b), c); }
-  static inline bool any_greater(word a, word b) { return !hn::AllFalse(tag(), hn::Gt(a, b)); }
+  static inline word adds(word a, word b) { return {hn::SaturatedAdd(a.v, b.v)}; }
+  static inline word subs(word a, word b) { return {hn::SaturatedSub(a.v, b.v)}; }
+  static inline word max(word a, word b) { return {hn::Max(a.v, b.v)}; }
+  static inline word max3(word a, word b, word c) { return {hn::Max(hn::Max(a.v, b.v), c.v)}; }
+  static inline word add_max(word a, word b, word c) { return {hn::Max(hn::SaturatedAdd(a.v, b.v), c.v)}; }
+  static inline bool any_greater(word a, word b) { return !hn::AllFalse(tag(), hn::Gt(a.v, b.v)); }
 
   static inline int hmax(word w) {
     if constexpr (sizeof(T) == 2) {
-      return hn::GetLane(hn::MaxOfLanes(tag(), w));
+      return hn::GetLane(hn::MaxOfLanes(tag(), w.v));
     } else {
       // No byte MaxOfLanes in Highway 1.0: the two halves widened to 16 bits.
       const hn::Repartition<std::uint16_t, tag> d16;
-      const auto even = hn::And(hn::BitCast(d16, w), hn::Set(d16, 0xff));
-      const auto odd = hn::ShiftRight<8>(hn::BitCast(d16, w));
+      const auto even = hn::And(hn::BitCast(d16, w.v), hn::Set(d16, 0xff));
+      const auto odd = hn::ShiftRight<8>(hn::BitCast(d16, w.v));
       return hn::GetLane(hn::MaxOfLanes(d16, hn::Max(even, odd)));
     }
   }
@@ -171,20 +176,20 @@ struct SaturatingVectorLane {
   // whole vector): each 128-bit block takes its top lane from the block before it, which `previous` lines up.
   static inline word shift_up(word w, word below) {
     const tag d;
-    word previous;
-    if constexpr (sizeof(word) == 16) {
-      previous = below;
-    } else if constexpr (sizeof(word) == 32) {
-      previous = hn::ConcatLowerUpper(d, w, below);  // blocks: below's upper, w's lower
+    vec previous;
+    if constexpr (sizeof(vec) == 16) {
+      previous = below.v;
+    } else if constexpr (sizeof(vec) == 32) {
+      previous = hn::ConcatLowerUpper(d, w.v, below.v);  // blocks: below's upper, w's lower
     } else {
 #if HWY_TARGET <= HWY_AVX3
       // Blocks: below's last, w's first three. Highway 1.0 has no cross-block slide for 512 bits; valignq is it.
-      previous = word{_mm512_alignr_epi64(w.raw, below.raw, 6)};
+      previous = vec{_mm512_alignr_epi64(w.v.raw, below.v.raw, 6)};
 #else
-      static_assert(sizeof(word) <= 32, "a 512-bit target other than AVX-512");
+      static_assert(sizeof(vec) <= 32, "a 512-bit target other than AVX-512");
 #endif
     }
-    return hn::CombineShiftRightBytes<16 - sizeof(T)>(d, w, previous);
+    return {hn::CombineShiftRightBytes<16 - sizeof(T)>(d, w.v, previous)};
   }
 };
 

@@ -27,40 +27,52 @@ struct SoloStripedGroup {
   bool any(bool p) const { return p; }
 };
 
-// One result per target, in the targets' order; the model's shape must have group 1.
+// One target at a time, in a worker's scratch: the per-target part of the tier, apart so that a caller compiled for
+// a vector instruction set can absorb it whole (tiers/striped_rows_vector-inl.hpp).
 template <class Policy>
-std::vector<typename Policy::Result> striped_rows_on_host(const typename Policy::Model& md,
-                                                          const StripedTargets& targets, int threads) {
-  static_assert(recurrences::check_striped_row_policy<Policy>());
+struct StripedHostRun {
   using Seg = recurrences::DynamicSegments<typename Policy::Word>;
-  std::vector<typename Policy::Result> results(targets.count);
-  const SoloStripedGroup g;
-  const int Q = md.shape.segments;
   struct Scratch {
     typename Policy::template Columns<Seg> columns;
     typename Policy::template Cells<Seg> cells;
   };
+
+  static Scratch scratch(const typename Policy::Model& md) {
+    const SoloStripedGroup g;
+    Scratch s;
+    s.columns.resize(md.shape.segments);
+    s.columns.load(md, g);
+    s.cells.resize(md.shape.segments);
+    return s;
+  }
+
+  static typename Policy::Result one(const typename Policy::Model& md, Scratch& s, const StripedTargets& targets,
+                                     std::size_t n) {
+    const SoloStripedGroup g;
+    const std::uint32_t id = targets.ids[n];
+    const auto length = static_cast<std::uint32_t>(targets.offsets[id + 1] - targets.offsets[id]);
+    const std::uint8_t* codes = targets.residues + targets.offsets[id];
+    typename Policy::Specials specials;
+    Policy::begin(md, length, s.cells, specials);
+    for (std::uint32_t i = 0; i < length; ++i) {
+      Policy::row(md, g, s.columns, s.cells, specials, codes[i]);
+      if (Policy::finished(specials)) break;
+    }
+    return Policy::finish(md, g, specials);
+  }
+};
+
+// One result per target, in the targets' order; the model's shape must have group 1. `run` does the work per
+// worker and per target (StripedHostRun's interface).
+template <class Policy, class Run = StripedHostRun<Policy>>
+std::vector<typename Policy::Result> striped_rows_on_host(const typename Policy::Model& md,
+                                                          const StripedTargets& targets, int threads,
+                                                          const Run& run = {}) {
+  static_assert(recurrences::check_striped_row_policy<Policy>());
+  std::vector<typename Policy::Result> results(targets.count);
   parallel_for(
-      targets.count, threads,
-      [&] {
-        Scratch s;
-        s.columns.resize(Q);
-        s.columns.load(md, g);
-        s.cells.resize(Q);
-        return s;
-      },
-      [&](Scratch& s, std::size_t n) {
-        const std::uint32_t id = targets.ids[n];
-        const auto length = static_cast<std::uint32_t>(targets.offsets[id + 1] - targets.offsets[id]);
-        const std::uint8_t* codes = targets.residues + targets.offsets[id];
-        typename Policy::Specials specials;
-        Policy::begin(md, length, s.cells, specials);
-        for (std::uint32_t i = 0; i < length; ++i) {
-          Policy::row(md, g, s.columns, s.cells, specials, codes[i]);
-          if (Policy::finished(specials)) break;
-        }
-        results[n] = Policy::finish(md, g, specials);
-      });
+      targets.count, threads, [&] { return run.scratch(md); },
+      [&](auto& scratch, std::size_t n) { results[n] = run.one(md, scratch, targets, n); });
   return results;
 }
 
