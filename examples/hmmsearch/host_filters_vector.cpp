@@ -1,5 +1,5 @@
-// cudp-hmmsearch's host filters in the CPU's widest vectors: MSV/SSV in u8xn and the Viterbi filter in
-// s16xn_saturating (lanes/host_vector-inl.hpp), compiled once per instruction set and chosen when the program
+// cudp-hmmsearch's host filters in the CPU's vectors: MSV/SSV in u8xn and the Viterbi filter in s16xn_saturating
+// (lanes/host_vector-inl.hpp), as wide as the model's length makes worth it, compiled once per instruction set and chosen when the program
 // runs. Where the chosen set is Highway's scalar or emulated one, the SSE2 words of host_filters.hpp run instead.
 #include <optional>
 #include <vector>
@@ -25,14 +25,35 @@ Results Viterbi(HostFilters&, const cudp::hmmer::ViterbiFilterProfile&, const st
   return std::nullopt;
 }
 #else
+namespace lanes_here = cudp::lanes::HWY_NAMESPACE;
+using cudp::tiers::HWY_NAMESPACE::StripedVectorRun;
+
+// The widest words (16, 32 or all the CPU has) that still give a model at least four segments per row: fewer, and
+// a row's fixed work (the shift of the last segment, the reductions) outweighs the wider cells.
+constexpr int kMinSegments = 4;
+template <class T>
+int word_bytes_for(int M) {
+  constexpr int widest = static_cast<int>(sizeof(T)) * lanes_here::SaturatingVectorLane<T>::width;
+  int bytes = 16;
+  while (bytes * 2 <= widest && M >= kMinSegments * (bytes * 2 / static_cast<int>(sizeof(T)))) bytes *= 2;
+  return bytes;
+}
+
 // `flatten`: the tables are built from the lane's words here, in this target's instructions.
 __attribute__((flatten)) Results Msv(HostFilters& filters, const cudp::hmmer::MsvFilterProfile& profile) {
-  return filters.msv_in<cudp::lanes::HWY_NAMESPACE::u8xn, cudp::tiers::HWY_NAMESPACE::StripedVectorRun>(profile);
+  switch (word_bytes_for<std::uint8_t>(profile.M)) {
+    case 16: return filters.msv_in<lanes_here::u8xn_capped<16>, StripedVectorRun>(profile);
+    case 32: return filters.msv_in<lanes_here::u8xn_capped<32>, StripedVectorRun>(profile);
+    default: return filters.msv_in<lanes_here::u8xn, StripedVectorRun>(profile);
+  }
 }
 __attribute__((flatten)) Results Viterbi(HostFilters& filters, const cudp::hmmer::ViterbiFilterProfile& profile,
                                          const std::vector<std::uint32_t>& ids) {
-  return filters.viterbi_in<cudp::lanes::HWY_NAMESPACE::s16xn_saturating, cudp::tiers::HWY_NAMESPACE::StripedVectorRun>(
-      profile, ids);
+  switch (word_bytes_for<std::int16_t>(profile.M)) {
+    case 16: return filters.viterbi_in<lanes_here::s16xn_saturating_capped<16>, StripedVectorRun>(profile, ids);
+    case 32: return filters.viterbi_in<lanes_here::s16xn_saturating_capped<32>, StripedVectorRun>(profile, ids);
+    default: return filters.viterbi_in<lanes_here::s16xn_saturating, StripedVectorRun>(profile, ids);
+  }
 }
 #endif
 

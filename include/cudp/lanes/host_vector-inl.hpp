@@ -39,6 +39,15 @@ template <class T>
 constexpr int vector_neg_inf() {
   return sizeof(T) == 1 ? -64 : (sizeof(T) == 2 ? -16384 : -(1 << 29));
 }
+// The tag of a word of Bytes bytes (0: the widest vector), picked without naming a zero-lane tag.
+template <class T, int Bytes>
+struct WordTag {
+  using type = hn::CappedTag<T, Bytes / sizeof(T)>;
+};
+template <class T>
+struct WordTag<T, 0> {
+  using type = hn::ScalableTag<T>;
+};
 }  // namespace detail
 
 template <class T>
@@ -126,10 +135,13 @@ using s32xn = VectorLane<std::int32_t>;
 // scores. Only what the striped Plan7 policies and tiers call. Not on Highway's scalar and emulated targets, which
 // have no byte shuffles: there the SSE2 words or the scalar filters run.
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-template <class T>
+//
+// Bytes caps the width (16, 32; 0 for the CPU's widest): a short model striped over wide words has too few segments
+// per row for the row's fixed work (the shift, the reductions) to pay off.
+template <class T, int Bytes = 0>
 struct SaturatingVectorLane {
   static_assert(std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int16_t>, "HMMER's words");
-  using tag = hn::ScalableTag<T>;
+  using tag = typename detail::WordTag<T, Bytes>::type;
   using vec = hn::Vec<tag>;
   // The striped policies keep their words in std::vectors built by code compiled for the baseline, where GCC aligns
   // a 512-bit vector type to 16 bytes only; a word with its alignment written out is aligned alike everywhere.
@@ -195,6 +207,10 @@ struct SaturatingVectorLane {
 
 using u8xn = SaturatingVectorLane<std::uint8_t>;
 using s16xn_saturating = SaturatingVectorLane<std::int16_t>;
+template <int Bytes>
+using u8xn_capped = SaturatingVectorLane<std::uint8_t, Bytes>;
+template <int Bytes>
+using s16xn_saturating_capped = SaturatingVectorLane<std::int16_t, Bytes>;
 #endif
 
 }  // namespace cudp::lanes::HWY_NAMESPACE
