@@ -65,6 +65,14 @@ std::vector<long> lane_values(std::mt19937_64& rng, int n) {
 HWY_BEFORE_NAMESPACE();
 namespace cudp::test::HWY_NAMESPACE {
 
+// A word holding values[k] in lane k, put there one lane at a time (insert is under test too).
+template <class L>
+typename L::word word_of(const std::vector<long>& values) {
+  typename L::word w = L::splat(0);
+  for (int k = 0; k < L::width; ++k) w = L::insert(w, k, static_cast<int>(values[k]));
+  return w;
+}
+
 // The first disagreement with the model in lane type L, or "" when there is none.
 template <class L>
 __attribute__((flatten)) std::string check_lane(std::uint64_t seed) {
@@ -74,11 +82,8 @@ __attribute__((flatten)) std::string check_lane(std::uint64_t seed) {
   alignas(64) T x[W], y[W], z[W], out[W];
   for (int round = 0; round < 200; ++round) {
     const auto a = lane_values<T>(rng, W), b = lane_values<T>(rng, W), c = lane_values<T>(rng, W);
-    typename L::word wa = L::splat(0), wb = L::splat(0), wc = L::splat(0);
+    const typename L::word wa = word_of<L>(a), wb = word_of<L>(b), wc = word_of<L>(c);
     for (int k = 0; k < W; ++k) {
-      wa = L::insert(wa, k, static_cast<int>(a[k]));
-      wb = L::insert(wb, k, static_cast<int>(b[k]));
-      wc = L::insert(wc, k, static_cast<int>(c[k]));
       x[k] = static_cast<T>(a[k]);
       y[k] = static_cast<T>(b[k]);
       z[k] = static_cast<T>(c[k]);
@@ -117,12 +122,7 @@ __attribute__((flatten)) std::string check_saturating_lane(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int round = 0; round < 300; ++round) {
     const auto a = lane_values<T>(rng, W), b = lane_values<T>(rng, W), c = lane_values<T>(rng, W);
-    typename L::word wa = L::splat(0), wb = L::splat(0), wc = L::splat(0);
-    for (int k = 0; k < W; ++k) {
-      wa = L::insert(wa, k, static_cast<int>(a[k]));
-      wb = L::insert(wb, k, static_cast<int>(b[k]));
-      wc = L::insert(wc, k, static_cast<int>(c[k]));
-    }
+    const typename L::word wa = word_of<L>(a), wb = word_of<L>(b), wc = word_of<L>(c);
     const typename L::word adds = L::adds(wa, wb), subs = L::subs(wa, wb), max3 = L::max3(wa, wb, wc);
     const typename L::word add_max = L::add_max(wa, wb, wc), shifted = L::shift_up(wa, wb);
     long best = lo;
