@@ -26,6 +26,8 @@ if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
   have_cpu_tools=1
   prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
+  # BLAST's matrix files (ncbi-data in .debs/), read by the swsearch oracles' alignment checks.
+  [ -n "${CUDP_NCBI_DATA:-}" ] && prefix+=("-DCUDP_NCBI_DATA=$CUDP_NCBI_DATA")
 fi
 search_path=""
 if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
