@@ -1,5 +1,5 @@
 // The host vector lanes (lanes/host_vector-inl.hpp), every operation the policies call, lane by lane against a
-// scalar model (HMMER's saturating words too), in every instruction set this CPU has: the lanes are compiled here once per target, as the
+// scalar model (HMMER's saturating words and the float lanes too), in every instruction set this CPU has: the lanes are compiled here once per target, as the
 // kernels are in src/host_vector.cpp.
 #include <algorithm>
 #include <cstdint>
@@ -144,6 +144,43 @@ __attribute__((flatten)) std::string check_saturating_lane(std::uint64_t seed) {
   return "";
 }
 
+// Float and double lanes: every operation of lanes/f32.hpp, on values that include the lane's minus infinity.
+template <class L>
+__attribute__((flatten)) std::string check_float_lane(std::uint64_t seed) {
+  using T = typename L::scalar;
+  constexpr int W = L::width;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<T> any(T(-1000), T(1000));
+  alignas(64) T a[W], b[W], c[W];
+  for (int round = 0; round < 200; ++round) {
+    typename L::word wa = L::splat(T(0)), wb = wa, wc = wa;
+    for (int k = 0; k < W; ++k) {
+      a[k] = k % 7 == 0 ? L::neg_inf : any(rng);
+      b[k] = k % 5 == 0 ? a[k] : any(rng);  // equal lanes for eq_mask
+      c[k] = any(rng);
+      wa = L::insert(wa, k, a[k]);
+      wb = L::insert(wb, k, b[k]);
+      wc = L::insert(wc, k, c[k]);
+    }
+    const std::uint64_t bits = rng();
+    const typename L::word results[] = {L::add(wa, wb), L::sub(wa, wb), L::adds(wa, wb), L::subs(wa, wb),
+                                        L::max(wa, wb), L::min(wa, wb), L::max3(wa, wb, wc), L::min3(wa, wb, wc),
+                                        L::max3_relu(wa, wb, wc), L::add_max(wa, wb, wc), L::add_min(wa, wb, wc),
+                                        L::select(L::eq_mask(wa, wb), wc, wa), L::select(L::gt_mask(wa, wb), wc, wa),
+                                        L::select(L::mask_from_bits(bits), wa, wb)};
+    for (int k = 0; k < W; ++k) {
+      const T x = a[k], y = b[k], z = c[k];
+      const T want[] = {x + y, x - y, x + y, x - y, std::max(x, y), std::min(x, y), std::max({x, y, z}),
+                        std::min({x, y, z}), std::max({x, y, z, T(0)}), std::max(x + y, z), std::min(x + y, z),
+                        x == y ? z : x, x > y ? z : x, ((bits >> k) & 1u) ? x : y};
+      for (int op = 0; op < 14; ++op)
+        if (L::extract(results[op], k) != want[op])
+          return std::string(L::name) + " operation " + std::to_string(op) + ", lane " + std::to_string(k);
+    }
+  }
+  return "";
+}
+
 std::string CheckLanes(std::uint64_t seed) {
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
   (void)seed;
@@ -153,7 +190,9 @@ std::string CheckLanes(std::uint64_t seed) {
                               check_lane<cudp::lanes::HWY_NAMESPACE::s16xn>(seed + 1),
                               check_lane<cudp::lanes::HWY_NAMESPACE::s32xn>(seed + 2),
                               check_saturating_lane<cudp::lanes::HWY_NAMESPACE::u8xn>(seed + 3),
-                              check_saturating_lane<cudp::lanes::HWY_NAMESPACE::s16xn_saturating>(seed + 4)})
+                              check_saturating_lane<cudp::lanes::HWY_NAMESPACE::s16xn_saturating>(seed + 4),
+                              check_float_lane<cudp::lanes::HWY_NAMESPACE::f32xn>(seed + 5),
+                              check_float_lane<cudp::lanes::HWY_NAMESPACE::f64xn>(seed + 6)})
     if (!failure.empty()) return failure;
   return "";
 #endif

@@ -1,13 +1,14 @@
-// Host SIMD lanes: 8-, 16- and 32-bit signed lanes as wide as the CPU's vectors (16 to 64 bytes), with the lane
-// interface of the GPU lanes, so that the recurrence policies run on them unchanged. Written on Google Highway: this
-// header is compiled once per instruction set (SSSE3, SSE4, AVX2, AVX-512, NEON...) in a translation unit that
-// includes it after <hwy/foreach_target.h>, and the best set the CPU offers is picked at run time.
+// Host SIMD lanes: 8-, 16- and 32-bit signed lanes (and float, double) as wide as the CPU's vectors (16 to 64
+// bytes), with the lane interface of the GPU lanes, so that the recurrence policies run on them unchanged. Written
+// on Google Highway: this header is compiled once per instruction set (SSSE3, SSE4, AVX2, AVX-512, NEON...) in a
+// translation unit that includes it after <hwy/foreach_target.h>, and the best set the CPU offers is picked at run
+// time.
 //
-// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn} for the target being compiled, and
-// HMMER's saturating words u8xn and s16xn_saturating. The
-// operations are plain `inline` functions of that target, not always-inline ones: a policy's member functions are
-// compiled for no particular target, and only a caller marked `flatten` in the target's code (tiers/host_vector-inl)
-// can absorb them, with every lane operation they call.
+// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn, f32xn, f64xn} for the target being
+// compiled, and HMMER's saturating words u8xn and s16xn_saturating. The operations are plain `inline` functions of
+// that target, not always-inline ones: a policy's member functions are compiled for no particular target, and only
+// a caller marked `flatten` in the target's code (tiers/host_vector-inl) can absorb them, with every lane operation
+// they call.
 //
 // Per-target include guard, as Highway's own -inl headers do it: toggled by foreach_target for each target.
 #if defined(CUDP_LANES_HOST_VECTOR_INL_HPP_) == defined(HWY_TARGET_TOGGLE)
@@ -128,6 +129,58 @@ struct VectorLane {
 using s8xn = VectorLane<std::int8_t>;
 using s16xn = VectorLane<std::int16_t>;
 using s32xn = VectorLane<std::int32_t>;
+
+// Float and double lanes as wide as the CPU's vectors, the interface of lanes/f32.hpp: for probabilistic
+// recurrences (Forward, tree likelihoods). The saturating forms are the plain ones, as in f32.
+template <class T>
+struct FloatVectorLane {
+  static_assert(std::is_floating_point_v<T>, "float or double");
+  using tag = hn::ScalableTag<T>;
+  using word = hn::Vec<tag>;
+  using scalar = T;
+  static constexpr int width = static_cast<int>(hn::MaxLanes(tag()));
+  static constexpr int bits = 8 * static_cast<int>(sizeof(T));
+  static constexpr T neg_inf = sizeof(T) == 4 ? T(-1e30f) : T(-1e300);
+  static constexpr const char* name = sizeof(T) == 4 ? "f32xn" : "f64xn";
+
+  static inline word splat(T v) { return hn::Set(tag(), v); }
+  static inline T extract(word w, int k) {
+    alignas(64) T v[width];
+    hn::Store(w, tag(), v);
+    return v[k];
+  }
+  static inline word insert(word w, int k, T value) {
+    alignas(64) T v[width];
+    hn::Store(w, tag(), v);
+    v[k] = value;
+    return hn::Load(tag(), v);
+  }
+  static inline word add(word a, word b) { return hn::Add(a, b); }
+  static inline word sub(word a, word b) { return hn::Sub(a, b); }
+  static inline word adds(word a, word b) { return hn::Add(a, b); }
+  static inline word subs(word a, word b) { return hn::Sub(a, b); }
+  static inline word max(word a, word b) { return hn::Max(a, b); }
+  static inline word min(word a, word b) { return hn::Min(a, b); }
+  static inline word max3(word a, word b, word c) { return hn::Max(hn::Max(a, b), c); }
+  static inline word min3(word a, word b, word c) { return hn::Min(hn::Min(a, b), c); }
+  static inline word max3_relu(word a, word b, word c) { return hn::Max(max3(a, b, c), hn::Zero(tag())); }
+  static inline word add_max(word a, word b, word c) { return hn::Max(hn::Add(a, b), c); }
+  static inline word add_min(word a, word b, word c) { return hn::Min(hn::Add(a, b), c); }
+  // Masks are words with every bit of a lane set, only ever consumed by select (as in f32).
+  static inline word eq_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Eq(a, b)); }
+  static inline word gt_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Gt(a, b)); }
+  static inline word mask_from_bits(std::uint64_t bits) {
+    alignas(8) std::uint8_t bytes[8];
+    for (int k = 0; k < 8; ++k) bytes[k] = static_cast<std::uint8_t>(bits >> (8 * k));
+    return hn::VecFromMask(tag(), hn::LoadMaskBits(tag(), bytes));
+  }
+  static inline word select(word mask, word if_set, word if_clear) {
+    return hn::IfThenElse(hn::MaskFromVec(mask), if_set, if_clear);
+  }
+};
+
+using f32xn = FloatVectorLane<float>;
+using f64xn = FloatVectorLane<double>;
 
 // HMMER's words at the CPU's vector width: unsigned bytes for MSV and SSV, signed 16-bit words for the Viterbi
 // filter, every addition saturating as HMMER's _mm_adds_* do (so add_max is max(a +sat b, c)). The lanes of
