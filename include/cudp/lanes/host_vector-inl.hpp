@@ -40,6 +40,28 @@ template <class T>
 constexpr int vector_neg_inf() {
   return sizeof(T) == 1 ? -64 : (sizeof(T) == 2 ? -16384 : -(1 << 29));
 }
+// One lane read or written through memory (extract and insert are for set-up and tests, not inner loops), and a
+// mask word from a lane set: shared by every lane type below.
+template <class Tag>
+auto lane_value(hn::Vec<Tag> w, int k) {
+  alignas(64) hn::TFromD<Tag> v[hn::MaxLanes(Tag())];
+  hn::Store(w, Tag(), v);
+  return v[k];
+}
+template <class Tag, class Value>
+hn::Vec<Tag> with_lane(hn::Vec<Tag> w, int k, Value value) {
+  alignas(64) hn::TFromD<Tag> v[hn::MaxLanes(Tag())];
+  hn::Store(w, Tag(), v);
+  v[k] = static_cast<hn::TFromD<Tag>>(value);
+  return hn::Load(Tag(), v);
+}
+template <class Tag>
+hn::Vec<Tag> mask_word(std::uint64_t bits) {
+  alignas(8) std::uint8_t bytes[8];
+  for (int k = 0; k < 8; ++k) bytes[k] = static_cast<std::uint8_t>(bits >> (8 * k));
+  return hn::VecFromMask(Tag(), hn::LoadMaskBits(Tag(), bytes));
+}
+
 // The tag of a word of Bytes bytes (0: the widest vector), picked without naming a zero-lane tag.
 template <class T, int Bytes>
 struct WordTag {
@@ -66,17 +88,8 @@ struct VectorLane {
   static_assert(width <= 64, "lane masks are built from 64-bit lane sets");
 
   static inline word splat(int v) { return hn::Set(tag(), static_cast<T>(v)); }
-  static inline int extract(word w, int k) {
-    alignas(64) T v[width];
-    hn::Store(w, tag(), v);
-    return v[k];
-  }
-  static inline word insert(word w, int k, int value) {
-    alignas(64) T v[width];
-    hn::Store(w, tag(), v);
-    v[k] = static_cast<T>(value);
-    return hn::Load(tag(), v);
-  }
+  static inline int extract(word w, int k) { return detail::lane_value<tag>(w, k); }
+  static inline word insert(word w, int k, int value) { return detail::with_lane<tag>(w, k, value); }
 
   // add and sub wrap, as the GPU lanes' do: the policies bound their values (neg_inf, overflow limits) so that a
   // wrap never reaches a kept value, and saturating forms exist where a policy asks for them.
@@ -101,11 +114,7 @@ struct VectorLane {
   static inline word add_min(word a, word b, word c) { return hn::Min(hn::Add(a, b), c); }
 
   // Lane k set where bit k of `bits` is.
-  static inline word mask_from_bits(std::uint64_t bits) {
-    alignas(8) std::uint8_t bytes[8];
-    for (int k = 0; k < 8; ++k) bytes[k] = static_cast<std::uint8_t>(bits >> (8 * k));
-    return hn::VecFromMask(tag(), hn::LoadMaskBits(tag(), bytes));
-  }
+  static inline word mask_from_bits(std::uint64_t bits) { return detail::mask_word<tag>(bits); }
   static inline word select(word mask, word if_set, word if_clear) {
     return hn::IfThenElse(hn::MaskFromVec(mask), if_set, if_clear);
   }
@@ -144,17 +153,8 @@ struct FloatVectorLane {
   static constexpr const char* name = sizeof(T) == 4 ? "f32xn" : "f64xn";
 
   static inline word splat(T v) { return hn::Set(tag(), v); }
-  static inline T extract(word w, int k) {
-    alignas(64) T v[width];
-    hn::Store(w, tag(), v);
-    return v[k];
-  }
-  static inline word insert(word w, int k, T value) {
-    alignas(64) T v[width];
-    hn::Store(w, tag(), v);
-    v[k] = value;
-    return hn::Load(tag(), v);
-  }
+  static inline T extract(word w, int k) { return detail::lane_value<tag>(w, k); }
+  static inline word insert(word w, int k, T value) { return detail::with_lane<tag>(w, k, value); }
   static inline word add(word a, word b) { return hn::Add(a, b); }
   static inline word sub(word a, word b) { return hn::Sub(a, b); }
   static inline word adds(word a, word b) { return hn::Add(a, b); }
@@ -169,11 +169,7 @@ struct FloatVectorLane {
   // Masks are words with every bit of a lane set, only ever consumed by select (as in f32).
   static inline word eq_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Eq(a, b)); }
   static inline word gt_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Gt(a, b)); }
-  static inline word mask_from_bits(std::uint64_t bits) {
-    alignas(8) std::uint8_t bytes[8];
-    for (int k = 0; k < 8; ++k) bytes[k] = static_cast<std::uint8_t>(bits >> (8 * k));
-    return hn::VecFromMask(tag(), hn::LoadMaskBits(tag(), bytes));
-  }
+  static inline word mask_from_bits(std::uint64_t bits) { return detail::mask_word<tag>(bits); }
   static inline word select(word mask, word if_set, word if_clear) {
     return hn::IfThenElse(hn::MaskFromVec(mask), if_set, if_clear);
   }
@@ -207,17 +203,8 @@ struct SaturatingVectorLane {
   static constexpr const char* name = sizeof(T) == 1 ? "u8xn (saturating)" : "s16xn (saturating)";
 
   static inline word splat(int v) { return {hn::Set(tag(), static_cast<T>(v))}; }
-  static inline int extract(word w, int k) {
-    alignas(64) T v[width];
-    hn::Store(w.v, tag(), v);
-    return v[k];
-  }
-  static inline word insert(word w, int k, int value) {
-    alignas(64) T v[width];
-    hn::Store(w.v, tag(), v);
-    v[k] = static_cast<T>(value);
-    return {hn::Load(tag(), v)};
-  }
+  static inline int extract(word w, int k) { return detail::lane_value<tag>(w.v, k); }
+  static inline word insert(word w, int k, int value) { return {detail::with_lane<tag>(w.v, k, value)}; }
   static inline word adds(word a, word b) { return {hn::SaturatedAdd(a.v, b.v)}; }
   static inline word subs(word a, word b) { return {hn::SaturatedSub(a.v, b.v)}; }
   static inline word max(word a, word b) { return {hn::Max(a.v, b.v)}; }
