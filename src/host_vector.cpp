@@ -28,6 +28,13 @@ namespace cudp::engine::host_vector::HWY_NAMESPACE {
 namespace vector_lanes = cudp::lanes::HWY_NAMESPACE;
 namespace vector_tiers = cudp::tiers::HWY_NAMESPACE;
 
+// The policy object, built here with its lane constants: `flatten` keeps the lane operations its constructor calls
+// inside this instruction set's code (a call to one from code built for the baseline would not be inlined).
+template <class P>
+__attribute__((flatten)) P make_policy(const typename P::Params& params, const recurrences::ProblemShape& shape) {
+  return P(params, shape);
+}
+
 // Targets of `in` that P's lane holds run in it; returned are those it cannot hold (planned or overflowed),
 // longest first, for the next lane.
 template <class P>
@@ -35,7 +42,7 @@ std::vector<std::uint32_t> run_stage(const typename P::Params& params, const Nar
                                      const std::vector<std::uint32_t>& in, CascadeStats& stats) {
   LanePlan plan;
   for (std::uint32_t t : in) (P::fits(params, job.shape, job.db.length(t)) ? plan.narrow : plan.wide).push_back(t);
-  P p(params, job.shape);
+  const P p = make_policy<P>(params, job.shape);
   if (!plan.narrow.empty()) {
     const auto groups = tiers::TargetGroups::of(job.db.offsets, plan.narrow.data(), plan.narrow.size(), P::Lane::width);
     vector_tiers::HostVectorTier<P>::run(p, groups.view(job.db.residues, job.db.offsets), job.classes,
