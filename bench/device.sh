@@ -42,9 +42,10 @@ fi
 if [ -n "${HOST_ONLY:-}" ]; then
   log "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $JOBS; commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
   cmake -S . -B build-host -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUDP_ENABLE_CUDA=OFF "${prefix[@]}" >"$OUT/configure.log" 2>&1 &&
-    cmake --build build-host -j"$JOBS" --target host_vector_test scorer_test cudp-swsearch cudp-gen-db >"$OUT/build.log" 2>&1 ||
+    cmake --build build-host -j"$JOBS" --target host_vector_test host_vector_lanes_test striped_vector_test scorer_test \
+      cudp-swsearch cudp-gen-db >"$OUT/build.log" 2>&1 ||
     { log "host build failed"; grep -E "error|Error" "$OUT/build.log" "$OUT/configure.log" | head -30; finish; }
-  for t in engine/host_vector_test scorer_test; do
+  for t in engine/host_vector_test lanes/host_vector_lanes_test hmmer/striped_vector_test scorer_test; do
     build-host/tests/$t >"$OUT/$(basename $t).log" 2>&1; log "$t: rc=$? $(tail -2 "$OUT/$(basename $t).log" | tr '\n' ' ')"
   done
   OUT="$OUT/host" BUILD=build-host SEQS="$SEQS" THREADS="$JOBS" QUERIES="${QUERIES:-q01 q05 q08 q10 q15 q17 q20}" \
