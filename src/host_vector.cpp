@@ -4,7 +4,6 @@
 // Everything this file includes outside the per-target headers is included first, compiled for the baseline
 // instruction set only: templates such as std::vector and the target grouping are then instantiated once, the same in
 // every target, and a baseline caller can never be linked to a copy built with AVX-512.
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -49,8 +48,7 @@ std::vector<std::uint32_t> run_stage(const typename P::Params& params, const Nar
                                          job.shape.query_length, job.scores, job.threads);
   }
   std::vector<std::uint32_t> next = finish_cascade(p, std::move(plan), job.scores, stats);
-  std::stable_sort(next.begin(), next.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return job.db.length(a) > job.db.length(b); });
+  sort_longest_first(job.db, next);
   return next;
 }
 

@@ -32,6 +32,13 @@ LanePlan plan_lanes(const typename NarrowPolicy::Params& params, const recurrenc
   return plan;
 }
 
+// Targets longest first (ties in the given order): similar lengths share a task or a vector, and no worker is left
+// with a long target at the end.
+inline void sort_longest_first(const SequencesView& db, std::vector<std::uint32_t>& targets) {
+  std::stable_sort(targets.begin(), targets.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
+}
+
 // After the narrow pass over plan.narrow: every target to score in the wide lane (those planned wide, then the
 // narrow ones whose scores may have wrapped), with the counts added to `stats`.
 template <class NarrowPolicy>

@@ -8,7 +8,6 @@
 // Kernels are compiled for Gotoh in its three modes and for Levenshtein. A policy of one's own gets them the same
 // way: a translation unit that includes lanes/host_vector-inl.hpp and tiers/host_vector-inl.hpp per target, as
 // src/host_vector.cpp does (docs/tutorial-recurrence.md).
-#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -17,11 +16,9 @@
 #include "../recurrences/gotoh.hpp"
 #include "../recurrences/levenshtein.hpp"
 #include "../tiers/column_classes.hpp"
-#include "../tiers/host.hpp"
 #include "cascade.hpp"
-#include "profile.hpp"
+#include "host_scorer.hpp"
 #include "sequences.hpp"
-#include "task_packing.hpp"
 
 namespace cudp::engine::host_vector {
 
@@ -78,34 +75,24 @@ std::vector<std::int32_t> score(const typename Policy<lanes::s32>::Params& param
                                 const std::uint8_t* query, int query_length, const SequencesView& db, int threads = 0,
                                 CascadeStats* stats = nullptr) {
   using Wide = Policy<lanes::s32>;
-  using Tier = tiers::HostTier<32>;
-  std::vector<std::int32_t> scores(db.count, 0);
   CascadeStats local_stats;
   CascadeStats& st = stats ? *stats : local_stats;
-  Profile<Wide> profile = build_profile<Wide>(params, matrix, alphabet_size, query, query_length, Tier::columns_per_thread);
-  const recurrences::ProblemShape shape = shape_of(profile.data, alphabet_size, profile.stride, query_length);
-  for (std::size_t t = 0; t < db.count; ++t) st.cells += static_cast<std::uint64_t>(db.length(t)) * query_length;
+  HostQuery<Wide> run(params, matrix, alphabet_size, query, query_length, db, st);
 
-  // Longest first: similar lengths share a vector, and no worker is left with a long target at the end.
   std::vector<std::uint32_t> wide(db.count);
   std::iota(wide.begin(), wide.end(), 0u);
-  std::stable_sort(wide.begin(), wide.end(), [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
+  sort_longest_first(db, wide);
+  bool in_vectors = false;
   if constexpr (Kernels<Wide>::compiled) {
-    if (auto classes = tiers::ColumnClasses::of(profile.view(), query_length); classes && query_length > 0) {
-      const NarrowJob job{shape, classes->view(), db, wide.data(), wide.size(), threads, scores.data(), &st};
+    if (auto classes = tiers::ColumnClasses::of(run.profile.view(), query_length); classes && query_length > 0) {
+      const NarrowJob job{run.shape, classes->view(), db, wide.data(), wide.size(), threads, run.scores.data(), &st};
       wide = Kernels<Wide>::narrow(params, job);
-    } else {
-      st.wide_only += wide.size();
+      in_vectors = true;
     }
-  } else {
-    st.wide_only += wide.size();
   }
-  if (!wide.empty()) {
-    Wide p(params, shape);
-    auto tasks = pack_tasks<1>(db, wide.data(), wide.size(), static_cast<std::uint8_t>(profile.pad_code));
-    Tier::run(p, tasks.view(), profile.view(), query_length, scores.data(), threads);
-  }
-  return scores;
+  if (!in_vectors) st.wide_only += wide.size();
+  run.score_wide(params, db, wide, threads);
+  return std::move(run.scores);
 }
 
 }  // namespace cudp::engine::host_vector

@@ -57,28 +57,40 @@ struct HostVectorTier {
           down(reinterpret_cast<Down*>(down_bytes.get())) {}
   };
 
-  // The scores of one band row for every lane and one class of columns: the target codes of the row index the
-  // class's table, 16 codes per byte lookup; the pad code gets the policy's pad score.
-  static inline Word row_scores(const std::int8_t* table, int table_stride, hn::Vec<hn::Rebind<std::uint8_t, D>> codes,
-                                int pad_code) {
+  // A band row's target codes, with what every class's lookup takes from them: the low nibble that indexes a
+  // 16-byte table, and the lanes holding the pad code, which get the policy's pad score.
+  struct RowCodes {
+    hn::Vec<hn::Rebind<std::uint8_t, D>> codes, low;
+    hn::Mask<D> pad;
+  };
+
+  static inline RowCodes row_codes(const std::uint8_t* band_row, int pad_code) {
+    const hn::Rebind<std::uint8_t, D> du8;
+    const D d;
+    const auto codes = hn::Load(du8, band_row);
+    Word wide_codes;
+    if constexpr (sizeof(T) == 1) wide_codes = hn::BitCast(d, codes);
+    else wide_codes = hn::PromoteTo(d, codes);
+    return {codes, hn::And(codes, hn::Set(du8, 15)), hn::Eq(wide_codes, hn::Set(d, static_cast<T>(pad_code)))};
+  }
+
+  // The scores of one band row for every lane and one class of columns: the row's codes index the class's table,
+  // 16 codes per byte lookup.
+  static inline Word row_scores(const std::int8_t* table, int table_stride, const RowCodes& row) {
     const hn::Rebind<std::uint8_t, D> du8;
     const hn::ScalableTag<std::uint8_t> table_tag;
-    const auto low = hn::And(codes, hn::Set(du8, 15));
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(table);
-    auto looked = hn::TableLookupBytes(hn::LoadDup128(table_tag, bytes), low);
+    auto looked = hn::TableLookupBytes(hn::LoadDup128(table_tag, bytes), row.low);
     for (int first = 16; first < table_stride; first += 16) {
-      const auto part = hn::TableLookupBytes(hn::LoadDup128(table_tag, bytes + first), low);
-      looked = hn::IfThenElse(hn::Gt(codes, hn::Set(du8, static_cast<std::uint8_t>(first - 1))), part, looked);
+      const auto part = hn::TableLookupBytes(hn::LoadDup128(table_tag, bytes + first), row.low);
+      looked = hn::IfThenElse(hn::Gt(row.codes, hn::Set(du8, static_cast<std::uint8_t>(first - 1))), part, looked);
     }
     const hn::Rebind<std::int8_t, D> di8;
     const D d;
     Word s;
     if constexpr (sizeof(T) == 1) s = hn::BitCast(d, looked);
     else s = hn::PromoteTo(d, hn::BitCast(di8, looked));
-    Word wide_codes;
-    if constexpr (sizeof(T) == 1) wide_codes = hn::BitCast(d, codes);
-    else wide_codes = hn::PromoteTo(d, codes);
-    return hn::IfThenElse(hn::Eq(wide_codes, hn::Set(d, static_cast<T>(pad_code))), hn::Set(d, static_cast<T>(P::pad_score)), s);
+    return hn::IfThenElse(row.pad, hn::Set(d, static_cast<T>(P::pad_score)), s);
   }
 
   // One group: W targets, every row against every query column. `flatten` pulls the policy's member functions, and
@@ -87,7 +99,6 @@ struct HostVectorTier {
                                                                 const ColumnClassesView& classes, int m,
                                                                 std::int32_t* scores, Scratch& scratch) {
     const D d;
-    const hn::Rebind<std::uint8_t, D> du8;
     const int rows = groups.rows[g];
     const std::int32_t* lengths = groups.lengths + static_cast<std::size_t>(g) * W;
     const std::uint32_t* targets = groups.targets + static_cast<std::size_t>(g) * W;
@@ -108,10 +119,9 @@ struct HostVectorTier {
           band_codes[b][k] = b < past ? sequence[k][first - 1 + b] : static_cast<std::uint8_t>(classes.pad_code);
       }
       for (int b = 0; b < B; ++b) {
-        const auto codes = hn::Load(du8, band_codes[b]);
+        const RowCodes row = row_codes(band_codes[b], classes.pad_code);
         for (int c = 0; c < classes.classes; ++c)
-          hn::Store(row_scores(classes.tables + static_cast<std::size_t>(c) * classes.table_stride, classes.table_stride,
-                               codes, classes.pad_code),
+          hn::Store(row_scores(classes.tables + static_cast<std::size_t>(c) * classes.table_stride, classes.table_stride, row),
                     d, band_scores + (static_cast<std::size_t>(c) * B + b) * W);
       }
       Word present[B], ending[B];
