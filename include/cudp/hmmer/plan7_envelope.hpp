@@ -78,6 +78,65 @@ inline bool envelope_posteriors(const StripedOddsProfile& om, const Plan7Alphabe
   return true;
 }
 
+// One envelope rescored alone, as HMMER's rescore_isolated_domain computes it, wherever it was computed.
+struct RescoredEnvelope {
+  bool decoded = false;  // false where p7_Decoding's scale product overflowed (eslERANGE): HMMER drops the envelope
+  float env_nats = 0;    // the envelope's unihit Forward score
+  OptimalAccuracyResult oa;
+  std::vector<float> null2;            // when asked: null2 odds per residue code
+  std::vector<AlignedColumn> columns;  // when asked: the alignment's columns, residues 1-based in the envelope
+};
+
+// A thread's matrices and scratch for rescore_envelope.
+struct EnvelopeWorkspace {
+  StripedMatrix fwd, bck, oa;
+  EnvelopeScratch scratch;
+};
+
+// rescore_isolated_domain on the host: `om` in unihit mode for the envelope's whole target (request.xf is then
+// om.xf()); Forward and Backward with full matrices, then the posterior sweep.
+inline void rescore_envelope(const StripedOddsProfile& om, const Plan7Alphabet& alphabet,
+                             const EnvelopeRequest& request, bool columns, EnvelopeWorkspace& ws,
+                             RescoredEnvelope& out) {
+  const int Ld = static_cast<int>(request.length);
+  out.env_nats = striped_forward(om, request.residues, Ld, ws.fwd, true);
+  striped_backward(om, request.residues, Ld, ws.fwd, ws.bck, true);
+  out.decoded = envelope_posteriors(om, alphabet, ws.fwd, ws.bck, ws.scratch, ws.oa, out.oa,
+                                    request.null2 ? &out.null2 : nullptr, columns ? &out.columns : nullptr);
+}
+
+// Envelope j of a batch rescored on a device, finished on the host: its score from the Forward's special rows
+// (the library's log, as striped_forward sums it) and its null2 from the device's sums, by the same code as above.
+inline void adopt_rescored_envelope(const StripedOddsProfile& om, const Plan7Alphabet& alphabet,
+                                    const EnvelopeRequest& request, const EnvelopeBatch& batch, std::size_t j,
+                                    EnvelopeScratch& scratch, RescoredEnvelope& out) {
+  const int Ld = static_cast<int>(request.length);
+  StripedMatrix fwd;
+  adopt_parser_specials(fwd, om.M(), om.Q(), Ld, batch.forward_rows.data() + batch.first_row[j] * kSpecialCount,
+                        true, true);
+  out.env_nats = forward_parser_score(om, fwd);
+  out.decoded = batch.decoded[j] != 0;
+  const std::int32_t* c = batch.coordinates.data() + j * 5;
+  out.oa.expected_correct = batch.expected_correct[j];
+  out.oa.sq_from = c[0];
+  out.oa.sq_to = c[1];
+  out.oa.hmm_from = c[2];
+  out.oa.hmm_to = c[3];
+  out.oa.ok = c[4] != 0;
+  out.null2.clear();
+  if (request.null2 && out.decoded) {
+    scratch.usage.adopt(om.Q(), batch.usage.data() + batch.first_usage[j], Ld);
+    scratch.usage.finish(om, alphabet, out.null2);
+  }
+  out.columns.clear();
+  if (!batch.columns.empty()) {
+    for (std::uint64_t f = batch.first_column[j]; f < batch.first_column[j + 1]; ++f) {
+      const EnvelopeColumn& e = batch.columns[f];
+      out.columns.push_back(AlignedColumn{static_cast<TraceState>(e.state), e.k, e.i, e.pp});
+    }
+  }
+}
+
 }  // namespace cudp::hmmer
 
 #if defined(__GNUC__) && !defined(__clang__)

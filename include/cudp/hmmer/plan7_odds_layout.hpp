@@ -79,4 +79,37 @@ struct ParserCellsBatch {
   }
 };
 
+// One envelope to rescore alone (HMMER's rescore_isolated_domain): its residues, and the special transitions of
+// the profile in unihit mode for its whole target's length.
+struct EnvelopeRequest {
+  const std::uint8_t* residues = nullptr;  // the envelope's first residue
+  std::uint32_t length = 0;                // residues in the envelope, at least 1
+  OddsSpecials xf;
+  bool null2 = false;  // also the sums that null2 by expectation needs
+};
+
+// An optimal-accuracy column as a device hands it back: TraceState's value, node, residue (1-based in the
+// envelope, 0 for D) and posterior.
+struct EnvelopeColumn {
+  std::int32_t state = 0, k = 0, i = 0;
+  float pp = 0;
+};
+
+// What a device hands back for a batch of envelopes, in the batch's order: enough for the host to finish each one
+// as rescore_envelope (plan7_envelope.hpp) does, with no matrix crossing the bus.
+struct EnvelopeBatch {
+  int Q = 0;
+  std::vector<float> forward_rows;         // every envelope's Forward special rows 0..Ld (for its score)
+  std::vector<std::uint64_t> first_row;    // per envelope, the index of its row 0 in forward_rows
+  std::vector<std::uint8_t> decoded;       // per envelope: 0 where p7_Decoding's scale product overflowed
+  std::vector<float> usage;                // per envelope asking for null2: Q vectors of (M, I) x 4 lanes, then N, C, J
+  std::vector<std::uint64_t> first_usage;  // per envelope, where its usage starts (unused without null2)
+  std::vector<float> expected_correct;     // per envelope: the optimal-accuracy matrix's C at row Ld
+  std::vector<std::int32_t> coordinates;   // per envelope: sq_from, sq_to, hmm_from, hmm_to, ok
+  std::vector<EnvelopeColumn> columns;     // when asked: every envelope's columns, first to last M
+  std::vector<std::uint64_t> first_column; // per envelope, where its columns start; one more entry at the end
+  std::size_t size() const { return first_row.size(); }
+  std::size_t usage_floats() const { return static_cast<std::size_t>(Q) * 8 + 3; }
+};
+
 }  // namespace cudp::hmmer

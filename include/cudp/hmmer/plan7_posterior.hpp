@@ -523,6 +523,23 @@ class ExpectedUsage {
     ++rows_;
   }
 
+  // Takes sums made elsewhere (a device: EnvelopeBatch::usage) as if `rows` rows had been added: Q vectors of
+  // (M, I) x 4 lanes, then the N, C and J totals.
+  void adopt(int Q, const float* sums, int rows) {
+    using SM = StripedMatrix;
+    usage_.assign(static_cast<std::size_t>(Q) * 3, Lanes4{});
+    for (int q = 0; q < Q; ++q) {
+      for (int r = 0; r < 4; ++r) {
+        detail::cell(usage_.data(), q, SM::kM).v[r] = sums[q * 8 + r];
+        detail::cell(usage_.data(), q, SM::kI).v[r] = sums[q * 8 + 4 + r];
+      }
+    }
+    xN_ = sums[Q * 8];
+    xC_ = sums[Q * 8 + 1];
+    xJ_ = sums[Q * 8 + 2];
+    rows_ = rows;
+  }
+
   // The null2 odds for every code, from the rows added so far (at least one); starts over afterwards.
   void finish(const StripedOddsProfile& om, const Plan7Alphabet& alphabet, std::vector<float>& null2) {
     CUDP_PLAN7_NO_FP_CONTRACT
