@@ -500,6 +500,32 @@ class DevicePlan7Parsers {
   // Whether the model's rows fit in one block's shared memory (models up to about 7000 nodes on Hopper).
   bool fits() const { return shared_bytes() <= static_cast<std::uint64_t>(most_shared_bytes()); }
 
+  int M() const { return M_; }
+  int Q() const { return Q_; }
+  const OddsSpecials& multihit_specials() const { return om_; }
+  device_parsers::Tables tables() const { return {match_.get(), transitions_.get(), dd_.get(), M_, Q_}; }
+
+  // The kernel over `count` prepared tasks whose buffers are the caller's (a caller that keeps the cells on the
+  // device for a pass of its own after this one, as DeviceEnvelopeRescorer does).
+  void launch(const device_parsers::Task* tasks, unsigned count, const std::uint8_t* residues, float* forward_rows,
+              float* backward_rows, std::uint8_t* own_scales, float* forward_cells, float* backward_cells,
+              cudaStream_t stream) const {
+    // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
+    // their own models at the same time, and a limit set per model would race with their launches.
+    CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared_bytes()));
+    device_parsers::parsers_kernel<><<<count, device_parsers::kThreads, shared_bytes(), stream>>>(
+        tables(), tasks, residues, forward_rows, backward_rows, own_scales, forward_cells, backward_cells);
+    CUDP_CUDA_CHECK(cudaGetLastError());
+  }
+
+  static int most_shared_bytes() {
+    int device = 0, most = 0;
+    CUDP_CUDA_CHECK(cudaGetDevice(&device));
+    CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return most;
+  }
+
   // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits(). With `cells`,
   // also every row's cells of both passes (full matrices). With `length_models`, target j's special transitions
   // are length_models[j] (an envelope is rescored in unihit mode for its whole target's length); otherwise
@@ -527,10 +553,6 @@ class DevicePlan7Parsers {
       cells->forward.assign(total_rows * row_floats, 0.0f);
       cells->backward.assign(total_rows * row_floats, 0.0f);
     }
-    // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
-    // their own models at the same time, and a limit set per model would race with their launches.
-    CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared_bytes()));
     for (std::size_t begin = 0; begin < n;) {
       // A wave: as many targets as fit (at least one).
       std::size_t end = begin;
@@ -549,12 +571,6 @@ class DevicePlan7Parsers {
   }
 
  private:
-  static int most_shared_bytes() {
-    int device = 0, most = 0;
-    CUDP_CUDA_CHECK(cudaGetDevice(&device));
-    CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    return most;
-  }
   std::uint64_t shared_bytes() const { return std::uint64_t{128} * static_cast<std::uint64_t>(Q_) + 16; }
 
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
@@ -586,12 +602,9 @@ class DevicePlan7Parsers {
       forward_cells_.reserve(cell_count);
       backward_cells_.reserve(cell_count);
     }
-    const device_parsers::Tables tables{match_.get(), transitions_.get(), dd_.get(), M_, Q_};
-    device_parsers::parsers_kernel<><<<static_cast<unsigned>(tasks.size()), device_parsers::kThreads, shared_bytes(),
-                                      stream>>>(
-        tables, tasks_.get(), residues_.get(), forward_.get(), backward_.get(), own_scales_.get(),
-        cells != nullptr ? forward_cells_.get() : nullptr, cells != nullptr ? backward_cells_.get() : nullptr);
-    CUDP_CUDA_CHECK(cudaGetLastError());
+    launch(tasks_.get(), static_cast<unsigned>(tasks.size()), residues_.get(), forward_.get(), backward_.get(),
+           own_scales_.get(), cells != nullptr ? forward_cells_.get() : nullptr,
+           cells != nullptr ? backward_cells_.get() : nullptr, stream);
     const std::size_t first = out.first_row[begin] * kSpecialCount;
     forward_.download(out.forward.data() + first, row_count * kSpecialCount, stream);
     backward_.download(out.backward.data() + first, row_count * kSpecialCount, stream);
