@@ -404,8 +404,12 @@ class DeviceEnvelopeRescorer {
 
   void set_model(const OddsTables& om) { passes_.set_model(om); }
 
-  // Whether the model's rows fit in one block's shared memory (both kernels need 128 Q bytes).
-  bool fits() const { return passes_.fits(); }
+  // Whether the model's rows fit in one block's shared memory (both kernels need 128 Q bytes, the sweep a little
+  // more for its block scan).
+  bool fits() const {
+    return passes_.fits() && std::uint64_t{128} * static_cast<std::uint64_t>(passes_.Q()) <=
+                                 static_cast<std::uint64_t>(sweep_shared_room());
+  }
 
   // Device memory one envelope of `length` residues needs.
   std::uint64_t bytes_for(std::uint32_t length) const {
@@ -463,6 +467,13 @@ class DeviceEnvelopeRescorer {
   }
 
  private:
+  // The dynamic shared memory the sweep may have: the device's opt-in size less the kernel's own.
+  static int sweep_shared_room() {
+    cudaFuncAttributes attributes{};
+    CUDP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, device_envelopes::sweep_kernel<>));
+    return DevicePlan7Parsers::most_shared_bytes() - static_cast<int>(attributes.sharedSizeBytes);
+  }
+
   void run_wave(const std::vector<EnvelopeRequest>& requests, bool columns, std::size_t begin, std::size_t end,
                 EnvelopeBatch& out, cudaStream_t stream) {
     using device_parsers::Task;
@@ -535,8 +546,7 @@ class DeviceEnvelopeRescorer {
     sweeps_.upload(sweeps, stream);
     const int shared = static_cast<int>(std::uint64_t{128} * static_cast<std::uint64_t>(Q));
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_envelopes::sweep_kernel<>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         DevicePlan7Parsers::most_shared_bytes()));
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, sweep_shared_room()));
     device_envelopes::sweep_kernel<><<<static_cast<unsigned>(count), device_envelopes::kThreads, shared, stream>>>(
         passes_.tables(), sweeps_.get(), columns);
     CUDP_CUDA_CHECK(cudaGetLastError());
