@@ -10,6 +10,7 @@ namespace cudp::test {
 
 hmmer::EnvelopeBatch run_device_envelopes(const hmmer::OddsTables& tables,
                                           const std::vector<hmmer::EnvelopeRequest>& requests, bool columns,
-                                          std::uint64_t room_bytes);
+                                          std::uint64_t room_bytes, double* passes_seconds = nullptr,
+                                          double* sweep_seconds = nullptr);
 
 }  // namespace cudp::test

@@ -9,14 +9,18 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cudp/io/fasta.hpp"
 #include "cudp/hmmer/hmm_file.hpp"
 #include "../support/test_data.hpp"
+#include "random_plan7.hpp"
 
 namespace {
 
@@ -343,6 +347,106 @@ TEST_CASE("Domain definition from parser rows computed elsewhere equals the host
     REQUIRE(changed->pre_bits != own->pre_bits);
   }
   REQUIRE(hits >= 40);
+}
+
+TEST_CASE("after_filters in halves, envelopes rescored between them across targets in any order, is after_filters",
+          "[plan7][pipeline][hmmer-examples]") {
+  cudp::hmmer::use_hmmer_float_mode();
+  long envelopes = 0, clustered = 0, hits = 0;
+  for (const char* model : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "tutorial/Pkinase.hmm",
+                            "testsuite/RRM_1.hmm.gz"}) {
+    const Example e = load(model, "tutorial/globins45.fa");
+    for (const bool max : {false, true}) {
+      cudp::hmmer::Plan7PipelineOptions options;
+      options.max = max;
+      options.alignments = true;
+      const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model, options);
+      std::vector<std::vector<std::uint8_t>> targets;
+      for (std::size_t s = 0; s < e.targets.size(); ++s)
+        targets.emplace_back(e.targets.data(s), e.targets.data(s) + e.targets.length(s));
+      // Repeated runs of the model's consensus: regions of several domains.
+      for (auto& t : cudp::test::random_targets(pipeline.profile(), 16, 3 * e.hmm.length, 5)) targets.push_back(t);
+
+      cudp::hmmer::Plan7Pipeline::Workspace whole_ws, first_ws, envelope_ws;
+      cudp::hmmer::Plan7PipelineCounts whole_counts, split_counts;
+      std::vector<std::optional<cudp::hmmer::Plan7SequenceHit>> whole(targets.size());
+      std::vector<std::optional<cudp::hmmer::Plan7Pipeline::PendingTarget>> pending(targets.size());
+      std::vector<std::vector<cudp::hmmer::RescoredEnvelope>> rescored(targets.size());
+      std::vector<std::pair<std::size_t, std::size_t>> order;  // (target, envelope)
+      for (std::size_t t = 0; t < targets.size(); ++t) {
+        const std::uint8_t* x = targets[t].data();
+        const std::size_t L = targets[t].size();
+        const float filter_nats = cudp::hmmer::null1_score(static_cast<std::int64_t>(L));
+        whole[t] = pipeline.after_filters(x, L, filter_nats, whole_counts, whole_ws);
+        // One workspace for every target's first half: the pending state must own what it keeps.
+        pending[t] = pipeline.before_envelopes(x, L, filter_nats, split_counts, first_ws);
+        REQUIRE(whole[t].has_value() == pending[t].has_value());
+        if (!pending[t]) continue;
+        rescored[t].resize(pending[t]->plan.requests.size());
+        for (std::size_t k = 0; k < rescored[t].size(); ++k) order.emplace_back(t, k);
+      }
+      REQUIRE(split_counts.passed_forward == whole_counts.passed_forward);
+      REQUIRE(split_counts.residues_passed_forward == whole_counts.residues_passed_forward);
+      // All targets' envelopes from the last to the first on one workspace, as a worker meeting the device in the
+      // middle of the longest-first list takes them.
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const auto& p = *pending[it->first];
+        pipeline.rescore_envelope(p.plan.requests[it->second], p.L, envelope_ws, rescored[it->first][it->second]);
+      }
+      if (!order.empty()) {
+        const auto& p = *pending[order.front().first];
+        cudp::hmmer::RescoredEnvelope unused;
+        REQUIRE_THROWS_AS(pipeline.rescore_envelope(p.plan.requests.front(), p.L + 1, envelope_ws, unused),
+                          std::invalid_argument);
+      }
+      for (std::size_t t = 0; t < targets.size(); ++t) {
+        if (!pending[t]) continue;
+        INFO(model << (max ? " --max" : "") << ", target " << t);
+        const auto split =
+            pipeline.after_envelopes(targets[t].data(), std::move(*pending[t]), std::move(rescored[t]));
+        REQUIRE(split.has_value());
+        const cudp::hmmer::Plan7SequenceHit& a = *whole[t];
+        const cudp::hmmer::Plan7SequenceHit& b = *split;
+        REQUIRE(a.bits == b.bits);
+        REQUIRE(a.pre_bits == b.pre_bits);
+        REQUIRE(a.lnP == b.lnP);
+        REQUIRE(a.expected_domains == b.expected_domains);
+        REQUIRE(a.regions == b.regions);
+        REQUIRE(a.clustered == b.clustered);
+        REQUIRE(a.overlaps == b.overlaps);
+        REQUIRE(a.envelopes == b.envelopes);
+        REQUIRE(a.domains.size() == b.domains.size());
+        for (std::size_t d = 0; d < a.domains.size(); ++d) {
+          const auto& x = a.domains[d];
+          const auto& y = b.domains[d];
+          REQUIRE(x.env_from == y.env_from);
+          REQUIRE(x.env_to == y.env_to);
+          REQUIRE(x.ali_from == y.ali_from);
+          REQUIRE(x.ali_to == y.ali_to);
+          REQUIRE(x.hmm_from == y.hmm_from);
+          REQUIRE(x.hmm_to == y.hmm_to);
+          REQUIRE(x.env_nats == y.env_nats);
+          REQUIRE(x.null2_nats == y.null2_nats);
+          REQUIRE(x.bits == y.bits);
+          REQUIRE(x.bias_bits == y.bias_bits);
+          REQUIRE(x.lnP == y.lnP);
+          REQUIRE(x.mean_posterior == y.mean_posterior);
+          REQUIRE(x.alignment);
+          REQUIRE(y.alignment);
+          REQUIRE(x.alignment->model == y.alignment->model);
+          REQUIRE(x.alignment->match == y.alignment->match);
+          REQUIRE(x.alignment->target == y.alignment->target);
+          REQUIRE(x.alignment->posterior == y.alignment->posterior);
+        }
+        ++hits;
+        envelopes += a.envelopes;
+        clustered += a.clustered;
+      }
+    }
+  }
+  INFO(hits << " hits, " << envelopes << " envelopes, " << clustered << " clustered regions");
+  REQUIRE(hits > 100);
+  REQUIRE(clustered > 5);
 }
 
 TEST_CASE("The pipeline's const methods run concurrently with one workspace per thread", "[plan7][pipeline][hmmer-examples]") {

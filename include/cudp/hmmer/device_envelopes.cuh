@@ -418,6 +418,10 @@ class DeviceEnvelopeRescorer {
            length + static_cast<std::uint64_t>(passes_.Q()) * 32 + (length + passes_.M() + 1) * 16 + 256;
   }
 
+  // Device time spent so far in the passes and in the sweep (with the traceback).
+  double passes_seconds() const { return passes_seconds_; }
+  double sweep_seconds() const { return sweep_seconds_; }
+
   void run(const std::vector<EnvelopeRequest>& requests, bool columns, EnvelopeBatch& out,
            cudaStream_t stream = cudaStreamPerThread) {
     if (!fits()) throw std::length_error("DeviceEnvelopeRescorer: the model's rows do not fit in shared memory");
@@ -509,9 +513,11 @@ class DeviceEnvelopeRescorer {
     own_scales_.reserve(count);
     forward_cells_.reserve(row_count * row_floats);
     backward_cells_.reserve(row_count * row_floats);
+    events_.record(0, stream);
     passes_.launch(tasks_.get(), static_cast<unsigned>(count), residues_.get(), forward_rows_.get(),
                    backward_rows_.get(), own_scales_.get(), forward_cells_.get(), backward_cells_.get(), stream);
-    // The Forward's rows, for the scores, before the sweep writes over nothing of them (it reads them only).
+    events_.record(1, stream);
+    // The Forward's rows, for the scores.
     forward_rows_.download(out.forward_rows.data() + out.first_row[begin] * kSpecialCount,
                            row_count * kSpecialCount, stream);
     std::vector<std::uint8_t> own(count);
@@ -547,9 +553,11 @@ class DeviceEnvelopeRescorer {
     const int shared = static_cast<int>(std::uint64_t{128} * static_cast<std::uint64_t>(Q));
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_envelopes::sweep_kernel<>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, sweep_shared_room()));
+    events_.record(2, stream);
     device_envelopes::sweep_kernel<><<<static_cast<unsigned>(count), device_envelopes::kThreads, shared, stream>>>(
         passes_.tables(), sweeps_.get(), columns);
     CUDP_CUDA_CHECK(cudaGetLastError());
+    events_.record(3, stream);
 
     std::vector<std::int32_t> results(count * 7);
     results_.download(results.data(), count * 7, stream);
@@ -558,6 +566,8 @@ class DeviceEnvelopeRescorer {
     std::vector<EnvelopeColumn> walked(column_count);
     if (columns) columns_.download(walked.data(), column_count, stream);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    passes_seconds_ += events_.seconds(0, 1);
+    sweep_seconds_ += events_.seconds(2, 3);
     for (std::size_t w = 0; w < count; ++w) {
       const std::int32_t* r = results.data() + w * 7;
       std::copy(r, r + 5, out.coordinates.data() + (begin + w) * 5);
@@ -569,7 +579,28 @@ class DeviceEnvelopeRescorer {
     }
   }
 
+  // Four events around the two kernels of a wave.
+  struct Events {
+    cudaEvent_t e[4] = {};
+    Events() {
+      for (cudaEvent_t& x : e) CUDP_CUDA_CHECK(cudaEventCreate(&x));
+    }
+    ~Events() {
+      for (cudaEvent_t x : e) cudaEventDestroy(x);
+    }
+    Events(const Events&) = delete;
+    Events& operator=(const Events&) = delete;
+    void record(int k, cudaStream_t stream) { CUDP_CUDA_CHECK(cudaEventRecord(e[k], stream)); }
+    double seconds(int from, int to) const {
+      float ms = 0;
+      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, e[from], e[to]));
+      return ms / 1e3;
+    }
+  };
+
   std::uint64_t room_;
+  double passes_seconds_ = 0, sweep_seconds_ = 0;
+  Events events_;
   DevicePlan7Parsers passes_;
   engine::DeviceBuffer<device_parsers::Task> tasks_;
   engine::DeviceBuffer<device_envelopes::Sweep> sweeps_;
