@@ -12,6 +12,7 @@
 
 #include <cudp/engine/striped_batches.cuh>
 #include <cudp/hmmer/device_filters.cuh>
+#include <cudp/hmmer/device_envelopes.cuh>
 #include <cudp/hmmer/device_parsers.cuh>
 #include <cudp/tiers/parallel_for.hpp>
 
@@ -127,6 +128,7 @@ struct DeviceFilters::Impl {
   HostFilters host;
   std::vector<std::uint32_t> all;
   cudp::hmmer::DevicePlan7Parsers parsers;
+  std::unique_ptr<cudp::hmmer::DeviceEnvelopeRescorer> rescorer;  // made at the first call, with what is free then
 };
 
 DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(std::make_unique<Impl>(db)) {}
@@ -230,6 +232,26 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
   impl_->parsers.set_model(tables);
   if (!impl_->parsers.fits()) return false;
   impl_->parsers.run(residues, lengths, rows);
+  return true;
+}
+
+bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables& tables,
+                              const std::vector<cudp::hmmer::EnvelopeRequest>& batch, bool columns,
+                              cudp::hmmer::EnvelopeBatch& out) {
+  if (!impl_->rescorer) {
+    // The envelopes' matrices take what the filters left free (or CUDP_GPU_MEMORY_MB's share of it), less a margin
+    // for the other threads' kernels.
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    std::uint64_t room = free_bytes;
+    if (const char* cap = std::getenv("CUDP_GPU_MEMORY_MB"); cap && *cap)
+      room = std::min<std::uint64_t>(room, std::strtoull(cap, nullptr, 10) << 20);
+    room = room > 2 * kFixed ? (room - kFixed) / 10 * 9 : room / 2;
+    impl_->rescorer = std::make_unique<cudp::hmmer::DeviceEnvelopeRescorer>(room);
+  }
+  impl_->rescorer->set_model(tables);
+  if (!impl_->rescorer->fits()) return false;
+  impl_->rescorer->run(batch, columns, out);
   return true;
 }
 

@@ -48,6 +48,12 @@ class DeviceFilters {
   // host then computes them).
   bool parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
                cudp::hmmer::ParserRowsBatch& rows);
+  // Domain envelopes rescored alone (HMMER's rescore_isolated_domain: unihit Forward and Backward, posterior
+  // decoding, null2 by expectation where asked, the optimal-accuracy alignment and its columns with `columns`), for
+  // the host to finish bit for bit as its own (adopt_rescored_envelope). Called from one thread beside the host's
+  // workers. False when this device does not rescore envelopes of the model (the host then does).
+  bool envelopes(const cudp::hmmer::OddsTables& tables, const std::vector<cudp::hmmer::EnvelopeRequest>& batch,
+                 bool columns, cudp::hmmer::EnvelopeBatch& out);
   double kernel_seconds() const;  // device time spent in the filter kernels so far
 
  private:

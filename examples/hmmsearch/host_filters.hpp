@@ -115,6 +115,11 @@ class HostFilters {
   bool parsers(const cudp::hmmer::OddsTables&, const std::vector<std::uint32_t>&, cudp::hmmer::ParserRowsBatch&) {
     return false;
   }
+  // The host's workers rescore the envelopes themselves (Plan7Pipeline::rescore_envelope).
+  bool envelopes(const cudp::hmmer::OddsTables&, const std::vector<cudp::hmmer::EnvelopeRequest>&, bool,
+                 cudp::hmmer::EnvelopeBatch&) {
+    return false;
+  }
 
   std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
     const auto tables = cudp::hmmer::stripe_forward(profile, cudp::hmmer::striped_shape_for(profile.M, 1, 1));

@@ -41,6 +41,11 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables&, const std::vector<st
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
+bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables&, const std::vector<cudp::hmmer::EnvelopeRequest>&, bool,
+                              cudp::hmmer::EnvelopeBatch&) {
+  return false;
+}
+
 double DeviceFilters::kernel_seconds() const { return 0.0; }
 
 }  // namespace hmmsearch

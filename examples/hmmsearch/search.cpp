@@ -5,11 +5,14 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -54,6 +57,11 @@ class Workers {
         [&](Worker* w, std::size_t run) {
           for (std::size_t i = run * grain, end = std::min(n, i + grain); i < end; ++i) body(*w, i);
         });
+  }
+
+  // Frees the workers' scratch (their matrices) between phases, keeping their counts and hits.
+  void drop_workspaces() {
+    for (auto& w : workers_) w->workspace = Plan7Pipeline::Workspace{};
   }
 
   SearchOutcome collect() {
@@ -232,6 +240,172 @@ class ParserFeed {
   double seconds_ = 0;
 };
 
+// The envelopes of every target after its domain plan (Plan7Pipeline::before_envelopes), rescored by the device and
+// the host's workers together. The list is sorted longest first; a producer thread takes batches from the long end
+// for the device (Filters::envelopes) while the workers take one envelope at a time from the short end, until the
+// two meet. A batch holds at least one envelope, at most kBatchBytes of the device's Forward and Backward matrices
+// and, when sharing, about half of what is left at most, so that the last batches shrink and neither side waits
+// long for the other at the end. A device that does not rescore envelopes (Filters::envelopes returns false) hands
+// its batch back and the host takes everything; so does an error, which finish() rethrows.
+template <class Filters>
+class EnvelopeShare {
+ public:
+  // CUDP_DEVICE_ENVELOPES: "0" the host only, "all" the device takes every envelope (for tests), else shared.
+  enum class Mode { kHost, kShared, kDevice };
+  static Mode mode_from_environment() {
+    const char* setting = std::getenv("CUDP_DEVICE_ENVELOPES");
+    const std::string mode = setting == nullptr ? "" : setting;
+    return mode == "0" ? Mode::kHost : mode == "all" ? Mode::kDevice : Mode::kShared;
+  }
+
+  EnvelopeShare(const Plan7Pipeline& pipeline, Filters& filters,
+                const std::vector<std::optional<Plan7Pipeline::PendingTarget>>& pending,
+                std::vector<std::vector<cudp::hmmer::RescoredEnvelope>>& rescored, Mode mode)
+      : pipeline_(pipeline), filters_(filters), pending_(pending), rescored_(rescored), mode_(mode) {
+    for (std::uint32_t t = 0; t < pending.size(); ++t) {
+      if (!pending[t]) continue;
+      rescored[t].resize(pending[t]->plan.requests.size());
+      for (std::uint32_t k = 0; k < pending[t]->plan.requests.size(); ++k) jobs_.push_back(Job{t, k});
+    }
+    std::stable_sort(jobs_.begin(), jobs_.end(),
+                     [&](const Job& a, const Job& b) { return request(a).length > request(b).length; });
+    const std::uint64_t row_bytes = static_cast<std::uint64_t>(pipeline.odds_profile().Q()) * 96;
+    prefix_.push_back(0);
+    for (const Job& job : jobs_)
+      prefix_.push_back(prefix_.back() + (request(job).length + std::uint64_t{1}) * row_bytes);
+    back_ = jobs_.size();
+    if (mode_ == Mode::kHost || jobs_.empty()) {
+      finished_ = true;
+      return;
+    }
+    producer_ = std::thread([this] { produce(); });
+  }
+  ~EnvelopeShare() { finish_quietly(); }
+  EnvelopeShare(const EnvelopeShare&) = delete;
+  EnvelopeShare& operator=(const EnvelopeShare&) = delete;
+
+  std::size_t size() const { return jobs_.size(); }
+
+  // On a worker: rescores the shortest envelope left, if the host is to take one, waiting while the device may
+  // still hand a batch back. Call it size() times in all (from any workers): every envelope is then done.
+  void rescore_next(Plan7Pipeline::Workspace& ws) {
+    std::size_t n = 0;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] {
+        const bool device_may_return = mode_ == Mode::kDevice ? !finished_ : in_flight_;
+        return (back_ > front_ && (mode_ != Mode::kDevice || finished_)) || !device_may_return;
+      });
+      if (back_ <= front_) return;
+      n = --back_;
+    }
+    const Job& job = jobs_[n];
+    pipeline_.rescore_envelope(request(job), pending_[job.target]->L, ws, rescored_[job.target][job.k]);
+  }
+
+  void finish() {
+    finish_quietly();
+    if (error_) std::rethrow_exception(error_);
+  }
+  double device_seconds() const { return seconds_; }  // the producer's time, from start to its last batch
+  std::size_t device_envelopes() const { return device_envelopes_; }
+
+ private:
+  // About one wave of an 80 GB GPU: a wave takes about the time of its longest envelope, so smaller batches
+  // leave most of the GPU idle (the rescorer splits a batch that does not fit into waves).
+  static constexpr std::uint64_t kBatchBytes = std::uint64_t{48} << 30;
+
+  struct Job {
+    std::uint32_t target, k;  // pending[target]->plan.requests[k]
+  };
+  const cudp::hmmer::EnvelopeRequest& request(const Job& job) const {
+    return pending_[job.target]->plan.requests[job.k];
+  }
+
+  // The end of the batch that starts at `first`, under the lock.
+  std::size_t batch_end(std::size_t first) const {
+    std::uint64_t limit = kBatchBytes;
+    if (mode_ == Mode::kShared) limit = std::min(limit, (prefix_[back_] - prefix_[first + 1]) / 2);
+    std::size_t last = first + 1;
+    while (last < back_ && prefix_[last + 1] - prefix_[first] <= limit) ++last;
+    return last;
+  }
+
+  void produce() {
+    const auto start = std::chrono::steady_clock::now();
+    cudp::hmmer::use_hmmer_float_mode();  // the adoption's arithmetic is HMMER's
+    const cudp::hmmer::OddsTables tables = pipeline_.odds_profile().tables();
+    const bool columns = pipeline_.envelope_columns();
+    Plan7Pipeline::Workspace ws;
+    std::vector<cudp::hmmer::EnvelopeRequest> batch;
+    cudp::hmmer::EnvelopeBatch out;
+    for (;;) {
+      std::size_t first = 0, last = 0;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stop_ || front_ >= back_) break;
+        first = front_;
+        last = front_ = batch_end(first);
+        in_flight_ = true;
+      }
+      batch.clear();
+      for (std::size_t n = first; n < last; ++n) batch.push_back(request(jobs_[n]));
+      bool rescored = false;
+      try {
+        rescored = filters_.envelopes(tables, batch, columns, out);
+        if (rescored && out.size() != batch.size())
+          throw std::logic_error("Filters::envelopes returned an envelope count unlike the batch's");
+        for (std::size_t n = first; rescored && n < last; ++n) {
+          const Job& job = jobs_[n];
+          pipeline_.adopt_envelope(batch[n - first], pending_[job.target]->L, out, n - first, ws,
+                                   rescored_[job.target][job.k]);
+        }
+      } catch (...) {
+        error_ = std::current_exception();
+        rescored = false;
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      in_flight_ = false;
+      if (!rescored) {
+        front_ = first;  // back to the host, which has not gone past `last`
+        break;
+      }
+      device_envelopes_ += last - first;
+      changed_.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (device_envelopes_ > 0)
+      seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    finished_ = true;
+    changed_.notify_all();
+  }
+
+  void finish_quietly() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    if (producer_.joinable()) producer_.join();
+  }
+
+  const Plan7Pipeline& pipeline_;
+  Filters& filters_;
+  const std::vector<std::optional<Plan7Pipeline::PendingTarget>>& pending_;
+  std::vector<std::vector<cudp::hmmer::RescoredEnvelope>>& rescored_;
+  Mode mode_;
+  std::vector<Job> jobs_;              // longest first
+  std::vector<std::uint64_t> prefix_;  // per job, the device matrices' bytes of the jobs before it
+  // The device has taken [0, front_), the host [back_, size()); a batch in flight may still come back.
+  std::size_t front_ = 0, back_ = 0;
+  bool in_flight_ = false, finished_ = false, stop_ = false;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::thread producer_;
+  std::exception_ptr error_;
+  double seconds_ = 0;
+  std::size_t device_envelopes_ = 0;
+};
+
 // The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
 // host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
 template <class Filters>
@@ -289,26 +463,65 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
   t = times.add("forward pre-filter", t);
 
-  // Domain definition and the reported scores on the host, longest targets first (the shortest fill the end), with
-  // the Forward and Backward parsers from the device where it has them in time (ParserFeed).
+  // Then, longest targets first, in runs of at most kPendingResidues residues (one run but in the largest searches,
+  // --max: a target keeps a null2 score per residue between the phases):
+  //   1. Forward, Backward and domain definition up to the envelopes on the host's workers, the shortest targets
+  //      filling the end, with the Forward and Backward parsers from the device where it has them in time
+  //      (ParserFeed);
+  //   2. every target's envelopes, the device and the workers meeting in the middle (EnvelopeShare);
+  //   3. the domains' ends and the reported scores.
   std::stable_sort(survivors.begin(), survivors.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
   // CUDP_DEVICE_PARSERS: 0 leaves the parsers to the host, "wait" makes the workers wait for the device's.
   const char* setting = std::getenv("CUDP_DEVICE_PARSERS");
   const std::string parsers = setting == nullptr ? "" : setting;
-  ParserFeed<Filters> feed(filters, pipeline.odds_profile(), parser_pieces(db, survivors), parsers != "0",
-                           parsers == "wait");
-  workers.run(survivors.size(), [&](Worker& w, std::size_t j) {
-    const std::size_t i = survivors[j];
-    const PassRecorder recorder(record, w.counts, i);
-    const cudp::hmmer::ParserSpecials* parsed = feed.rows_of(j);
-    keep(w, pipeline.after_filters(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace, parsed), i);
-  });
-  feed.finish();
-  if (feed.device_seconds() > 0) times.add_seconds("  device parsers, beside the workers", feed.device_seconds());
+  const auto envelope_mode = EnvelopeShare<Filters>::mode_from_environment();
+  constexpr std::uint64_t kPendingResidues = std::uint64_t{1} << 27;
+  for (std::size_t begin = 0, end = 0; begin < survivors.size(); begin = end) {
+    std::uint64_t residues = 0;
+    while (end < survivors.size() && (end == begin || residues + db.length(survivors[end]) <= kPendingResidues))
+      residues += db.length(survivors[end++]);
+    const std::vector<std::uint32_t> run(survivors.begin() + static_cast<std::ptrdiff_t>(begin),
+                                         survivors.begin() + static_cast<std::ptrdiff_t>(end));
+    std::vector<std::optional<Plan7Pipeline::PendingTarget>> pending(run.size());
+    {
+      ParserFeed<Filters> feed(filters, pipeline.odds_profile(), parser_pieces(db, run), parsers != "0",
+                               parsers == "wait");
+      workers.run(run.size(), [&](Worker& w, std::size_t j) {
+        const std::size_t i = run[j];
+        const PassRecorder recorder(record, w.counts, i);
+        const cudp::hmmer::ParserSpecials* parsed = feed.rows_of(j);
+        pending[j] = pipeline.before_envelopes(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace, parsed);
+      });
+      feed.finish();
+      if (feed.device_seconds() > 0) times.add_seconds("  device parsers, beside the workers", feed.device_seconds());
+    }
+    workers.drop_workspaces();
+    t = times.add("forward + domain plans", t);
+
+    std::vector<std::vector<cudp::hmmer::RescoredEnvelope>> rescored(run.size());
+    {
+      EnvelopeShare<Filters> share(pipeline, filters, pending, rescored, envelope_mode);
+      workers.run(share.size(), [&](Worker& w, std::size_t) { share.rescore_next(w.workspace); });
+      share.finish();
+      if (share.device_envelopes() > 0)
+        times.add_seconds("  envelopes on the device, beside the workers", share.device_seconds());
+    }
+    workers.drop_workspaces();
+    t = times.add("envelopes", t);
+
+    workers.run(
+        run.size(),
+        [&](Worker& w, std::size_t j) {
+          if (!pending[j]) return;
+          keep(w, pipeline.after_envelopes(db.data(run[j]), std::move(*pending[j]), std::move(rescored[j])), run[j]);
+          pending[j].reset();
+        },
+        8);
+    t = times.add("domains + scores", t);
+  }
   SearchOutcome outcome = workers.collect();
   outcome.passed = std::move(passed);
-  times.add("forward + domains", t);
   return outcome;
 }
 

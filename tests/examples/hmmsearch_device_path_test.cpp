@@ -7,6 +7,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,10 +21,14 @@
 
 #include "database.hpp"
 #include "search.hpp"
+#include "../hmmer/random_plan7.hpp"
+#include "../support/temp_dir.hpp"
 #include "../support/test_data.hpp"
 
 namespace hmmsearch {
 extern std::atomic<std::uint64_t> emulated_parser_targets;  // targets whose parser rows the emulated device computed
+extern std::atomic<std::uint64_t> emulated_envelopes;       // envelopes the emulated device rescored
+extern std::atomic<bool> emulated_envelopes_fail;           // the emulated device fails every envelope batch
 }  // namespace hmmsearch
 
 namespace {
@@ -57,7 +64,117 @@ void require_same(const hmmsearch::SearchOutcome& a, const hmmsearch::SearchOutc
   }
 }
 
+// require_same and every other number of a hit and its domains.
+void require_identical(const hmmsearch::SearchOutcome& a, const hmmsearch::SearchOutcome& b) {
+  require_same(a, b);
+  CHECK(a.counts.residues_passed_forward == b.counts.residues_passed_forward);
+  for (std::size_t i = 0; i < a.hits.size(); ++i) {
+    const auto& x = a.hits[i];
+    const auto& y = b.hits[i];
+    CHECK(x.expected_domains == y.expected_domains);
+    CHECK(x.regions == y.regions);
+    CHECK(x.clustered == y.clustered);
+    CHECK(x.overlaps == y.overlaps);
+    CHECK(x.envelopes == y.envelopes);
+    for (std::size_t d = 0; d < x.domains.size(); ++d) {
+      CHECK(x.domains[d].ali_from == y.domains[d].ali_from);
+      CHECK(x.domains[d].ali_to == y.domains[d].ali_to);
+      CHECK(x.domains[d].hmm_from == y.domains[d].hmm_from);
+      CHECK(x.domains[d].hmm_to == y.domains[d].hmm_to);
+      CHECK(x.domains[d].env_nats == y.domains[d].env_nats);
+      CHECK(x.domains[d].null2_nats == y.domains[d].null2_nats);
+      CHECK(x.domains[d].bias_bits == y.domains[d].bias_bits);
+      CHECK(x.domains[d].lnP == y.domains[d].lnP);
+      CHECK(x.domains[d].mean_posterior == y.domains[d].mean_posterior);
+    }
+  }
+}
+
+// globins45.fa, then its globins two and three at a time with short linkers, and random targets with repeated runs
+// of the model's consensus (regions of several domains).
+std::string tandem_globins(const cudp::hmmer::Plan7Profile& profile) {
+  std::ifstream in(cudp::test::hmmer_examples_file("tutorial/globins45.fa"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> sequences;
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    if (line[0] == '>') {
+      sequences.emplace_back();
+    } else if (!sequences.empty()) {
+      sequences.back() += line;
+    }
+  }
+  std::string fasta = text.str();
+  std::mt19937 rng(9);
+  const std::string linkers = "GSAPTKE";
+  for (std::size_t s = 0; s + 2 < sequences.size(); s += 2) {
+    std::string joined = sequences[s];
+    for (std::size_t c = 1; c <= 1 + s % 2; ++c) {
+      joined += linkers.substr(0, rng() % linkers.size());
+      joined += sequences[s + c];
+    }
+    fasta += ">tandem" + std::to_string(s) + "\n" + joined + "\n";
+  }
+  const auto runs = cudp::test::random_targets(profile, 40, 3 * profile.M, 23);
+  for (std::size_t t = 0; t < runs.size(); ++t) {
+    fasta += ">runs" + std::to_string(t) + "\n";
+    for (const std::uint8_t code : runs[t]) fasta += profile.alphabet->symbols[code];
+    fasta += "\n";
+  }
+  return fasta;
+}
+
 }  // namespace
+
+TEST_CASE("cudp-hmmsearch's envelopes rescored on the device, on the host or shared give the host path's results",
+          "[hmmsearch][hmmer-examples]") {
+  const auto models = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file("tutorial/globins4.hmm"));
+  const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
+  const auto null_model = cudp::hmmer::default_null_model(alphabet);
+  const cudp::test::TempDir dir;
+  const std::string targets =
+      dir.file("tandem.fa", tandem_globins(cudp::hmmer::configure_profile(models.front(), null_model)));
+  const auto db = hmmsearch::load_database(targets, alphabet, "globins4.hmm");
+  hmmsearch::DeviceFilters device(cudp::engine::view_of(db));
+  long clustered = 0;
+  for (int setting = 0; setting < 3; ++setting) {
+    cudp::hmmer::Plan7PipelineOptions options;
+    options.max = setting == 1;
+    options.null2 = setting != 2;
+    options.alignments = setting != 1;
+    INFO("setting " << setting);
+    const cudp::hmmer::Plan7Pipeline pipeline(models.front(), null_model, options);
+    const auto host = hmmsearch::search_on_host(pipeline, db, 2);
+    std::uint64_t envelopes = 0;
+    for (const auto& hit : host.hits) {
+      envelopes += static_cast<std::uint64_t>(hit.envelopes);
+      clustered += hit.clustered;
+    }
+    for (const char* mode : {"all", "0", "shared"}) {
+      INFO("CUDP_DEVICE_ENVELOPES=" << mode);
+      setenv("CUDP_DEVICE_ENVELOPES", mode, 1);
+      const std::uint64_t before = hmmsearch::emulated_envelopes;
+      require_identical(hmmsearch::search_with_device(pipeline, db, device, 2), host);
+      const std::uint64_t rescored = hmmsearch::emulated_envelopes - before;
+      if (std::string(mode) == "all") CHECK(rescored == envelopes);
+      if (std::string(mode) == "0") CHECK(rescored == 0);
+      if (std::string(mode) == "shared") CHECK(rescored <= envelopes);
+      // The workers waiting for the device's parser rows as well.
+      setenv("CUDP_DEVICE_PARSERS", "wait", 1);
+      require_identical(hmmsearch::search_with_device(pipeline, db, device, 3), host);
+      unsetenv("CUDP_DEVICE_PARSERS");
+    }
+    // A device error comes out of the search, once the workers have done every envelope.
+    setenv("CUDP_DEVICE_ENVELOPES", setting == 0 ? "all" : "shared", 1);
+    hmmsearch::emulated_envelopes_fail = true;
+    CHECK_THROWS_AS(hmmsearch::search_with_device(pipeline, db, device, 2), std::runtime_error);
+    hmmsearch::emulated_envelopes_fail = false;
+    unsetenv("CUDP_DEVICE_ENVELOPES");
+  }
+  CHECK(clustered > 10);
+}
 
 TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results", "[hmmsearch][hmmer-examples]") {
   const std::string globins = cudp::test::hmmer_examples_file("tutorial/globins45.fa");

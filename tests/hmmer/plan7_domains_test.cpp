@@ -38,7 +38,8 @@ void require_same(const hmmer::DomainDefinition& got, const hmmer::DomainDefinit
   REQUIRE(got.overlaps == want.overlaps);
   REQUIRE(got.envelopes == want.envelopes);
   REQUIRE(got.null2_scores.size() == want.null2_scores.size());
-  for (std::size_t i = 0; i < got.null2_scores.size(); ++i) REQUIRE(same_bits(got.null2_scores[i], want.null2_scores[i]));
+  for (std::size_t i = 0; i < got.null2_scores.size(); ++i)
+    REQUIRE(same_bits(got.null2_scores[i], want.null2_scores[i]));
   REQUIRE(got.domains.size() == want.domains.size());
   for (std::size_t d = 0; d < got.domains.size(); ++d) {
     const hmmer::DomainEnvelope& a = got.domains[d];

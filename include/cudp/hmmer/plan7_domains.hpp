@@ -18,9 +18,15 @@
 //      accuracy alignment gives the alignment coordinates.
 // Counts reported per target: expected domains (sum of B posteriors), regions, regions clustered, envelopes
 // overlapping the previous one in a clustered region, envelopes, and domains actually rescored.
+//
+// Step 3 is most of the work on long models and needs nothing from the other steps but the envelope's residues and
+// the length model, so it can be done elsewhere (the GPU), later and in any order: plan() does steps 1 and 2 and
+// lists the envelopes to rescore as EnvelopeRequests; once each is rescored (rescore_envelope or
+// adopt_rescored_envelope of plan7_envelope.hpp), complete() finishes the definition exactly as define() does.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -53,11 +59,30 @@ struct DomainDefinition {
   std::vector<float> null2_scores;  // n2sc[0..L]: per residue null2 log odds, 0 outside envelopes
 };
 
+// One envelope that domain definition rescores, in the order define() rescores them.
+struct PlannedEnvelope {
+  int i = 0, j = 0;         // 1-based, inclusive
+  int region = 0;           // which region of the target it comes from (0, 1, ...)
+  bool null2_done = false;  // it comes from a clustered region, whose sampled tracebacks set its null2 scores
+};
+
+// Domain definition up to the envelopes' rescoring (DomainDefiner::plan), to be finished by DomainDefiner::complete
+// once every envelope is rescored, wherever and in whatever order that is done.
+struct DomainPlan {
+  // expected, regions, clustered and the null2 scores the clustered regions' tracebacks set; no envelopes counted
+  // and no domains yet.
+  DomainDefinition definition;
+  std::vector<PlannedEnvelope> envelopes;
+  // One per envelope, in the same order: its residues point into the target given to plan().
+  std::vector<EnvelopeRequest> requests;
+};
+
 // Scratch for one thread: matrices for regions and envelopes, the sampled ensemble.
 struct DomainWorkspace {
-  StripedMatrix fwd, bck;  // a region's or an envelope's Forward and Backward matrices
-  StripedMatrix oa;        // an envelope's optimal-accuracy matrix
-  EnvelopeScratch envelope;
+  // The envelopes this thread rescores; its Forward matrix also takes a clustered region's multihit Forward while
+  // the region's tracebacks are sampled (never at the same time), so that a thread keeps one set of these large
+  // matrices.
+  EnvelopeWorkspace envelope;
   DomainPosteriors posteriors;
   std::vector<TraceDomain> trace;
   std::vector<Lanes4> usage;
@@ -218,19 +243,46 @@ class DomainDefiner {
       : alphabet_(&alphabet), p_(parameters) {}
 
   // om: the target's profile in multihit mode for length L (left so on return); fwd, bck: its Forward and
-  // Backward parser matrices over dsq[0..L-1].
+  // Backward parser matrices over dsq[0..L-1]. plan(), rescore_envelope for each request, complete().
   void define(StripedOddsProfile& om, const std::uint8_t* dsq, int L, const StripedMatrix& fwd,
               const StripedMatrix& bck, DomainWorkspace& ws, DomainDefinition& out) const {
+    DomainPlan planned;
+    plan(om, dsq, L, fwd, bck, ws, planned);
+    std::vector<RescoredEnvelope> rescored(planned.requests.size());
+    const std::int64_t saveL = om.length();
+    om.set_mode(false, saveL);
+    for (std::size_t e = 0; e < rescored.size(); ++e)
+      rescore_envelope(om, *alphabet_, planned.requests[e], p_.alignments, ws.envelope, rescored[e]);
+    om.set_mode(true, saveL);
+    complete(dsq, std::move(planned), std::move(rescored), out);
+  }
+
+  // Everything define() does but rescoring the envelopes: the regions, and for those that hold several domains the
+  // sampled tracebacks (which set the region's null2 scores) and their clusters. `out` lists the envelopes and a
+  // request for each, with om's unihit transitions for length L (as rescore_envelope must see them). om: as for
+  // define().
+  void plan(StripedOddsProfile& om, const std::uint8_t* dsq, int L, const StripedMatrix& fwd, const StripedMatrix& bck,
+            DomainWorkspace& ws, DomainPlan& out) const {
     CUDP_PLAN7_NO_FP_CONTRACT
-    out = DomainDefinition{};
-    out.null2_scores.assign(static_cast<std::size_t>(L) + 1, 0.0f);
+    out.definition = DomainDefinition{};
+    out.envelopes.clear();
+    out.requests.clear();
+    DomainDefinition& dd = out.definition;
+    dd.null2_scores.assign(static_cast<std::size_t>(L) + 1, 0.0f);
     domain_posteriors(om, fwd, bck, ws.posteriors);
     const std::vector<float>& mocc = ws.posteriors.mocc;
     const std::vector<float>& btot = ws.posteriors.btot;
     const std::vector<float>& etot = ws.posteriors.etot;
-    out.expected = btot[static_cast<std::size_t>(L)];
+    dd.expected = btot[static_cast<std::size_t>(L)];
     const std::int64_t saveL = om.length();
     om.set_mode(false, saveL);
+    const OddsSpecials unihit = om.xf();
+    om.set_mode(true, saveL);
+    const auto add = [&](int i, int j, bool null2_done) {
+      out.envelopes.push_back(PlannedEnvelope{i, j, dd.regions - 1, null2_done});
+      out.requests.push_back(
+          EnvelopeRequest{dsq + (i - 1), static_cast<std::uint32_t>(j - i + 1), unihit, !null2_done});
+    };
     int i = -1;
     bool triggered = false;
     for (int j = 1; j <= L; ++j) {
@@ -243,28 +295,71 @@ class DomainDefiner {
         }
         if (mocc[ju] >= p_.rt1) triggered = true;
       } else if (mocc[ju] - (etot[ju] - etot[ju - 1]) < p_.rt2) {
-        out.regions += 1;
+        dd.regions += 1;
         if (multidomain_region(ws.posteriors, i, j)) {
-          out.clustered += 1;
-          om.set_mode(true, saveL);
-          striped_forward(om, dsq + (i - 1), j - i + 1, ws.fwd, true);
-          const std::vector<detail::Cluster> clusters = trace_ensemble(om, dsq, i, j, ws, out);
-          om.set_mode(false, saveL);
-          int last_j2 = 0;
-          for (const detail::Cluster& cluster : clusters) {
-            if (cluster.i <= last_j2) out.overlaps += 1;
-            out.envelopes += 1;
-            if (rescore_envelope(om, dsq, cluster.i, cluster.j, true, ws, out)) last_j2 = cluster.j;
-          }
+          dd.clustered += 1;
+          striped_forward(om, dsq + (i - 1), j - i + 1, ws.envelope.fwd, true);
+          for (const detail::Cluster& cluster : trace_ensemble(om, dsq, i, j, ws, dd)) add(cluster.i, cluster.j, true);
         } else {
-          out.envelopes += 1;
-          rescore_envelope(om, dsq, i, j, false, ws, out);
+          add(i, j, false);
         }
         i = -1;
         triggered = false;
       }
     }
-    om.set_mode(true, saveL);
+  }
+
+  // Finishes define() from a plan of `dsq` (the same target) and its envelopes rescored, in the plan's order: counts
+  // the envelopes and the overlaps of clustered ones (with the last envelope of the region that was rescored), sets
+  // the null2 scores of single-domain regions from their envelopes and keeps the envelopes that decoded as domains.
+  // Takes both apart.
+  void complete(const std::uint8_t* dsq, DomainPlan&& plan, std::vector<RescoredEnvelope>&& rescored,
+                DomainDefinition& out) const {
+    CUDP_PLAN7_NO_FP_CONTRACT
+    if (rescored.size() != plan.envelopes.size())
+      throw std::invalid_argument("DomainDefiner::complete: not one rescored envelope per planned envelope");
+    out = std::move(plan.definition);
+    std::vector<float>& n2sc = out.null2_scores;
+    int region = -1, last_j2 = 0;
+    for (std::size_t e = 0; e < plan.envelopes.size(); ++e) {
+      const PlannedEnvelope& planned = plan.envelopes[e];
+      RescoredEnvelope& r = rescored[e];
+      const int i = planned.i, j = planned.j;
+      if (planned.region != region) {
+        region = planned.region;
+        last_j2 = 0;
+      }
+      if (planned.null2_done && i <= last_j2) out.overlaps += 1;
+      out.envelopes += 1;
+      // rescore_isolated_domain's tail; HMMER drops an envelope whose decoding overflowed.
+      if (!r.decoded) continue;
+      if (planned.null2_done) last_j2 = j;
+      DomainEnvelope d;
+      if (p_.alignments) {
+        d.alignment = std::move(r.columns);
+        for (AlignedColumn& c : d.alignment)
+          if (c.state != TraceState::D) c.i += i - 1;
+      }
+      if (!planned.null2_done) {
+        if (r.null2.size() < static_cast<std::size_t>(alphabet_->Kp))
+          throw std::invalid_argument("DomainDefiner::complete: an envelope rescored without its null2");
+        for (int pos = i; pos <= j; ++pos) {
+          n2sc[static_cast<std::size_t>(pos)] = std::log(r.null2[dsq[pos - 1]]);
+        }
+      }
+      float domcorrection = 0.0f;
+      for (int pos = i; pos <= j; ++pos) domcorrection += n2sc[static_cast<std::size_t>(pos)];
+      d.env_from = i;
+      d.env_to = j;
+      d.ali_from = r.oa.sq_from + i - 1;
+      d.ali_to = r.oa.sq_to + i - 1;
+      d.hmm_from = r.oa.hmm_from;
+      d.hmm_to = r.oa.hmm_to;
+      d.env_nats = r.env_nats;
+      d.domcorrection = domcorrection;
+      d.expected_correct = r.oa.expected_correct;
+      out.domains.push_back(std::move(d));
+    }
   }
 
  private:
@@ -280,7 +375,7 @@ class DomainDefiner {
     return max >= p_.rt3;
   }
 
-  // region_trace_ensemble: ws.fwd holds the region's multihit Forward matrix.
+  // region_trace_ensemble: ws.envelope.fwd holds the region's multihit Forward matrix.
   std::vector<detail::Cluster> trace_ensemble(const StripedOddsProfile& om, const std::uint8_t* dsq, int ireg, int jreg,
                                               DomainWorkspace& ws, DomainDefinition& out) const {
     CUDP_PLAN7_NO_FP_CONTRACT
@@ -290,7 +385,7 @@ class DomainDefiner {
     ws.rng.init(p_.seed);
     ws.samples.clear();
     for (int t = 0; t < p_.samples; ++t) {
-      if (!stochastic_trace(ws.rng, om, ws.fwd, Lr, ws.trace)) ws.trace.clear();
+      if (!stochastic_trace(ws.rng, om, ws.envelope.fwd, Lr, ws.trace)) ws.trace.clear();
       int pos = 1;
       for (const TraceDomain& d : ws.trace) {
         ws.samples.push_back(
@@ -334,43 +429,6 @@ class DomainDefiner {
       if (!dominated[static_cast<std::size_t>(d)]) kept.push_back(clusters[static_cast<std::size_t>(d)]);
     }
     return kept;
-  }
-
-  // rescore_isolated_domain: om is in unihit mode for the whole target's length.
-  bool rescore_envelope(const StripedOddsProfile& om, const std::uint8_t* dsq, int i, int j, bool null2_done,
-                        DomainWorkspace& ws, DomainDefinition& out) const {
-    CUDP_PLAN7_NO_FP_CONTRACT
-    const int Ld = j - i + 1;
-    const std::uint8_t* segment = dsq + (i - 1);
-    const float envsc = striped_forward(om, segment, Ld, ws.fwd, true);
-    striped_backward(om, segment, Ld, ws.fwd, ws.bck, true);
-    DomainEnvelope d;
-    OptimalAccuracyResult oa;
-    if (!envelope_posteriors(om, *alphabet_, ws.fwd, ws.bck, ws.envelope, ws.oa, oa, null2_done ? nullptr : &ws.null2,
-                             p_.alignments ? &d.alignment : nullptr)) {
-      return false;
-    }
-    for (AlignedColumn& c : d.alignment)
-      if (c.state != TraceState::D) c.i += i - 1;
-    std::vector<float>& n2sc = out.null2_scores;
-    if (!null2_done) {
-      for (int pos = i; pos <= j; ++pos) {
-        n2sc[static_cast<std::size_t>(pos)] = std::log(ws.null2[dsq[pos - 1]]);
-      }
-    }
-    float domcorrection = 0.0f;
-    for (int pos = i; pos <= j; ++pos) domcorrection += n2sc[static_cast<std::size_t>(pos)];
-    d.env_from = i;
-    d.env_to = j;
-    d.ali_from = oa.sq_from + i - 1;
-    d.ali_to = oa.sq_to + i - 1;
-    d.hmm_from = oa.hmm_from;
-    d.hmm_to = oa.hmm_to;
-    d.env_nats = envsc;
-    d.domcorrection = domcorrection;
-    d.expected_correct = oa.expected_correct;
-    out.domains.push_back(std::move(d));
-    return true;
   }
 
   const Plan7Alphabet* alphabet_;

@@ -13,7 +13,10 @@
 // then never run, since no P-value exceeds 1), --nobias turns stage 2 off, --nonull2 leaves scores uncorrected.
 //
 // The stage decisions are separate calls so that the filters can run elsewhere (the GPU) and only their results
-// come back: after_msv, after_viterbi, after_filters. run() does all of it on the host.
+// come back: after_msv, after_viterbi, after_filters. run() does all of it on the host. after_filters is in turn
+// two halves, before_envelopes and after_envelopes, with the rescoring of the domain envelopes between them, so
+// that envelopes can be rescored elsewhere, later and in batches across targets (rescore_envelope on the host,
+// adopt_envelope for a device's results).
 //
 // Everything after the filters reproduces HMMER's single-precision SSE arithmetic operation for operation
 // (plan7_odds_profile.hpp, plan7_posterior.hpp, plan7_domains.hpp), so scores, envelopes, alignment coordinates and
@@ -28,6 +31,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -114,8 +118,16 @@ class Plan7Pipeline {
     StripedOddsProfile odds;
     StripedMatrix forward, backward;  // parser matrices of the whole target
     DomainWorkspace domains;
-    DomainDefinition definition;
     const Plan7Pipeline* owner = nullptr;  // the pipeline whose profiles these are copies of
+  };
+
+  // A target between the two halves of after_filters: it passed F3 and its domain definition waits for its
+  // envelopes. Owns all it holds but the residues, which its requests point into (the caller's target).
+  struct PendingTarget {
+    std::size_t L = 0;
+    float fwdsc = 0;   // Forward score (nats)
+    float nullsc = 0;  // null1 score (nats)
+    DomainPlan plan;   // plan.requests: the envelopes to rescore, each for rescore_envelope or adopt_envelope
   };
 
   struct AfterMsv {
@@ -171,23 +183,39 @@ class Plan7Pipeline {
   // domain definition (plan7_domains.hpp), null2 and the reported scores, as p7_Pipeline computes them. No hit
   // when Forward's P-value is above F3, or (as in HMMER) when domain definition finds no region or no envelope;
   // reporting thresholds (E-values need Z) are the caller's. `parsed`, when given, holds the target's Forward and
-  // Backward parser rows computed elsewhere (the GPU), which are then not computed again.
+  // Backward parser rows computed elsewhere (the GPU), which are then not computed again. The same as
+  // before_envelopes, rescore_envelope for each request and after_envelopes.
   std::optional<Plan7SequenceHit> after_filters(const std::uint8_t* codes, std::size_t L, float filter_nats,
+                                                Plan7PipelineCounts& counts, Workspace& ws,
+                                                const ParserSpecials* parsed = nullptr) const {
+    std::optional<PendingTarget> pending = before_envelopes(codes, L, filter_nats, counts, ws, parsed);
+    if (!pending) return std::nullopt;
+    const std::vector<EnvelopeRequest>& requests = pending->plan.requests;
+    std::vector<RescoredEnvelope> rescored(requests.size());
+    for (std::size_t e = 0; e < requests.size(); ++e) rescore_envelope(requests[e], L, ws, rescored[e]);
+    ws.odds.set_mode(true, static_cast<std::int64_t>(L));
+    return after_envelopes(codes, std::move(*pending), std::move(rescored));
+  }
+
+  // after_filters' first half: Forward against F3, Backward and domain definition up to the envelopes
+  // (DomainDefiner::plan). Nothing when after_filters returns no hit before rescoring an envelope.
+  std::optional<PendingTarget> before_envelopes(const std::uint8_t* codes, std::size_t L, float filter_nats,
                                                 Plan7PipelineCounts& counts, Workspace& ws,
                                                 const ParserSpecials* parsed = nullptr) const {
     CUDP_PLAN7_NO_FP_CONTRACT
     if (L == 0) return std::nullopt;
     prepare(ws, L);
     const int n = static_cast<int>(L);
-    const float nullsc = null1_score(static_cast<std::int64_t>(L));
-    float fwdsc = 0.0f;
+    PendingTarget pending;
+    pending.L = L;
+    pending.nullsc = null1_score(static_cast<std::int64_t>(L));
     if (parsed != nullptr) {
       adopt_parser_specials(ws.forward, ws.odds.M(), ws.odds.Q(), n, parsed->forward, true, true);
-      fwdsc = forward_parser_score(ws.odds, ws.forward);
+      pending.fwdsc = forward_parser_score(ws.odds, ws.forward);
     } else {
-      fwdsc = striped_forward(ws.odds, codes, n, ws.forward, false);
+      pending.fwdsc = striped_forward(ws.odds, codes, n, ws.forward, false);
     }
-    const float filtered_bits = static_cast<float>((fwdsc - filter_nats) / detail::kLn2);
+    const float filtered_bits = static_cast<float>((pending.fwdsc - filter_nats) / detail::kLn2);
     const double P = exponential_survival(filtered_bits, stats_.forward_tau, stats_.forward_lambda);
     if (P > options_.F3) return std::nullopt;
     counts.passed_forward += 1;
@@ -199,9 +227,42 @@ class Plan7Pipeline {
     } else {
       striped_backward(ws.odds, codes, n, ws.forward, ws.backward, false);
     }
-    definer_.define(ws.odds, codes, n, ws.forward, ws.backward, ws.domains, ws.definition);
-    const DomainDefinition& dd = ws.definition;
-    if (dd.regions == 0 || dd.envelopes == 0) return std::nullopt;
+    definer_.plan(ws.odds, codes, n, ws.forward, ws.backward, ws.domains, pending.plan);
+    // No envelope also means no region.
+    if (pending.plan.envelopes.empty()) return std::nullopt;
+    return pending;
+  }
+
+  // Whether envelopes are rescored with their alignment columns (rescore_envelope's and a device's `columns`).
+  bool envelope_columns() const { return options_.alignments; }
+
+  // One envelope of a target of length L rescored on the host, as after_filters does it: ws's odds profile is
+  // left in unihit mode for L (the next target's calls reconfigure it).
+  void rescore_envelope(const EnvelopeRequest& request, std::size_t L, Workspace& ws, RescoredEnvelope& out) const {
+    unihit_odds(request, L, ws);
+    cudp::hmmer::rescore_envelope(ws.odds, *alphabet_, request, envelope_columns(), ws.domains.envelope, out);
+  }
+
+  // Envelope j of a batch rescored on a device (request: the one it was given), of a target of length L, finished
+  // on the host; ws as for rescore_envelope.
+  void adopt_envelope(const EnvelopeRequest& request, std::size_t L, const EnvelopeBatch& batch, std::size_t j,
+                      Workspace& ws, RescoredEnvelope& out) const {
+    unihit_odds(request, L, ws);
+    adopt_rescored_envelope(ws.odds, *alphabet_, request, batch, j, ws.domains.envelope.scratch, out);
+  }
+
+  // after_filters' second half: `rescored` holds pending.plan's envelopes rescored, in its order. Domain
+  // definition's end (DomainDefiner::complete), null2 and the reported scores. `codes`: the target given to
+  // before_envelopes.
+  std::optional<Plan7SequenceHit> after_envelopes(const std::uint8_t* codes, PendingTarget&& pending,
+                                                  std::vector<RescoredEnvelope>&& rescored) const {
+    CUDP_PLAN7_NO_FP_CONTRACT
+    const std::size_t L = pending.L;
+    const int n = static_cast<int>(L);
+    const float fwdsc = pending.fwdsc, nullsc = pending.nullsc;
+    DomainDefinition dd;
+    definer_.complete(codes, std::move(pending.plan), std::move(rescored), dd);
+    if (dd.regions == 0 || dd.envelopes == 0) return std::nullopt;  // before_envelopes has returned nothing
 
     const float log_omega = static_cast<float>(std::log(static_cast<double>(kOmega)));
     float seqbias = 0.0f;
@@ -309,6 +370,20 @@ class Plan7Pipeline {
     const double x = bits;
     if (x < stats_.forward_tau) return 0.0;
     return -static_cast<double>(stats_.forward_lambda) * (x - static_cast<double>(stats_.forward_tau));
+  }
+
+  // ws's odds profile in unihit mode for targets of length L, as domain definition rescores envelopes; the
+  // request's transitions must be those.
+  void unihit_odds(const EnvelopeRequest& request, std::size_t L, Workspace& ws) const {
+    if (ws.owner != this) prepare(ws, L);
+    const auto length = static_cast<std::int64_t>(L);
+    if (ws.odds.length() != length || ws.odds.multihit()) ws.odds.set_mode(false, length);
+    const OddsSpecials& a = ws.odds.xf();
+    const OddsSpecials& b = request.xf;
+    if (a.n_loop != b.n_loop || a.n_move != b.n_move || a.e_loop != b.e_loop || a.e_move != b.e_move ||
+        a.c_loop != b.c_loop || a.c_move != b.c_move || a.j_loop != b.j_loop || a.j_move != b.j_move) {
+      throw std::invalid_argument("Plan7Pipeline: an envelope request for another target length or mode");
+    }
   }
 
   void prepare(Workspace& ws, std::size_t L) const {
