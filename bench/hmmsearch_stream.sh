@@ -29,14 +29,14 @@ fi
 [ -n "$search_path" ] && prefix+=("-DCMAKE_PREFIX_PATH=$search_path")
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test device_plan7_parsers_test \
+cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test device_plan7_parsers_test device_envelopes_test \
   >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
 hmmsearch=build-gpu/examples/hmmsearch/cudp-hmmsearch
 examples=${CUDP_EXAMPLES:-/tmp/cputools/usr/share/doc/hmmer/examples}
 
 if [ "${TESTS:-1}" = 1 ]; then
-  tests="device_plan7_filters_test|device_plan7_parsers_test|hmmsearch_gpu_memory|daemon.*_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
+  tests="device_plan7_filters_test|device_plan7_parsers_test|device_envelopes_test|hmmsearch_gpu_memory|daemon.*_cuda|hmmsearch_vs_hmmsearch_.*_cuda"
   tests="${TEST_REGEX:-$tests|phmmer_vs_phmmer_.*_cuda|hmmscan_vs_hmmscan_.*_cuda}"
   (cd build-gpu && ctest -R "$tests" --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
   log "hmmsearch, phmmer and hmmscan GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
@@ -51,6 +51,9 @@ if [ "${TESTS:-1}" = 1 ]; then
     timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
       "Device passes keeping their matrices*" >"$OUT/sanitizer-matrices-$tool.log" 2>&1
     log "compute-sanitizer $tool, device passes keeping their matrices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-matrices-$tool.log" | tr '\n' ' ')"
+    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_envelopes_test "[small]" \
+      >"$OUT/sanitizer-envelopes-$tool.log" 2>&1
+    log "compute-sanitizer $tool, envelope rescoring: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-envelopes-$tool.log" | tr '\n' ' ')"
   done
   # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
   build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1

@@ -449,9 +449,10 @@ class DeviceEnvelopeRescorer {
     for (std::size_t begin = 0; begin < n;) {
       std::size_t end = begin;
       std::uint64_t bytes = 0;
+      const std::uint64_t limit = wave_limit();
       while (end < n) {
         const std::uint64_t need = bytes_for(requests[end].length);
-        if (end > begin && bytes + need > room_) break;
+        if (end > begin && bytes + need > limit) break;
         bytes += need;
         ++end;
       }
@@ -471,6 +472,15 @@ class DeviceEnvelopeRescorer {
   }
 
  private:
+  // What a wave may take: the room given, but no more than the matrices already held plus most of what the device
+  // has free now, which other searches may share (cudp-hmmscan's workers, each with its own rescorer).
+  std::uint64_t wave_limit() const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t held = (forward_cells_.capacity() + backward_cells_.capacity()) * sizeof(float);
+    return std::min<std::uint64_t>(room_, held + free_bytes / 10 * 8);
+  }
+
   // The dynamic shared memory the sweep may have: the device's opt-in size less the kernel's own.
   static int sweep_shared_room() {
     cudaFuncAttributes attributes{};
