@@ -129,6 +129,21 @@ struct DeviceFilters::Impl {
   std::vector<std::uint32_t> all;
   cudp::hmmer::DevicePlan7Parsers parsers;
   std::unique_ptr<cudp::hmmer::DeviceEnvelopeRescorer> rescorer;  // made at the first call, with what is free then
+
+  // The flag the parser kernel reads to stop early: page-locked, so the kernel sees the host's writes.
+  volatile int* parsers_called_off() {
+    if (called_off == nullptr) {
+      void* p = nullptr;
+      CUDP_CUDA_CHECK(cudaHostAlloc(&p, sizeof(int), cudaHostAllocMapped));
+      called_off.reset(static_cast<int*>(p));
+      *called_off = 0;
+    }
+    return called_off.get();
+  }
+  struct FreeHost {
+    void operator()(int* p) const { cudaFreeHost(p); }
+  };
+  std::unique_ptr<int, FreeHost> called_off;
 };
 
 DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(std::make_unique<Impl>(db)) {}
@@ -231,8 +246,12 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
   }
   impl_->parsers.set_model(tables);
   if (!impl_->parsers.fits()) return false;
-  impl_->parsers.run(residues, lengths, rows);
-  return true;
+  impl_->parsers.run(residues, lengths, rows, cudaStreamPerThread, nullptr, nullptr, impl_->parsers_called_off());
+  return *impl_->parsers_called_off() == 0;
+}
+
+void DeviceFilters::call_off_parsers(bool off) {
+  *impl_->parsers_called_off() = off ? 1 : 0;
 }
 
 bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables& tables,

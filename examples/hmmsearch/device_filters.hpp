@@ -48,6 +48,9 @@ class DeviceFilters {
   // host then computes them).
   bool parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
                cudp::hmmer::ParserRowsBatch& rows);
+  // From another thread: stops a parsers() call under way (it then returns false), and every later one, until
+  // called again with false. The host's workers call it off once they have taken every target.
+  void call_off_parsers(bool off);
   // Domain envelopes rescored alone (HMMER's rescore_isolated_domain: unihit Forward and Backward, posterior
   // decoding, null2 by expectation where asked, the optimal-accuracy alignment and its columns with `columns`), for
   // the host to finish bit for bit as its own (adopt_rescored_envelope). Called from one thread beside the host's

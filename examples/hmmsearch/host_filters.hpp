@@ -115,6 +115,8 @@ class HostFilters {
   bool parsers(const cudp::hmmer::OddsTables&, const std::vector<std::uint32_t>&, cudp::hmmer::ParserRowsBatch&) {
     return false;
   }
+  void call_off_parsers(bool) {}
+
   // The host's workers rescore the envelopes themselves (Plan7Pipeline::rescore_envelope).
   bool envelopes(const cudp::hmmer::OddsTables&, const std::vector<cudp::hmmer::EnvelopeRequest>&, bool,
                  cudp::hmmer::EnvelopeBatch&) {

@@ -154,7 +154,9 @@ std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSe
 // workers. A worker does not wait for them: a target whose piece is not done yet when a worker takes it has its
 // parsers computed on the host (the same numbers), and the device skips pieces the workers have already passed.
 // With `wait` set the workers do wait, so that every target takes the device's rows (for tests). Null rows
-// everywhere when the device does not compute them or `enabled` is false; finish() rethrows a device error.
+// everywhere when the device does not compute them or `enabled` is false. finish(), once the workers are done,
+// calls off the piece under way, whose rows nobody will read (on short models a long target's piece takes the
+// GPU longer than the host threads take for everything), and rethrows a device error.
 template <class Filters>
 class ParserFeed {
  public:
@@ -171,6 +173,8 @@ class ParserFeed {
       finished_ = true;
       return;
     }
+    filters_ = &filters;
+    filters.call_off_parsers(false);
     producer_ = std::thread([this, &filters, &om] {
       const auto start = std::chrono::steady_clock::now();
       const cudp::hmmer::OddsTables tables = om.tables();  // here, off the workers' way
@@ -223,9 +227,12 @@ class ParserFeed {
 
  private:
   void finish_quietly() {
-    if (producer_.joinable()) producer_.join();
+    if (!producer_.joinable()) return;
+    filters_->call_off_parsers(true);
+    producer_.join();
   }
 
+  Filters* filters_ = nullptr;
   std::vector<std::vector<std::uint32_t>> pieces_;
   std::vector<std::pair<std::size_t, std::size_t>> where_;  // per target of the list: piece, place in it
   std::vector<std::size_t> ends_;                            // per piece: one past its last target in the list

@@ -91,6 +91,8 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
   return true;
 }
 
+void DeviceFilters::call_off_parsers(bool) {}
+
 std::atomic<std::uint64_t> emulated_envelopes{0};
 std::atomic<bool> emulated_envelopes_fail{false};
 

@@ -1,5 +1,8 @@
 #include "device_parsers_runner.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "cudp/hmmer/device_parsers.cuh"
 
 namespace cudp::test {
@@ -23,6 +26,27 @@ hmmer::ParserRowsBatch run_device_full_passes(const hmmer::OddsTables& tables,
   parsers.set_model(tables);
   hmmer::ParserRowsBatch rows;
   parsers.run(residues, lengths, rows, cudaStreamPerThread, &cells, &length_models);
+  return rows;
+}
+
+hmmer::ParserRowsBatch run_device_parsers_called_off(const hmmer::OddsTables& tables,
+                                                     const std::vector<const std::uint8_t*>& residues,
+                                                     const std::vector<std::uint32_t>& lengths, int delay_ms) {
+  void* flag = nullptr;
+  CUDP_CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  volatile int* off = static_cast<int*>(flag);
+  *off = delay_ms == 0 ? 1 : 0;
+  hmmer::DevicePlan7Parsers parsers(std::uint64_t{512} << 20);
+  parsers.set_model(tables);
+  std::thread caller([&] {
+    if (delay_ms == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    *off = 1;
+  });
+  hmmer::ParserRowsBatch rows;
+  parsers.run(residues, lengths, rows, cudaStreamPerThread, nullptr, nullptr, off);
+  caller.join();
+  CUDP_CUDA_CHECK(cudaFreeHost(flag));
   return rows;
 }
 

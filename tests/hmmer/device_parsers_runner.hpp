@@ -20,4 +20,10 @@ hmmer::ParserRowsBatch run_device_full_passes(const hmmer::OddsTables& tables,
                                               const std::vector<hmmer::OddsSpecials>& length_models,
                                               std::uint64_t room_bytes, hmmer::ParserCellsBatch& cells);
 
+// run_device_parsers called off by another thread `delay_ms` milliseconds after it starts (0: before); returns
+// what the call wrote, which the caller must not trust.
+hmmer::ParserRowsBatch run_device_parsers_called_off(const hmmer::OddsTables& tables,
+                                                     const std::vector<const std::uint8_t*>& residues,
+                                                     const std::vector<std::uint32_t>& lengths, int delay_ms);
+
 }  // namespace cudp::test

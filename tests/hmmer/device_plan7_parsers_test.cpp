@@ -112,6 +112,31 @@ TEST_CASE("Device parsers in waves of a few targets give the same rows", "[hmmer
   CHECK(tally.targets == 30);
 }
 
+// cudp-hmmsearch calls off the parsers once its host threads have every target: a call made off before it starts
+// launches nothing, one called off midway returns (its rows are dropped), and the next call is exact again.
+TEST_CASE("Device parsers called off stop, and the next call is exact", "[hmmer][device][parsers]") {
+  hmmer::use_hmmer_float_mode();
+  const test::RandomModelOptions o{900, false, 23};
+  const hmmer::HmmModel hmm = test::random_hmm(o);
+  const hmmer::Plan7Profile profile =
+      hmmer::configure_profile(hmm, hmmer::default_null_model(hmmer::plan7_alphabet_of(hmm.alphabet)));
+  const hmmer::StripedOddsProfile om(profile);
+  const auto targets = test::random_targets(profile, 40, 3000, 29);
+  std::vector<const std::uint8_t*> residues;
+  std::vector<std::uint32_t> lengths;
+  for (const auto& t : targets) {
+    residues.push_back(t.data());
+    lengths.push_back(static_cast<std::uint32_t>(t.size()));
+  }
+  const hmmer::ParserRowsBatch before = test::run_device_parsers_called_off(om.tables(), residues, lengths, 0);
+  REQUIRE(before.size() == targets.size());
+  CHECK(std::all_of(before.forward.begin(), before.forward.end(), [](float x) { return x == 0.0f; }));
+  test::run_device_parsers_called_off(om.tables(), residues, lengths, 2);
+  Tally tally;
+  check_model(o, 40, 3000, std::uint64_t{512} << 20, tally);
+  CHECK(tally.targets == 40);
+}
+
 // Envelopes as domain definition rescores them: pieces of targets, in unihit mode for their whole target's length,
 // with every row's cells kept, against the host's full-matrix passes, every cell and special state.
 TEST_CASE("Device passes keeping their matrices equal the host's full-matrix passes, every cell",

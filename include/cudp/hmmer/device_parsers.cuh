@@ -192,10 +192,23 @@ __device__ inline void rescale_row(float scale, float& xN, float& xJ, float& xB,
   }
 }
 
+// Whether the host has called the batch off (`cancel`: page-locked host memory, read every 32 rows), the same
+// answer on every thread of the block. The caller then drops whatever the kernel wrote.
+__device__ inline bool called_off(const volatile int* cancel, int i) {
+  __shared__ int stop;
+  if (cancel == nullptr || (i & 31) != 0) return false;
+  if (threadIdx.x == 0) stop = *cancel;
+  __syncthreads();
+  const bool off = stop != 0;
+  __syncthreads();  // read by every thread before thread 0 may write it again
+  return off;
+}
+
 // striped_forward(..., keep_all_rows = false) of one target by one block; `cells` holds two rows.
 // With `matrix`, every row's cells are kept there too (striped_forward(..., keep_all_rows = true)).
-__device__ inline void forward(const Tables& om, const Task& t, const std::uint8_t* dsq, float* rows, float* cells,
-                               const Scratch& scratch, float* matrix) {
+// Returns false where the batch was called off (`cancel`).
+__device__ inline bool forward(const Tables& om, const Task& t, const std::uint8_t* dsq, float* rows, float* cells,
+                               const Scratch& scratch, float* matrix, const volatile int* cancel) {
   const int Q = om.Q;
   const Place p(Q);
   const int r = p.r;
@@ -208,6 +221,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
   __syncthreads();
   keep_row(pp, Q, matrix, 0);
   for (int i = 1; i <= L; ++i) {
+    if (called_off(cancel, i)) return false;
     const float* rp = om.match_of(dsq[i - 1]);
     // M and I of every vector from the previous row; vector 0 takes lane r-1's last vector (nothing in lane 0).
     if (p.first < p.last) {
@@ -294,6 +308,7 @@ __device__ inline void forward(const Tables& om, const Task& t, const std::uint8
     // Only read from here on: the next row writes the other buffer.
     keep_row(pp, Q, matrix, i);
   }
+  return true;
 }
 
 // The D->D chains of a Backward row extended three more times across the lanes (finish_backward_deletes' first
@@ -326,7 +341,8 @@ __device__ inline void add_backward_match_deletes(const Tables& om, const Row& d
 // whether the Backward switched to its own scale factors.
 // With `matrix`, rows 1..L of cells are kept there too (striped_backward(..., keep_all_rows = true)).
 __device__ inline bool backward(const Tables& om, const Task& t, const std::uint8_t* dsq, const float* fwd,
-                                float* rows, float* cells, const Scratch& scratch, float* matrix) {
+                                float* rows, float* cells, const Scratch& scratch, float* matrix,
+                                const volatile int* cancel) {
   const int Q = om.Q;
   const Place p(Q);
   const int r = p.r;
@@ -367,6 +383,7 @@ __device__ inline bool backward(const Tables& om, const Task& t, const std::uint
 
   bool own_scales = false;
   for (int i = L - 1; i >= 1; --i) {
+    if (called_off(cancel, i)) return false;
     const Row dpp = row(i + 1);
     dpc = row(i);
     const float* rp = om.match_of(dsq[i]);  // residue i+1
@@ -459,7 +476,7 @@ template <class Unused = void>
 __global__ void __launch_bounds__(kThreads) parsers_kernel(Tables om, const Task* tasks, const std::uint8_t* residues,
                                                             float* forward, float* backward,
                                                             std::uint8_t* own_scales, float* forward_cells,
-                                                            float* backward_cells) {
+                                                            float* backward_cells, const volatile int* cancel) {
   extern __shared__ float shared[];
   const int Q = om.Q;
   float* cells = shared;
@@ -472,10 +489,11 @@ __global__ void __launch_bounds__(kThreads) parsers_kernel(Tables om, const Task
   const std::uint8_t* dsq = residues + t.residues;
   float* fwd = forward + t.rows * kSpecials;
   const bool keep = forward_cells != nullptr;
-  device_parsers::forward(om, t, dsq, fwd, cells, scratch, keep ? forward_cells + t.cells : nullptr);
+  if (!device_parsers::forward(om, t, dsq, fwd, cells, scratch, keep ? forward_cells + t.cells : nullptr, cancel))
+    return;
   __syncthreads();  // thread 0 wrote the Forward's scale factors that the Backward reads
   const bool own = device_parsers::backward(om, t, dsq, fwd, backward + t.rows * kSpecials, cells, scratch,
-                                            keep ? backward_cells + t.cells : nullptr);
+                                            keep ? backward_cells + t.cells : nullptr, cancel);
   if (threadIdx.x == 0) own_scales[blockIdx.x] = own ? 1 : 0;
 }
 
@@ -509,13 +527,13 @@ class DevicePlan7Parsers {
   // device for a pass of its own after this one, as DeviceEnvelopeRescorer does).
   void launch(const device_parsers::Task* tasks, unsigned count, const std::uint8_t* residues, float* forward_rows,
               float* backward_rows, std::uint8_t* own_scales, float* forward_cells, float* backward_cells,
-              cudaStream_t stream) const {
+              cudaStream_t stream, const volatile int* cancel = nullptr) const {
     // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
     // their own models at the same time, and a limit set per model would race with their launches.
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared_bytes()));
     device_parsers::parsers_kernel<><<<count, device_parsers::kThreads, shared_bytes(), stream>>>(
-        tables(), tasks, residues, forward_rows, backward_rows, own_scales, forward_cells, backward_cells);
+        tables(), tasks, residues, forward_rows, backward_rows, own_scales, forward_cells, backward_cells, cancel);
     CUDP_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -529,10 +547,11 @@ class DevicePlan7Parsers {
   // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits(). With `cells`,
   // also every row's cells of both passes (full matrices). With `length_models`, target j's special transitions
   // are length_models[j] (an envelope is rescored in unihit mode for its whole target's length); otherwise
-  // multihit for its own length.
+  // multihit for its own length. With `cancel` (page-locked host memory the kernel can read), another thread may
+  // call the batch off by setting it: the kernel's blocks stop within 32 rows, and `out` is then meaningless.
   void run(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
            ParserRowsBatch& out, cudaStream_t stream = cudaStreamPerThread, ParserCellsBatch* cells = nullptr,
-           const std::vector<OddsSpecials>* length_models = nullptr) {
+           const std::vector<OddsSpecials>* length_models = nullptr, const volatile int* cancel = nullptr) {
     if (!fits()) throw std::length_error("DevicePlan7Parsers: the model's rows do not fit in shared memory");
     const std::size_t n = lengths.size();
     out.first_row.assign(n, 0);
@@ -565,7 +584,8 @@ class DevicePlan7Parsers {
         bytes += need;
         ++end;
       }
-      run_wave(residues, lengths, begin, end, out, stream, cells, length_models);
+      if (cancel != nullptr && *cancel != 0) return;
+      run_wave(residues, lengths, begin, end, out, stream, cells, length_models, cancel);
       begin = end;
     }
   }
@@ -575,7 +595,7 @@ class DevicePlan7Parsers {
 
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
                 std::size_t begin, std::size_t end, ParserRowsBatch& out, cudaStream_t stream,
-                ParserCellsBatch* cells, const std::vector<OddsSpecials>* length_models) {
+                ParserCellsBatch* cells, const std::vector<OddsSpecials>* length_models, const volatile int* cancel) {
     using device_parsers::Task;
     std::vector<Task> tasks(end - begin);
     std::uint64_t residue_count = 0, row_count = 0;
@@ -604,7 +624,7 @@ class DevicePlan7Parsers {
     }
     launch(tasks_.get(), static_cast<unsigned>(tasks.size()), residues_.get(), forward_.get(), backward_.get(),
            own_scales_.get(), cells != nullptr ? forward_cells_.get() : nullptr,
-           cells != nullptr ? backward_cells_.get() : nullptr, stream);
+           cells != nullptr ? backward_cells_.get() : nullptr, stream, cancel);
     const std::size_t first = out.first_row[begin] * kSpecialCount;
     forward_.download(out.forward.data() + first, row_count * kSpecialCount, stream);
     backward_.download(out.backward.data() + first, row_count * kSpecialCount, stream);
