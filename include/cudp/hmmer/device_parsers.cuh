@@ -516,7 +516,7 @@ class DevicePlan7Parsers {
   }
 
   // Whether the model's rows fit in one block's shared memory (models up to about 7000 nodes on Hopper).
-  bool fits() const { return shared_bytes() <= static_cast<std::uint64_t>(most_shared_bytes()); }
+  bool fits() const { return shared_bytes() <= static_cast<std::uint64_t>(dynamic_shared_room()); }
 
   int M() const { return M_; }
   int Q() const { return Q_; }
@@ -531,7 +531,7 @@ class DevicePlan7Parsers {
     // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
     // their own models at the same time, and a limit set per model would race with their launches.
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared_bytes()));
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared_room()));
     device_parsers::parsers_kernel<><<<count, device_parsers::kThreads, shared_bytes(), stream>>>(
         tables(), tasks, residues, forward_rows, backward_rows, own_scales, forward_cells, backward_cells, cancel);
     CUDP_CUDA_CHECK(cudaGetLastError());
@@ -542,6 +542,12 @@ class DevicePlan7Parsers {
     CUDP_CUDA_CHECK(cudaGetDevice(&device));
     CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     return most;
+  }
+  // The dynamic shared memory the kernel may have: the device's opt-in size less the kernel's own static part.
+  static int dynamic_shared_room() {
+    cudaFuncAttributes attributes{};
+    CUDP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, device_parsers::parsers_kernel<>));
+    return most_shared_bytes() - static_cast<int>(attributes.sharedSizeBytes);
   }
 
   // The parser rows of targets[j] = (residues, length), every length >= 1, in order. Needs fits(). With `cells`,
