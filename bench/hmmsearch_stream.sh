@@ -51,6 +51,9 @@ if [ "${TESTS:-1}" = 1 ]; then
     timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
       "Device passes keeping their matrices*" >"$OUT/sanitizer-matrices-$tool.log" 2>&1
     log "compute-sanitizer $tool, device passes keeping their matrices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-matrices-$tool.log" | tr '\n' ' ')"
+    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+      "Device parsers called off*" >"$OUT/sanitizer-called-off-$tool.log" 2>&1
+    log "compute-sanitizer $tool, device parsers called off: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-called-off-$tool.log" | tr '\n' ' ')"
     timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_envelopes_test "[small]" \
       >"$OUT/sanitizer-envelopes-$tool.log" 2>&1
     log "compute-sanitizer $tool, envelope rescoring: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-envelopes-$tool.log" | tr '\n' ' ')"

@@ -121,7 +121,7 @@ TEST_CASE("Device parsers called off stop, and the next call is exact", "[hmmer]
   const hmmer::Plan7Profile profile =
       hmmer::configure_profile(hmm, hmmer::default_null_model(hmmer::plan7_alphabet_of(hmm.alphabet)));
   const hmmer::StripedOddsProfile om(profile);
-  const auto targets = test::random_targets(profile, 40, 3000, 29);
+  const auto targets = test::random_targets(profile, 20, 2000, 29);
   std::vector<const std::uint8_t*> residues;
   std::vector<std::uint32_t> lengths;
   for (const auto& t : targets) {
@@ -133,8 +133,8 @@ TEST_CASE("Device parsers called off stop, and the next call is exact", "[hmmer]
   CHECK(std::all_of(before.forward.begin(), before.forward.end(), [](float x) { return x == 0.0f; }));
   test::run_device_parsers_called_off(om.tables(), residues, lengths, 2);
   Tally tally;
-  check_model(o, 40, 3000, std::uint64_t{512} << 20, tally);
-  CHECK(tally.targets == 40);
+  check_model(o, 20, 2000, std::uint64_t{512} << 20, tally);
+  CHECK(tally.targets == 20);
 }
 
 // Envelopes as domain definition rescores them: pieces of targets, in unihit mode for their whole target's length,
