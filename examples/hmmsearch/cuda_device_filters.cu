@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -44,18 +45,27 @@ struct Placement {
   std::string why;
 };
 
+// The GPU memory cudp-hmmsearch may use now: what is free, or CUDP_GPU_MEMORY_MB mebibytes of it when that is set;
+// nothing when the free memory cannot be read.
+std::optional<std::uint64_t> usable_memory() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return std::nullopt;
+  std::uint64_t usable = free_bytes;
+  if (const char* cap = std::getenv("CUDP_GPU_MEMORY_MB"); cap && *cap)
+    usable = std::min<std::uint64_t>(usable, std::strtoull(cap, nullptr, 10) << 20);
+  return usable;
+}
+
 Placement place(const cudp::engine::SequencesView& db) {
   Placement p;
   std::uint64_t residues = db.count ? db.offsets[db.count] : 0, longest = 0;
   for (std::size_t i = 0; i < db.count; ++i) longest = std::max<std::uint64_t>(longest, db.length(i));
-  std::size_t free_bytes = 0, total_bytes = 0;
-  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+  const std::optional<std::uint64_t> free = usable_memory();
+  if (!free) {
     p.why = "cannot read the GPU's free memory";
     return p;
   }
-  std::uint64_t usable = free_bytes;
-  if (const char* cap = std::getenv("CUDP_GPU_MEMORY_MB"); cap && *cap)
-    usable = std::min<std::uint64_t>(usable, std::strtoull(cap, nullptr, 10) << 20);
+  const std::uint64_t usable = *free;
   const std::uint64_t room = usable > kFixed ? usable - kFixed : 0;
   if (residues + db.count * kPerTarget <= room) {
     p.usable = true;
@@ -260,12 +270,9 @@ bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables& tables,
   if (!impl_->rescorer) {
     // The envelopes' matrices take what the filters left free (or CUDP_GPU_MEMORY_MB's share of it), less a margin
     // for the other threads' kernels.
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::uint64_t room = free_bytes;
-    if (const char* cap = std::getenv("CUDP_GPU_MEMORY_MB"); cap && *cap)
-      room = std::min<std::uint64_t>(room, std::strtoull(cap, nullptr, 10) << 20);
-    room = room > 2 * kFixed ? (room - kFixed) / 10 * 9 : room / 2;
+    const std::optional<std::uint64_t> free = usable_memory();
+    if (!free) throw std::runtime_error("cannot read the GPU's free memory");
+    const std::uint64_t room = *free > 2 * kFixed ? (*free - kFixed) / 10 * 9 : *free / 2;
     impl_->rescorer = std::make_unique<cudp::hmmer::DeviceEnvelopeRescorer>(room);
   }
   impl_->rescorer->set_model(tables);

@@ -108,9 +108,6 @@ class HostFilters {
     return out;
   }
 
-#endif
-
-#if CUDP_HAS_SSE_LANES
   // The host pipeline computes the parsers itself (Plan7Pipeline::after_filters without rows).
   bool parsers(const cudp::hmmer::OddsTables&, const std::vector<std::uint32_t>&, cudp::hmmer::ParserRowsBatch&) {
     return false;

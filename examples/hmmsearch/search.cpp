@@ -276,10 +276,10 @@ class EnvelopeShare {
     }
     std::stable_sort(jobs_.begin(), jobs_.end(),
                      [&](const Job& a, const Job& b) { return request(a).length > request(b).length; });
-    const std::uint64_t row_bytes = static_cast<std::uint64_t>(pipeline.odds_profile().Q()) * 96;
+    const int Q = pipeline.odds_profile().Q();
     prefix_.push_back(0);
     for (const Job& job : jobs_)
-      prefix_.push_back(prefix_.back() + (request(job).length + std::uint64_t{1}) * row_bytes);
+      prefix_.push_back(prefix_.back() + cudp::hmmer::kept_cells_bytes(Q, request(job).length));
     back_ = jobs_.size();
     if (mode_ == Mode::kHost || jobs_.empty()) {
       finished_ = true;

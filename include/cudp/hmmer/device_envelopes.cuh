@@ -385,8 +385,7 @@ __global__ void __launch_bounds__(kThreads) sweep_kernel(Tables om, const Sweep*
       s.usage[Q * 8 + 2] = totals[2];
     }
   }
-  __threadfence_block();
-  __syncthreads();
+  __syncthreads();  // the last row's cells and specials are written
   if (thread == 0) {
     *s.expected_correct = s.oa_rows[L * kSpecials + device_parsers::kC];
     s.result[5] = 1;
@@ -414,8 +413,8 @@ class DeviceEnvelopeRescorer {
   // Device memory one envelope of `length` residues needs.
   std::uint64_t bytes_for(std::uint32_t length) const {
     const std::uint64_t rows = std::uint64_t{length} + 1;
-    return rows * (2 * 48 * static_cast<std::uint64_t>(passes_.Q()) + (2 * kSpecialCount + 4 + kSpecialCount) * 4) +
-           length + static_cast<std::uint64_t>(passes_.Q()) * 32 + (length + passes_.M() + 1) * 16 + 256;
+    return kept_cells_bytes(passes_.Q(), length) + rows * (2 * kSpecialCount + 4 + kSpecialCount) * 4 + length +
+           static_cast<std::uint64_t>(passes_.Q()) * 32 + (length + passes_.M() + 1) * 16 + 256;
   }
 
   // Device time spent so far in the passes and in the sweep (with the traceback).

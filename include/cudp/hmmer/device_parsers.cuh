@@ -584,8 +584,8 @@ class DevicePlan7Parsers {
       std::uint64_t bytes = 0;
       while (end < n) {
         const std::uint64_t rows = std::uint64_t{lengths[end]} + 1;
-        const std::uint64_t need =
-            rows * 2 * kSpecialCount * 4 + lengths[end] + 64 + (cells != nullptr ? rows * 2 * row_floats * 4 : 0);
+        const std::uint64_t need = rows * 2 * kSpecialCount * 4 + lengths[end] + 64 +
+                                   (cells != nullptr ? kept_cells_bytes(Q_, lengths[end]) : 0);
         if (end > begin && bytes + need > room_) break;
         bytes += need;
         ++end;

@@ -63,6 +63,12 @@ struct ParserRowsBatch {
   }
 };
 
+// The device memory of both passes' cells kept over a target of `length` residues: rows 0..length of 48 Q bytes
+// each (Q vectors of M, D and I cells of 4 floats), twice.
+inline std::uint64_t kept_cells_bytes(int Q, std::uint64_t length) {
+  return (length + 1) * 2 * 48 * static_cast<std::uint64_t>(Q);
+}
+
 // Every row's cells of both passes over a batch of targets, what striped_forward and striped_backward keep with
 // keep_all_rows: per target, rows 0..L of Q vectors of (M, D, I) cells of 4 lanes, StripedMatrix's row layout. The
 // Backward's row 0 has no cells (nothing reads them); its rows 1..L do.
