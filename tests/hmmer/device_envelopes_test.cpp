@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -17,16 +16,13 @@
 #include "cudp/hmmer/plan7_profile.hpp"
 #include "device_envelopes_runner.hpp"
 #include "random_plan7.hpp"
+#include "striped_matrix_check.hpp"
 
 namespace {
 
 using namespace cudp;
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
+using test::same_bits;
 
 struct Tally {
   long envelopes = 0, columns = 0, null2 = 0, undecoded = 0;
@@ -35,9 +31,9 @@ struct Tally {
 void require_same(const hmmer::RescoredEnvelope& got, const hmmer::RescoredEnvelope& want, Tally& tally) {
   REQUIRE(got.decoded == want.decoded);
   tally.undecoded += want.decoded ? 0 : 1;
-  REQUIRE(bits_of(got.env_nats) == bits_of(want.env_nats));
+  REQUIRE(same_bits(got.env_nats, want.env_nats));
   if (!want.decoded) return;
-  REQUIRE(bits_of(got.oa.expected_correct) == bits_of(want.oa.expected_correct));
+  REQUIRE(same_bits(got.oa.expected_correct, want.oa.expected_correct));
   REQUIRE(got.oa.sq_from == want.oa.sq_from);
   REQUIRE(got.oa.sq_to == want.oa.sq_to);
   REQUIRE(got.oa.hmm_from == want.oa.hmm_from);
@@ -46,7 +42,7 @@ void require_same(const hmmer::RescoredEnvelope& got, const hmmer::RescoredEnvel
   REQUIRE(got.null2.size() == want.null2.size());
   for (std::size_t x = 0; x < want.null2.size(); ++x) {
     INFO("null2 code " << x);
-    REQUIRE(bits_of(got.null2[x]) == bits_of(want.null2[x]));
+    REQUIRE(same_bits(got.null2[x], want.null2[x]));
   }
   tally.null2 += want.null2.empty() ? 0 : 1;
   REQUIRE(got.columns.size() == want.columns.size());
@@ -55,7 +51,7 @@ void require_same(const hmmer::RescoredEnvelope& got, const hmmer::RescoredEnvel
     REQUIRE(got.columns[c].state == want.columns[c].state);
     REQUIRE(got.columns[c].k == want.columns[c].k);
     REQUIRE(got.columns[c].i == want.columns[c].i);
-    REQUIRE(bits_of(got.columns[c].pp) == bits_of(want.columns[c].pp));
+    REQUIRE(same_bits(got.columns[c].pp, want.columns[c].pp));
   }
   tally.columns += static_cast<long>(want.columns.size());
   tally.envelopes += 1;
