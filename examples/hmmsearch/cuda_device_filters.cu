@@ -260,6 +260,11 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
   return *impl_->parsers_called_off() == 0;
 }
 
+std::size_t DeviceFilters::parsers_at_once(const cudp::hmmer::OddsTables& tables) {
+  impl_->parsers.set_model(tables);
+  return impl_->parsers.targets_at_once();
+}
+
 void DeviceFilters::call_off_parsers(bool off) {
   *impl_->parsers_called_off() = off ? 1 : 0;
 }

@@ -48,6 +48,9 @@ class DeviceFilters {
   // host then computes them).
   bool parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
                cudp::hmmer::ParserRowsBatch& rows);
+  // How many targets' parsers the device computes at once for the model (a list of that many takes about the time
+  // of its longest target); 0 when it computes none of the model's.
+  std::size_t parsers_at_once(const cudp::hmmer::OddsTables& tables);
   // From another thread: stops a parsers() call under way (it then returns false), and every later one, until
   // called again with false. The host's workers call it off once they have taken every target.
   void call_off_parsers(bool off);

@@ -112,6 +112,7 @@ class HostFilters {
   bool parsers(const cudp::hmmer::OddsTables&, const std::vector<std::uint32_t>&, cudp::hmmer::ParserRowsBatch&) {
     return false;
   }
+  std::size_t parsers_at_once(const cudp::hmmer::OddsTables&) { return 0; }
   void call_off_parsers(bool) {}
 
   // The host's workers rescore the envelopes themselves (Plan7Pipeline::rescore_envelope).

@@ -41,6 +41,8 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables&, const std::vector<st
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
+std::size_t DeviceFilters::parsers_at_once(const cudp::hmmer::OddsTables&) { return 0; }
+
 void DeviceFilters::call_off_parsers(bool) {}
 
 bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables&, const std::vector<cudp::hmmer::EnvelopeRequest>&, bool,

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -130,116 +131,160 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
 }
 
 
-// The targets after the filters in pieces (consecutive runs of the list) for the device parsers: the first piece
-// small, so that the host's workers start early, the next ones twice as large each up to about a million residues,
-// so that the rows in memory stay small.
-std::vector<std::vector<std::uint32_t>> parser_pieces(const cudp::io::SequenceSet& db,
-                                                      const std::vector<std::uint32_t>& targets) {
-  constexpr std::uint64_t kFirstPiece = std::uint64_t{1} << 17, kLargestPiece = std::uint64_t{1} << 20;
-  std::vector<std::vector<std::uint32_t>> pieces;
-  std::uint64_t size = kFirstPiece / 2, residues = size;
-  for (const std::uint32_t i : targets) {
-    if (residues >= size) {
-      pieces.emplace_back();
-      size = std::min(2 * size, kLargestPiece);
-      residues = 0;
-    }
-    pieces.back().push_back(i);
-    residues += db.length(i);
-  }
-  return pieces;
-}
-
-// The device's parser rows for a list of targets, computed piece by piece on a thread of its own beside the host's
-// workers. A worker does not wait for them: a target whose piece is not done yet when a worker takes it has its
-// parsers computed on the host (the same numbers), and the device skips pieces the workers have already passed.
-// With `wait` set the workers do wait, so that every target takes the device's rows (for tests). Null rows
-// everywhere when the device does not compute them or `enabled` is false. finish(), once the workers are done,
-// calls off the piece under way, whose rows nobody will read (on short models a long target's piece takes the
-// GPU longer than the host threads take for everything), and rethrows a device error.
+// The Forward and Backward parsers of a run of targets (sorted longest first), shared by the device and the host's
+// workers. The device takes lists from the long end, each as many targets as it computes at once
+// (Filters::parsers_at_once): a list takes about the time of its longest target, one block's serial chains, and
+// a target takes a block about as long as a host thread, so the device pays only when it has many at once. The
+// workers take the targets the device is done with first (their domain plans from its rows), else the shortest
+// one left, computing its parsers themselves; once nothing is left they take targets of the list still on the
+// device rather than wait for it (rows that come back too late go unused; the list is called off when the workers
+// have taken all of it). So the workers never wait for the device, and the device never computes a target the
+// host reached first unless it had it in hand already. Without a device (or when it fails, or the model is too
+// large for it) the workers take the targets longest first. In Mode::kDevice (for tests) they take only the
+// device's rows and wait for them.
 template <class Filters>
-class ParserFeed {
+class ParserShare {
  public:
-  ParserFeed(Filters& filters, const cudp::hmmer::StripedOddsProfile& om,
-             std::vector<std::vector<std::uint32_t>> pieces, bool enabled, bool wait)
-      : pieces_(std::move(pieces)), rows_(pieces_.size()), done_(pieces_.size(), 0), wait_(wait) {
-    std::size_t end = 0;
-    for (std::size_t p = 0; p < pieces_.size(); ++p) {
-      for (std::size_t k = 0; k < pieces_[p].size(); ++k) where_.emplace_back(p, k);
-      end += pieces_[p].size();
-      ends_.push_back(end);
-    }
-    if (!enabled || pieces_.empty()) {
+  // CUDP_DEVICE_PARSERS: "0" the host only, "wait" the workers wait for the device's rows (for tests), else shared.
+  enum class Mode { kHost, kShared, kDevice };
+  static Mode mode_from_environment() {
+    const char* setting = std::getenv("CUDP_DEVICE_PARSERS");
+    const std::string mode = setting == nullptr ? "" : setting;
+    return mode == "0" ? Mode::kHost : mode == "wait" ? Mode::kDevice : Mode::kShared;
+  }
+
+  ParserShare(Filters& filters, const cudp::hmmer::StripedOddsProfile& om, const cudp::io::SequenceSet& db,
+              const std::vector<std::uint32_t>& targets, Mode mode)
+      : filters_(filters), db_(db), targets_(targets), mode_(mode), back_(targets.size()) {
+    if (mode_ == Mode::kHost || targets_.empty()) {
       finished_ = true;
       return;
     }
-    filters_ = &filters;
-    filters.call_off_parsers(false);
-    producer_ = std::thread([this, &filters, &om] {
-      const auto start = std::chrono::steady_clock::now();
-      const cudp::hmmer::OddsTables tables = om.tables();  // here, off the workers' way
-      for (std::size_t p = 0; p < pieces_.size(); ++p) {
-        std::unique_ptr<cudp::hmmer::ParserRowsBatch> rows;
-        if (wait_ || taken_.load(std::memory_order_relaxed) < ends_[p]) {  // else the workers are past it
-          rows = std::make_unique<cudp::hmmer::ParserRowsBatch>();
-          bool computed = false;
-          try {
-            computed = filters.parsers(tables, pieces_[p], *rows);
-          } catch (...) {
-            error_ = std::current_exception();
-          }
-          if (!computed) break;
-        }
-        std::lock_guard<std::mutex> lock(mutex_);
-        rows_[p] = std::move(rows);
-        done_[p] = 1;
-        changed_.notify_all();
-      }
-      seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::lock_guard<std::mutex> lock(mutex_);
-      finished_ = true;
-      changed_.notify_all();
-    });
+    filters_.call_off_parsers(false);
+    producer_ = std::thread([this, &om] { produce(om); });
   }
-  ~ParserFeed() { finish_quietly(); }
-  ParserFeed(const ParserFeed&) = delete;
-  ParserFeed& operator=(const ParserFeed&) = delete;
+  ~ParserShare() { finish_quietly(); }
+  ParserShare(const ParserShare&) = delete;
+  ParserShare& operator=(const ParserShare&) = delete;
 
-  // The rows of the j-th target of the list if the device has them (now, or once done when waiting), else null.
-  // Workers take targets in order.
-  const cudp::hmmer::ParserSpecials* rows_of(std::size_t j) {
-    const auto [p, k] = where_[j];
-    std::size_t taken = taken_.load(std::memory_order_relaxed);
-    while (taken < j + 1 && !taken_.compare_exchange_weak(taken, j + 1, std::memory_order_relaxed)) {
-    }
+  // A worker's next target: its place in the list, and the device's rows for it, which `batch` keeps alive, or
+  // none (the host computes them). Call it once per target of the list, from any workers.
+  struct Next {
+    std::size_t j;
+    std::optional<cudp::hmmer::ParserSpecials> rows;
+    std::shared_ptr<const cudp::hmmer::ParserRowsBatch> batch;
+    const cudp::hmmer::ParserSpecials* parsed() const { return rows ? &*rows : nullptr; }
+  };
+  Next next() {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (wait_) changed_.wait(lock, [&] { return done_[p] != 0 || finished_; });
-    if (!rows_[p]) return nullptr;
-    thread_local cudp::hmmer::ParserSpecials parsed;
-    parsed = rows_[p]->at(k);
-    return &parsed;
+    for (;;) {
+      if (!ready_.empty()) {
+        const std::size_t j = ready_.front();
+        ready_.pop_front();
+        Piece& piece = pieces_[piece_of_ready_.front()];
+        piece_of_ready_.pop_front();
+        Next next{j, piece.rows->at(j - piece.begin), piece.rows};
+        if (--piece.unread == 0) piece.rows.reset();
+        return next;
+      }
+      if (finished_ && front_ < back_) return {front_++, std::nullopt, nullptr};  // no device: longest first
+      if (mode_ == Mode::kShared && back_ > done_) {
+        --back_;
+        // Every target taken, the last of them out of the device's hands: its list is of no more use.
+        if (back_ == done_ && !finished_) filters_.call_off_parsers(true);
+        return {back_, std::nullopt, nullptr};
+      }
+      if (finished_) throw std::logic_error("ParserShare::next: called more times than targets");
+      changed_.wait(lock);
+    }
   }
+
   void finish() {
     finish_quietly();
     if (error_) std::rethrow_exception(error_);
   }
-  double device_seconds() const { return seconds_; }  // the producer's time, from start to its last piece
+  double device_seconds() const { return seconds_; }  // the producer's time, from start to its last list
 
  private:
+  // A list the device computed, from the run's target `begin` on; `unread` of its targets (those the workers had not
+  // taken themselves) are still to be handed out, and its rows are dropped with the last of them.
+  struct Piece {
+    std::size_t begin;
+    std::shared_ptr<const cudp::hmmer::ParserRowsBatch> rows;
+    std::size_t unread;
+  };
+  // At most this many residues a list, so that a list's rows (48 bytes a residue) stay a few hundred megabytes.
+  static constexpr std::uint64_t kMostResidues = std::uint64_t{1} << 23;
+
+  void produce(const cudp::hmmer::StripedOddsProfile& om) {
+    const auto start = std::chrono::steady_clock::now();
+    bool computed_any = false;
+    try {
+      const cudp::hmmer::OddsTables tables = om.tables();  // here, off the workers' way
+      const std::size_t at_once = filters_.parsers_at_once(tables);
+      std::vector<std::uint32_t> ids;
+      while (at_once > 0) {
+        std::size_t begin = 0, end = 0;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          if (stop_ || front_ >= back_) break;
+          begin = end = front_;
+          for (std::uint64_t residues = 0; end < back_ && end - begin < at_once &&
+                                           (end == begin || residues + db_.length(targets_[end]) <= kMostResidues);
+               ++end)
+            residues += db_.length(targets_[end]);
+          front_ = end;
+        }
+        ids.assign(targets_.begin() + static_cast<std::ptrdiff_t>(begin),
+                   targets_.begin() + static_cast<std::ptrdiff_t>(end));
+        auto rows = std::make_shared<cudp::hmmer::ParserRowsBatch>();
+        const bool computed = filters_.parsers(tables, ids, *rows);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!computed) {  // called off, or the model is not the device's: what the workers have not taken is theirs
+          front_ = begin;
+          break;
+        }
+        computed_any = true;
+        const std::size_t unread = std::min(end, back_) - begin;
+        for (std::size_t j = begin; j < begin + unread; ++j) {
+          ready_.push_back(j);
+          piece_of_ready_.push_back(pieces_.size());
+        }
+        pieces_.push_back(Piece{begin, unread > 0 ? std::move(rows) : nullptr, unread});
+        done_ = end;
+        changed_.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      error_ = std::current_exception();
+      front_ = done_;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (computed_any) seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    finished_ = true;
+    changed_.notify_all();
+  }
+
   void finish_quietly() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
     if (!producer_.joinable()) return;
-    filters_->call_off_parsers(true);
+    filters_.call_off_parsers(true);  // a list still under way is no one's now
     producer_.join();
   }
 
-  Filters* filters_ = nullptr;
-  std::vector<std::vector<std::uint32_t>> pieces_;
-  std::vector<std::pair<std::size_t, std::size_t>> where_;  // per target of the list: piece, place in it
-  std::vector<std::size_t> ends_;                            // per piece: one past its last target in the list
-  std::vector<std::unique_ptr<cudp::hmmer::ParserRowsBatch>> rows_;
-  std::vector<char> done_;  // per piece: the producer is past it
-  bool wait_, finished_ = false;
-  std::atomic<std::size_t> taken_{0};  // one past the furthest target a worker has taken
+  Filters& filters_;
+  const cudp::io::SequenceSet& db_;
+  const std::vector<std::uint32_t>& targets_;
+  Mode mode_;
+  // The device has taken [0, front_) and is done with [0, done_); the workers have taken [back_, size()) and
+  // computed those themselves (back_ may pass below front_, into the list the device has in hand).
+  std::size_t front_ = 0, done_ = 0, back_;
+  std::deque<std::size_t> ready_, piece_of_ready_;  // targets with the device's rows, not yet handed out
+  std::vector<Piece> pieces_;
+  bool finished_ = false, stop_ = false;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::thread producer_;
@@ -472,16 +517,14 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
 
   // Then, longest targets first, in runs of at most kPendingResidues residues (one run but in the largest searches,
   // --max: a target keeps a null2 score per residue between the phases):
-  //   1. Forward, Backward and domain definition up to the envelopes on the host's workers, the shortest targets
-  //      filling the end, with the Forward and Backward parsers from the device where it has them in time
-  //      (ParserFeed);
+  //   1. Forward, Backward and domain definition up to the envelopes on the host's workers, the Forward and
+  //      Backward parsers shared with the device, the device from the long end and the workers from the short one
+  //      (ParserShare);
   //   2. every target's envelopes, the device and the workers meeting in the middle (EnvelopeShare);
   //   3. the domains' ends and the reported scores.
   std::stable_sort(survivors.begin(), survivors.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return db.length(a) > db.length(b); });
-  // CUDP_DEVICE_PARSERS: 0 leaves the parsers to the host, "wait" makes the workers wait for the device's.
-  const char* setting = std::getenv("CUDP_DEVICE_PARSERS");
-  const std::string parsers = setting == nullptr ? "" : setting;
+  const auto parser_mode = ParserShare<Filters>::mode_from_environment();
   const auto envelope_mode = EnvelopeShare<Filters>::mode_from_environment();
   constexpr std::uint64_t kPendingResidues = std::uint64_t{1} << 27;
   for (std::size_t begin = 0, end = 0; begin < survivors.size(); begin = end) {
@@ -492,16 +535,16 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
                                          survivors.begin() + static_cast<std::ptrdiff_t>(end));
     std::vector<std::optional<Plan7Pipeline::PendingTarget>> pending(run.size());
     {
-      ParserFeed<Filters> feed(filters, pipeline.odds_profile(), parser_pieces(db, run), parsers != "0",
-                               parsers == "wait");
-      workers.run(run.size(), [&](Worker& w, std::size_t j) {
-        const std::size_t i = run[j];
+      ParserShare<Filters> share(filters, pipeline.odds_profile(), db, run, parser_mode);
+      workers.run(run.size(), [&](Worker& w, std::size_t) {
+        const auto next = share.next();
+        const std::size_t i = run[next.j];
         const PassRecorder recorder(record, w.counts, i);
-        const cudp::hmmer::ParserSpecials* parsed = feed.rows_of(j);
-        pending[j] = pipeline.before_envelopes(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace, parsed);
+        pending[next.j] = pipeline.before_envelopes(db.data(i), db.length(i), filter_nats[i], w.counts, w.workspace,
+                                                    next.parsed());
       });
-      feed.finish();
-      if (feed.device_seconds() > 0) times.add_seconds("  device parsers, beside the workers", feed.device_seconds());
+      share.finish();
+      if (share.device_seconds() > 0) times.add_seconds("  device parsers, beside the workers", share.device_seconds());
     }
     workers.drop_workspaces();
     t = times.add("forward + domain plans", t);

@@ -27,6 +27,8 @@
 
 namespace hmmsearch {
 extern std::atomic<std::uint64_t> emulated_parser_targets;  // targets whose parser rows the emulated device computed
+extern std::atomic<std::size_t> emulated_parsers_at_once;   // targets a call of the emulated device's parsers takes
+extern std::atomic<int> emulated_parser_delay_ms;           // how long each such call takes beside its work
 extern std::atomic<std::uint64_t> emulated_envelopes;       // envelopes the emulated device rescored
 extern std::atomic<bool> emulated_envelopes_fail;           // the emulated device fails every envelope batch
 }  // namespace hmmsearch
@@ -174,6 +176,40 @@ TEST_CASE("cudp-hmmsearch's envelopes rescored on the device, on the host or sha
     unsetenv("CUDP_DEVICE_ENVELOPES");
   }
   CHECK(clustered > 10);
+}
+
+TEST_CASE("cudp-hmmsearch's parsers shared with the device give the host path's results however fast it is",
+          "[hmmsearch][hmmer-examples]") {
+  const auto models = cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file("tutorial/globins4.hmm"));
+  const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
+  const auto null_model = cudp::hmmer::default_null_model(alphabet);
+  const cudp::test::TempDir dir;
+  const std::string targets =
+      dir.file("tandem.fa", tandem_globins(cudp::hmmer::configure_profile(models.front(), null_model)));
+  const auto db = hmmsearch::load_database(targets, alphabet, "globins4.hmm");
+  hmmsearch::DeviceFilters device(cudp::engine::view_of(db));
+  const cudp::hmmer::Plan7Pipeline pipeline(models.front(), null_model, cudp::hmmer::Plan7PipelineOptions{});
+  const auto host = hmmsearch::search_on_host(pipeline, db, 2);
+  REQUIRE(host.counts.passed_forward > 20);
+  // Lists of one target, of a few, and of all; a device with no parsers for the model (0); a device slower than
+  // the workers, so that they take targets of the list it has in hand and call it off.
+  for (const std::size_t at_once : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{100000}}) {
+    for (const int delay_ms : {0, 30}) {
+      INFO("targets at once " << at_once << ", " << delay_ms << " ms a call");
+      hmmsearch::emulated_parsers_at_once = at_once;
+      hmmsearch::emulated_parser_delay_ms = delay_ms;
+      for (const int threads : {1, 3}) require_identical(hmmsearch::search_with_device(pipeline, db, device, threads), host);
+      if (at_once == 0) continue;
+      // The workers waiting for the device: it computes every target's rows.
+      setenv("CUDP_DEVICE_PARSERS", "wait", 1);
+      const std::uint64_t before = hmmsearch::emulated_parser_targets;
+      require_identical(hmmsearch::search_with_device(pipeline, db, device, 2), host);
+      CHECK(hmmsearch::emulated_parser_targets - before == host.counts.passed_forward);
+      unsetenv("CUDP_DEVICE_PARSERS");
+    }
+  }
+  hmmsearch::emulated_parsers_at_once = 5;
+  hmmsearch::emulated_parser_delay_ms = 0;
 }
 
 TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results", "[hmmsearch][hmmer-examples]") {

@@ -5,9 +5,11 @@
 // results.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <cudp/hmmer/float_mode.hpp>
@@ -26,9 +28,10 @@ bool start_cuda() { return true; }
 
 struct DeviceFilters::Impl {
   cudp::engine::SequencesView db;
+  std::atomic<bool> parsers_called_off{false};
 };
 
-DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(new Impl{db}) {}
+DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(new Impl{db, false}) {}
 DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const { return "emulated on the host"; }
@@ -69,9 +72,16 @@ std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profi
 }
 
 std::atomic<std::uint64_t> emulated_parser_targets{0};
+std::atomic<std::size_t> emulated_parsers_at_once{5};
+std::atomic<int> emulated_parser_delay_ms{0};
 
+std::size_t DeviceFilters::parsers_at_once(const cudp::hmmer::OddsTables&) { return emulated_parsers_at_once; }
+
+// A slow device (emulated_parser_delay_ms per call) lets the host's workers reach the list it has in hand.
 bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
                             cudp::hmmer::ParserRowsBatch& rows) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(emulated_parser_delay_ms.load()));
+  if (impl_->parsers_called_off) return false;
   cudp::hmmer::use_hmmer_float_mode();  // the device's arithmetic is HMMER's
   cudp::hmmer::StripedOddsProfile om(tables);
   cudp::hmmer::StripedMatrix fwd, bck;
@@ -88,10 +98,10 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
     rows.backward_own_scales.push_back(bck.has_own_scales ? 1 : 0);
   }
   emulated_parser_targets += targets.size();
-  return true;
+  return !impl_->parsers_called_off;
 }
 
-void DeviceFilters::call_off_parsers(bool) {}
+void DeviceFilters::call_off_parsers(bool off) { impl_->parsers_called_off = off; }
 
 std::atomic<std::uint64_t> emulated_envelopes{0};
 std::atomic<bool> emulated_envelopes_fail{false};

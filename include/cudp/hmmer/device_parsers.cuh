@@ -528,13 +528,24 @@ class DevicePlan7Parsers {
   void launch(const device_parsers::Task* tasks, unsigned count, const std::uint8_t* residues, float* forward_rows,
               float* backward_rows, std::uint8_t* own_scales, float* forward_cells, float* backward_cells,
               cudaStream_t stream, const volatile int* cancel = nullptr) const {
-    // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
-    // their own models at the same time, and a limit set per model would race with their launches.
-    CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared_room()));
+    allow_shared_room();
     device_parsers::parsers_kernel<><<<count, device_parsers::kThreads, shared_bytes(), stream>>>(
         tables(), tasks, residues, forward_rows, backward_rows, own_scales, forward_cells, backward_cells, cancel);
     CUDP_CUDA_CHECK(cudaGetLastError());
+  }
+
+  // How many targets of the model the device runs at once (blocks resident on all its multiprocessors): a list
+  // of up to that many takes about the time of its longest target, one block's serial chains, so callers that
+  // share targets with the host hand the device lists of this size.
+  unsigned targets_at_once() const {
+    if (!fits()) return 0;
+    allow_shared_room();
+    int device = 0, processors = 0, blocks = 0;
+    CUDP_CUDA_CHECK(cudaGetDevice(&device));
+    CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
+    CUDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, device_parsers::parsers_kernel<>,
+                                                                  device_parsers::kThreads, shared_bytes()));
+    return static_cast<unsigned>(std::max(1, blocks * processors));
   }
 
   static int most_shared_bytes() {
@@ -598,6 +609,13 @@ class DevicePlan7Parsers {
 
  private:
   std::uint64_t shared_bytes() const { return std::uint64_t{128} * static_cast<std::uint64_t>(Q_) + 16; }
+
+  // The kernel's limit is the device's whole opt-in size, the same for every model: other threads launch it for
+  // their own models at the same time, and a limit set per model would race with their launches.
+  static void allow_shared_room() {
+    CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_parsers::parsers_kernel<>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared_room()));
+  }
 
   void run_wave(const std::vector<const std::uint8_t*>& residues, const std::vector<std::uint32_t>& lengths,
                 std::size_t begin, std::size_t end, ParserRowsBatch& out, cudaStream_t stream,
