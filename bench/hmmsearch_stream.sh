@@ -4,8 +4,8 @@
 # three models at once, then a generated database of about 1.5 billion residues searched resident and streamed
 # (CUDP_GPU_MEMORY_MB) in the same run, seconds and residues per second side by side.
 # Usage (repo root): bench/hmmsearch_stream.sh [SEQUENCES]   (default 4,300,000: about 1.5e9 residues)
-# Results under $OUT; TESTS=0 skips the tests and the sanitizer, BENCH=0 the benchmark, TEST_REGEX picks the
-# tests (ctest -R). DEBS (default .debs): a folder holding the catch2, hmmer and hmmer-examples .deb files, for the
+# Results under $OUT; TESTS=0 skips the tests and the sanitizers (SANITIZE=0 the sanitizers alone), BENCH=0 the
+# benchmark, TEST_REGEX picks the tests (ctest -R). DEBS (default .debs): a folder holding the catch2, hmmer and hmmer-examples .deb files, for the
 # tests that compare with hmmsearch, phmmer and hmmscan.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -41,39 +41,42 @@ if [ "${TESTS:-1}" = 1 ]; then
   (cd build-gpu && ctest -R "$tests" --output-on-failure -j1 --timeout 600 >"$OUT/ctest.log" 2>&1)
   log "hmmsearch, phmmer and hmmscan GPU tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "Failed|\*\*\*" "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
-  # The parser kernel on its own: the test case of small waves (a few targets each), then the one that keeps every
-  # row's cells (envelopes in unihit mode).
-  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-  for tool in memcheck racecheck synccheck; do
-    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
-      "Device parsers in waves of a few targets give the same rows" >"$OUT/sanitizer-parsers-$tool.log" 2>&1
-    log "compute-sanitizer $tool, device parsers: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-parsers-$tool.log" | tr '\n' ' ')"
-    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
-      "Device passes keeping their matrices*" >"$OUT/sanitizer-matrices-$tool.log" 2>&1
-    log "compute-sanitizer $tool, device passes keeping their matrices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-matrices-$tool.log" | tr '\n' ' ')"
-    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
-      "Device parsers called off*" >"$OUT/sanitizer-called-off-$tool.log" 2>&1
-    log "compute-sanitizer $tool, device parsers called off: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-called-off-$tool.log" | tr '\n' ' ')"
-    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_envelopes_test "[small]" \
-      >"$OUT/sanitizer-envelopes-$tool.log" 2>&1
-    log "compute-sanitizer $tool, envelope rescoring: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-envelopes-$tool.log" | tr '\n' ' ')"
-  done
-  # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
-  build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1
-  cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" >/tmp/small.hmm
-  for tool in memcheck racecheck synccheck; do
-    CUDP_GPU_MEMORY_MB=257 timeout 300 "$cs" --tool $tool --error-exitcode 9 "$hmmsearch" --backend cuda \
-      -o /tmp/small-$tool.out /tmp/small.hmm /tmp/small.fa >"$OUT/sanitizer-$tool.log" 2>&1
-    log "compute-sanitizer $tool, streamed search: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tr '\n' ' ') $(grep -c 'streamed' /tmp/small-$tool.out) streamed header"
-  done
-  # cudp-hmmscan with three models at once (three workers, each with its own filters and stream).
-  cat /tmp/small.hmm "$examples/tutorial/Pkinase.hmm" >/tmp/small3.hmm
-  head -c 300000 /tmp/small.fa | awk '/^>/ { n++ } n <= 400' >/tmp/queries.fa
-  for tool in memcheck racecheck synccheck; do
-    timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/examples/hmmscan/cudp-hmmscan --backend cuda \
-      --cpu 6 -o /tmp/scan-$tool.out /tmp/small3.hmm /tmp/queries.fa >"$OUT/sanitizer-scan-$tool.log" 2>&1
-    log "compute-sanitizer $tool, hmmscan with three models at once: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-scan-$tool.log" | tr '\n' ' ')"
-  done
+  # SANITIZE=0 leaves the sanitizers out.
+  if [ "${SANITIZE:-1}" = 1 ]; then
+    # The parser kernel on its own: the test case of small waves (a few targets each), then the one that keeps every
+    # row's cells (envelopes in unihit mode).
+    cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+    for tool in memcheck racecheck synccheck; do
+      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+        "Device parsers in waves of a few targets give the same rows" >"$OUT/sanitizer-parsers-$tool.log" 2>&1
+      log "compute-sanitizer $tool, device parsers: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-parsers-$tool.log" | tr '\n' ' ')"
+      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+        "Device passes keeping their matrices*" >"$OUT/sanitizer-matrices-$tool.log" 2>&1
+      log "compute-sanitizer $tool, device passes keeping their matrices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-matrices-$tool.log" | tr '\n' ' ')"
+      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+        "Device parsers called off*" >"$OUT/sanitizer-called-off-$tool.log" 2>&1
+      log "compute-sanitizer $tool, device parsers called off: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-called-off-$tool.log" | tr '\n' ' ')"
+      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_envelopes_test "[small]" \
+        >"$OUT/sanitizer-envelopes-$tool.log" 2>&1
+      log "compute-sanitizer $tool, envelope rescoring: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-envelopes-$tool.log" | tr '\n' ' ')"
+    done
+    # A streamed search small enough for the sanitizers: about 2 MB of targets in batches of at most 512 KiB.
+    build-gpu/bench/cudp-gen-db --seed 3 --sequences 6000 --out /tmp/small.fa >/dev/null 2>&1
+    cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" >/tmp/small.hmm
+    for tool in memcheck racecheck synccheck; do
+      CUDP_GPU_MEMORY_MB=257 timeout 300 "$cs" --tool $tool --error-exitcode 9 "$hmmsearch" --backend cuda \
+        -o /tmp/small-$tool.out /tmp/small.hmm /tmp/small.fa >"$OUT/sanitizer-$tool.log" 2>&1
+      log "compute-sanitizer $tool, streamed search: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tr '\n' ' ') $(grep -c 'streamed' /tmp/small-$tool.out) streamed header"
+    done
+    # cudp-hmmscan with three models at once (three workers, each with its own filters and stream).
+    cat /tmp/small.hmm "$examples/tutorial/Pkinase.hmm" >/tmp/small3.hmm
+    head -c 300000 /tmp/small.fa | awk '/^>/ { n++ } n <= 400' >/tmp/queries.fa
+    for tool in memcheck racecheck synccheck; do
+      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/examples/hmmscan/cudp-hmmscan --backend cuda \
+        --cpu 6 -o /tmp/scan-$tool.out /tmp/small3.hmm /tmp/queries.fa >"$OUT/sanitizer-scan-$tool.log" 2>&1
+      log "compute-sanitizer $tool, hmmscan with three models at once: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-scan-$tool.log" | tr '\n' ' ')"
+    done
+  fi
 fi
 
 [ "${BENCH:-1}" = 1 ] || exit 0
