@@ -2,7 +2,8 @@
 # Where a cudp-hmmsearch search spends its time, stage by stage (CUDP_STAGE_TIMES=1), with the envelopes shared
 # between the GPU and the host threads (the default) and left to the host (CUDP_DEVICE_ENVELOPES=0), on the
 # benchmark database of bench/device.sh (570,000 generated sequences, with PLANT_HMM's samples when given).
-# Usage (repo root, on the GPU machine): MODELS="a.hmm b.hmm" [PLANT_HMM="c.hmm"] bench/hmmsearch_stage_times.sh
+# Usage (repo root, on the GPU machine): MODELS="a.hmm b.hmm" [PLANT_HMM="c.hmm"] [SETTINGS="A=1;A=2 B=0"]
+#   bench/hmmsearch_stage_times.sh
 # DEBS (default .debs) holds the catch2, hmmer and hmmer-examples .deb files. Results under $OUT.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -21,13 +22,14 @@ for m in ${PLANT_HMM:-}; do
   hmmemit -p -N 150 --seed 8 "$m"
 done | sed "s/^>/>planted_/" >>/tmp/db.fa
 build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/dev/null 2>&1
+# SETTINGS: the environment of each variant, ";" between variants (default: the envelopes shared, then on the host).
+IFS=';' read -r -a settings <<<"${SETTINGS:-CUDP_DEVICE_ENVELOPES=;CUDP_DEVICE_ENVELOPES=0}"
 for model in $MODELS; do
-  for mode in shared 0; do
+  for setting in "${settings[@]}"; do
     for run in 1 2; do
-      [ "$mode" = 0 ] && export CUDP_DEVICE_ENVELOPES=0 || unset CUDP_DEVICE_ENVELOPES
-      CUDP_STAGE_TIMES=1 build-gpu/examples/hmmsearch/cudp-hmmsearch --backend cuda --tblout /tmp/t.tbl -o /dev/null \
-        "$model" /tmp/db.cudpdb 2>"$OUT/stages.err"
-      echo "== $(basename "$model") envelopes=$mode run $run: $(grep -vc '^#' /tmp/t.tbl) hits"
+      env $setting CUDP_STAGE_TIMES=1 build-gpu/examples/hmmsearch/cudp-hmmsearch --backend cuda --tblout /tmp/t.tbl \
+        -o /dev/null "$model" /tmp/db.cudpdb 2>"$OUT/stages.err"
+      echo "== $(basename "$model") ${setting:-defaults} run $run: $(grep -vc '^#' /tmp/t.tbl) hits"
       grep -E "stage|main" "$OUT/stages.err" | grep -vE "read|cuda|backend start" | sed 's/^cudp-hmmsearch: stage/  /'
     done
   done
