@@ -63,6 +63,11 @@ CASES = {
     # SS_cons lines, so its alignments show CS and RF rows, in blocks, and its -A alignment is many blocks long.
     "protein-long": dict(joined=["testsuite/SMC_N.hmm.gz", "testsuite/Patched.hmm.gz", "testsuite/LuxC.hmm.gz",
                                  "tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino", options=[]),
+    # 3005 nodes (bench/make_long_models.py's long3000), near the largest compiled Forward shape (3072 nodes).
+    "protein-long3000": dict(joined=["testsuite/SMC_N.hmm.gz", "testsuite/Patched.hmm.gz", "testsuite/LuxC.hmm.gz",
+                                     "tutorial/Pkinase.hmm", "tutorial/fn3.hmm", "testsuite/2OG-FeII_Oxy_3.hmm.gz",
+                                     "testsuite/Caudal_act.hmm.gz", "testsuite/RRM_1.hmm.gz"],
+                             alphabet="amino", options=[]),
     # Alignment displays 200 characters wide, with the models' accessions (fn3, Pkinase) as their names.
     "protein-textw": dict(models=["tutorial/Pkinase.hmm", "tutorial/fn3.hmm"], alphabet="amino",
                           options=["--textw", "200", "--acc"]),
