@@ -4,7 +4,7 @@
 # domains, then each model searched by cudp-hmmsearch (one-shot and twice in the daemon) beside hmmsearch --cpu 16
 # in the same run (bench/device.sh with E2E_ONLY=1). With TESTS=1 the GPU tests of cudp-hmmsearch run first
 # (parsers, envelopes, the oracles against hmmsearch 3.3.2, the daemons) and compute-sanitizer runs on the
-# envelope and parser kernels' small cases.
+# envelope kernels' small case and on parsers called off.
 # Usage (repo root, on the GPU machine, carrying .debs/ with hmmer, hmmer-examples, libdivsufsort3, catch2):
 #   [TESTS=1] [MODELS="20aa fn3 ... long3000"] bench/hmmsearch_hit_rich.sh      results under $OUT
 set -uo pipefail
@@ -25,6 +25,9 @@ if [ "${TESTS:-0}" = 1 ]; then
     timeout 200 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_envelopes_test "[small]" \
       >"$OUT/sanitizer-envelopes-$tool.log" 2>&1
     log "compute-sanitizer $tool, envelope rescoring: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-envelopes-$tool.log" | tr '\n' ' ')"
+    timeout 200 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_parsers_test \
+      "Device parsers called off*" >"$OUT/sanitizer-called-off-$tool.log" 2>&1
+    log "compute-sanitizer $tool, device parsers called off: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-called-off-$tool.log" | tr '\n' ' ')"
   done
   log "tests and sanitizers: $(($(date +%s) - t0)) s"
 fi
