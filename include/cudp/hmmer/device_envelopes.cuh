@@ -26,6 +26,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../engine/quiet_wait.cuh"
 #include "device_parsers.cuh"
 
 namespace cudp::hmmer {
@@ -526,6 +527,7 @@ class DeviceEnvelopeRescorer {
     passes_.launch(tasks_.get(), static_cast<unsigned>(count), residues_.get(), forward_rows_.get(),
                    backward_rows_.get(), own_scales_.get(), forward_cells_.get(), backward_cells_.get(), stream);
     events_.record(1, stream);
+    engine::wait_quietly(stream);  // beside the host's workers: asleep, not spinning on a core of theirs
     // The Forward's rows, for the scores.
     forward_rows_.download(out.forward_rows.data() + out.first_row[begin] * kSpecialCount,
                            row_count * kSpecialCount, stream);
@@ -567,6 +569,7 @@ class DeviceEnvelopeRescorer {
         passes_.tables(), sweeps_.get(), columns);
     CUDP_CUDA_CHECK(cudaGetLastError());
     events_.record(3, stream);
+    engine::wait_quietly(stream);
 
     std::vector<std::int32_t> results(count * 7);
     results_.download(results.data(), count * 7, stream);

@@ -27,6 +27,7 @@
 
 #include "../engine/cuda_check.cuh"
 #include "../engine/device_buffer.cuh"
+#include "../engine/quiet_wait.cuh"
 #include "plan7_odds_layout.hpp"
 
 namespace cudp::hmmer {
@@ -649,12 +650,10 @@ class DevicePlan7Parsers {
     launch(tasks_.get(), static_cast<unsigned>(tasks.size()), residues_.get(), forward_.get(), backward_.get(),
            own_scales_.get(), cells != nullptr ? forward_cells_.get() : nullptr,
            cells != nullptr ? backward_cells_.get() : nullptr, stream, cancel);
-    if (cancel != nullptr) {
-      // A wave called off is no one's: its rows (48 bytes a residue, copied to pageable memory) are not worth
-      // the copy, which the caller calling it off would otherwise wait for.
-      CUDP_CUDA_CHECK(cudaStreamSynchronize(stream));
-      if (*cancel != 0) return;
-    }
+    // The kernel runs beside the host's workers: wait asleep. A wave called off is no one's: its rows (48 bytes
+    // a residue, copied to pageable memory) are not worth the copy, which the caller calling it off would wait for.
+    engine::wait_quietly(stream);
+    if (cancel != nullptr && *cancel != 0) return;
     const std::size_t first = out.first_row[begin] * kSpecialCount;
     forward_.download(out.forward.data() + first, row_count * kSpecialCount, stream);
     backward_.download(out.backward.data() + first, row_count * kSpecialCount, stream);
