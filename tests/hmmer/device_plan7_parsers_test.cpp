@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -197,8 +198,10 @@ TEST_CASE("Device passes keeping their matrices equal the host's full-matrix pas
 
 // Not a test (hidden tag, run by hand on the device): the time of a wave of long targets against a long model, and
 // of a single one (latency), for tuning the kernel.
+// CUDP_PARSER_TIMING_M sets the model's length (default 1900).
 TEST_CASE("Device parser timings", "[.timing]") {
-  const test::RandomModelOptions o{1900, false, 5};
+  const char* length = std::getenv("CUDP_PARSER_TIMING_M");
+  const test::RandomModelOptions o{length != nullptr ? std::atoi(length) : 1900, false, 5};
   const hmmer::HmmModel hmm = test::random_hmm(o);
   const hmmer::Plan7Profile profile = hmmer::configure_profile(hmm, hmmer::default_null_model(hmmer::plan7_alphabet_of(hmm.alphabet)));
   const hmmer::StripedOddsProfile om(profile);
