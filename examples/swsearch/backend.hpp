@@ -15,10 +15,11 @@ namespace swsearch {
 using ScoreTable = std::vector<std::vector<std::int32_t>>;
 
 // Creates the device's context (a few tenths of a second), so that it can be done while the inputs are read; false
-// when there is no device or no CUDA backend in this build.
-bool start_cuda();
+// when there is no device or no CUDA backend in this build. On a node with several devices, the node's process
+// `process_on_node` (0 when it runs alone) takes device process_on_node modulo their count, here and in score_all.
+bool start_cuda(int process_on_node);
 ScoreTable score_all(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
                      const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps, cudp::Backend backend,
-                     int threads, cudp::ScoreStats& report, bool progress);
+                     int threads, cudp::ScoreStats& report, bool progress, int process_on_node);
 
 }  // namespace swsearch

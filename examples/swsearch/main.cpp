@@ -29,6 +29,7 @@
 #include "backend.hpp"
 #include "blast_numbers.hpp"
 #include "command_line.hpp"
+#include "mpi_world.hpp"
 
 namespace {
 
@@ -54,6 +55,9 @@ const char* kUsage =
     "                      coordinates, >= 0 (default 0: all cores)\n"
     "  --out FILE          write the results to FILE instead of standard output\n"
     "  -h, --help          this text\n"
+    "\n"
+    "Under mpirun (a build with MPI) every process searches its shard of the database, a part of about equal\n"
+    "residues, and the first merges the hits: the output is that of one process. Give each its --threads.\n"
     "\n"
     "TSV columns: query, target, raw score, bit score, E-value, query start, query end, target start, target end\n"
     "(1-based, inclusive), percent identity, alignment length, mismatches, gap openings. Tabular columns: qseqid\n"
@@ -148,10 +152,79 @@ std::string format_evalue(double e) {
   return buf;
 }
 
+// A reported hit, formatted: its line (and, in the text format with --alignments, its alignment), with what the
+// processes of an MPI run merge it by. Records travel between processes as text: query, score and target on a
+// first line, then the formatted text's length and the text.
+struct HitRecord {
+  std::size_t query;
+  std::int32_t score;
+  std::uint64_t target;  // index in the whole database
+  std::string text;
+};
+
+std::string serialize(const std::vector<HitRecord>& records) {
+  std::string out;
+  for (const HitRecord& r : records)
+    out += std::to_string(r.query) + ' ' + std::to_string(r.score) + ' ' + std::to_string(r.target) + ' ' +
+           std::to_string(r.text.size()) + '\n' + r.text;
+  return out;
+}
+
+void deserialize(const std::string& in, std::vector<HitRecord>& records) {
+  std::size_t at = 0;
+  while (at < in.size()) {
+    const std::size_t end = in.find('\n', at);
+    std::istringstream head(in.substr(at, end - at));
+    HitRecord r;
+    std::size_t length = 0;
+    head >> r.query >> r.score >> r.target >> length;
+    r.text = in.substr(end + 1, length);
+    at = end + 1 + length;
+    records.push_back(std::move(r));
+  }
+}
+
+// Every process's hits on the root, each query's best `top` in the one-process order (score down, then database
+// order); a world of one keeps its own, already in that order.
+std::vector<HitRecord> merge_hits(const cudp::examples::MpiWorld& world, std::vector<HitRecord> mine,
+                                  std::size_t top) {
+  if (world.size() == 1) return mine;
+  const std::vector<std::string> parts = world.gather(serialize(mine));
+  std::vector<HitRecord> all;
+  for (const std::string& part : parts) deserialize(part, all);
+  std::sort(all.begin(), all.end(), [](const HitRecord& a, const HitRecord& b) {
+    return a.query != b.query ? a.query < b.query : a.score != b.score ? a.score > b.score : a.target < b.target;
+  });
+  std::vector<HitRecord> kept;
+  for (std::size_t i = 0, taken = 0; i < all.size(); ++i) {
+    taken = i > 0 && all[i].query == all[i - 1].query ? taken + 1 : 0;
+    if (taken < top) kept.push_back(std::move(all[i]));
+  }
+  return kept;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using clock = std::chrono::steady_clock;
+  std::optional<cudp::examples::MpiWorld> world_holder;
+  try {
+    world_holder.emplace(argc, argv, "cudp-swsearch");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cudp-swsearch: %s\n", e.what());
+    return 1;
+  }
+  const cudp::examples::MpiWorld& world = *world_holder;
+  // An error before the processes compare notes is reported there, by the first, for every process that had one
+  // (the others wait in the comparison); one after it, by the process that had it.
+  bool checked = false;
+  const auto fail = [&](const std::string& message, int status) {
+    std::vector<std::string> failures{message};
+    if (!checked && world.size() > 1) world.all_well(message, failures);
+    if (world.root() || checked)
+      for (const std::string& failure : failures) std::fprintf(stderr, "cudp-swsearch: %s\n", failure.c_str());
+    return status;
+  };
   try {
     auto parsed = parse_args(argc, argv);
     if (!parsed) {
@@ -159,22 +232,30 @@ int main(int argc, char** argv) {
       return 0;
     }
     const Options& o = *parsed;
-    const bool progress = isatty(STDERR_FILENO);
+    const bool progress = isatty(STDERR_FILENO) && world.root();
     const auto& alphabet = cudp::bio::protein();
     auto t0 = clock::now();
     // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
     // read.
     std::future<bool> cuda_started;
-    if (o.backend != "host") cuda_started = std::async(std::launch::async, swsearch::start_cuda);
+    if (o.backend != "host") cuda_started = std::async(std::launch::async, swsearch::start_cuda, world.rank_on_node());
     const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto matrix = cudp::io::load_matrix(o.matrix, alphabet);
     // '-' is standard input, as ssearch36 and BLAST take it for the query; each input is opened and read once.
+    // Under mpirun each process reads its shard of the database: a packed one reads that part of the file alone.
     const auto load = [&](const std::string& path, const cudp::io::DatabaseReadOptions& options) {
       cudp::io::SequenceInput input(path == "-" ? "/dev/stdin" : path, path == "-" ? "standard input" : "");
-      return input.is_database() ? input.read_database(alphabet, options) : input.read_fasta(alphabet);
+      return input.is_database() ? input.read_database(alphabet, options)
+                                 : cudp::io::take_shard(input.read_fasta(alphabet), options.shard, options.shards,
+                                                        options.part);
     };
     auto queries = load(o.query, {});
-    auto db = load(o.db, cudp::io::DatabaseReadOptions{threads});
+    cudp::io::DatabasePart part;
+    cudp::io::DatabaseReadOptions db_options{threads};
+    db_options.shard = world.rank();
+    db_options.shards = world.size();
+    db_options.part = &part;
+    auto db = load(o.db, db_options);
     auto ka = cudp::bio::gapped_parameters(matrix.name, o.gap_open, o.gap_extend);
     auto t_read = clock::now();
 
@@ -185,14 +266,10 @@ int main(int argc, char** argv) {
     cudp::recurrences::GapCosts gaps{o.gap_open, o.gap_extend};
     auto qv = cudp::engine::view_of(queries), dv = cudp::engine::view_of(db);
     auto table = swsearch::score_all(qv, dv, matrix, gaps, use_cuda ? cudp::Backend::Device : cudp::Backend::Host,
-                                     threads, report, progress);
+                                     threads, report, progress, world.rank_on_node());
     auto t_score = clock::now();
 
-    std::ostringstream out;
-    const std::uint64_t db_residues = db.total_residues();
-    if (o.format == "tsv")
-      out << "#query\ttarget\tscore\tbits\tevalue\tqstart\tqend\ttstart\ttend\tpident\tlength\tmismatch\tgapopen"
-          << (o.alignments ? "\tcigar\n" : "\n");
+    const std::uint64_t db_residues = part.residues;  // of the whole database: E-values are the same in every shard
     // The top hits of every query, highest score first (ties in database order, so the output is deterministic);
     // their alignments come from the linear-space aligner (a forward and a reverse pass for the ends, then the box
     // between), run for all hits on all cores.
@@ -222,12 +299,10 @@ int main(int argc, char** argv) {
               db.data(hit.target), static_cast<int>(db.length(hit.target)), matrix, gaps, one_thread);
         });
 
+    std::vector<HitRecord> records;
     std::size_t next_hit = 0;
     for (std::size_t q = 0; q < queries.size(); ++q) {
       const auto& scores = table[q];
-      if (o.format == "text")
-        out << "Query: " << queries.names[q] << " (" << queries.length(q) << " aa)\n"
-            << "  score    bits      E-value  q-range        t-range        target\n";
       for (; next_hit < hits.size() && hits[next_hit].query == q; ++next_hit) {
         const std::size_t t = hits[next_hit].target;
         const cudp::align::Alignment& a = hits[next_hit].alignment;
@@ -255,6 +330,7 @@ int main(int argc, char** argv) {
           blast_evalue = cudp::examples::blast_evalue(e_value);
         }
         const std::string cigar = o.alignments ? "\t" + (empty ? std::string("*") : cudp::align::cigar(a)) : "";
+        std::ostringstream out;
         if (o.format == "tsv") {
           out << queries.names[q] << '\t' << db.names[t] << '\t' << scores[t] << '\t' << bits << '\t' << evalue << '\t'
               << qs << '\t' << qe << '\t' << ts << '\t' << te << '\t' << pident << '\t' << counts.length << '\t'
@@ -271,18 +347,46 @@ int main(int argc, char** argv) {
           if (o.alignments && !empty)
             out << pairwise_text(a, queries.data(q), db.data(t), matrix, alphabet, counts) << '\n';
         }
+        records.push_back({q, scores[t], part.first + t, out.str()});
       }
+    }
+
+    // Every process got this far, or all stop here; then the first merges the hits and writes the outputs.
+    std::vector<std::string> failures;
+    checked = true;
+    if (!world.all_well("", failures)) {
+      for (const std::string& failure : failures) std::fprintf(stderr, "cudp-swsearch: %s\n", failure.c_str());
+      return 1;
+    }
+    records = merge_hits(world, std::move(records), static_cast<std::size_t>(o.top));
+    const std::uint64_t cells_searched = world.sum(report.cascade.cells);
+    const std::uint64_t rescored_pairs = world.sum(report.cascade.rescored_overflow);
+    if (!world.root()) return 0;
+
+    std::ostringstream out;
+    if (o.format == "tsv")
+      out << "#query\ttarget\tscore\tbits\tevalue\tqstart\tqend\ttstart\ttend\tpident\tlength\tmismatch\tgapopen"
+          << (o.alignments ? "\tcigar\n" : "\n");
+    std::size_t next_record = 0;
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      if (o.format == "text")
+        out << "Query: " << queries.names[q] << " (" << queries.length(q) << " aa)\n"
+            << "  score    bits      E-value  q-range        t-range        target\n";
+      for (; next_record < records.size() && records[next_record].query == q; ++next_record)
+        out << records[next_record].text;
       if (o.format == "text") out << '\n';
     }
     auto t_end = clock::now();
     if (o.format == "text") {
       auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-      double cells = static_cast<double>(report.cascade.cells);
-      out << "# backend: " << report.where << "\n"
+      double cells = static_cast<double>(cells_searched);
+      out << "# backend: " << report.where << (world.size() > 1 ? " (" + std::to_string(world.size()) + " processes)" : "")
+          << "\n"
           << "# matrix " << matrix.name << ", gap open " << o.gap_open << ", extend " << o.gap_extend << "\n"
-          << "# queries " << queries.size() << ", database " << db.size() << " sequences, " << db_residues << " residues\n"
-          << "# cells " << report.cascade.cells << "; rescored after " << report.narrow_bits
-          << "-bit overflow: " << report.cascade.rescored_overflow << " (query, target) pairs\n";
+          << "# queries " << queries.size() << ", database " << part.sequences << " sequences, " << db_residues
+          << " residues\n"
+          << "# cells " << cells_searched << "; rescored after " << report.narrow_bits
+          << "-bit overflow: " << rescored_pairs << " (query, target) pairs\n";
       char buf[200];
       std::snprintf(buf, sizeof buf, "# time: read %.3f s, score %.3f s, report %.3f s; %.1f GCUPS (scoring wall time)",
                     secs(t0, t_read), secs(t_read, t_score), secs(t_score, t_end), cells / secs(t_read, t_score) / 1e9);
@@ -302,10 +406,8 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "cudp-swsearch: %s\n", e.what());
-    return 2;
+    return fail(e.what(), 2);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-swsearch: %s\n", e.what());
-    return 1;
+    return fail(e.what(), 1);
   }
 }

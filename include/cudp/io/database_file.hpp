@@ -43,6 +43,7 @@
 #include "fasta.hpp"
 #include "output_files.hpp"
 #include "sequence_set.hpp"
+#include "shards.hpp"
 
 // The arrays go to and from disk with a single fwrite/fread each, which is only the documented format on a
 // little-endian host.
@@ -171,9 +172,13 @@ inline bool is_database_file(const std::string& path) {
 // How read_database works: `threads` readers (0: all hardware threads) each read, check and recode one part of the
 // residue array; `recode`, when given, maps every stored code to the code returned (another alphabet's numbering,
 // say), in the same pass.
+// With `shards` above 1, only shard `shard` of the database is read (io/shards.hpp: the sequences, residues and
+// names of that contiguous part, from the file's index); `part`, when given, then says where it lies in the whole.
 struct DatabaseReadOptions {
   int threads = 1;
   const std::array<std::uint8_t, 256>* recode = nullptr;
+  int shard = 0, shards = 1;
+  DatabasePart* part = nullptr;
 };
 
 namespace detail {
@@ -258,19 +263,29 @@ inline SequenceSet read_database_file(std::FILE* opened, const std::string& path
   if (text_starts[n] > header.text_bytes) throw fail("corrupt database: header lengths exceed the header text");
   if (text_starts[n] < header.text_bytes) throw fail("corrupt database: header lengths do not cover the header text");
 
+  // The shard asked for (the whole file by default): its sequences, rebased to start at 0.
+  const std::uint64_t residues_at = sizeof header + 8 * (n + 1) + 8 * n;
+  const std::uint64_t text_at = residues_at + header.residues;
+  const auto [first, last] = shard_bounds(set.offsets, options.shard, options.shards);
+  if (options.part != nullptr) *options.part = DatabasePart{first, n, header.residues};
+  const std::uint64_t residue_base = set.offsets[first], residue_count = set.offsets[last] - residue_base;
+  const std::uint64_t text_base = text_starts[first], text_count = text_starts[last] - text_base;
+  set.offsets.erase(set.offsets.begin() + static_cast<std::ptrdiff_t>(last) + 1, set.offsets.end());
+  set.offsets.erase(set.offsets.begin(), set.offsets.begin() + static_cast<std::ptrdiff_t>(first));
+  for (std::uint64_t& offset : set.offsets) offset -= residue_base;
+
   // The residues: each thread reads its part with pread (no shared file position), checks it and recodes it while
   // it is still in cache.
-  const std::uint64_t residues_at = sizeof header + 8 * (n + 1) + 8 * n;
   const int fd = fileno(opened);
-  set.residues.resize(header.residues);
+  set.residues.resize(residue_count);
   std::vector<std::uint8_t> part_largest;
   std::mutex part_mutex;
   bool read_failed = false;
-  detail::split_among_threads(header.residues, 1 << 20, options.threads, [&](std::uint64_t begin, std::uint64_t end) {
+  detail::split_among_threads(residue_count, 1 << 20, options.threads, [&](std::uint64_t begin, std::uint64_t end) {
     std::uint8_t* out = set.residues.data();
     for (std::uint64_t at = begin; at < end;) {
       const ssize_t got = pread(fd, out + at, static_cast<std::size_t>(std::min<std::uint64_t>(end - at, 1u << 30)),
-                                static_cast<off_t>(residues_at + at));
+                                static_cast<off_t>(residues_at + residue_base + at));
       if (got <= 0) {
         std::lock_guard<std::mutex> lock(part_mutex);
         read_failed = true;
@@ -290,23 +305,23 @@ inline SequenceSet read_database_file(std::FILE* opened, const std::string& path
   if (read_failed) throw fail("unexpected end of file");
   const std::uint8_t largest_code =
       part_largest.empty() ? 0 : *std::max_element(part_largest.begin(), part_largest.end());
-  if (header.residues != 0 && largest_code >= expected.size) {
+  if (residue_count != 0 && largest_code >= expected.size) {
     throw fail("corrupt database: residue code " + std::to_string(largest_code) + " is outside the " + expected.name +
                " alphabet");
   }
 
-  std::string text(header.text_bytes, '\0');
-  if (header.text_bytes != 0 &&
-      pread(fd, text.data(), text.size(), static_cast<off_t>(residues_at + header.residues)) !=
-          static_cast<ssize_t>(text.size())) {
+  std::string text(text_count, '\0');
+  if (text_count != 0 && pread(fd, text.data(), text.size(), static_cast<off_t>(text_at + text_base)) !=
+                             static_cast<ssize_t>(text.size())) {
     throw fail("unexpected end of file");
   }
-  set.names.resize(n);
-  set.descriptions.resize(n);
-  detail::split_among_threads(n, 1 << 14, options.threads, [&](std::uint64_t begin, std::uint64_t end) {
+  set.names.resize(last - first);
+  set.descriptions.resize(last - first);
+  detail::split_among_threads(last - first, 1 << 14, options.threads, [&](std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t i = begin; i < end; ++i) {
-      set.names[i].assign(text, text_starts[i], name_lengths[i]);
-      set.descriptions[i].assign(text, text_starts[i] + name_lengths[i], description_lengths[i]);
+      const std::uint64_t at = text_starts[first + i] - text_base;
+      set.names[i].assign(text, at, name_lengths[first + i]);
+      set.descriptions[i].assign(text, at + name_lengths[first + i], description_lengths[first + i]);
     }
   });
   return set;
@@ -399,11 +414,12 @@ class SequenceInput {
 };
 
 // A packed database (read with `options`) when the input starts with the magic number, otherwise FASTA (plain or
-// gzip), reading the input once.
+// gzip, read whole and then cut to the shard that `options` asks for), reading the input once.
 inline SequenceSet load_sequences(const std::string& path, const bio::Alphabet& alphabet,
                                   const DatabaseReadOptions& options = {}) {
   SequenceInput input(path);
-  return input.is_database() ? input.read_database(alphabet, options) : input.read_fasta(alphabet);
+  if (input.is_database()) return input.read_database(alphabet, options);
+  return take_shard(input.read_fasta(alphabet), options.shard, options.shards, options.part);
 }
 
 }  // namespace cudp::io

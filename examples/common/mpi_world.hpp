@@ -1,0 +1,123 @@
+#pragma once
+// The processes of one search started by mpirun (Open MPI, MPICH): each searches its shard of the database and the
+// first (rank 0) merges the hits and writes the outputs. A program started without mpirun, or built without MPI
+// (CUDP_HAS_MPI unset), is a world of one and never calls MPI, so a plain run pays nothing for it.
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if CUDP_HAS_MPI
+#include <mpi.h>
+#endif
+
+namespace cudp::examples {
+
+// The size of the world mpirun (or another launcher) says this process belongs to; 1 when none started it.
+inline int launched_world_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && std::atoi(value) > 0) return std::atoi(value);
+  }
+  return 1;
+}
+
+class MpiWorld {
+ public:
+  // `program` names the program in the error of a build without MPI started by mpirun on several processes (each
+  // would search the whole database and write the whole output).
+  MpiWorld(int& argc, char**& argv, const char* program) {
+#if CUDP_HAS_MPI
+    if (launched_world_size() > 1 || std::getenv("CUDP_MPI") != nullptr) {
+      int provided = 0;
+      MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+      active_ = true;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+      MPI_Comm_size(MPI_COMM_WORLD, &size_);
+      MPI_Comm node;
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+      MPI_Comm_rank(node, &rank_on_node_);
+      MPI_Comm_free(&node);
+    }
+#else
+    (void)argc;
+    (void)argv;
+    if (launched_world_size() > 1)
+      throw std::runtime_error(std::string(program) + " was built without MPI and cannot run as several processes");
+#endif
+  }
+  ~MpiWorld() {
+#if CUDP_HAS_MPI
+    if (active_) MPI_Finalize();
+#endif
+  }
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  // This process's place among those on its node (which of the node's GPUs it takes).
+  int rank_on_node() const { return rank_on_node_; }
+
+  // Every process's `mine`, in rank order, on the root (empty elsewhere).
+  std::vector<std::string> gather(const std::string& mine) const {
+    if (size_ == 1) return {mine};
+#if CUDP_HAS_MPI
+    const unsigned long long length = mine.size();
+    std::vector<unsigned long long> lengths(root() ? static_cast<std::size_t>(size_) : 0);
+    MPI_Gather(&length, 1, MPI_UNSIGNED_LONG_LONG, lengths.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    std::vector<int> counts, displacements;
+    std::string all;
+    if (root()) {
+      unsigned long long total = 0;
+      for (const unsigned long long n : lengths) {
+        if (n > static_cast<unsigned long long>(INT32_MAX) || total + n > static_cast<unsigned long long>(INT32_MAX))
+          throw std::runtime_error("the hits of the processes exceed the 2 GiB one gather can carry");
+        counts.push_back(static_cast<int>(n));
+        displacements.push_back(static_cast<int>(total));
+        total += n;
+      }
+      all.resize(total);
+    }
+    MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(), counts.data(), displacements.data(),
+                MPI_CHAR, 0, MPI_COMM_WORLD);
+    std::vector<std::string> parts;
+    for (std::size_t r = 0; r < counts.size(); ++r)
+      parts.push_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(counts[r])));
+    return parts;
+#else
+    return {mine};
+#endif
+  }
+
+  // The sum over every process, on all of them.
+  std::uint64_t sum(std::uint64_t mine) const {
+#if CUDP_HAS_MPI
+    if (size_ > 1) {
+      unsigned long long total = 0, value = mine;
+      MPI_Allreduce(&value, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+      return total;
+    }
+#endif
+    return mine;
+  }
+
+  // Whether every process got this far without an error; on the root, `failures` gets each failed process's
+  // "rank R: message". Each process calls it with its own error ("" when none), so that one that failed (a bad
+  // shard, memory) stops them all at the same point instead of leaving the others waiting in a collective.
+  bool all_well(const std::string& error, std::vector<std::string>& failures) const {
+    const std::vector<std::string> errors = gather(error);
+    failures.clear();
+    for (std::size_t r = 0; r < errors.size(); ++r)
+      if (!errors[r].empty()) failures.push_back((size_ > 1 ? "rank " + std::to_string(r) + ": " : "") + errors[r]);
+    return sum(error.empty() ? 0 : 1) == 0;
+  }
+
+ private:
+  int rank_ = 0, size_ = 1, rank_on_node_ = 0;
+  bool active_ = false;
+};
+
+}  // namespace cudp::examples

@@ -1,0 +1,64 @@
+#pragma once
+// A database cut into contiguous shards of about equal residues, one per process of a search spread over several
+// (MPI ranks): each searches its shard, and the hits merge by their index in the whole database, so that ties
+// across shards fall as they would in one process.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sequence_set.hpp"
+
+namespace cudp::io {
+
+// Where a shard lies in the whole database.
+struct DatabasePart {
+  std::size_t first = 0;       // the whole database's index of the shard's first sequence
+  std::uint64_t sequences = 0;  // the whole database's sequences
+  std::uint64_t residues = 0;   // and residues (E-values are of the whole)
+};
+
+// Sequences [first, last) of shard `shard` of `shards`, given the whole database's offsets (n + 1 of them): shard
+// k starts at the first sequence that starts at or past k/shards of the residues, so every sequence falls in one
+// shard, shards hold about equal residues, and a shard may be empty (more shards than sequences).
+inline std::pair<std::size_t, std::size_t> shard_bounds(const std::vector<std::uint64_t>& offsets, int shard,
+                                                        int shards) {
+  if (shards < 1 || shard < 0 || shard >= shards)
+    throw std::invalid_argument("shard " + std::to_string(shard) + " of " + std::to_string(shards));
+  const std::size_t n = offsets.size() - 1;
+  const std::uint64_t residues = offsets.back();
+  const auto start = [&](int k) -> std::size_t {
+    if (k == 0) return 0;
+    if (k == shards) return n;
+    const std::uint64_t at = residues / static_cast<std::uint64_t>(shards) * static_cast<std::uint64_t>(k) +
+                             residues % static_cast<std::uint64_t>(shards) * static_cast<std::uint64_t>(k) /
+                                 static_cast<std::uint64_t>(shards);
+    const auto it = std::lower_bound(offsets.begin(), offsets.end() - 1, at);
+    return static_cast<std::size_t>(it - offsets.begin());
+  };
+  return {start(shard), std::max(start(shard), start(shard + 1))};
+}
+
+// Shard `shard` of `shards` of a database held whole (a FASTA file, which every process reads), with `part`
+// saying where it lies when given.
+inline SequenceSet take_shard(SequenceSet&& whole, int shard, int shards, DatabasePart* part = nullptr) {
+  const auto [first, last] = shard_bounds(whole.offsets, shard, shards);
+  if (part != nullptr) *part = DatabasePart{first, whole.size(), whole.total_residues()};
+  if (first == 0 && last == whole.size()) return std::move(whole);
+  SequenceSet set;
+  set.residues.assign(whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[first]),
+                      whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[last]));
+  set.offsets.assign(whole.offsets.begin() + static_cast<std::ptrdiff_t>(first),
+                     whole.offsets.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+  for (std::uint64_t& offset : set.offsets) offset -= whole.offsets[first];
+  set.names.assign(std::make_move_iterator(whole.names.begin() + static_cast<std::ptrdiff_t>(first)),
+                   std::make_move_iterator(whole.names.begin() + static_cast<std::ptrdiff_t>(last)));
+  set.descriptions.assign(std::make_move_iterator(whole.descriptions.begin() + static_cast<std::ptrdiff_t>(first)),
+                          std::make_move_iterator(whole.descriptions.begin() + static_cast<std::ptrdiff_t>(last)));
+  return set;
+}
+
+}  // namespace cudp::io
