@@ -5,7 +5,8 @@
 # sequences than processes) and where equal scores fall in different shards (copies of one sequence, with --top
 # cutting through them). A process that fails alone (a corrupt residue in the last shard) makes the run exit
 # non-zero naming its rank, and no output file is left.
-#   swsearch_mpi.sh CUDP_SWSEARCH CUDP_MAKEDB MPIEXEC DATA_DIR   (DATA_DIR: examples/data)
+#   [BACKEND=cuda] swsearch_mpi.sh CUDP_SWSEARCH CUDP_MAKEDB MPIEXEC DATA_DIR   (DATA_DIR: examples/data; the
+#   host backend by default, the GPU with BACKEND=cuda: the processes then share the GPUs of the machine)
 set -uo pipefail
 swsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 data=$(realpath "$4")
 work=$(mktemp -d)
@@ -13,6 +14,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 # Open MPI refuses root without these (CI runs as root); --oversubscribe lets 3 processes share 2 cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+backend=${BACKEND:-host}
 failures=0
 fail() {
   echo "FAIL: $*"
@@ -27,11 +29,11 @@ compare() {
   shift 2
   for format in tsv tabular text "text --alignments" "tsv --alignments"; do
     # shellcheck disable=SC2086
-    "$swsearch" "$@" --backend host --threads 1 --format $format > one.out 2> one.err ||
+    "$swsearch" "$@" --backend "$backend" --threads 1 --format $format > one.out 2> one.err ||
       { fail "$name/$format: the one-process run failed: $(cat one.err)"; continue; }
     for n in 1 2 3; do
       # shellcheck disable=SC2086
-      "$mpiexec" -np $n "$swsearch" "$@" --backend host --threads 1 --format $format > np.out 2> np.err ||
+      "$mpiexec" -np $n "$swsearch" "$@" --backend "$backend" --threads 1 --format $format > np.out 2> np.err ||
         { fail "$name/$format/np$n: exit status $?: $(head -5 np.err)"; continue; }
       cmp -s <(normalize one.out) <(normalize np.out) ||
         fail "$name/$format/np$n: output differs: $(diff <(normalize one.out) <(normalize np.out) | head -6)"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# cudp-swsearch as several MPI processes on the GPU machine: tests/examples/swsearch_mpi.sh with the CUDA backend
+# (1, 2 and 3 processes sharing the machine's GPUs, outputs identical to one process), then one process per GPU
+# (and 2 and 3 on one GPU) against the generated benchmark database, wall times and GCUPS side by side.
+# Usage (repo root, on the GPU machine): bench/swsearch_mpi_device.sh [SEQUENCES]    results under $OUT
+# Open MPI comes from the machine, or from .debs-mpi/ (apt-get download libopenmpi-dev libopenmpi3 openmpi-bin
+# openmpi-common and their libraries: the machine has no registry), unpacked and relocated with OPAL_PREFIX.
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+SEQS=${1:-570000}
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+log "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ')"
+if ! command -v mpirun >/dev/null && ls .debs-mpi/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/mpi
+  for deb in .debs-mpi/*.deb; do dpkg -x "$deb" /tmp/mpi; done
+  export OPAL_PREFIX=/tmp/mpi/usr PATH=/tmp/mpi/usr/bin:$PATH
+  export LD_LIBRARY_PATH=/tmp/mpi/usr/lib/x86_64-linux-gnu:/tmp/mpi/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+log "mpirun: $(command -v mpirun) $(mpirun --version 2>&1 | head -1)"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUDP_BUILD_TESTS=OFF \
+  -DMPI_CXX_COMPILER="$(command -v mpicxx)" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
+grep -iE "mpi" "$OUT/configure.log" | tee -a "$OUT/summary.txt"
+cmake --build build-gpu -j"$(nproc)" --target cudp-swsearch cudp-makedb cudp-gen-db >"$OUT/build.log" 2>&1 ||
+  { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
+sw=build-gpu/examples/swsearch/cudp-swsearch
+BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
+  >"$OUT/swsearch_mpi.log" 2>&1
+log "swsearch_mpi.sh with the CUDA backend: rc=$? $(tail -3 "$OUT/swsearch_mpi.log" | tr '\n' ' ')"
+
+gpus=$(nvidia-smi -L | wc -l)
+build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out /tmp/db.fa --queries-out /tmp/q.fa --plant 5 >/dev/null 2>&1
+build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/dev/null 2>&1
+threads=$(( $(nproc) / gpus ))
+/usr/bin/time -f %e -o /tmp/t1 "$sw" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text --out /tmp/one.txt
+log "one process: $(cat /tmp/t1) s; $(grep -o '[0-9.]* GCUPS (scoring wall time)' /tmp/one.txt)"
+for n in $(seq 2 $(( gpus > 3 ? gpus : 3 ))); do
+  /usr/bin/time -f %e -o /tmp/tn mpirun -np "$n" "$sw" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text \
+    --threads "$threads" --out /tmp/np.txt 2>"$OUT/np$n.err"
+  same=$(cmp -s <(grep -vE '^# (time|backend)' /tmp/one.txt) <(grep -vE '^# (time|backend)' /tmp/np.txt) && echo identical || echo DIFFERENT)
+  log "$n processes on $gpus GPU(s): $(cat /tmp/tn) s, output $same; $(grep -E '^# backend' /tmp/np.txt)"
+done
