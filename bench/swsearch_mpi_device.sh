@@ -21,7 +21,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 log "mpirun: $(command -v mpirun) $(mpirun --version 2>&1 | head -1)"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUDP_BUILD_TESTS=OFF \
   -DMPI_CXX_COMPILER="$(command -v mpicxx)" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
-grep -iE "mpi" "$OUT/configure.log" | tee -a "$OUT/summary.txt"
+grep -E "cudp: MPI" "$OUT/configure.log" | tee -a "$OUT/summary.txt"
 cmake --build build-gpu -j"$(nproc)" --target cudp-swsearch cudp-makedb cudp-gen-db >"$OUT/build.log" 2>&1 ||
   { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
 sw=build-gpu/examples/swsearch/cudp-swsearch
