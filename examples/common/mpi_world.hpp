@@ -23,8 +23,19 @@ inline int launched_world_size() {
   return 1;
 }
 
+// A process's error and its fellows', as the first process reports them ("rank R: ..."), or empty elsewhere.
+struct ProcessesFailed : std::runtime_error {
+  explicit ProcessesFailed(const std::vector<std::string>& failures) : std::runtime_error(joined(failures)) {}
+  static std::string joined(const std::vector<std::string>& failures) {
+    std::string text;
+    for (const std::string& failure : failures) text += (text.empty() ? "" : "\n") + failure;
+    return text;
+  }
+};
+
 class MpiWorld {
  public:
+  MpiWorld() = default;  // a world of one
   // `program` names the program in the error of a build without MPI started by mpirun on several processes (each
   // would search the whole database and write the whole output).
   MpiWorld(int& argc, char**& argv, const char* program) {

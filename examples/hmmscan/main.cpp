@@ -30,6 +30,7 @@
 #include "../hmmsearch/database.hpp"
 #include "../hmmsearch/device_filters.hpp"
 #include "../hmmsearch/options.hpp"
+#include "mpi_world.hpp"
 #include "../hmmsearch/report.hpp"
 #include "../hmmsearch/run.hpp"
 #include "../hmmsearch/stage_times.hpp"
@@ -225,6 +226,11 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Not sharded yet: several processes would each search everything and write the same files.
+  if (cudp::examples::launched_world_size() > 1) {
+    std::fputs("cudp-hmmscan: runs as one process; under mpirun, cudp-hmmsearch and cudp-swsearch share a search\n", stderr);
+    return 1;
+  }
   try {
     const auto parsed = hmmscan::parse_options(argc, argv);
     if (!parsed) {

@@ -19,6 +19,7 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/fasta.hpp>
 #include <cudp/io/sequence_set.hpp>
+#include <cudp/io/shards.hpp>
 
 namespace hmmsearch {
 
@@ -57,9 +58,14 @@ inline int packed_database_kind(const std::string& path) {
 }
 
 // Loads path for models of the given alphabet; `models` names them in messages ("globins4.hmm").
-// A packed database is read on `threads` threads (0: all).
+// A packed database is read on `threads` threads (0: all). With `shards` above 1, only shard `shard` is kept (a
+// packed database reads no more of the file; FASTA is read whole, checked, then cut), and `part` says where it
+// lies in the whole (io/shards.hpp).
 inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::hmmer::Plan7Alphabet& alphabet,
-                                           const std::string& models, int threads = 0) {
+                                           const std::string& models, int threads = 0, int shard = 0,
+                                           int shards = 1, cudp::io::DatabasePart* part = nullptr) {
+  cudp::io::DatabasePart whole;
+  if (part == nullptr) part = &whole;
   using cudp::io::format_error;
   using cudp::io::InputError;
   cudp::io::SequenceSet set;
@@ -88,13 +94,16 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
     cudp::io::DatabaseReadOptions reading;
     reading.threads = threads;
     reading.recode = &to_plan7;
+    reading.shard = shard;
+    reading.shards = shards;
+    reading.part = part;
     set = input->read_database(packed, reading);
     for (std::size_t i = 0; i < set.size(); ++i) {
       if (set.length(i) == 0)
-        throw InputError(format_error(path, "sequence " + std::to_string(i + 1) + " ('" + set.names[i] +
-                                                "') is empty"));
+        throw InputError(format_error(path, "sequence " + std::to_string(part->first + i + 1) + " ('" +
+                                                set.names[i] + "') is empty"));
     }
-    if (set.size() == 0) throw InputError(format_error(path, "the database holds no sequences"));
+    if (part->sequences == 0) throw InputError(format_error(path, "the database holds no sequences"));
     check_target_lengths(set, path);
     return set;
   }
@@ -131,7 +140,7 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
     }
   }
   check_target_lengths(set, name);
-  return set;
+  return cudp::io::take_shard(std::move(set), shard, shards, part);
 }
 
 }  // namespace hmmsearch

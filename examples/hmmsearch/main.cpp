@@ -9,20 +9,34 @@
 #include <exception>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <cudp/io/error.hpp>
 #include <cudp/hmmer/hmm_file.hpp>
+#include <cudp/io/shards.hpp>
 
 #include "daemon.hpp"
 #include "database.hpp"
 #include "device_filters.hpp"
+#include "mpi_world.hpp"
 #include "options.hpp"
 #include "run.hpp"
 #include "stage_times.hpp"
 
 namespace {
+
+// Each line of `text` after the program's name.
+std::string prefixed(const std::string& text) {
+  std::string out;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    out += (out.empty() ? "" : "\n") + std::string("cudp-hmmsearch: ") + text.substr(at, end - at);
+    at = end + 1;
+  }
+  return out;
+}
 
 std::string current_dir() {
   std::vector<char> buf(4096);
@@ -33,6 +47,24 @@ std::string current_dir() {
 
 int main(int argc, char** argv) {
   using clock = std::chrono::steady_clock;
+  std::optional<cudp::examples::MpiWorld> world_holder;
+  try {
+    world_holder.emplace(argc, argv, "cudp-hmmsearch");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cudp-hmmsearch: %s\n", e.what());
+    return 1;
+  }
+  const cudp::examples::MpiWorld& world = *world_holder;
+  // Under mpirun an error before the processes compare notes (a shard that fails to load) is reported by the
+  // first process, for every process that had one; the others wait there for it.
+  bool compared = false;
+  const auto report_error = [&](const std::string& message) {
+    std::vector<std::string> failures{message};
+    if (!compared && world.size() > 1) world.all_well(message, failures);
+    if (world.root() || compared)
+      for (const std::string& failure : failures) std::fprintf(stderr, "cudp-hmmsearch: %s\n", failure.c_str());
+    return 1;
+  };
   try {
     const auto parsed = hmmsearch::parse_options(argc, argv);
     if (!parsed) {
@@ -40,13 +72,15 @@ int main(int argc, char** argv) {
       return 0;
     }
     const hmmsearch::Options& o = *parsed;
+    if (world.size() > 1 && (o.daemon || o.connect))
+      throw hmmsearch::UsageError("--daemon and --connect run as one process, not under mpirun");
     if (o.daemon) return hmmsearch::serve(o);
     if (o.connect) return hmmsearch::search_in_daemon(o, current_dir());
 
     hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
     auto t = hmmsearch::StageTimes::clock::now();
     const auto main_start = t;
-    const bool progress = isatty(STDERR_FILENO) != 0;
+    const bool progress = isatty(STDERR_FILENO) != 0 && world.root();
     const int threads = hmmsearch::host_threads(o);
     std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
     hmmsearch::check_outputs_writable(o);
@@ -67,11 +101,19 @@ int main(int argc, char** argv) {
     t = times.add("read models", t);
     const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
     if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
-    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
+    cudp::io::DatabasePart part;  // under mpirun, this process's shard of the database
+    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads),
+                                                              world.rank(), world.size(), &part);
     times.add("read database", t);
 
-    const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
+    hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
+    searcher.world = &world;
+    searcher.first = part.first;
+    std::vector<std::string> failures;
+    compared = true;
+    if (!world.all_well("", failures)) throw cudp::examples::ProcessesFailed(failures);
     const hmmsearch::RunOutputs outputs = hmmsearch::search_models(o, models, searcher, current_dir(), progress);
+    if (!world.root()) return 0;
     t = hmmsearch::StageTimes::clock::now();
     hmmsearch::write_run_outputs(o, outputs);
     times.add("write outputs", t);
@@ -86,10 +128,11 @@ int main(int argc, char** argv) {
   } catch (const hmmsearch::UsageError& e) {
     // hmmsearch's status for a usage error too; the message goes to standard error, where hmmsearch's goes to
     // standard output (among its results, with -o unset).
-    std::fprintf(stderr, "cudp-hmmsearch: %s (see --help)\n", e.what());
+    return report_error(std::string(e.what()) + " (see --help)");
+  } catch (const cudp::examples::ProcessesFailed& e) {
+    if (world.root()) std::fprintf(stderr, "%s\n", prefixed(e.what()).c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-hmmsearch: %s\n", e.what());
-    return 1;
+    return report_error(e.what());
   }
 }

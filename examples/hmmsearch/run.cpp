@@ -24,6 +24,7 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/output_files.hpp>
 
+#include "hit_transfer.hpp"
 #include "report.hpp"
 #include "search.hpp"
 #include "stage_times.hpp"
@@ -251,6 +252,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   auto t = StageTimes::clock::now();
   const cudp::io::SequenceSet& db = searcher.db;
   const int threads = searcher.threads;
+  const cudp::examples::MpiWorld one_process;
+  const cudp::examples::MpiWorld& world = searcher.world != nullptr ? *searcher.world : one_process;
   const Thresholds thresholds = o.thresholds();
   const cudp::hmmer::NullModel null_model =
       cudp::hmmer::default_null_model(cudp::hmmer::plan7_alphabet_of(models.front().alphabet));
@@ -275,10 +278,34 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
 
     const cudp::hmmer::Plan7Pipeline pipeline(model, null_model, pipeline_options);
     t = times.add("configure profiles", t);
-    SearchOutcome outcome =
-        searcher.device ? search_with_device(pipeline, db, *searcher.device, threads, &display.done)
-                        : search_on_host(pipeline, db, threads, &display.done);
+    // Under mpirun each process searches its shard; an error in one stops them all here, before the merge.
+    SearchOutcome outcome;
+    std::vector<Hit> candidates;
+    std::string error;
+    try {
+      outcome = searcher.device ? search_with_device(pipeline, db, *searcher.device, threads, &display.done)
+                                : search_on_host(pipeline, db, threads, &display.done);
+      candidates.reserve(outcome.hits.size());
+      for (auto& h : outcome.hits) {
+        candidates.push_back(to_report_hit(std::move(h), db));
+        candidates.back().target += searcher.first;  // the place in the whole database orders ties, as in one process
+      }
+    } catch (const std::exception& e) {
+      if (world.size() == 1) throw;
+      error = e.what();
+    }
     display.stop();
+    if (world.size() > 1) {
+      std::vector<std::string> failures;
+      if (!world.all_well(error, failures)) throw cudp::examples::ProcessesFailed(failures);
+      std::string mine;
+      put_results(mine, candidates, outcome.counts);
+      const std::vector<std::string> parts = world.gather(mine);
+      if (!world.root()) continue;  // the first process reports
+      candidates.clear();
+      outcome.counts = {};
+      for (const std::string& part : parts) get_results(part, candidates, outcome.counts);
+    }
     t = StageTimes::clock::now();
 
     QueryReport report;
@@ -302,9 +329,6 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     report.counts.passed_bias = outcome.counts.passed_bias;
     report.counts.passed_viterbi = outcome.counts.passed_viterbi;
     report.counts.passed_forward = outcome.counts.passed_forward;
-    std::vector<Hit> candidates;
-    candidates.reserve(outcome.hits.size());
-    for (auto& h : outcome.hits) candidates.push_back(to_report_hit(std::move(h), db));
     Thresholds model_thresholds = thresholds;
     if (!o.cut.empty()) {
       const cudp::hmmer::HmmCutoff& c = *cutoff_of(model, o.cut);

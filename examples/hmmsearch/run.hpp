@@ -12,6 +12,7 @@
 #include <cudp/io/sequence_set.hpp>
 
 #include "device_filters.hpp"
+#include "mpi_world.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -23,6 +24,10 @@ struct Searcher {
   std::unique_ptr<DeviceFilters> device;
   int threads = 1;  // host workers; 0 runs everything on the calling thread
   std::string description;  // for the output header: "CUDA filters on ..., 16 host threads"
+  // Under mpirun, `db` is this process's shard, whose first sequence is sequence `first` of the whole database;
+  // the first process merges every process's hits and counts, and only its outputs are the run's.
+  const cudp::examples::MpiWorld* world = nullptr;
+  std::size_t first = 0;
 };
 
 // The backend that --backend asks for: auto takes the GPU when CUDA started and the database fits in the GPU memory

@@ -19,6 +19,7 @@
 #include "../hmmsearch/daemon_protocol.hpp"
 #include "../hmmsearch/database.hpp"
 #include "../hmmsearch/options.hpp"
+#include "mpi_world.hpp"
 #include "../hmmsearch/run.hpp"
 #include "phmmer_options.hpp"
 #include "queries.hpp"
@@ -33,6 +34,11 @@ std::string current_dir() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Not sharded yet: several processes would each search everything and write the same files.
+  if (cudp::examples::launched_world_size() > 1) {
+    std::fputs("cudp-phmmer: runs as one process; under mpirun, cudp-hmmsearch and cudp-swsearch share a search\n", stderr);
+    return 1;
+  }
   try {
     const auto parsed = phmmer::parse_options(argc, argv);
     if (!parsed) {

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# cudp-hmmsearch as several MPI processes: under `mpirun -np 1/2/3 --oversubscribe` the main output (with its
+# alignments), --tblout, --domtblout, --pfamtblout and -A are the one-process run's, but for the lines that carry
+# times and dates, from FASTA and from a packed database; on a database where a shard is empty (fewer sequences than
+# processes) and one where hits tie across shards (copies of one sequence under one name, ordered by their place in
+# the database). A process that fails alone (a corrupt residue in the last shard) makes the run exit non-zero
+# naming its rank, with no output file written.
+#   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR
+set -uo pipefail
+hmmsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 hmmemit=$4 examples=$(realpath "$5")
+backend=${BACKEND:-host}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+# Times, dates, directories and the command line differ between runs by design.
+normalize() { grep -vE '^# (CPU time|Mc/sec|Date|Current dir|Option settings)' "$1"; }
+outputs=(main.out hits.tbl hits.domtbl hits.pfamtbl hits.sto)
+
+# run DIR MODELS DATABASE COMMAND...: one search of MODELS against DATABASE writing every output into DIR.
+run() {
+  local dir=$1 models=$2 db=$3
+  shift 3
+  mkdir -p "$dir"
+  (cd "$dir" && "$@" -o main.out --tblout hits.tbl --domtblout hits.domtbl --pfamtblout hits.pfamtbl -A hits.sto \
+    "$models" "$db" > stdout.txt 2> stderr.txt)
+}
+
+# compare NAME MODELS DATABASE: one process, then 1, 2 and 3 under mpirun.
+compare() {
+  local name=$1 models=$2 db=$3
+  run one "$models" "$db" "$hmmsearch" --backend "$backend" --cpu 1 ||
+    { fail "$name: the one-process run failed: $(cat one/stderr.txt)"; return; }
+  for n in 1 2 3; do
+    rm -rf np
+    run np "$models" "$db" "$mpiexec" -np "$n" "$hmmsearch" --backend "$backend" --cpu 1 ||
+      { fail "$name/np$n: exit status $?: $(head -5 np/stderr.txt)"; continue; }
+    for f in "${outputs[@]}"; do
+      cmp -s <(normalize "one/$f") <(normalize "np/$f") ||
+        fail "$name/np$n/$f differs: $(diff <(normalize "one/$f") <(normalize "np/$f") | head -6)"
+    done
+  done
+  [ "$(grep -vc '^#' one/hits.tbl)" -gt 0 ] || fail "$name: no hits, nothing compared"
+}
+
+cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" > models.hmm
+{
+  "$hmmemit" -N 12 --seed 3 "$examples/tutorial/globins4.hmm"
+  "$hmmemit" -p -N 12 --seed 4 "$examples/tutorial/fn3.hmm"
+  cat "$examples/tutorial/globins45.fa"
+  "$hmmemit" -N 12 --seed 5 "$examples/tutorial/fn3.hmm"
+} | sed 's/^>/>s/' > db.fa
+compare fasta "$PWD/models.hmm" "$PWD/db.fa"
+"$makedb" db.fa db.cudpdb > /dev/null || fail "cudp-makedb failed"
+compare packed "$PWD/models.hmm" "$PWD/db.cudpdb"
+
+# Two sequences for three processes: one shard is empty.
+"$hmmemit" -N 2 --seed 9 "$examples/tutorial/globins4.hmm" > two.fa
+compare two-sequences "$PWD/models.hmm" "$PWD/two.fa"
+
+# Ties across shards: one globin six times under one name, between other sequences.
+copy=$(awk '/^>/ { n++ } n == 1 && !/^>/' "$examples/tutorial/globins45.fa")
+for k in 1 2 3 4 5 6; do
+  awk -v k="$k" '/^>/ { n++ } n > (k - 1) * 7 && n <= k * 7' "$examples/tutorial/globins45.fa"
+  printf '>same_name\n%s\n' "$copy"
+done > ties.fa
+compare ties "$examples/tutorial/globins4.hmm" "$PWD/ties.fa"
+[ "$(grep -c '^same_name' one/hits.tbl)" -eq 6 ] || fail "ties: the six copies are not all reported"
+
+# One process fails alone: a residue code outside the alphabet in the last shard's part of a packed database.
+"$makedb" ties.fa ties.cudpdb > /dev/null
+size=$(stat -c %s ties.cudpdb)
+printf '\377' | dd of=ties.cudpdb bs=1 seek=$((size - 1000)) conv=notrunc status=none
+rm -rf bad
+run bad "$examples/tutorial/globins4.hmm" "$PWD/ties.cudpdb" "$mpiexec" -np 3 "$hmmsearch" --backend "$backend" --cpu 1
+rc=$?
+[ "$rc" -ne 0 ] || fail "a failing process: exit status 0"
+grep -q "rank 2: .*residue code 255" bad/stderr.txt || fail "a failing process: no message naming rank 2: $(head -5 bad/stderr.txt)"
+for f in "${outputs[@]}"; do [ ! -e "bad/$f" ] || fail "a failing process: $f was written"; done
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "cudp-hmmsearch under mpirun: all outputs identical to one process"
