@@ -3,9 +3,11 @@
 // first (rank 0) merges the hits and writes the outputs. A program started without mpirun, or built without MPI
 // (CUDP_HAS_MPI unset), is a world of one and never calls MPI, so a plain run pays nothing for it.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if CUDP_HAS_MPI
@@ -23,14 +25,11 @@ inline int launched_world_size() {
   return 1;
 }
 
-// A process's error and its fellows', as the first process reports them ("rank R: ..."), or empty elsewhere.
+// Processes of the run failed: on the first process, each one's error ("rank R: ..."); elsewhere none.
 struct ProcessesFailed : std::runtime_error {
-  explicit ProcessesFailed(const std::vector<std::string>& failures) : std::runtime_error(joined(failures)) {}
-  static std::string joined(const std::vector<std::string>& failures) {
-    std::string text;
-    for (const std::string& failure : failures) text += (text.empty() ? "" : "\n") + failure;
-    return text;
-  }
+  explicit ProcessesFailed(std::vector<std::string> errors)
+      : std::runtime_error("processes of the run failed"), failures(std::move(errors)) {}
+  std::vector<std::string> failures;
 };
 
 class MpiWorld {
@@ -40,7 +39,7 @@ class MpiWorld {
   // would search the whole database and write the whole output).
   MpiWorld(int& argc, char**& argv, const char* program) {
 #if CUDP_HAS_MPI
-    if (launched_world_size() > 1 || std::getenv("CUDP_MPI") != nullptr) {
+    if (launched_world_size() > 1) {
       int provided = 0;
       MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
       active_ = true;
@@ -103,6 +102,15 @@ class MpiWorld {
 #endif
   }
 
+  // Ends every process of the run with `status` (one that fails once the others may wait on it in a collective).
+  void abort(int status) const {
+#if CUDP_HAS_MPI
+    if (active_) MPI_Abort(MPI_COMM_WORLD, status);
+#else
+    (void)status;
+#endif
+  }
+
   // The sum over every process, on all of them.
   std::uint64_t sum(std::uint64_t mine) const {
 #if CUDP_HAS_MPI
@@ -129,6 +137,42 @@ class MpiWorld {
  private:
   int rank_ = 0, size_ = 1, rank_on_node_ = 0;
   bool active_ = false;
+};
+
+// How a program run by several processes reports its errors: one met before the processes compare notes (all_well)
+// is reported by the first process, for every process that had one, while the others wait there; one met after it,
+// by the process that has it. A run of one process just prints its error.
+class ProcessErrors {
+ public:
+  ProcessErrors(const MpiWorld& world, std::string program) : world_(world), program_(std::move(program)) {}
+
+  // Whether every process got this far without an error (the first prints the others' errors when not).
+  bool all_well() {
+    std::vector<std::string> failures;
+    const bool well = world_.all_well("", failures);
+    compared_ = true;
+    print(failures);
+    return well;
+  }
+
+  // This process's error, reported as the class says; returns `status` for main to return. After the comparison
+  // the other processes may be waiting for this one in a collective: the run is aborted.
+  int fail(const std::string& message, int status) {
+    std::vector<std::string> failures{message};
+    if (!compared_ && world_.size() > 1) world_.all_well(message, failures);
+    print(failures);
+    if (compared_) world_.abort(status);
+    return status;
+  }
+
+  void print(const std::vector<std::string>& failures) const {
+    for (const std::string& failure : failures) std::fprintf(stderr, "%s: %s\n", program_.c_str(), failure.c_str());
+  }
+
+ private:
+  const MpiWorld& world_;
+  std::string program_;
+  bool compared_ = false;
 };
 
 }  // namespace cudp::examples

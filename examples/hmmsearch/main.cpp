@@ -27,17 +27,6 @@
 
 namespace {
 
-// Each line of `text` after the program's name.
-std::string prefixed(const std::string& text) {
-  std::string out;
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    out += (out.empty() ? "" : "\n") + std::string("cudp-hmmsearch: ") + text.substr(at, end - at);
-    at = end + 1;
-  }
-  return out;
-}
-
 std::string current_dir() {
   std::vector<char> buf(4096);
   return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
@@ -55,16 +44,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const cudp::examples::MpiWorld& world = *world_holder;
-  // Under mpirun an error before the processes compare notes (a shard that fails to load) is reported by the
-  // first process, for every process that had one; the others wait there for it.
-  bool compared = false;
-  const auto report_error = [&](const std::string& message) {
-    std::vector<std::string> failures{message};
-    if (!compared && world.size() > 1) world.all_well(message, failures);
-    if (world.root() || compared)
-      for (const std::string& failure : failures) std::fprintf(stderr, "cudp-hmmsearch: %s\n", failure.c_str());
-    return 1;
-  };
+  cudp::examples::ProcessErrors errors(world, "cudp-hmmsearch");
   try {
     const auto parsed = hmmsearch::parse_options(argc, argv);
     if (!parsed) {
@@ -109,9 +89,7 @@ int main(int argc, char** argv) {
     hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
     searcher.world = &world;
     searcher.first = part.first;
-    std::vector<std::string> failures;
-    compared = true;
-    if (!world.all_well("", failures)) throw cudp::examples::ProcessesFailed(failures);
+    if (!errors.all_well()) return 1;  // a process could not load its shard or start its backend
     const hmmsearch::RunOutputs outputs = hmmsearch::search_models(o, models, searcher, current_dir(), progress);
     if (!world.root()) return 0;
     t = hmmsearch::StageTimes::clock::now();
@@ -128,11 +106,11 @@ int main(int argc, char** argv) {
   } catch (const hmmsearch::UsageError& e) {
     // hmmsearch's status for a usage error too; the message goes to standard error, where hmmsearch's goes to
     // standard output (among its results, with -o unset).
-    return report_error(std::string(e.what()) + " (see --help)");
+    return errors.fail(std::string(e.what()) + " (see --help)", 1);
   } catch (const cudp::examples::ProcessesFailed& e) {
-    if (world.root()) std::fprintf(stderr, "%s\n", prefixed(e.what()).c_str());
+    errors.print(e.failures);  // a model's search failed in a process: the first prints what each said
     return 1;
   } catch (const std::exception& e) {
-    return report_error(e.what());
+    return errors.fail(e.what(), 1);
   }
 }

@@ -215,16 +215,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const cudp::examples::MpiWorld& world = *world_holder;
-  // An error before the processes compare notes is reported there, by the first, for every process that had one
-  // (the others wait in the comparison); one after it, by the process that had it.
-  bool checked = false;
-  const auto fail = [&](const std::string& message, int status) {
-    std::vector<std::string> failures{message};
-    if (!checked && world.size() > 1) world.all_well(message, failures);
-    if (world.root() || checked)
-      for (const std::string& failure : failures) std::fprintf(stderr, "cudp-swsearch: %s\n", failure.c_str());
-    return status;
-  };
+  cudp::examples::ProcessErrors errors(world, "cudp-swsearch");
   try {
     auto parsed = parse_args(argc, argv);
     if (!parsed) {
@@ -352,12 +343,7 @@ int main(int argc, char** argv) {
     }
 
     // Every process got this far, or all stop here; then the first merges the hits and writes the outputs.
-    std::vector<std::string> failures;
-    checked = true;
-    if (!world.all_well("", failures)) {
-      for (const std::string& failure : failures) std::fprintf(stderr, "cudp-swsearch: %s\n", failure.c_str());
-      return 1;
-    }
+    if (!errors.all_well()) return 1;
     records = merge_hits(world, std::move(records), static_cast<std::size_t>(o.top));
     const std::uint64_t cells_searched = world.sum(report.cascade.cells);
     const std::uint64_t rescored_pairs = world.sum(report.cascade.rescored_overflow);
@@ -406,8 +392,8 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const std::invalid_argument& e) {
-    return fail(e.what(), 2);
+    return errors.fail(e.what(), 2);
   } catch (const std::exception& e) {
-    return fail(e.what(), 1);
+    return errors.fail(e.what(), 1);
   }
 }
