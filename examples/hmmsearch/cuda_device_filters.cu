@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -28,7 +29,26 @@ bool cuda_available() {
   return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
 }
 
-bool start_cuda() { return cuda_available() && cudaFree(nullptr) == cudaSuccess; }
+namespace {
+
+// The device of this process: with several processes on a node (mpirun), process r takes device r modulo their
+// count. The runtime's current device is per thread and the filters are driven from several threads (the host
+// workers' producers, cudp-hmmscan's workers), so each entry point makes the calling thread use it.
+std::atomic<int> process_device{0};
+int use_process_device() {
+  const int device = process_device.load();
+  CUDP_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+}  // namespace
+
+bool start_cuda(int process_on_node) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return false;
+  process_device = process_on_node % devices;
+  return cudaSetDevice(process_device.load()) == cudaSuccess && cudaFree(nullptr) == cudaSuccess;
+}
 
 namespace {
 
@@ -86,6 +106,7 @@ Placement place(const cudp::engine::SequencesView& db) {
 }  // namespace
 
 bool device_fits(const cudp::engine::SequencesView& db, std::string& why) {
+  use_process_device();
   Placement p = place(db);
   why = p.why;
   return p.usable;
@@ -131,6 +152,10 @@ struct DeviceFilters::Impl {
     });
   }
 
+  // The calling thread's device made this one (see use_process_device).
+  void use() const { CUDP_CUDA_CHECK(cudaSetDevice(device)); }
+
+  int device = use_process_device();  // first: every other member is made on it
   cudp::engine::SequencesView db;
   std::unique_ptr<cudp::engine::DeviceStripedDatabase> resident;
   std::unique_ptr<cudp::engine::StripedBatchStream> stream;
@@ -160,6 +185,7 @@ DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(std:
 DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const {
+  impl_->use();
   int device = 0;
   cudaDeviceProp prop{};
   if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) return "GPU";
@@ -169,6 +195,7 @@ std::string DeviceFilters::device_name() const {
 bool DeviceFilters::streamed() const { return impl_->stream != nullptr; }
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
+  impl_->use();
   if (impl_->sets[0]->msv.fits(profile.M)) {
     std::vector<cudp::hmmer::FilterResult> out(impl_->all.size());
     double kernel_ms = 0;
@@ -197,6 +224,7 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::Msv
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                               const std::vector<std::uint32_t>& targets) {
+  impl_->use();
   std::vector<cudp::hmmer::FilterResult> out(targets.size());
   std::vector<std::size_t> positions;  // of the targets the device leaves to the host
   double kernel_ms = 0;
@@ -236,6 +264,7 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer:
 
 std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profile,
                                            const std::vector<std::uint32_t>& targets) {
+  impl_->use();
   if (!impl_->sets[0]->forward.fits(profile.M)) return {};
   std::vector<float> out(targets.size());
   impl_->each_batch(targets, [&](FilterSet& f, const cudp::engine::SequencesView&,
@@ -248,6 +277,7 @@ std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profi
 
 bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::vector<std::uint32_t>& targets,
                             cudp::hmmer::ParserRowsBatch& rows) {
+  impl_->use();
   std::vector<const std::uint8_t*> residues(targets.size());
   std::vector<std::uint32_t> lengths(targets.size());
   for (std::size_t j = 0; j < targets.size(); ++j) {
@@ -261,17 +291,20 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
 }
 
 std::size_t DeviceFilters::parsers_at_once(const cudp::hmmer::OddsTables& tables) {
+  impl_->use();
   impl_->parsers.set_model(tables);
   return impl_->parsers.targets_at_once();
 }
 
 void DeviceFilters::call_off_parsers(bool off) {
+  impl_->use();
   *impl_->parsers_called_off() = off ? 1 : 0;
 }
 
 bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables& tables,
                               const std::vector<cudp::hmmer::EnvelopeRequest>& batch, bool columns,
                               cudp::hmmer::EnvelopeBatch& out) {
+  impl_->use();
   if (!impl_->rescorer) {
     // The envelopes' matrices take what the filters left free (or CUDP_GPU_MEMORY_MB's share of it), less a margin
     // for the other threads' kernels.

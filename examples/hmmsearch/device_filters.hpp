@@ -16,8 +16,9 @@ namespace hmmsearch {
 
 bool cuda_available();
 // cuda_available(), and when there is a device, creates its context (the slow part of starting CUDA) so that
-// this can run on another thread while the inputs are read.
-bool start_cuda();
+// this can run on another thread while the inputs are read. On a node with several devices, the node's process
+// `process_on_node` (mpirun; 0 alone) takes device process_on_node modulo their count, for everything after.
+bool start_cuda(int process_on_node = 0);
 // Whether the GPU can search the database in the memory cudp-hmmsearch may use (all that is free, or
 // CUDP_GPU_MEMORY_MB mebibytes when that is set): resident when it fits, streamed in batches when it does not; if
 // not even that, `why` says how much is needed and available.

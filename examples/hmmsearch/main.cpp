@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     const auto main_start = t;
     const bool progress = isatty(STDERR_FILENO) != 0 && world.root();
     const int threads = hmmsearch::host_threads(o);
-    std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
+    std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend, world.rank_on_node());
     hmmsearch::check_outputs_writable(o);
 
     // Inputs, all read and checked before anything is searched or written.

@@ -6,7 +6,7 @@
 namespace hmmsearch {
 
 bool cuda_available() { return false; }
-bool start_cuda() { return false; }
+bool start_cuda(int) { return false; }
 bool device_fits(const cudp::engine::SequencesView&, std::string& why) {
   why = "no CUDA backend in this build";
   return false;

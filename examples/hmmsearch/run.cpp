@@ -149,9 +149,9 @@ int host_threads(const Options& o) {
   return o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-std::future<bool> start_cuda_unless_host(const std::string& backend) {
+std::future<bool> start_cuda_unless_host(const std::string& backend, int process_on_node) {
   if (backend == "host") return {};
-  return std::async(std::launch::async, start_cuda);
+  return std::async(std::launch::async, start_cuda, process_on_node);
 }
 
 void check_outputs_writable(const Options& o) {

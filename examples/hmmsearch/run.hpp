@@ -47,7 +47,7 @@ int host_threads(const Options& o);
 
 // Starting CUDA (the driver, the device's context) takes a few tenths of a second: start_cuda() on a thread of its
 // own, so that it runs while the inputs are read; an invalid future with --backend host.
-std::future<bool> start_cuda_unless_host(const std::string& backend);
+std::future<bool> start_cuda_unless_host(const std::string& backend, int process_on_node = 0);
 
 // Fails early, before a long search, when -o, -A, --tblout, --domtblout or --pfamtblout cannot be created.
 void check_outputs_writable(const Options& o);

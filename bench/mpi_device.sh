@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# cudp-swsearch as several MPI processes on the GPU machine: tests/examples/swsearch_mpi.sh with the CUDA backend
-# (1, 2 and 3 processes sharing the machine's GPUs, outputs identical to one process), then one process per GPU
-# (and 2 and 3 on one GPU) against the generated benchmark database, wall times and GCUPS side by side.
-# Usage (repo root, on the GPU machine): bench/swsearch_mpi_device.sh [SEQUENCES]    results under $OUT
+# cudp-swsearch and cudp-hmmsearch as several MPI processes on the GPU machine: with TESTS=1 first the GPU tests of
+# the HMMER programs (bench/hmmsearch_stream.sh, TEST_REGEX), then tests/examples/swsearch_mpi.sh and hmmsearch_mpi.sh
+# with the CUDA backend (1, 2 and 3 processes sharing the machine's GPUs, outputs identical to one process), then
+# cudp-swsearch with one process per GPU (and 2 and 3 on one GPU) against the generated benchmark database, wall
+# times side by side.
+# Usage (repo root, on the GPU machine): [TESTS=1] bench/mpi_device.sh [SEQUENCES]    results under $OUT
 # Open MPI comes from the machine, or from .debs-mpi/ (apt-get download libopenmpi-dev libopenmpi3 openmpi-bin
-# openmpi-common and their libraries: the machine has no registry), unpacked and relocated with OPAL_PREFIX.
+# openmpi-common and their libraries: the machine has no registry), unpacked and relocated with OPAL_PREFIX; hmmemit
+# and hmmer-examples from .debs/ (as for bench/hmmsearch_stream.sh).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -19,15 +22,24 @@ if ! command -v mpirun >/dev/null && ls .debs-mpi/*.deb >/dev/null 2>&1; then
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 log "mpirun: $(command -v mpirun) $(mpirun --version 2>&1 | head -1)"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUDP_BUILD_TESTS=OFF \
+if [ "${TESTS:-0}" = 1 ]; then
+  OUT="$OUT/tests" TESTS=1 BENCH=0 SANITIZE=0 bash bench/hmmsearch_stream.sh >/dev/null 2>&1
+  sed 's/^/  /' "$OUT/tests/summary.txt" >>"$OUT/summary.txt"
+fi
+eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DMPI_CXX_COMPILER="$(command -v mpicxx)" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
 grep -E "cudp: MPI" "$OUT/configure.log" | tee -a "$OUT/summary.txt"
-cmake --build build-gpu -j"$(nproc)" --target cudp-swsearch cudp-makedb cudp-gen-db >"$OUT/build.log" 2>&1 ||
+cmake --build build-gpu -j"$(nproc)" --target cudp-swsearch cudp-hmmsearch cudp-makedb cudp-gen-db >"$OUT/build.log" 2>&1 ||
   { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
 sw=build-gpu/examples/swsearch/cudp-swsearch
 BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
   >"$OUT/swsearch_mpi.log" 2>&1
 log "swsearch_mpi.sh with the CUDA backend: rc=$? $(tail -3 "$OUT/swsearch_mpi.log" | tr '\n' ' ')"
+BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh build-gpu/examples/hmmsearch/cudp-hmmsearch \
+  build-gpu/examples/makedb/cudp-makedb mpirun "$(command -v hmmemit)" /tmp/cputools/usr/share/doc/hmmer/examples \
+  >"$OUT/hmmsearch_mpi.log" 2>&1
+log "hmmsearch_mpi.sh with the CUDA backend: rc=$? $(tail -3 "$OUT/hmmsearch_mpi.log" | tr '\n' ' ')"
 
 gpus=$(nvidia-smi -L | wc -l)
 build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out /tmp/db.fa --queries-out /tmp/q.fa --plant 5 >/dev/null 2>&1
