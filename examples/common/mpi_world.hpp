@@ -2,6 +2,7 @@
 // The processes of one search started by mpirun (Open MPI, MPICH): each searches its shard of the database and the
 // first (rank 0) merges the hits and writes the outputs. A program started without mpirun, or built without MPI
 // (CUDP_HAS_MPI unset), is a world of one and never calls MPI, so a plain run pays nothing for it.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -129,8 +130,13 @@ class MpiWorld {
   bool all_well(const std::string& error, std::vector<std::string>& failures) const {
     const std::vector<std::string> errors = gather(error);
     failures.clear();
-    for (std::size_t r = 0; r < errors.size(); ++r)
-      if (!errors[r].empty()) failures.push_back((size_ > 1 ? "rank " + std::to_string(r) + ": " : "") + errors[r]);
+    // The same error everywhere (a bad option, a missing file) is said once.
+    if (!errors.empty() && !errors[0].empty() && std::count(errors.begin(), errors.end(), errors[0]) == size_) {
+      failures.push_back(errors[0]);
+    } else {
+      for (std::size_t r = 0; r < errors.size(); ++r)
+        if (!errors[r].empty()) failures.push_back((size_ > 1 ? "rank " + std::to_string(r) + ": " : "") + errors[r]);
+    }
     return sum(error.empty() ? 0 : 1) == 0;
   }
 

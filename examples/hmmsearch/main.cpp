@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
     const hmmsearch::Options& o = *parsed;
     if (world.size() > 1 && (o.daemon || o.connect))
       throw hmmsearch::UsageError("--daemon and --connect run as one process, not under mpirun");
+    // mpirun hands standard input to the first process alone.
+    if (world.size() > 1 && (o.hmm_file == "-" || o.seq_file == "-"))
+      throw hmmsearch::UsageError("under mpirun <hmmfile> and <seqdb> are files, not standard input ('-')");
     if (o.daemon) return hmmsearch::serve(o);
     if (o.connect) return hmmsearch::search_in_daemon(o, current_dir());
 

@@ -223,6 +223,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     const Options& o = *parsed;
+    // mpirun hands standard input to the first process alone.
+    if (world.size() > 1 && (o.query == "-" || o.db == "-"))
+      usage_error("under mpirun the query and the database are files, not standard input ('-')");
     const bool progress = isatty(STDERR_FILENO) && world.root();
     const auto& alphabet = cudp::bio::protein();
     auto t0 = clock::now();

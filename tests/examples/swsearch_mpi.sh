@@ -75,6 +75,11 @@ rc=$?
 grep -q "rank 2: .*residue code 255" bad.err || fail "a failing process: no message naming rank 2: $(head -5 bad.err)"
 [ ! -e bad.tsv ] || fail "a failing process: the output file was written"
 
+# Standard input is the first process's alone: refused as an input under mpirun.
+"$mpiexec" -np 2 "$swsearch" --query - --db ties.fa --backend host < one_query.fa > stdin.out 2> stdin.err &&
+  fail "standard input under mpirun: exit status 0"
+grep -q "not standard input" stdin.err || fail "standard input under mpirun: no message: $(head -3 stdin.err)"
+
 # Without mpirun the program is one process and calls no MPI (no launcher's variables).
 "$swsearch" --query one_query.fa --db ties.fa --top 5 --backend host | cmp -s - ties.tsv || fail "a plain run differs"
 
