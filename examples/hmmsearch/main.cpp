@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     const bool progress = isatty(STDERR_FILENO) != 0 && world.root();
     const int threads = hmmsearch::host_threads(o);
     std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend, world.rank_on_node());
-    hmmsearch::check_outputs_writable(o);
+    if (world.root()) hmmsearch::check_outputs_writable(o);  // the first process writes them, on its file system
 
     // Inputs, all read and checked before anything is searched or written.
     if (o.hmm_file == "-" && o.seq_file == "-")
