@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -144,6 +146,18 @@ class MpiWorld {
   int rank_ = 0, size_ = 1, rank_on_node_ = 0;
   bool active_ = false;
 };
+
+// Starts `world` for `program`; false, after saying why on standard error, when it cannot (a build without MPI
+// started as several processes).
+inline bool start_world(std::optional<MpiWorld>& world, int& argc, char**& argv, const char* program) {
+  try {
+    world.emplace(argc, argv, program);
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return false;
+  }
+}
 
 // How a program run by several processes reports its errors: one met before the processes compare notes (all_well)
 // is reported by the first process, for every process that had one, while the others wait there; one met after it,

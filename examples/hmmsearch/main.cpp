@@ -37,12 +37,7 @@ std::string current_dir() {
 int main(int argc, char** argv) {
   using clock = std::chrono::steady_clock;
   std::optional<cudp::examples::MpiWorld> world_holder;
-  try {
-    world_holder.emplace(argc, argv, "cudp-hmmsearch");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-hmmsearch: %s\n", e.what());
-    return 1;
-  }
+  if (!cudp::examples::start_world(world_holder, argc, argv, "cudp-hmmsearch")) return 1;
   const cudp::examples::MpiWorld& world = *world_holder;
   cudp::examples::ProcessErrors errors(world, "cudp-hmmsearch");
   try {

@@ -208,12 +208,7 @@ std::vector<HitRecord> merge_hits(const cudp::examples::MpiWorld& world, std::ve
 int main(int argc, char** argv) {
   using clock = std::chrono::steady_clock;
   std::optional<cudp::examples::MpiWorld> world_holder;
-  try {
-    world_holder.emplace(argc, argv, "cudp-swsearch");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-swsearch: %s\n", e.what());
-    return 1;
-  }
+  if (!cudp::examples::start_world(world_holder, argc, argv, "cudp-swsearch")) return 1;
   const cudp::examples::MpiWorld& world = *world_holder;
   cudp::examples::ProcessErrors errors(world, "cudp-swsearch");
   try {
