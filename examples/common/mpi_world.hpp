@@ -38,9 +38,9 @@ struct ProcessesFailed : std::runtime_error {
 class MpiWorld {
  public:
   MpiWorld() = default;  // a world of one
-  // `program` names the program in the error of a build without MPI started by mpirun on several processes (each
-  // would search the whole database and write the whole output).
-  MpiWorld(int& argc, char**& argv, const char* program) {
+  // A build without MPI started as several processes refuses (each would search the whole database and write the
+  // whole output).
+  MpiWorld(int& argc, char**& argv) {
 #if CUDP_HAS_MPI
     if (launched_world_size() > 1) {
       int provided = 0;
@@ -57,7 +57,7 @@ class MpiWorld {
     (void)argc;
     (void)argv;
     if (launched_world_size() > 1)
-      throw std::runtime_error(std::string(program) + " was built without MPI and cannot run as several processes");
+      throw std::runtime_error("built without MPI, this program cannot run as several processes");
 #endif
   }
   ~MpiWorld() {
@@ -151,7 +151,7 @@ class MpiWorld {
 // started as several processes).
 inline bool start_world(std::optional<MpiWorld>& world, int& argc, char**& argv, const char* program) {
   try {
-    world.emplace(argc, argv, program);
+    world.emplace(argc, argv);
     return true;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
