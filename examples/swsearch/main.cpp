@@ -233,10 +233,8 @@ int main(int argc, char** argv) {
     // '-' is standard input, as ssearch36 and BLAST take it for the query; each input is opened and read once.
     // Under mpirun each process reads its shard of the database: a packed one reads that part of the file alone.
     const auto load = [&](const std::string& path, const cudp::io::DatabaseReadOptions& options) {
-      cudp::io::SequenceInput input(path == "-" ? "/dev/stdin" : path, path == "-" ? "standard input" : "");
-      return input.is_database() ? input.read_database(alphabet, options)
-                                 : cudp::io::take_shard(input.read_fasta(alphabet), options.shard, options.shards,
-                                                        options.part);
+      return cudp::io::load_sequences(path == "-" ? "/dev/stdin" : path, alphabet, options,
+                                      path == "-" ? "standard input" : "");
     };
     auto queries = load(o.query, {});
     cudp::io::DatabasePart part;

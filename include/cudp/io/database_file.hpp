@@ -414,10 +414,11 @@ class SequenceInput {
 };
 
 // A packed database (read with `options`) when the input starts with the magic number, otherwise FASTA (plain or
-// gzip, read whole and then cut to the shard that `options` asks for), reading the input once.
+// gzip, read whole and then cut to the shard that `options` asks for), reading the input once. `name` stands for
+// the input in messages (the path by default).
 inline SequenceSet load_sequences(const std::string& path, const bio::Alphabet& alphabet,
-                                  const DatabaseReadOptions& options = {}) {
-  SequenceInput input(path);
+                                  const DatabaseReadOptions& options = {}, const std::string& name = {}) {
+  SequenceInput input(path, name);
   if (input.is_database()) return input.read_database(alphabet, options);
   return take_shard(input.read_fasta(alphabet), options.shard, options.shards, options.part);
 }
