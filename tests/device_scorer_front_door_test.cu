@@ -59,3 +59,57 @@ void check_device_equals_host(test::Mode mode) {
 
 TEST_CASE("DatabaseScorer: device == host == textbook, local", "[scorer][gpu]") { check_device_equals_host<Local>(test::Mode::Local); }
 TEST_CASE("DatabaseScorer: device == host == textbook, global", "[scorer][gpu]") { check_device_equals_host<Global>(test::Mode::Global); }
+
+// The database dealt across GPUs (config.devices): three parts on the first GPU side by side, then one part on each
+// GPU the machine has, resident and streamed; every score is the host backend's, the cells are counted once, and the
+// caller's current device is left as it was.
+TEST_CASE("DatabaseScorer: the database dealt across devices scores as one", "[scorer][gpu]") {
+  std::mt19937_64 rng(23);
+  const test::RandomMatrix matrix(20, -4, 9, 4);
+  test::CodesSet db, queries;
+  for (int k = 0; k < 700; ++k) db.add(test::random_codes(rng, k % 50 == 0 ? 3000 + rng() % 3000 : 1 + rng() % 500, 20));
+  for (int len : {1, 33, 250, 900}) queries.add(test::random_codes(rng, len, 20));
+  const std::vector<std::uint8_t> repeat = test::overflowing_query(matrix, matrix.size);
+  db.add(repeat);  // rescored in 32 bits in whichever part it lands
+  queries.add(repeat);
+  ScoreConfig<recurrences::GapCosts> config;
+  config.params = {10, 1};
+  config.backend = Backend::Host;
+  ScoreStats host_stats;
+  config.stats = &host_stats;
+  const auto on_host = DatabaseScorer<Local>(engine::view_of(db), matrix, matrix.size, config).score(engine::view_of(queries));
+
+  std::vector<int> every_gpu;
+  for (int d = 0; d < device_count(); ++d) every_gpu.push_back(d);
+  for (const std::vector<int>& devices : {std::vector<int>{0, 0, 0}, every_gpu}) {
+    for (std::size_t device_bytes : {std::size_t{0}, std::size_t{1} << 20}) {
+      INFO(devices.size() << " parts, device bytes " << device_bytes);
+      config.backend = Backend::Device;
+      config.devices = devices;
+      config.device_bytes = device_bytes;
+      ScoreStats stats;
+      config.stats = &stats;
+      std::size_t progress_calls = 0, last_done = 0;
+      config.progress = [&](std::size_t done, std::size_t total) {
+        ++progress_calls;
+        REQUIRE(done > last_done);
+        REQUIRE(total == queries.size());
+        last_done = done;
+      };
+      int before = -1;
+      REQUIRE(cudaGetDevice(&before) == cudaSuccess);
+      DatabaseScorer<Local> scorer(engine::view_of(db), matrix, matrix.size, config);
+      const auto scores = scorer.score(engine::view_of(queries));
+      int after = -1;
+      REQUIRE(cudaGetDevice(&after) == cudaSuccess);
+      CHECK(after == before);
+      REQUIRE(scores == on_host);
+      CHECK(stats.cascade.cells == host_stats.cascade.cells);
+      CHECK(stats.cascade.rescored_overflow + stats.cascade.wide_only > 0);
+      CHECK(last_done == queries.size());
+      if (devices.size() > 1) CHECK(stats.where.find(std::to_string(devices.size()) + " x ") == 0);
+    }
+  }
+  config.devices = {device_count()};  // one past the last
+  REQUIRE_THROWS_AS(DatabaseScorer<Local>(engine::view_of(db), matrix, matrix.size, config), std::invalid_argument);
+}

@@ -24,6 +24,7 @@
 #include <cudp/io/matrix.hpp>
 #include <cudp/io/output_files.hpp>
 #include <cudp/recurrences/gotoh.hpp>
+#include <cudp/tiers/host_cores.hpp>
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "backend.hpp"
@@ -300,7 +301,7 @@ int main(int argc, char** argv) {
 
     // The host: many pairs one per thread; fewer pairs than threads one at a time, each with all the threads. The
     // GPU: every pair in one batch.
-    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = o.threads > 0 ? o.threads : cudp::tiers::usable_cores();
     const bool by_pair = jobs.size() >= static_cast<std::size_t>(threads) || backend == AlignBackend::Device;
     Progress progress(isatty(STDERR_FILENO) != 0, jobs.size());
     // Cheap insurance: every alignment must score what the DP claims.

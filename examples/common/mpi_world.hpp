@@ -10,8 +10,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
+
+#include <cudp/tiers/host_cores.hpp>
 
 #if CUDP_HAS_MPI
 #include <mpi.h>
@@ -149,9 +152,17 @@ class MpiWorld {
 
 // Starts `world` for `program`; false, after saying why on standard error, when it cannot (a build without MPI
 // started as several processes).
+// Open MPI binds each process to one core when it starts two or fewer: the host work of every process (reading,
+// alignments, the HMMER stages after the filters) would then take turns on that core, whatever --threads says. The
+// first process says so, with the options that lift it.
 inline bool start_world(std::optional<MpiWorld>& world, int& argc, char**& argv, const char* program) {
   try {
     world.emplace(argc, argv);
+    if (world->size() > 1 && world->root() && cudp::tiers::usable_cores() == 1 && std::thread::hardware_concurrency() > 1)
+      std::fprintf(stderr,
+                   "%s: mpirun bound this process to one core (its default for 2 processes or fewer); give them "
+                   "more with mpirun --bind-to none, or --map-by slot:PE=N for N cores each\n",
+                   program);
     return true;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());

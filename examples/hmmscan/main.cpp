@@ -242,7 +242,7 @@ int main(int argc, char** argv) {
     if (o.daemon) return hmmscan::serve(p, scan);
     if (o.connect) return hmmscan::scan_in_daemon(p, argc, argv, current_dir());
     const int threads = hmmsearch::host_threads(o);
-    std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
+    std::future<std::vector<int>> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
     hmmsearch::check_outputs_writable(o);
     // As hmmscan: the sequences may come from standard input, the profile database may not.
     if (o.hmm_file == "-") throw hmmsearch::UsageError("<hmmdb> cannot be read from standard input");

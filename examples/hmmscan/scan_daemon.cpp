@@ -36,7 +36,7 @@ struct ProfileDatabase {
 struct Daemon {
   std::string socket_path, backend;
   int threads = 1;
-  bool cuda_ready = false;
+  std::vector<int> cuda_devices;  // start_cuda's: none without CUDA
   std::vector<hmmsearch::LoadedFile> files;
   std::vector<std::unique_ptr<ProfileDatabase>> databases;  // in the order of `files`
 };
@@ -100,9 +100,9 @@ hmmsearch::DaemonSearch prepare_scan(const Daemon& daemon, const ScanFunction& s
   auto queries = std::make_shared<const cudp::io::SequenceSet>(
       parse_queries(request[3], o.seq_file, cudp::hmmer::plan7_alphabet_of(db.alphabet), o.hmm_file));
   return [p, queries, &db, &daemon, &scan, client_dir] {
-    std::promise<bool> ready;
-    ready.set_value(daemon.cuda_ready);
-    std::future<bool> cuda_started = ready.get_future();
+    std::promise<std::vector<int>> ready;
+    ready.set_value(daemon.cuda_devices);
+    std::future<std::vector<int>> cuda_started = ready.get_future();
     if (daemon.backend == "host") cuda_started = {};
     const hmmsearch::Searcher searcher =
         hmmsearch::start_searcher(daemon.backend, *queries, daemon.threads, cuda_started);
@@ -131,7 +131,7 @@ int serve(const Options& p, const ScanFunction& scan) {
   }
   hmmsearch::clear_socket_path(daemon->socket_path);  // a bad path or a live daemon fails before anything is read
   daemon->threads = hmmsearch::host_threads(o);
-  std::future<bool> cuda_starting = hmmsearch::start_cuda_unless_host(o.backend);
+  std::future<std::vector<int>> cuda_starting = hmmsearch::start_cuda_unless_host(o.backend);
   for (const hmmsearch::LoadedFile& file : daemon->files) {
     auto db = std::make_unique<ProfileDatabase>();
     db->models = cudp::hmmer::read_hmm_file(file.path, std::max(1, daemon->threads));
@@ -141,8 +141,8 @@ int serve(const Options& p, const ScanFunction& scan) {
                  db->models.size(), cudp::hmmer::alphabet_name(db->alphabet), daemon->socket_path.c_str());
     daemon->databases.push_back(std::move(db));
   }
-  daemon->cuda_ready = cuda_starting.valid() && cuda_starting.get();
-  if (o.backend == "cuda" && !daemon->cuda_ready)
+  if (cuda_starting.valid()) daemon->cuda_devices = cuda_starting.get();
+  if (o.backend == "cuda" && daemon->cuda_devices.empty())
     throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
 
   const Daemon& served = *daemon;

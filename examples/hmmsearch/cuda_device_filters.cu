@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <future>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "device_filters.hpp"
+#include "gpu_choice.hpp"
 #include "host_filters.hpp"
 #include "stage_times.hpp"
 
@@ -31,23 +33,39 @@ bool cuda_available() {
 
 namespace {
 
-// The device of this process: with several processes on a node (mpirun), process r takes device r modulo their
-// count. The runtime's current device is per thread and the filters are driven from several threads (the host
-// workers' producers, cudp-hmmscan's workers), so each entry point makes the calling thread use it.
+// The device of this process when none is named: the first that start_cuda chose. The runtime's current device is
+// per thread and the filters are driven from several threads (the host workers' producers, cudp-hmmscan's
+// workers), so each entry point makes the calling thread use its filters' device.
 std::atomic<int> process_device{0};
-int use_process_device() {
-  const int device = process_device.load();
+int use_device(int device = -1) {
+  if (device < 0) device = process_device.load();
   CUDP_CUDA_CHECK(cudaSetDevice(device));
   return device;
 }
 
 }  // namespace
 
-bool start_cuda(int process_on_node) {
+int cuda_device_count() {
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return false;
-  process_device = process_on_node % devices;
-  return cudaSetDevice(process_device.load()) == cudaSuccess && cudaFree(nullptr) == cudaSuccess;
+  return cudaGetDeviceCount(&devices) == cudaSuccess ? devices : 0;
+}
+
+std::vector<int> start_cuda(int gpus, int process_on_node, int processes) {
+  const std::vector<int> devices =
+      cudp::examples::choose_gpus(gpus, cuda_device_count(), process_on_node, processes);
+  if (devices.empty()) return {};
+  process_device = devices.front();
+  // Each context takes a few tenths of a second: all at once.
+  std::vector<std::future<cudaError_t>> started;
+  for (const int device : devices)
+    started.push_back(std::async(std::launch::async, [device] {
+      const cudaError_t set = cudaSetDevice(device);
+      return set != cudaSuccess ? set : cudaFree(nullptr);
+    }));
+  bool all = true;
+  for (auto& s : started) all = s.get() == cudaSuccess && all;
+  CUDP_CUDA_CHECK(cudaSetDevice(devices.front()));
+  return all ? devices : std::vector<int>{};
 }
 
 namespace {
@@ -105,8 +123,8 @@ Placement place(const cudp::engine::SequencesView& db) {
 
 }  // namespace
 
-bool device_fits(const cudp::engine::SequencesView& db, std::string& why) {
-  use_process_device();
+bool device_fits(const cudp::engine::SequencesView& db, std::string& why, int device) {
+  use_device(device);
   Placement p = place(db);
   why = p.why;
   return p.usable;
@@ -121,7 +139,7 @@ struct FilterSet {
 };
 
 struct DeviceFilters::Impl {
-  explicit Impl(const cudp::engine::SequencesView& view) : db(view), host(view, 0) {
+  Impl(const cudp::engine::SequencesView& view, int requested) : device(use_device(requested)), db(view), host(view, 0) {
     all.resize(view.count);
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     const Placement p = place(view);
@@ -152,10 +170,10 @@ struct DeviceFilters::Impl {
     });
   }
 
-  // The calling thread's device made this one (see use_process_device).
+  // The calling thread's device made this one (see use_device).
   void use() const { CUDP_CUDA_CHECK(cudaSetDevice(device)); }
 
-  int device = use_process_device();  // first: every other member is made on it
+  int device;  // first: every other member is made on it
   cudp::engine::SequencesView db;
   std::unique_ptr<cudp::engine::DeviceStripedDatabase> resident;
   std::unique_ptr<cudp::engine::StripedBatchStream> stream;
@@ -181,7 +199,8 @@ struct DeviceFilters::Impl {
   std::unique_ptr<int, FreeHost> called_off;
 };
 
-DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(std::make_unique<Impl>(db)) {}
+DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db, int device)
+    : impl_(std::make_unique<Impl>(db, device)) {}
 DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const {

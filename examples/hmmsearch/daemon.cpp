@@ -130,8 +130,8 @@ int serve(const Options& o) {
   }
   clear_socket_path(daemon->socket_path);  // a bad path or a live daemon fails before the databases are read
   const int threads = host_threads(o);
-  std::future<bool> cuda_starting = start_cuda_unless_host(o.backend);
-  std::optional<bool> cuda_ready;
+  std::future<std::vector<int>> cuda_starting = start_cuda_unless_host(o.backend, o.gpus);
+  std::optional<std::vector<int>> cuda_ready;
 
   for (const LoadedFile& file : daemon->files) {
     auto db = std::make_unique<Database>();
@@ -141,10 +141,10 @@ int serve(const Options& o) {
     db->sequences = load_database(file.path, cudp::hmmer::plan7_alphabet_of(db->alphabet), "the daemon's clients",
                                   std::max(1, threads));
     // start_searcher takes the start_cuda() future, which gives its answer once.
-    std::future<bool> started;
+    std::future<std::vector<int>> started;
     if (cuda_starting.valid() || cuda_ready) {
       if (!cuda_ready) cuda_ready = cuda_starting.get();
-      std::promise<bool> answer;
+      std::promise<std::vector<int>> answer;
       answer.set_value(*cuda_ready);
       started = answer.get_future();
     }

@@ -15,20 +15,24 @@
 namespace hmmsearch {
 
 bool cuda_available();
-// cuda_available(), and when there is a device, creates its context (the slow part of starting CUDA) so that
-// this can run on another thread while the inputs are read. On a node with several devices, the node's process
-// `process_on_node` (mpirun; 0 alone) takes device process_on_node modulo their count, for everything after.
-bool start_cuda(int process_on_node = 0);
-// Whether the GPU can search the database in the memory cudp-hmmsearch may use (all that is free, or
-// CUDP_GPU_MEMORY_MB mebibytes when that is set): resident when it fits, streamed in batches when it does not; if
-// not even that, `why` says how much is needed and available.
-bool device_fits(const cudp::engine::SequencesView& db, std::string& why);
+// The CUDA devices this process sees; 0 without a device or a CUDA backend.
+int cuda_device_count();
+// The devices that --gpus asks for (cudp::examples::choose_gpus: process `process_on_node` of a node, in a world
+// of `processes`), with their contexts created (the slow part of starting CUDA) so that this can run on another
+// thread while the inputs are read. The first is the one used where no device is named. Empty when there is no
+// device, no CUDA backend, or a context fails; a usage error when --gpus asks for more devices than there are.
+std::vector<int> start_cuda(int gpus = 1, int process_on_node = 0, int processes = 1);
+// Whether the GPU `device` (-1: the first of start_cuda's) can search the database in the memory cudp-hmmsearch
+// may use (all that is free, or CUDP_GPU_MEMORY_MB mebibytes when that is set): resident when it fits, streamed in
+// batches when it does not; if not even that, `why` says how much is needed and available.
+bool device_fits(const cudp::engine::SequencesView& db, std::string& why, int device = -1);
 
 class DeviceFilters {
  public:
   // Uploads the database once (residues in Plan7 alphabet codes) to serve every model of the run, or, when it does
   // not fit, streams it through the GPU in batches for each filter pass, the copies overlapping the kernels.
-  explicit DeviceFilters(const cudp::engine::SequencesView& db);
+  // On GPU `device` (-1: the first of start_cuda's).
+  explicit DeviceFilters(const cudp::engine::SequencesView& db, int device = -1);
   ~DeviceFilters();
   DeviceFilters(const DeviceFilters&) = delete;
   DeviceFilters& operator=(const DeviceFilters&) = delete;

@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
     const auto main_start = t;
     const bool progress = isatty(STDERR_FILENO) != 0 && world.root();
     const int threads = hmmsearch::host_threads(o);
-    std::future<bool> cuda_started = hmmsearch::start_cuda_unless_host(o.backend, world.rank_on_node());
+    std::future<std::vector<int>> cuda_started =
+        hmmsearch::start_cuda_unless_host(o.backend, o.gpus, world.rank_on_node(), world.size());
     if (world.root()) hmmsearch::check_outputs_writable(o);  // the first process writes them, on its file system
 
     // Inputs, all read and checked before anything is searched or written.

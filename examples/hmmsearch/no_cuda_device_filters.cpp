@@ -6,15 +6,16 @@
 namespace hmmsearch {
 
 bool cuda_available() { return false; }
-bool start_cuda(int) { return false; }
-bool device_fits(const cudp::engine::SequencesView&, std::string& why) {
+int cuda_device_count() { return 0; }
+std::vector<int> start_cuda(int, int, int) { return {}; }
+bool device_fits(const cudp::engine::SequencesView&, std::string& why, int) {
   why = "no CUDA backend in this build";
   return false;
 }
 
 struct DeviceFilters::Impl {};
 
-DeviceFilters::DeviceFilters(const cudp::engine::SequencesView&) {
+DeviceFilters::DeviceFilters(const cudp::engine::SequencesView&, int) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch (configured with CUDP_ENABLE_CUDA=OFF); "
                            "use --backend host");
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../common/gpu_choice.hpp"
 #include "report.hpp"
 
 namespace hmmsearch {
@@ -70,6 +71,8 @@ inline const char* usage_text() {
          "  --tformat <s> : assert target <seqfile> is in format <s>: only fasta (a cudp-makedb file is recognised anyway)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
          "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n"
+         "  --gpus <s>    : number of GPUs, or all: the database is dealt across them and the host threads shared out\n"
+         "                  [all that CUDA_VISIBLE_DEVICES lets through; one per process under mpirun]\n"
          "\n"
          "Resident database (a search costs no start-up: no CUDA context, no database read):\n"
          "  --daemon <s>  : load each <seqdb> (cudp-makedb databases) and its GPU copy once, then serve searches\n"
@@ -91,6 +94,7 @@ struct Options {
   std::optional<std::uint32_t> seed;
   std::optional<std::string> tformat;
   std::string backend = "auto";
+  int gpus = cudp::examples::kGpusUnset;  // --gpus: a number, kGpusAll, or unset (gpu_choice.hpp)
   std::optional<std::string> daemon;   // --daemon: the socket to serve on (hmm_file is then empty)
   std::vector<std::string> databases;  // --daemon: every <seqdb> it serves (seq_file is the first)
   std::optional<std::string> connect;  // --connect: the socket of the daemon that runs this search
@@ -139,7 +143,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
     {"--F3", ArgKind::real},        {"--nobias", ArgKind::none},   {"--nonull2", ArgKind::none},
     {"-Z", ArgKind::real},          {"--domZ", ArgKind::real},     {"--seed", ArgKind::integer},
     {"--tformat", ArgKind::string}, {"--cpu", ArgKind::integer},   {"--help", ArgKind::none},
-    {"--backend", ArgKind::string}, {"--daemon", ArgKind::string}, {"--connect", ArgKind::string},
+    {"--backend", ArgKind::string}, {"--gpus", ArgKind::string}, {"--daemon", ArgKind::string}, {"--connect", ArgKind::string},
 };
 inline constexpr std::size_t kOptionCount = sizeof kOptionSpecs / sizeof kOptionSpecs[0];
 
@@ -319,7 +323,10 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     }
     else if (flag == "--daemon") o.daemon = value;
     else if (flag == "--connect") o.connect = value;
-    else if (flag == "--backend") {
+    else if (flag == "--gpus") {
+      o.gpus = value == "all" ? cudp::examples::kGpusAll : parse_count(flag, value);
+      if (o.gpus == 0) throw UsageError("option --gpus must be all or a number >= 1, got '" + value + "'");
+    } else if (flag == "--backend") {
       if (value != "auto" && value != "cuda" && value != "host")
         throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");
       o.backend = value;
@@ -357,7 +364,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     // The daemon holds the database and the backend; everything about a search comes with each client's request.
     for (std::size_t i = 0; i < o.given.size(); ++i) {
       const std::string& flag = o.given[i];
-      if (flag == "--daemon" || flag == "--cpu" || flag == "--backend") {
+      if (flag == "--daemon" || flag == "--cpu" || flag == "--backend" || flag == "--gpus") {
         ++i;
         continue;
       }
@@ -370,8 +377,9 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   }
   if (o.connect) {
     if (o.cpu) throw UsageError("option --cpu belongs to the daemon: give it when starting it (--daemon)");
-    if (seen[find_long_option("--backend")])
-      throw UsageError("option --backend belongs to the daemon: give it when starting it (--daemon)");
+    for (const char* flag : {"--backend", "--gpus"})
+      if (seen[find_long_option(flag)])
+        throw UsageError(std::string("option ") + flag + " belongs to the daemon: give it when starting it (--daemon)");
   }
   if (files.size() != 2) {
     // hmmsearch only says "Incorrect number of command line arguments"; the likely cause deserves its name.

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <ctime>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -20,9 +21,11 @@
 #include <cudp/hmmer/null_model.hpp>
 #include <cudp/hmmer/plan7_pipeline.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
+#include <cudp/engine/device_split.hpp>
 #include <cudp/engine/sequences.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/output_files.hpp>
+#include <cudp/tiers/host_cores.hpp>
 
 #include "hit_transfer.hpp"
 #include "report.hpp"
@@ -58,6 +61,88 @@ Hit to_report_hit(cudp::hmmer::Plan7SequenceHit&& h, const cudp::io::SequenceSet
   r.description = db.descriptions[r.target];
   r.length = db.length(r.target);
   return r;
+}
+
+// body(p) for p in [0, n), each on a thread of its own; the first error is rethrown once all are done.
+template <class Body>
+void side_by_side(std::size_t n, Body body) {
+  std::vector<std::exception_ptr> errors(n);
+  std::vector<std::thread> threads;
+  for (std::size_t p = 0; p < n; ++p)
+    threads.emplace_back([&, p] {
+      try {
+        body(p);
+      } catch (...) {
+        errors[p] = std::current_exception();
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// The searcher's database dealt across `devices`, a part each, copied side by side; the host workers shared out.
+void start_parts(Searcher& searcher, const std::vector<int>& devices) {
+  const cudp::io::SequenceSet& db = searcher.db;
+  std::vector<std::vector<std::uint32_t>> dealt =
+      cudp::engine::deal_longest_first(cudp::engine::view_of(db), static_cast<int>(devices.size()));
+  searcher.parts.resize(devices.size());
+  const int n = static_cast<int>(devices.size());
+  side_by_side(devices.size(), [&](std::size_t p) {
+    GpuPart& part = searcher.parts[p];
+    part.threads = searcher.threads / n + (static_cast<int>(p) < searcher.threads % n ? 1 : 0);
+    part.targets = std::move(dealt[p]);
+    cudp::engine::append_targets(cudp::engine::view_of(db), part.targets, part.db);
+    part.db.names.reserve(part.targets.size());
+    part.db.descriptions.reserve(part.targets.size());
+    for (const std::uint32_t t : part.targets) {
+      part.db.names.push_back(db.names[t]);
+      part.db.descriptions.push_back(db.descriptions[t]);
+    }
+  });
+}
+
+// Every part's filters on its GPU, uploaded side by side.
+void upload_parts(Searcher& searcher, const std::vector<int>& devices) {
+  side_by_side(devices.size(), [&](std::size_t p) {
+    searcher.parts[p].device = std::make_unique<DeviceFilters>(cudp::engine::view_of(searcher.parts[p].db), devices[p]);
+  });
+}
+
+// One model against the searcher's database: on the host, on its GPU, or on every GPU's part side by side. Hits
+// carry their place in the whole database (under mpirun, past the shards before this process's); `counts` are
+// this process's.
+std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, const Searcher& searcher,
+                                 std::atomic<std::uint64_t>* progress, cudp::hmmer::Plan7PipelineCounts& counts) {
+  std::vector<Hit> hits;
+  if (searcher.parts.empty()) {
+    SearchOutcome outcome = searcher.device
+                                ? search_with_device(pipeline, searcher.db, *searcher.device, searcher.threads, progress)
+                                : search_on_host(pipeline, searcher.db, searcher.threads, progress);
+    hits.reserve(outcome.hits.size());
+    for (auto& h : outcome.hits) {
+      hits.push_back(to_report_hit(std::move(h), searcher.db));
+      hits.back().target += searcher.first;  // the place in the whole database orders ties, as in one process
+    }
+    counts = outcome.counts;
+    return hits;
+  }
+  std::vector<SearchOutcome> outcomes(searcher.parts.size());
+  side_by_side(searcher.parts.size(), [&](std::size_t p) {
+    const GpuPart& part = searcher.parts[p];
+    outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress);
+  });
+  counts = {};
+  for (std::size_t p = 0; p < outcomes.size(); ++p) {
+    const GpuPart& part = searcher.parts[p];
+    for (auto& h : outcomes[p].hits) {
+      const std::uint32_t local = static_cast<std::uint32_t>(h.target);
+      hits.push_back(to_report_hit(std::move(h), part.db));
+      hits.back().target = searcher.first + part.targets[local];
+    }
+    counts.merge(outcomes[p].counts);
+  }
+  return hits;
 }
 
 // A line on standard error, redrawn four times a second while a model is searched: only when it is a terminal.
@@ -146,12 +231,13 @@ void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::s
 }
 
 int host_threads(const Options& o) {
-  return o.cpu ? *o.cpu : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return o.cpu ? *o.cpu : cudp::tiers::usable_cores();
 }
 
-std::future<bool> start_cuda_unless_host(const std::string& backend, int process_on_node) {
+std::future<std::vector<int>> start_cuda_unless_host(const std::string& backend, int gpus, int process_on_node,
+                                                     int processes) {
   if (backend == "host") return {};
-  return std::async(std::launch::async, start_cuda, process_on_node);
+  return std::async(std::launch::async, start_cuda, gpus, process_on_node, processes);
 }
 
 void check_outputs_writable(const Options& o) {
@@ -163,28 +249,44 @@ void check_outputs_writable(const Options& o) {
 }
 
 Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
-                        std::future<bool>& cuda_started) {
+                        std::future<std::vector<int>>& cuda_started) {
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
-  const bool cuda_ready = cuda_started.valid() && cuda_started.get();
+  const std::vector<int> devices = cuda_started.valid() ? cuda_started.get() : std::vector<int>{};
   t = times.add("wait for CUDA", t);
+  const bool cuda_ready = !devices.empty();
   bool use_cuda = backend == "cuda" || (backend == "auto" && cuda_ready);
   if (use_cuda && !cuda_ready)
     throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
+  Searcher searcher{db, nullptr, threads, {}, {}};
+  const int workers = std::max(1, threads);
   std::string no_room;
-  if (use_cuda && !device_fits(cudp::engine::view_of(db), no_room)) {
+  if (use_cuda && devices.size() > 1) {
+    start_parts(searcher, devices);
+    for (std::size_t p = 0; p < devices.size() && no_room.empty(); ++p)
+      if (!device_fits(cudp::engine::view_of(searcher.parts[p].db), no_room, devices[p]))
+        no_room = "GPU " + std::to_string(devices[p]) + ": " + no_room;
+  } else if (use_cuda) {
+    device_fits(cudp::engine::view_of(db), no_room);
+  }
+  if (use_cuda && !no_room.empty()) {
     if (backend == "cuda") throw std::runtime_error("--backend cuda: " + no_room);
     std::fprintf(stderr, "cudp-hmmsearch: %s: searching on the host\n", no_room.c_str());
     use_cuda = false;
+    searcher.parts.clear();
   }
-  Searcher searcher{db, nullptr, threads, {}};
-  const int workers = std::max(1, threads);
-  if (use_cuda) {
+  const std::string host_threads = std::to_string(workers) + (workers > 1 ? " host threads" : " host thread");
+  if (use_cuda && !searcher.parts.empty()) {
+    upload_parts(searcher, devices);
+    const bool streamed = std::any_of(searcher.parts.begin(), searcher.parts.end(),
+                                      [](const GpuPart& part) { return part.device->streamed(); });
+    searcher.description = "CUDA filters on " + std::to_string(devices.size()) + " x " +
+                           searcher.parts.front().device->device_name() +
+                           (streamed ? " (database streamed in batches)" : "") + ", " + host_threads;
+  } else if (use_cuda) {
     searcher.device = std::make_unique<DeviceFilters>(cudp::engine::view_of(db));
     searcher.description = "CUDA filters on " + searcher.device->device_name() +
-                           (searcher.device->streamed() ? " (database streamed in batches)" : "") + ", " +
-                           std::to_string(workers) +
-                           (workers > 1 ? " host threads" : " host thread");
+                           (searcher.device->streamed() ? " (database streamed in batches)" : "") + ", " + host_threads;
   } else {
     searcher.description = "host, " + std::to_string(workers) + (workers > 1 ? " threads" : " thread");
   }
@@ -251,7 +353,6 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
   const cudp::io::SequenceSet& db = searcher.db;
-  const int threads = searcher.threads;
   const cudp::examples::MpiWorld one_process;
   const cudp::examples::MpiWorld& world = searcher.world != nullptr ? *searcher.world : one_process;
   const Thresholds thresholds = o.thresholds();
@@ -283,13 +384,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     std::vector<Hit> candidates;
     std::string error;
     try {
-      outcome = searcher.device ? search_with_device(pipeline, db, *searcher.device, threads, &display.done)
-                                : search_on_host(pipeline, db, threads, &display.done);
-      candidates.reserve(outcome.hits.size());
-      for (auto& h : outcome.hits) {
-        candidates.push_back(to_report_hit(std::move(h), db));
-        candidates.back().target += searcher.first;  // the place in the whole database orders ties, as in one process
-      }
+      candidates = search_database(pipeline, searcher, &display.done, outcome.counts);
     } catch (const std::exception& e) {
       if (world.size() == 1) throw;
       error = e.what();

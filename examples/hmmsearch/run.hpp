@@ -18,11 +18,22 @@
 
 namespace hmmsearch {
 
-// What a run searches with: the database, and the GPU filters that hold a copy of it (null: host only).
+// With several GPUs, the part of the database one of them searches: the targets dealt to it
+// (cudp::engine::deal_longest_first), copied, the filters holding them, and its share of the host workers.
+struct GpuPart {
+  cudp::io::SequenceSet db;
+  std::vector<std::uint32_t> targets;  // each target's place in the searcher's database
+  std::unique_ptr<DeviceFilters> device;
+  int threads = 1;
+};
+
+// What a run searches with: the database, and the GPU filters that hold a copy of it (null: host only), or with
+// several GPUs a part of it on each.
 struct Searcher {
   const cudp::io::SequenceSet& db;
   std::unique_ptr<DeviceFilters> device;
   int threads = 1;  // host workers; 0 runs everything on the calling thread
+  std::vector<GpuPart> parts;  // several GPUs (then `device` is null), searched side by side
   std::string description;  // for the output header: "CUDA filters on ..., 16 host threads"
   // Under mpirun, `db` is this process's shard, whose first sequence is sequence `first` of the whole database;
   // the first process merges every process's hits and counts, and only its outputs are the run's.
@@ -32,9 +43,10 @@ struct Searcher {
 
 // The backend that --backend asks for: auto takes the GPU when CUDA started and the database fits in the GPU memory
 // it may use (saying on stderr when it does not fit), cuda insists on it, host never uses it. For the GPU the
-// database is uploaded here. `cuda_started` is the start_cuda() future, invalid with --backend host.
+// database is uploaded here, dealt across the GPUs when start_cuda chose several. `cuda_started` is the start_cuda()
+// future, invalid with --backend host.
 Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
-                        std::future<bool>& cuda_started);
+                        std::future<std::vector<int>>& cuda_started);
 
 // The texts of the output files, whole, for cudp::io::write_outputs (nothing is written before all are ready).
 struct RunOutputs {
@@ -46,8 +58,10 @@ struct RunOutputs {
 int host_threads(const Options& o);
 
 // Starting CUDA (the driver, the device's context) takes a few tenths of a second: start_cuda() on a thread of its
-// own, so that it runs while the inputs are read; an invalid future with --backend host.
-std::future<bool> start_cuda_unless_host(const std::string& backend, int process_on_node = 0);
+// own, so that it runs while the inputs are read; an invalid future with --backend host. `gpus` is --gpus
+// (gpu_choice.hpp), for process `process_on_node` of a world of `processes`.
+std::future<std::vector<int>> start_cuda_unless_host(const std::string& backend, int gpus = 1, int process_on_node = 0,
+                                                     int processes = 1);
 
 // Fails early, before a long search, when -o, -A, --tblout, --domtblout or --pfamtblout cannot be created.
 void check_outputs_writable(const Options& o);

@@ -14,12 +14,13 @@ namespace swsearch {
 // Scores every query against every target: result[q][t] is the local alignment score.
 using ScoreTable = std::vector<std::vector<std::int32_t>>;
 
-// Creates the device's context (a few tenths of a second), so that it can be done while the inputs are read; false
-// when there is no device or no CUDA backend in this build. On a node with several devices, the node's process
-// `process_on_node` (0 when it runs alone) takes device process_on_node modulo their count, here and in score_all.
-bool start_cuda(int process_on_node);
+// Creates the contexts of the GPUs this process searches with (cudp::examples::choose_gpus of --gpus), side by side,
+// so that it can be done while the inputs are read (a few tenths of a second); their CUDA ids, none when there is
+// no device or no CUDA backend in this build.
+std::vector<int> start_cuda(int gpus, int process_on_node, int processes);
+// The database is dealt across `devices` with the device backend.
 ScoreTable score_all(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
                      const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps, cudp::Backend backend,
-                     int threads, cudp::ScoreStats& report, bool progress, int process_on_node);
+                     int threads, cudp::ScoreStats& report, bool progress, const std::vector<int>& devices);
 
 }  // namespace swsearch

@@ -25,10 +25,12 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/matrix.hpp>
 #include <cudp/io/output_files.hpp>
+#include <cudp/tiers/host_cores.hpp>
 
 #include "backend.hpp"
 #include "blast_numbers.hpp"
 #include "command_line.hpp"
+#include "gpu_choice.hpp"
 #include "mpi_world.hpp"
 
 namespace {
@@ -51,13 +53,17 @@ const char* kUsage =
     "                      per query and a summary\n"
     "  --alignments        show each reported hit's alignment (text), or add its CIGAR as a last column\n"
     "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
+    "  --gpus N|all        GPUs to deal the database across (default: all that CUDA_VISIBLE_DEVICES lets\n"
+    "                      through; one per process under mpirun)\n"
     "  --threads N         host threads: reading a packed database, the host backend and the hits'\n"
     "                      coordinates, >= 0 (default 0: all cores)\n"
     "  --out FILE          write the results to FILE instead of standard output\n"
     "  -h, --help          this text\n"
     "\n"
-    "Under mpirun (a build with MPI) every process searches its shard of the database, a part of about equal\n"
-    "residues, and the first merges the hits: the output is that of one process. Give each its --threads.\n"
+    "With several GPUs, each scores a part of the database of about equal residues; under mpirun (a build with\n"
+    "MPI) every process searches its shard of the database, and the first merges the hits. Either way the output\n"
+    "is that of one GPU and one process. Under mpirun give each process its --threads; process r of a node takes\n"
+    "GPUs r*N to r*N+N-1 (modulo those it sees) with --gpus N.\n"
     "\n"
     "TSV columns: query, target, raw score, bit score, E-value, query start, query end, target start, target end\n"
     "(1-based, inclusive), percent identity, alignment length, mismatches, gap openings. Tabular columns: qseqid\n"
@@ -66,7 +72,7 @@ const char* kUsage =
 
 struct Options {
   std::string query, db, matrix = "BLOSUM62", format = "tsv", backend = "auto", out;
-  int gap_open = 11, gap_extend = 1, top = 10, threads = 0;
+  int gap_open = 11, gap_extend = 1, top = 10, threads = 0, gpus = cudp::examples::kGpusUnset;
   bool alignments = false;
 };
 
@@ -89,6 +95,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
     else if (flag == "--alignments") o.alignments = true;
     else if (flag == "--backend") o.backend = value();
     else if (flag == "--threads") o.threads = parse_int(flag, value());
+    else if (flag == "--gpus") o.gpus = cudp::examples::parse_gpus(flag, value());
     else if (flag == "--out") o.out = value();
     else if (flag.size() < 2 || flag[0] != '-')
       usage_error("unexpected argument '" + flag + "': the inputs are given with --query and --db");
@@ -226,9 +233,10 @@ int main(int argc, char** argv) {
     auto t0 = clock::now();
     // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
     // read.
-    std::future<bool> cuda_started;
-    if (o.backend != "host") cuda_started = std::async(std::launch::async, swsearch::start_cuda, world.rank_on_node());
-    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::future<std::vector<int>> cuda_started;
+    if (o.backend != "host")
+      cuda_started = std::async(std::launch::async, swsearch::start_cuda, o.gpus, world.rank_on_node(), world.size());
+    const int threads = o.threads > 0 ? o.threads : cudp::tiers::usable_cores();
     auto matrix = cudp::io::load_matrix(o.matrix, alphabet);
     // '-' is standard input, as ssearch36 and BLAST take it for the query; each input is opened and read once.
     // Under mpirun each process reads its shard of the database: a packed one reads that part of the file alone.
@@ -246,14 +254,15 @@ int main(int argc, char** argv) {
     auto ka = cudp::bio::gapped_parameters(matrix.name, o.gap_open, o.gap_extend);
     auto t_read = clock::now();
 
-    const bool cuda = cuda_started.valid() && cuda_started.get();
-    bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda);
+    const std::vector<int> devices = cuda_started.valid() ? cuda_started.get() : std::vector<int>{};
+    const bool cuda = !devices.empty();
+    const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda);
     if (o.backend == "cuda" && !cuda) throw std::runtime_error("--backend cuda: no CUDA device found");
     cudp::ScoreStats report;
     cudp::recurrences::GapCosts gaps{o.gap_open, o.gap_extend};
     auto qv = cudp::engine::view_of(queries), dv = cudp::engine::view_of(db);
     auto table = swsearch::score_all(qv, dv, matrix, gaps, use_cuda ? cudp::Backend::Device : cudp::Backend::Host,
-                                     threads, report, progress, world.rank_on_node());
+                                     threads, report, progress, devices);
     auto t_score = clock::now();
 
     const std::uint64_t db_residues = part.residues;  // of the whole database: E-values are the same in every shard

@@ -1,41 +1,39 @@
 // Compiled as CUDA when the toolkit is present, so that cudp's front door has its device backend here.
 #include <cstdio>
+#include <future>
+#include <stdexcept>
+#include <string>
 
 #include "backend.hpp"
-#if defined(__CUDACC__)
-#include <cudp/engine/cuda_check.cuh>
-#endif
+#include "gpu_choice.hpp"
 #include "tuning_env.hpp"
 
 namespace swsearch {
 
 template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
 
-namespace {
-// The device of the node's process `process_on_node` when the node has several (the runtime's choice is per thread,
-// so each thread that uses the device makes it).
-void choose_device(int process_on_node) {
+std::vector<int> start_cuda(int gpus, int process_on_node, int processes) {
+  if (!cudp::device_backend_available()) return {};
+  const std::vector<int> devices = cudp::examples::choose_gpus(gpus, cudp::device_count(), process_on_node, processes);
 #if defined(__CUDACC__)
-  int count = 0;
-  if (process_on_node > 0 && cudaGetDeviceCount(&count) == cudaSuccess && count > 1)
-    CUDP_CUDA_CHECK(cudaSetDevice(process_on_node % count));
-#else
-  (void)process_on_node;
+  std::vector<std::future<cudaError_t>> started;
+  for (const int device : devices)
+    started.push_back(std::async(std::launch::async, [device] {
+      const cudaError_t set = cudaSetDevice(device);
+      return set != cudaSuccess ? set : cudaFree(nullptr);
+    }));
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    if (const cudaError_t status = started[i].get(); status != cudaSuccess)
+      throw std::runtime_error("CUDA device " + std::to_string(devices[i]) + ": " + cudaGetErrorString(status));
 #endif
-}
-}  // namespace
-
-bool start_cuda(int process_on_node) {
-  if (!cudp::device_backend_available()) return false;
-  choose_device(process_on_node);
-  return cudp::start_device();
+  return devices;
 }
 
 ScoreTable score_all(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
                      const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps, cudp::Backend backend,
-                     int threads, cudp::ScoreStats& report, bool progress, int process_on_node) {
-  if (backend == cudp::Backend::Device) choose_device(process_on_node);
+                     int threads, cudp::ScoreStats& report, bool progress, const std::vector<int>& devices) {
   cudp::ScoreConfig<cudp::recurrences::GapCosts> config;
+  config.devices = devices;
   config.params = gaps;
   config.backend = backend;
   config.threads = threads;

@@ -10,21 +10,28 @@
 //
 // The device backend exists where this header is compiled by nvcc (a .cu translation unit, or a C++ source given
 // the CUDA language); elsewhere `Backend::Auto` means the host and `Backend::Device` is an error that says so.
+// `config.devices` deals the database across several GPUs (engine/device_split.hpp), scored side by side, each
+// from a host thread of its own; the scores are those of one GPU.
+#include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "engine/cascade.hpp"
+#include "engine/device_split.hpp"
 #include "engine/dispatch_options.hpp"
 #include "engine/host_vector.hpp"
 #include "engine/sequences.hpp"
 #include "lanes/s16x2.hpp"
 #include "lanes/s32.hpp"
 #include "recurrences/concepts.hpp"
+#include "tiers/host_cores.hpp"
 
 #if defined(__CUDACC__)
 #include "engine/device_scorer.cuh"
@@ -40,8 +47,8 @@ constexpr const char* to_string(Backend b) {
 
 // What a run did, summed over every call of one scorer.
 struct ScoreStats {
-  std::string where;               // "host, 16 threads" or the GPU's name
-  double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host)
+  std::string where;               // "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
+  double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host); the slowest GPU's
   engine::CascadeStats cascade;    // cells, narrow and rescored targets
   int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
 };
@@ -51,7 +58,10 @@ struct ScoreConfig {
   Params params{};
   Backend backend = Backend::Auto;
   int threads = 0;                   // host threads (0: all hardware threads)
-  std::size_t device_bytes = 0;      // GPU memory the packed database may take (0: most of what is free)
+  std::size_t device_bytes = 0;      // GPU memory the packed database may take on each GPU (0: most of what is free)
+  // GPUs (CUDA ids) the database is dealt across, a part each; empty: the calling thread's current GPU. A GPU listed
+  // twice takes two parts, scored side by side on it.
+  std::vector<int> devices;
   engine::DispatchOptions dispatch;  // tier thresholds, warp shape or architecture instead of the device's tuning
   ScoreStats* stats = nullptr;       // filled when given
   // Called after each query (done, total) where queries are scored one by one; a database streamed through the
@@ -66,6 +76,16 @@ inline bool device_backend_available() {
   return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
 #else
   return false;
+#endif
+}
+
+// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES narrows them); 0 without a device backend.
+inline int device_count() {
+#if defined(__CUDACC__)
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess ? devices : 0;
+#else
+  return 0;
 #endif
 }
 
@@ -121,7 +141,7 @@ class DatabaseScorer {
       );
     backend_ = config.backend == Backend::Host || !device ? Backend::Host : Backend::Device;
     if (backend_ == Backend::Host) {
-      threads_ = config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      threads_ = config.threads > 0 ? config.threads : cudp::tiers::usable_cores();
       stats_.where = "host, " + std::to_string(threads_) + " threads";
 #if defined(CUDP_HAS_HOST_VECTOR)
       if constexpr (engine::host_vector::has_kernels_v<Policy>) {
@@ -132,13 +152,12 @@ class DatabaseScorer {
     }
 #if defined(__CUDACC__)
     else {
-      int id = 0;
-      cudaDeviceProp prop{};
-      CUDP_CUDA_CHECK(cudaGetDevice(&id));
-      CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
-      stats_.where = prop.name;
+      start_parts(config.devices);
       stats_.narrow_bits = Narrow::bits;
-      device_ = std::make_unique<Device>(db, static_cast<std::uint8_t>(alphabet_size), config.dispatch, config.device_bytes);
+      for_each_part([&](std::size_t, DevicePart& part) {
+        part.scorer = std::make_unique<Device>(part.view(db_), static_cast<std::uint8_t>(alphabet_size),
+                                               config.dispatch, config.device_bytes);
+      });
     }
 #endif
   }
@@ -157,27 +176,15 @@ class DatabaseScorer {
   std::vector<std::vector<std::int32_t>> score(const engine::SequencesView& queries) {
     std::vector<std::vector<std::int32_t>> out;
 #if defined(__CUDACC__)
-    if (backend_ == Backend::Device && device_->streamed()) {
-      // Every batch of the database is uploaded once and scored against all queries.
-      std::vector<typename Device::Query> list;
-      for (std::size_t q = 0; q < queries.count; ++q) list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
-      engine::DeviceRunStats run;
-      out = device_->score_queries(config_.params, matrix_, alphabet_size_, list.data(), list.size(), &stats_.cascade, &run);
-      stats_.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
+    if (backend_ == Backend::Device) {
+      out = score_on_devices(queries);
       return std::move(finish(out, queries.count));
     }
 #endif
     for (std::size_t q = 0; q < queries.count; ++q) {
       const int m = static_cast<int>(queries.length(q));
-#if defined(__CUDACC__)
-      if (backend_ == Backend::Device) {
-        engine::DeviceRunStats run;
-        out.push_back(device_->score(config_.params, matrix_, alphabet_size_, queries.data(q), m, &stats_.cascade, &run));
-        stats_.kernel_seconds += (run.kernel_ms + run.rescore_ms) / 1000.0;
-      } else
-#endif
-        out.push_back(engine::host_vector::score<Policy>(config_.params, matrix_, alphabet_size_, queries.data(q), m, db_,
-                                                         threads_, &stats_.cascade));
+      out.push_back(engine::host_vector::score<Policy>(config_.params, matrix_, alphabet_size_, queries.data(q), m, db_,
+                                                       threads_, &stats_.cascade));
       if (config_.progress && q + 1 < queries.count) config_.progress(q + 1, queries.count);
     }
     return std::move(finish(out, queries.count));
@@ -210,7 +217,124 @@ class DatabaseScorer {
   std::uint64_t single_offsets_[2] = {0, 0};
 #if defined(__CUDACC__)
   using Device = engine::DeviceScorer<Policy, Narrow>;
-  std::unique_ptr<Device> device_;
+  // One GPU's share of the database: all of it, viewed, when there is one GPU; else the targets dealt to it, copied.
+  struct DevicePart {
+    int device = 0;
+    bool whole = true;
+    engine::TargetSubset subset;
+    std::unique_ptr<Device> scorer;
+    engine::SequencesView view(const engine::SequencesView& db) const { return whole ? db : subset.view(); }
+  };
+  std::vector<DevicePart> parts_;
+
+  void start_parts(const std::vector<int>& devices) {
+    const int count = device_count();
+    for (const int device : devices)
+      if (device < 0 || device >= count)
+        throw std::invalid_argument("device " + std::to_string(device) + " does not exist: this process sees " +
+                                    std::to_string(count) + " CUDA device(s)");
+    if (devices.size() <= 1) {
+      parts_.resize(1);
+      if (devices.empty()) CUDP_CUDA_CHECK(cudaGetDevice(&parts_[0].device));
+      else parts_[0].device = devices[0];
+    } else {
+      std::vector<std::vector<std::uint32_t>> dealt = engine::deal_longest_first(db_, static_cast<int>(devices.size()));
+      parts_.resize(devices.size());
+      for (std::size_t p = 0; p < devices.size(); ++p) {
+        parts_[p].device = devices[p];
+        parts_[p].whole = false;
+        parts_[p].subset = engine::gather_targets(db_, std::move(dealt[p]));
+      }
+    }
+    std::string name;
+    for (const DevicePart& part : parts_) {
+      cudaDeviceProp prop{};
+      CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, part.device));
+      if (name.empty()) name = prop.name;
+      else if (name != prop.name) name += std::string(" + ") + prop.name;
+    }
+    stats_.where = parts_.size() > 1 && name.find(" + ") == std::string::npos
+                       ? std::to_string(parts_.size()) + " x " + name
+                       : name;
+  }
+
+  // body(index, part) for every part, each on its own device: one part on the calling thread, several on a thread
+  // each. The calling thread's current device is left as it was; the first error is rethrown.
+  template <class Body>
+  void for_each_part(Body body) {
+    std::vector<std::exception_ptr> errors(parts_.size());
+    const auto run = [&](std::size_t p) {
+      try {
+        int previous = 0;
+        CUDP_CUDA_CHECK(cudaGetDevice(&previous));
+        CUDP_CUDA_CHECK(cudaSetDevice(parts_[p].device));
+        try {
+          body(p, parts_[p]);
+        } catch (...) {
+          cudaSetDevice(previous);
+          throw;
+        }
+        CUDP_CUDA_CHECK(cudaSetDevice(previous));
+      } catch (...) {
+        errors[p] = std::current_exception();
+      }
+    };
+    if (parts_.size() == 1) {
+      run(0);
+    } else {
+      std::vector<std::thread> threads;
+      for (std::size_t p = 0; p < parts_.size(); ++p) threads.emplace_back(run, p);
+      for (std::thread& t : threads) t.join();
+    }
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+
+  // Every GPU scores its part against all queries: one query at a time where its part is resident, every query per
+  // batch where it is streamed (each batch is uploaded once). Progress counts the queries every GPU is done with.
+  std::vector<std::vector<std::int32_t>> score_on_devices(const engine::SequencesView& queries) {
+    std::vector<std::vector<std::vector<std::int32_t>>> scores(parts_.size());
+    std::vector<engine::CascadeStats> cascades(parts_.size());
+    std::vector<double> seconds(parts_.size(), 0.0);
+    std::vector<std::size_t> done(parts_.size(), 0);
+    std::size_t reported = 0;
+    std::mutex progress_lock;
+    const auto finished = [&](std::size_t p, std::size_t queries_done) {
+      if (!config_.progress) return;
+      std::lock_guard<std::mutex> lock(progress_lock);
+      done[p] = queries_done;
+      const std::size_t all = *std::min_element(done.begin(), done.end());
+      if (all > reported && all < queries.count) config_.progress(reported = all, queries.count);
+    };
+    for_each_part([&](std::size_t p, DevicePart& part) {
+      engine::DeviceRunStats run;
+      if (part.scorer->streamed()) {
+        std::vector<typename Device::Query> list;
+        for (std::size_t q = 0; q < queries.count; ++q)
+          list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
+        scores[p] = part.scorer->score_queries(config_.params, matrix_, alphabet_size_, list.data(), list.size(),
+                                               &cascades[p], &run);
+        finished(p, queries.count);
+      } else {
+        for (std::size_t q = 0; q < queries.count; ++q) {
+          scores[p].push_back(part.scorer->score(config_.params, matrix_, alphabet_size_, queries.data(q),
+                                                 static_cast<int>(queries.length(q)), &cascades[p], &run));
+          finished(p, q + 1);
+        }
+      }
+      seconds[p] = (run.kernel_ms + run.rescore_ms) / 1000.0;  // the run's statistics add up over its queries
+    });
+    for (const engine::CascadeStats& c : cascades) stats_.cascade += c;
+    stats_.kernel_seconds += *std::max_element(seconds.begin(), seconds.end());
+    if (parts_.size() == 1) return std::move(scores[0]);
+    std::vector<std::vector<std::int32_t>> out(queries.count, std::vector<std::int32_t>(db_.count));
+    for (std::size_t p = 0; p < parts_.size(); ++p) {
+      const std::vector<std::uint32_t>& targets = parts_[p].subset.targets;
+      for (std::size_t q = 0; q < queries.count; ++q)
+        for (std::size_t i = 0; i < targets.size(); ++i) out[q][targets[i]] = scores[p][q][i];
+    }
+    return out;
+  }
 #endif
 };
 

@@ -24,14 +24,15 @@
 namespace hmmsearch {
 
 bool cuda_available() { return true; }
-bool start_cuda() { return true; }
+int cuda_device_count() { return 1; }
+std::vector<int> start_cuda(int, int, int) { return {0}; }
 
 struct DeviceFilters::Impl {
   cudp::engine::SequencesView db;
   std::atomic<bool> parsers_called_off{false};
 };
 
-DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db) : impl_(new Impl{db, false}) {}
+DeviceFilters::DeviceFilters(const cudp::engine::SequencesView& db, int) : impl_(new Impl{db, false}) {}
 DeviceFilters::~DeviceFilters() = default;
 
 std::string DeviceFilters::device_name() const { return "emulated on the host"; }

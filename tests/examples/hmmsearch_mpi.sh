@@ -4,7 +4,8 @@
 # times and dates, from FASTA and from a packed database; on a database where a shard is empty (fewer sequences than
 # processes) and one where hits tie across shards (copies of one sequence under one name, ordered by their place in
 # the database). A process that fails alone (a corrupt residue in the last shard) makes the run exit non-zero
-# naming its rank, with no output file written.
+# naming its rank, with no output file written. With the CUDA backend the one-process run takes one GPU
+# (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database dealt across them) must give it too.
 #   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR
 set -uo pipefail
 hmmsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 hmmemit=$4 examples=$(realpath "$5")
@@ -21,6 +22,8 @@ fail() {
 # Times, dates, directories and the command line differ between runs by design.
 normalize() { grep -vE '^# (CPU time|Mc/sec|Date|Current dir|Option settings)' "$1"; }
 outputs=(main.out hits.tbl hits.domtbl hits.pfamtbl hits.sto)
+one_gpu=()
+[ "$backend" = cuda ] && one_gpu=(--gpus 1)
 
 # run DIR MODELS DATABASE COMMAND...: one search of MODELS against DATABASE writing every output into DIR.
 run() {
@@ -34,12 +37,17 @@ run() {
 # compare NAME MODELS DATABASE: one process, then 1, 2 and 3 under mpirun.
 compare() {
   local name=$1 models=$2 db=$3
-  run one "$models" "$db" "$hmmsearch" --backend "$backend" --cpu 1 ||
+  rm -rf one
+  run one "$models" "$db" "$hmmsearch" --backend "$backend" "${one_gpu[@]}" --cpu 1 ||
     { fail "$name: the one-process run failed: $(cat one/stderr.txt)"; return; }
-  for n in 1 2 3; do
+  for n in 1 2 3 all-gpus; do
     rm -rf np
-    run np "$models" "$db" "$mpiexec" -np "$n" "$hmmsearch" --backend "$backend" --cpu 1 ||
-      { fail "$name/np$n: exit status $?: $(head -5 np/stderr.txt)"; continue; }
+    if [ "$n" = all-gpus ]; then
+      [ "$backend" = cuda ] || continue
+      run np "$models" "$db" "$hmmsearch" --backend cuda --gpus all --cpu 2
+    else
+      run np "$models" "$db" "$mpiexec" -np "$n" "$hmmsearch" --backend "$backend" --cpu 1
+    fi || { fail "$name/np$n: exit status $?: $(head -5 np/stderr.txt)"; continue; }
     for f in "${outputs[@]}"; do
       cmp -s <(normalize "one/$f") <(normalize "np/$f") ||
         fail "$name/np$n/$f differs: $(diff <(normalize "one/$f") <(normalize "np/$f") | head -6)"

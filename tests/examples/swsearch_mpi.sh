@@ -4,7 +4,8 @@
 # and from a packed database (whose processes read only their shard), on databases where a shard is empty (fewer
 # sequences than processes) and where equal scores fall in different shards (copies of one sequence, with --top
 # cutting through them). A process that fails alone (a corrupt residue in the last shard) makes the run exit
-# non-zero naming its rank, and no output file is left.
+# non-zero naming its rank, and no output file is left. With the CUDA backend the one-process run takes one GPU
+# (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database dealt across them) must give it too.
 #   [BACKEND=cuda] swsearch_mpi.sh CUDP_SWSEARCH CUDP_MAKEDB MPIEXEC DATA_DIR   (DATA_DIR: examples/data; the
 #   host backend by default, the GPU with BACKEND=cuda: the processes then share the GPUs of the machine)
 set -uo pipefail
@@ -15,6 +16,8 @@ cd "$work"
 # Open MPI refuses root without these (CI runs as root); --oversubscribe lets 3 processes share 2 cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 backend=${BACKEND:-host}
+one_gpu=()
+[ "$backend" = cuda ] && one_gpu=(--gpus 1)
 failures=0
 fail() {
   echo "FAIL: $*"
@@ -29,12 +32,17 @@ compare() {
   shift 2
   for format in tsv tabular text "text --alignments" "tsv --alignments"; do
     # shellcheck disable=SC2086
-    "$swsearch" "$@" --backend "$backend" --threads 1 --format $format > one.out 2> one.err ||
+    "$swsearch" "$@" --backend "$backend" "${one_gpu[@]}" --threads 1 --format $format > one.out 2> one.err ||
       { fail "$name/$format: the one-process run failed: $(cat one.err)"; continue; }
-    for n in 1 2 3; do
-      # shellcheck disable=SC2086
-      "$mpiexec" -np $n "$swsearch" "$@" --backend "$backend" --threads 1 --format $format > np.out 2> np.err ||
-        { fail "$name/$format/np$n: exit status $?: $(head -5 np.err)"; continue; }
+    for n in 1 2 3 all-gpus; do
+      if [ "$n" = all-gpus ]; then
+        [ "$backend" = cuda ] || continue
+        # shellcheck disable=SC2086
+        "$swsearch" "$@" --backend cuda --gpus all --threads 2 --format $format > np.out 2> np.err
+      else
+        # shellcheck disable=SC2086
+        "$mpiexec" -np $n "$swsearch" "$@" --backend "$backend" --threads 1 --format $format > np.out 2> np.err
+      fi || { fail "$name/$format/np$n: exit status $?: $(head -5 np.err)"; continue; }
       cmp -s <(normalize one.out) <(normalize np.out) ||
         fail "$name/$format/np$n: output differs: $(diff <(normalize one.out) <(normalize np.out) | head -6)"
     done

@@ -15,6 +15,14 @@ struct CascadeStats {
   std::uint64_t narrow_targets = 0;
   std::uint64_t rescored_overflow = 0;  // ran narrow, overflowed, rescored wide
   std::uint64_t wide_only = 0;          // too long or too large for the narrow lane from the start
+
+  CascadeStats& operator+=(const CascadeStats& other) {
+    cells += other.cells;
+    narrow_targets += other.narrow_targets;
+    rescored_overflow += other.rescored_overflow;
+    wide_only += other.wide_only;
+    return *this;
+  }
 };
 
 struct LanePlan {

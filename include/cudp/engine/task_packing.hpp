@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "../tiers/host_cores.hpp"
 #include "../tiers/task_list.hpp"
 #include "sequences.hpp"
 
@@ -61,7 +62,7 @@ template <int Width>
 void fill_task_residues(const SequencesView& db, const PackedTasks<Width>& plan, std::uint8_t* dest, std::uint8_t pad_code,
                         int threads = 0) {
   int tasks = plan.count();
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 0) threads = cudp::tiers::usable_cores();
   threads = std::max(1, std::min(threads, tasks / 256 + 1));
   auto fill = [&](int begin, int end) {
     for (int t = begin; t < end; ++t) {

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "host_cores.hpp"
+
 namespace cudp::tiers {
 
 // Calls body(i) for every i in [0, n) on `threads` threads (0: all hardware threads); `setup()` makes each
@@ -16,7 +18,7 @@ namespace cudp::tiers {
 // out of items and is rethrown here once every thread has stopped (the first one, if several threw).
 template <class Setup, class Body>
 void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 0) threads = usable_cores();
   threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(1, n)));
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;

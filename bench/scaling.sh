@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Scaling over the GPUs of one machine, on the GPU machine: cudp-swsearch and cudp-hmmsearch against a generated
+# database of about 1e9 residues (packed), in one process on 1..G GPUs (--gpus N) and as K MPI processes with a GPU
+# each (mpirun -np K --bind-to none). Per configuration: wall time, the search's own time (swsearch: its scoring
+# wall time and GCUPS; hmmsearch: the models' elapsed times), efficiency against one GPU (time on one GPU / (N x
+# time on N)), and whether the outputs are byte for byte those of one GPU.
+# Usage (repo root, on the GPU machine): [TESTS=1] bench/scaling.sh [SEQUENCES]   (default 2,900,000: ~1e9 residues)
+# Results under $OUT: summary.txt, scaling.tsv. TESTS=1 first runs the GPU tests of the split (the front door's
+# device test, under compute-sanitizer too: SANITIZERS, default "memcheck racecheck synccheck") and the MPI scripts
+# with the CUDA backend (their --gpus all runs); BENCH=0 leaves the benchmark out (one call of the device tool may
+# not hold both: run TESTS=1 BENCH=0, then the benchmark, on the same warm machine, whose build-gpu is kept).
+# Open MPI from the machine or .debs-mpi/, HMMER's example models from .debs/ (as bench/mpi_device.sh).
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+SEQS=${1:-2900000}
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+gpus=$(nvidia-smi -L | wc -l)
+cores=$(nproc)
+log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' '), $cores cores; commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
+if ! command -v mpirun >/dev/null && ls .debs-mpi/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/mpi
+  for deb in .debs-mpi/*.deb; do dpkg -x "$deb" /tmp/mpi; done
+  export OPAL_PREFIX=/tmp/mpi/usr PATH=/tmp/mpi/usr/bin:$PATH
+  export LD_LIBRARY_PATH=/tmp/mpi/usr/lib/x86_64-linux-gnu:/tmp/mpi/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
+prefix=()
+[ -d /tmp/cputools/usr/share/doc/hmmer/examples ] && prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
+if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/catch2 && dpkg -x .debs/catch2_2*.deb /tmp/catch2 && prefix+=(-DCMAKE_PREFIX_PATH="/tmp/catch2/usr;/tmp/cputools/usr")
+fi
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
+  -DMPI_CXX_COMPILER="$(command -v mpicxx)" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
+targets=(cudp-swsearch cudp-hmmsearch cudp-makedb cudp-gen-db)
+[ "${TESTS:-0}" = 1 ] && targets+=(device_scorer_front_door_test)
+cmake --build build-gpu -j"$cores" --target "${targets[@]}" >"$OUT/build.log" 2>&1 ||
+  { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
+sw=build-gpu/examples/swsearch/cudp-swsearch
+hs=build-gpu/examples/hmmsearch/cudp-hmmsearch
+examples=/tmp/cputools/usr/share/doc/hmmer/examples
+
+if [ "${TESTS:-0}" = 1 ]; then
+  (cd build-gpu && ctest -R device_scorer_front_door_test --output-on-failure >"$OUT/ctest.log" 2>&1)
+  log "front door GPU test (the database dealt across 3 parts on GPU 0, then across all $gpus GPUs): rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
+    timeout 400 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/device_scorer_front_door_test \
+      "DatabaseScorer: the database dealt across devices scores as one" >"$OUT/sanitizer-split-$tool.log" 2>&1
+    log "compute-sanitizer $tool, the database dealt across devices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-split-$tool.log" | tr '\n' ' ')"
+  done
+  BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
+    >"$OUT/swsearch_mpi.log" 2>&1
+  log "swsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/swsearch_mpi.log")"
+  BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh "$hs" build-gpu/examples/makedb/cudp-makedb mpirun \
+    "$(command -v hmmemit)" "$examples" >"$OUT/hmmsearch_mpi.log" 2>&1
+  log "hmmsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/hmmsearch_mpi.log")"
+fi
+
+[ "${BENCH:-1}" = 1 ] || exit 0
+t0=$(date +%s.%N)
+build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out /tmp/db.fa --queries-out /tmp/q.fa --plant 5 >/dev/null 2>&1
+build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >"$OUT/makedb.log" 2>&1
+rm -f /tmp/db.fa
+log "database: $(tail -1 "$OUT/makedb.log") (generated and packed in $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5) s)"
+cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" >/tmp/models.hmm
+
+printf 'program\tconfiguration\tgpus\twall_s\tsearch_s\tgcups\tefficiency\toutput\n' >"$OUT/scaling.tsv"
+normalize_sw() { grep -vE '^# (time|backend)' "$1"; }
+normalize_hs() { grep -vE '^# (CPU time|Mc/sec|cudp backend)' "$1"; }
+sw_one="" hs_one=""
+# record PROGRAM CONFIG N WALL SEARCH GCUPS SAME
+record() {
+  local eff="-"
+  [ -n "$8" ] && eff=$(echo "scale=3; $8 / ($3 * $5)" | bc)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$eff" "$7" >>"$OUT/scaling.tsv"
+  log "$1 $2: wall $4 s, search $5 s${6:+, $6 GCUPS}, efficiency $eff, output $7"
+}
+run_sw() {  # run_sw CONFIG N COMMAND...
+  local config=$1 n=$2
+  shift 2
+  /usr/bin/time -f %e -o /tmp/wall "$@" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text \
+    --out "/tmp/sw-$config.txt" 2>"$OUT/sw-$config.err" || { log "swsearch $config failed: $(tail -3 "$OUT/sw-$config.err")"; return; }
+  local line score gcups same
+  line=$(grep '^# time:' "/tmp/sw-$config.txt")
+  score=$(echo "$line" | sed -E 's/.*score ([0-9.]+) s.*/\1/')
+  gcups=$(echo "$line" | sed -E 's/.*; ([0-9.]+) GCUPS \(scoring.*/\1/')
+  [ -z "$sw_one" ] && sw_one=$score && cp "/tmp/sw-$config.txt" /tmp/sw-ref.txt
+  same=$(cmp -s <(normalize_sw /tmp/sw-ref.txt) <(normalize_sw "/tmp/sw-$config.txt") && echo identical || echo DIFFERENT)
+  record swsearch "$config" "$n" "$(cat /tmp/wall)" "$score" "$gcups" "$same" "$sw_one"
+}
+run_hs() {  # run_hs CONFIG N COMMAND...
+  local config=$1 n=$2
+  shift 2
+  /usr/bin/time -f %e -o /tmp/wall "$@" --backend cuda -o "/tmp/hs-$config.out" --tblout "/tmp/hs-$config.tbl" \
+    /tmp/models.hmm /tmp/db.cudpdb >/dev/null 2>"$OUT/hs-$config.err" || { log "hmmsearch $config failed: $(tail -3 "$OUT/hs-$config.err")"; return; }
+  local search same
+  search=$(grep -E '^# CPU time:' "/tmp/hs-$config.out" | sed -E 's/.*Elapsed: ([0-9]+):([0-9]+):([0-9.]+).*/\1 \2 \3/' |
+    awk '{ s += $1 * 3600 + $2 * 60 + $3 } END { printf "%.2f", s }')
+  [ -z "$hs_one" ] && hs_one=$search && cp "/tmp/hs-$config.out" /tmp/hs-ref.out && cp "/tmp/hs-$config.tbl" /tmp/hs-ref.tbl
+  same=$(cmp -s <(normalize_hs /tmp/hs-ref.out) <(normalize_hs "/tmp/hs-$config.out") &&
+    cmp -s <(grep -v '^#' /tmp/hs-ref.tbl) <(grep -v '^#' "/tmp/hs-$config.tbl") && echo identical || echo DIFFERENT)
+  record hmmsearch "$config" "$n" "$(cat /tmp/wall)" "$search" "" "$same" "$hs_one"
+}
+
+for n in $(seq 1 "$gpus"); do run_sw "gpus$n" "$n" "$sw" --gpus "$n"; done
+for k in $(seq 2 "$gpus"); do
+  run_sw "mpi$k" "$k" mpirun -np "$k" --bind-to none "$sw" --threads $((cores / k))
+done
+for n in $(seq 1 "$gpus"); do run_hs "gpus$n" "$n" "$hs" --gpus "$n"; done
+for k in $(seq 2 "$gpus"); do
+  run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$hs" --cpu $((cores / k))
+done
+cp /tmp/sw-ref.txt "$OUT/swsearch-one-gpu.txt" 2>/dev/null
+grep -E "^# (CPU time|Mc/sec)" /tmp/hs-ref.out >"$OUT/hmmsearch-one-gpu-times.txt" 2>/dev/null
+column -t -s $'\t' "$OUT/scaling.tsv" | tee -a "$OUT/summary.txt"
