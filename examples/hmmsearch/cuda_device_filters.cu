@@ -172,6 +172,7 @@ struct DeviceFilters::Impl {
 
   // The calling thread's device made this one (see use_device).
   void use() const { CUDP_CUDA_CHECK(cudaSetDevice(device)); }
+  std::vector<cudp::hmmer::FilterResult> host_msv(const cudp::hmmer::MsvFilterProfile& profile);
 
   int device;  // first: every other member is made on it
   cudp::engine::SequencesView db;
@@ -214,28 +215,47 @@ std::string DeviceFilters::device_name() const {
 bool DeviceFilters::streamed() const { return impl_->stream != nullptr; }
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
+  return std::move(msv(std::vector<const cudp::hmmer::MsvFilterProfile*>{&profile}).front());
+}
+
+std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
+    const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
   impl_->use();
-  if (impl_->sets[0]->msv.fits(profile.M)) {
-    std::vector<cudp::hmmer::FilterResult> out(impl_->all.size());
-    double kernel_ms = 0;
-    impl_->each_batch(impl_->all, [&](FilterSet& f, const cudp::engine::SequencesView&,
-                                      const std::vector<std::uint32_t>& ids, std::size_t first) {
-      const auto part = f.msv.scores(profile, ids);
-      std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
-      kernel_ms += f.msv.last_kernel_ms();
-    });
-    StageTimes::global().add_seconds("  msv kernel", kernel_ms / 1e3);
-    return out;
+  std::vector<std::vector<cudp::hmmer::FilterResult>> out(profiles.size());
+  std::vector<std::size_t> on_device;
+  for (std::size_t k = 0; k < profiles.size(); ++k) {
+    if (impl_->sets[0]->msv.fits(profiles[k]->M)) {
+      on_device.push_back(k);
+      out[k].resize(impl_->all.size());
+    } else {
+      out[k] = impl_->host_msv(*profiles[k]);
+    }
   }
+  if (on_device.empty()) return out;
+  double kernel_ms = 0;
+  impl_->each_batch(impl_->all, [&](FilterSet& f, const cudp::engine::SequencesView&,
+                                    const std::vector<std::uint32_t>& ids, std::size_t first) {
+    for (const std::size_t k : on_device) {
+      const auto part = f.msv.scores(*profiles[k], ids);
+      std::copy(part.begin(), part.end(), out[k].begin() + static_cast<std::ptrdiff_t>(first));
+      kernel_ms += f.msv.last_kernel_ms();
+    }
+  });
+  StageTimes::global().add_seconds("  msv kernel", kernel_ms / 1e3);
+  return out;
+}
+
+// A model larger than every compiled MSV shape.
+std::vector<cudp::hmmer::FilterResult> DeviceFilters::Impl::host_msv(const cudp::hmmer::MsvFilterProfile& profile) {
 #if CUDP_HAS_SSE_LANES
-  return impl_->host.msv(profile);
+  return host.msv(profile);
 #else
-  std::vector<cudp::hmmer::FilterResult> out(impl_->all.size());
+  std::vector<cudp::hmmer::FilterResult> out(all.size());
   cudp::tiers::parallel_for(
       out.size(), 0, [&] { return profile; },
       [&](cudp::hmmer::MsvFilterProfile& p, std::size_t i) {
-        p.set_target_length(impl_->db.length(i));
-        out[i] = cudp::hmmer::msv_filter(p, impl_->db.data(i), impl_->db.length(i));
+        p.set_target_length(db.length(i));
+        out[i] = cudp::hmmer::msv_filter(p, db.data(i), db.length(i));
       });
   return out;
 #endif

@@ -41,6 +41,8 @@ class DeviceFilters {
   bool streamed() const;  // the database goes through the GPU in batches
   // p7_MSVFilter for every target; the profile's length model is reconfigured per target on the device.
   std::vector<cudp::hmmer::FilterResult> msv(const cudp::hmmer::MsvFilterProfile& profile);
+  // The same for several models: a streamed database goes through the GPU once for all of them, not once each.
+  std::vector<std::vector<cudp::hmmer::FilterResult>> msv(const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles);
   // p7_ViterbiFilter for the listed targets (indices into the database), in that order.
   std::vector<cudp::hmmer::FilterResult> viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                  const std::vector<std::uint32_t>& targets);

@@ -28,6 +28,11 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::Msv
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
+std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
+    const std::vector<const cudp::hmmer::MsvFilterProfile*>&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
+}
+
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile&,
                                                               const std::vector<std::uint32_t>&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -109,16 +110,52 @@ void upload_parts(Searcher& searcher, const std::vector<int>& devices) {
   });
 }
 
-// One model against the searcher's database: on the host, on its GPU, or on every GPU's part side by side. Hits
-// carry their place in the whole database (under mpirun, past the shards before this process's); `counts` are
-// this process's.
+// A database streamed through the GPU goes through it once for the MSV filter of a group of models, not once per
+// model (the later filters read only the few targets that pass it): the group's MSV results, [GPU part][model].
+// Each model's results take 8 bytes a target; a group holds at most 1 GiB of them, and 16 models.
+using MsvPass = std::vector<std::vector<std::vector<cudp::hmmer::FilterResult>>>;
+
+std::size_t models_per_pass(const Searcher& searcher) {
+  std::size_t most_targets = 0;
+  bool streamed = false;
+  if (searcher.device) {
+    streamed = searcher.device->streamed();
+    most_targets = searcher.db.size();
+  }
+  for (const GpuPart& part : searcher.parts) {
+    streamed = streamed || part.device->streamed();
+    most_targets = std::max(most_targets, part.db.size());
+  }
+  if (!streamed) return 1;
+  const std::size_t bytes = std::max<std::size_t>(1, most_targets * sizeof(cudp::hmmer::FilterResult));
+  return std::clamp<std::size_t>((std::size_t{1} << 30) / bytes, 1, 16);
+}
+
+MsvPass msv_pass(const Searcher& searcher, const std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
+  std::vector<const cudp::hmmer::MsvFilterProfile*> profiles;
+  for (const auto& pipeline : group) profiles.push_back(&pipeline->msv_profile());
+  MsvPass pass(std::max<std::size_t>(1, searcher.parts.size()));
+  if (searcher.parts.empty()) {
+    pass[0] = searcher.device->msv(profiles);
+    return pass;
+  }
+  side_by_side(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(profiles); });
+  return pass;
+}
+
+// One model against the searcher's database: on the host, on its GPU, or on every GPU's part side by side, with
+// its MSV results from `pass` (model `slot` of its group) when given. Hits carry their place in the whole database
+// (under mpirun, past the shards before this process's); `counts` are this process's.
 std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, const Searcher& searcher,
-                                 std::atomic<std::uint64_t>* progress, cudp::hmmer::Plan7PipelineCounts& counts) {
+                                 std::atomic<std::uint64_t>* progress, cudp::hmmer::Plan7PipelineCounts& counts,
+                                 const MsvPass* pass, std::size_t slot) {
+  const auto msv_of = [&](std::size_t part) { return pass != nullptr ? &(*pass)[part][slot] : nullptr; };
   std::vector<Hit> hits;
   if (searcher.parts.empty()) {
-    SearchOutcome outcome = searcher.device
-                                ? search_with_device(pipeline, searcher.db, *searcher.device, searcher.threads, progress)
-                                : search_on_host(pipeline, searcher.db, searcher.threads, progress);
+    SearchOutcome outcome =
+        searcher.device
+            ? search_with_device(pipeline, searcher.db, *searcher.device, searcher.threads, progress, false, msv_of(0))
+            : search_on_host(pipeline, searcher.db, searcher.threads, progress);
     hits.reserve(outcome.hits.size());
     for (auto& h : outcome.hits) {
       hits.push_back(to_report_hit(std::move(h), searcher.db));
@@ -130,7 +167,7 @@ std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, con
   std::vector<SearchOutcome> outcomes(searcher.parts.size());
   side_by_side(searcher.parts.size(), [&](std::size_t p) {
     const GpuPart& part = searcher.parts[p];
-    outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress);
+    outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress, false, msv_of(p));
   });
   counts = {};
   for (std::size_t p = 0; p < outcomes.size(); ++p) {
@@ -371,20 +408,37 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   const cudp::hmmer::Plan7PipelineOptions pipeline_options = plan7_pipeline_options(o);
 
   Progress display(progress, models.size(), db.size());
+  // Models go in groups that share a pass of a streamed database (one model a group when it is resident); the
+  // first model of a group carries the pass in its times.
+  const std::size_t group_size = models_per_pass(searcher);
+  std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>> group;
+  MsvPass pass;
   for (std::size_t m = 0; m < models.size(); ++m) {
     const auto& model = models[m];
     display.start(m, model.name);
     const auto wall0 = clock::now();
     const CpuTimes cpu0 = cpu_times();
 
-    const cudp::hmmer::Plan7Pipeline pipeline(model, null_model, pipeline_options);
+    const std::size_t slot = m % group_size;
+    if (slot == 0) {
+      group.clear();
+      pass.clear();
+      for (std::size_t k = m; k < std::min(models.size(), m + group_size); ++k)
+        group.push_back(std::make_unique<const cudp::hmmer::Plan7Pipeline>(models[k], null_model, pipeline_options));
+    }
+    const cudp::hmmer::Plan7Pipeline& pipeline = *group[slot];
     t = times.add("configure profiles", t);
     // Under mpirun each process searches its shard; an error in one stops them all here, before the merge.
     SearchOutcome outcome;
     std::vector<Hit> candidates;
     std::string error;
     try {
-      candidates = search_database(pipeline, searcher, &display.done, outcome.counts);
+      if (group.size() > 1 && slot == 0) {
+        pass = msv_pass(searcher, group);
+        t = times.add("msv filter, models at once", t);
+      }
+      candidates = search_database(pipeline, searcher, &display.done, outcome.counts, pass.empty() ? nullptr : &pass,
+                                   slot);
     } catch (const std::exception& e) {
       if (world.size() == 1) throw;
       error = e.what();

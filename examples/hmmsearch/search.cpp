@@ -462,7 +462,8 @@ class EnvelopeShare {
 // host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
 template <class Filters>
 SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
-                            int threads, std::atomic<std::uint64_t>* progress, bool count_per_target) {
+                            int threads, std::atomic<std::uint64_t>* progress, bool count_per_target,
+                            const std::vector<cudp::hmmer::FilterResult>* msv_given = nullptr) {
   const std::size_t n = db.size();
   std::vector<std::array<std::uint8_t, 4>> passed(count_per_target ? n : 0, std::array<std::uint8_t, 4>{});
   std::vector<std::array<std::uint8_t, 4>>* record = count_per_target ? &passed : nullptr;
@@ -471,7 +472,9 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   auto t = StageTimes::clock::now();
 
   // Stage 1-2: MSV on the device for every target, the decisions (and the bias filter) on the host.
-  const std::vector<cudp::hmmer::FilterResult> msv = filters.msv(pipeline.msv_profile());
+  std::vector<cudp::hmmer::FilterResult> msv_computed;
+  if (msv_given == nullptr) msv_computed = filters.msv(pipeline.msv_profile());
+  const std::vector<cudp::hmmer::FilterResult>& msv = msv_given != nullptr ? *msv_given : msv_computed;
   t = times.add("msv filter", t);
   if (msv.size() != n) throw std::logic_error("DeviceFilters::msv returned a result count unlike the database's");
   enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
@@ -602,8 +605,8 @@ SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::Sequ
 
 SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress,
-                                 bool count_per_target) {
-  return staged_search(pipeline, db, filters, threads, progress, count_per_target);
+                                 bool count_per_target, const std::vector<cudp::hmmer::FilterResult>* msv) {
+  return staged_search(pipeline, db, filters, threads, progress, count_per_target, msv);
 }
 
 }  // namespace hmmsearch

@@ -29,9 +29,11 @@ SearchOutcome search_on_host(const cudp::hmmer::Plan7Pipeline& pipeline, const c
                              bool count_per_target = false);
 
 // The filters on the device, the rest on `threads` host workers. Same results as search_on_host. `progress`
-// counts the targets whose filter decisions are made.
+// counts the targets whose filter decisions are made. `msv`, when given, holds the model's MSV filter results
+// for every target, computed beforehand (DeviceFilters::msv of several models at once).
 SearchOutcome search_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr,
-                                 bool count_per_target = false);
+                                 bool count_per_target = false,
+                                 const std::vector<cudp::hmmer::FilterResult>* msv = nullptr);
 
 }  // namespace hmmsearch

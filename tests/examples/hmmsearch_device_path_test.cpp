@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -248,5 +249,40 @@ TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results",
       if (setting == 3 && std::string(model_file) != "tutorial/globins4.hmm")
         CHECK(host.counts.passed_viterbi < host.counts.passed_bias);
     }
+  }
+}
+
+// A streamed database shares one MSV pass among a group of models (run.cpp): each model's search with its results
+// from DeviceFilters::msv of the whole group is the search that runs its own MSV filter.
+TEST_CASE("cudp-hmmsearch with MSV results from a pass of several models gives each model's own search",
+          "[hmmsearch][hmmer-examples]") {
+  std::vector<cudp::hmmer::HmmModel> models;
+  for (const char* name : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "tutorial/Pkinase.hmm"})
+    models.push_back(cudp::hmmer::read_hmm_file(cudp::test::hmmer_examples_file(name)).front());
+  const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
+  const auto null_model = cudp::hmmer::default_null_model(alphabet);
+  const cudp::test::TempDir dir;
+  const std::string targets =
+      dir.file("tandem.fa", tandem_globins(cudp::hmmer::configure_profile(models.front(), null_model)));
+  const auto db = hmmsearch::load_database(targets, alphabet, "models.hmm");
+  hmmsearch::DeviceFilters device(cudp::engine::view_of(db));
+  std::vector<std::unique_ptr<cudp::hmmer::Plan7Pipeline>> pipelines;
+  std::vector<const cudp::hmmer::MsvFilterProfile*> profiles;
+  for (const auto& model : models) {
+    pipelines.push_back(std::make_unique<cudp::hmmer::Plan7Pipeline>(model, null_model));
+    profiles.push_back(&pipelines.back()->msv_profile());
+  }
+  const auto pass = device.msv(profiles);
+  REQUIRE(pass.size() == models.size());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    INFO("model " << models[m].name);
+    const auto own = device.msv(*profiles[m]);
+    REQUIRE(pass[m].size() == own.size());
+    for (std::size_t t = 0; t < own.size(); ++t) {
+      REQUIRE(pass[m][t].status == own[t].status);
+      REQUIRE(pass[m][t].nats == own[t].nats);
+    }
+    require_identical(hmmsearch::search_with_device(*pipelines[m], db, device, 2, nullptr, false, &pass[m]),
+                      hmmsearch::search_with_device(*pipelines[m], db, device, 2));
   }
 }

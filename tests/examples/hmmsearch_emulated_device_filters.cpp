@@ -48,6 +48,13 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::Msv
   return out;
 }
 
+std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
+    const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
+  std::vector<std::vector<cudp::hmmer::FilterResult>> out;
+  for (const cudp::hmmer::MsvFilterProfile* profile : profiles) out.push_back(msv(*profile));
+  return out;
+}
+
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                               const std::vector<std::uint32_t>& targets) {
   std::vector<cudp::hmmer::FilterResult> out;

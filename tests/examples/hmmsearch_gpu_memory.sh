@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cudp-hmmsearch and the GPU memory it may use (CUDP_GPU_MEMORY_MB). A database larger than that is streamed through
-# the GPU in batches, with the tables of a resident database and of the host, for several models in one run. Below
+# the GPU in batches, with the tables of a resident database and of the host, for several models in one run (whose
+# MSV filters share one pass of the database). Below
 # what even streaming needs (256 MiB for the runtime and the models, plus room for the longest targets),
 # --backend auto says so and searches on the host, with the host's tables; --backend cuda fails with a message
 # naming the sizes and leaves no output. Without the cap the GPU is used and nothing is said.
@@ -48,8 +49,11 @@ cat "$model" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" > "$m
 "$hmmsearch" --backend host --tblout "$work/big-host.tbl" --domtblout "$work/big-host.dom" "$models" "$big" >/dev/null
 "$hmmsearch" --backend cuda --tblout "$work/big-gpu.tbl" --domtblout "$work/big-gpu.dom" "$models" "$big" \
   >"$work/big-gpu.txt"
-CUDP_GPU_MEMORY_MB=259 "$hmmsearch" --backend cuda --tblout "$work/big-streamed.tbl" \
-  --domtblout "$work/big-streamed.dom" "$models" "$big" >"$work/big-streamed.txt"
+CUDP_STAGE_TIMES=1 CUDP_GPU_MEMORY_MB=259 "$hmmsearch" --backend cuda --tblout "$work/big-streamed.tbl" \
+  --domtblout "$work/big-streamed.dom" "$models" "$big" >"$work/big-streamed.txt" 2>"$work/big-streamed.err"
+# The three models' MSV filters share one pass of the streamed database.
+grep -qE "stage msv filter, models at once .*\(1 times\)" "$work/big-streamed.err" ||
+  fail "the streamed database was not read once for the three models' MSV filters: $(grep stage "$work/big-streamed.err")"
 grep -q "^# cudp backend: .*(database streamed in batches)" "$work/big-streamed.txt" ||
   fail "the capped run did not stream: $(grep '^# cudp backend' "$work/big-streamed.txt")"
 ! grep -q "streamed" "$work/big-gpu.txt" || fail "the database was streamed without a cap"
