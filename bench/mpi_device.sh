@@ -5,22 +5,15 @@
 # cudp-swsearch with one process per GPU (and 2 and 3 on one GPU) against the generated benchmark database, wall
 # times side by side.
 # Usage (repo root, on the GPU machine): [TESTS=1] bench/mpi_device.sh [SEQUENCES]    results under $OUT
-# Open MPI comes from the machine, or from .debs-mpi/ (apt-get download libopenmpi-dev libopenmpi3 openmpi-bin
-# openmpi-common and their libraries: the machine has no registry), unpacked and relocated with OPAL_PREFIX; hmmemit
-# and hmmer-examples from .debs/ (as for bench/hmmsearch_stream.sh).
+# Open MPI comes from the machine or .debs-mpi/ (bench/mpi_env.sh); hmmemit and hmmer-examples from .debs/ (as for
+# bench/hmmsearch_stream.sh).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 SEQS=${1:-570000}
 log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 log "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ')"
-if ! command -v mpirun >/dev/null && ls .debs-mpi/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/mpi
-  for deb in .debs-mpi/*.deb; do dpkg -x "$deb" /tmp/mpi; done
-  export OPAL_PREFIX=/tmp/mpi/usr PATH=/tmp/mpi/usr/bin:$PATH
-  export LD_LIBRARY_PATH=/tmp/mpi/usr/lib/x86_64-linux-gnu:/tmp/mpi/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+source bench/mpi_env.sh
 log "mpirun: $(command -v mpirun) $(mpirun --version 2>&1 | head -1)"
 if [ "${TESTS:-0}" = 1 ]; then
   OUT="$OUT/tests" TESTS=1 BENCH=0 SANITIZE=0 bash bench/hmmsearch_stream.sh >/dev/null 2>&1
@@ -48,7 +41,7 @@ threads=$(( $(nproc) / gpus ))
 /usr/bin/time -f %e -o /tmp/t1 "$sw" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text --out /tmp/one.txt
 log "one process: $(cat /tmp/t1) s; $(grep -o '[0-9.]* GCUPS (scoring wall time)' /tmp/one.txt)"
 for n in $(seq 2 $(( gpus > 3 ? gpus : 3 ))); do
-  /usr/bin/time -f %e -o /tmp/tn mpirun -np "$n" "$sw" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text \
+  /usr/bin/time -f %e -o /tmp/tn mpirun -np "$n" --bind-to none "$sw" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text \
     --threads "$threads" --out /tmp/np.txt 2>"$OUT/np$n.err"
   same=$(cmp -s <(grep -vE '^# (time|backend)' /tmp/one.txt) <(grep -vE '^# (time|backend)' /tmp/np.txt) && echo identical || echo DIFFERENT)
   log "$n processes on $gpus GPU(s): $(cat /tmp/tn) s, output $same; $(grep -E '^# backend' /tmp/np.txt)"

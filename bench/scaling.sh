@@ -18,13 +18,7 @@ log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 gpus=$(nvidia-smi -L | wc -l)
 cores=$(nproc)
 log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' '), $cores cores; commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
-if ! command -v mpirun >/dev/null && ls .debs-mpi/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/mpi
-  for deb in .debs-mpi/*.deb; do dpkg -x "$deb" /tmp/mpi; done
-  export OPAL_PREFIX=/tmp/mpi/usr PATH=/tmp/mpi/usr/bin:$PATH
-  export LD_LIBRARY_PATH=/tmp/mpi/usr/lib/x86_64-linux-gnu:/tmp/mpi/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+source bench/mpi_env.sh
 eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
 prefix=()
 [ -d /tmp/cputools/usr/share/doc/hmmer/examples ] && prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples)
@@ -59,59 +53,68 @@ if [ "${TESTS:-0}" = 1 ]; then
 fi
 
 [ "${BENCH:-1}" = 1 ] || exit 0
-t0=$(date +%s.%N)
+t0=$(date +%s)
 build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out /tmp/db.fa --queries-out /tmp/q.fa --plant 5 >/dev/null 2>&1
-build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >"$OUT/makedb.log" 2>&1
+build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/tmp/makedb.log 2>&1
 rm -f /tmp/db.fa
-log "database: $(tail -1 "$OUT/makedb.log") (generated and packed in $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5) s)"
+log "database: $(tail -1 /tmp/makedb.log) (generated and packed in $(($(date +%s) - t0)) s)"
 cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" >/tmp/models.hmm
 
 printf 'program\tconfiguration\tgpus\twall_s\tsearch_s\tgcups\tefficiency\toutput\n' >"$OUT/scaling.tsv"
+# Each configuration runs in a folder of its own under /tmp/runs with the same file names, so that the outputs
+# (whose headers name their files) compare byte for byte but for the lines that carry times and the backend.
 normalize_sw() { grep -vE '^# (time|backend)' "$1"; }
 normalize_hs() { grep -vE '^# (CPU time|Mc/sec|cudp backend)' "$1"; }
 sw_one="" hs_one=""
-# record PROGRAM CONFIG N WALL SEARCH GCUPS SAME
+# record PROGRAM CONFIG N WALL SEARCH GCUPS SAME REFERENCE_SEARCH: efficiency = reference / (N x search).
 record() {
-  local eff="-"
-  [ -n "$8" ] && eff=$(echo "scale=3; $8 / ($3 * $5)" | bc)
+  local eff
+  eff=$(awk -v r="$8" -v n="$3" -v t="$5" 'BEGIN { printf "%.3f", r / (n * t) }')
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$eff" "$7" >>"$OUT/scaling.tsv"
   log "$1 $2: wall $4 s, search $5 s${6:+, $6 GCUPS}, efficiency $eff, output $7"
 }
 run_sw() {  # run_sw CONFIG N COMMAND...
-  local config=$1 n=$2
+  local config=$1 n=$2 dir=/tmp/runs/sw-$1
   shift 2
-  /usr/bin/time -f %e -o /tmp/wall "$@" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text \
-    --out "/tmp/sw-$config.txt" 2>"$OUT/sw-$config.err" || { log "swsearch $config failed: $(tail -3 "$OUT/sw-$config.err")"; return; }
+  mkdir -p "$dir"
+  (cd "$dir" && /usr/bin/time -f %e -o wall "$@" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text \
+    --out out.txt 2>err.txt) || { log "swsearch $config failed: $(tail -3 "$dir/err.txt")"; return; }
   local line score gcups same
-  line=$(grep '^# time:' "/tmp/sw-$config.txt")
+  line=$(grep '^# time:' "$dir/out.txt")
+  echo "swsearch $config: $line" >>"$OUT/times.txt"
   score=$(echo "$line" | sed -E 's/.*score ([0-9.]+) s.*/\1/')
   gcups=$(echo "$line" | sed -E 's/.*; ([0-9.]+) GCUPS \(scoring.*/\1/')
-  [ -z "$sw_one" ] && sw_one=$score && cp "/tmp/sw-$config.txt" /tmp/sw-ref.txt
-  same=$(cmp -s <(normalize_sw /tmp/sw-ref.txt) <(normalize_sw "/tmp/sw-$config.txt") && echo identical || echo DIFFERENT)
-  record swsearch "$config" "$n" "$(cat /tmp/wall)" "$score" "$gcups" "$same" "$sw_one"
+  [ -z "$sw_one" ] && sw_one=$score && cp "$dir/out.txt" /tmp/runs/sw-ref.txt
+  if cmp -s <(normalize_sw /tmp/runs/sw-ref.txt) <(normalize_sw "$dir/out.txt"); then same=identical; else
+    same=DIFFERENT
+    diff <(normalize_sw /tmp/runs/sw-ref.txt) <(normalize_sw "$dir/out.txt") | head -8 >>"$OUT/summary.txt"
+  fi
+  record swsearch "$config" "$n" "$(cat "$dir/wall")" "$score" "$gcups" "$same" "$sw_one"
 }
 run_hs() {  # run_hs CONFIG N COMMAND...
-  local config=$1 n=$2
+  local config=$1 n=$2 dir=/tmp/runs/hs-$1
   shift 2
-  /usr/bin/time -f %e -o /tmp/wall "$@" --backend cuda -o "/tmp/hs-$config.out" --tblout "/tmp/hs-$config.tbl" \
-    /tmp/models.hmm /tmp/db.cudpdb >/dev/null 2>"$OUT/hs-$config.err" || { log "hmmsearch $config failed: $(tail -3 "$OUT/hs-$config.err")"; return; }
+  mkdir -p "$dir"
+  (cd "$dir" && /usr/bin/time -f %e -o wall "$@" --backend cuda -o main.out --tblout hits.tbl /tmp/models.hmm \
+    /tmp/db.cudpdb >/dev/null 2>err.txt) || { log "hmmsearch $config failed: $(tail -3 "$dir/err.txt")"; return; }
   local search same
-  search=$(grep -E '^# CPU time:' "/tmp/hs-$config.out" | sed -E 's/.*Elapsed: ([0-9]+):([0-9]+):([0-9.]+).*/\1 \2 \3/' |
+  search=$(grep -E '^# CPU time:' "$dir/main.out" | sed -E 's/.*Elapsed: ([0-9]+):([0-9]+):([0-9.]+).*/\1 \2 \3/' |
     awk '{ s += $1 * 3600 + $2 * 60 + $3 } END { printf "%.2f", s }')
-  [ -z "$hs_one" ] && hs_one=$search && cp "/tmp/hs-$config.out" /tmp/hs-ref.out && cp "/tmp/hs-$config.tbl" /tmp/hs-ref.tbl
-  same=$(cmp -s <(normalize_hs /tmp/hs-ref.out) <(normalize_hs "/tmp/hs-$config.out") &&
-    cmp -s <(grep -v '^#' /tmp/hs-ref.tbl) <(grep -v '^#' "/tmp/hs-$config.tbl") && echo identical || echo DIFFERENT)
-  record hmmsearch "$config" "$n" "$(cat /tmp/wall)" "$search" "" "$same" "$hs_one"
+  [ -z "$hs_one" ] && hs_one=$search && cp "$dir/main.out" /tmp/runs/hs-ref.out && cp "$dir/hits.tbl" /tmp/runs/hs-ref.tbl
+  if cmp -s <(normalize_hs /tmp/runs/hs-ref.out) <(normalize_hs "$dir/main.out") &&
+    cmp -s <(grep -v '^#' /tmp/runs/hs-ref.tbl) <(grep -v '^#' "$dir/hits.tbl"); then same=identical; else
+    same=DIFFERENT
+    diff <(normalize_hs /tmp/runs/hs-ref.out) <(normalize_hs "$dir/main.out") | head -8 >>"$OUT/summary.txt"
+  fi
+  record hmmsearch "$config" "$n" "$(cat "$dir/wall")" "$search" "" "$same" "$hs_one"
 }
 
-for n in $(seq 1 "$gpus"); do run_sw "gpus$n" "$n" "$sw" --gpus "$n"; done
+for n in $(seq 1 "$gpus"); do run_sw "gpus$n" "$n" "$PWD/$sw" --gpus "$n"; done
 for k in $(seq 2 "$gpus"); do
-  run_sw "mpi$k" "$k" mpirun -np "$k" --bind-to none "$sw" --threads $((cores / k))
+  run_sw "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$sw" --threads $((cores / k))
 done
-for n in $(seq 1 "$gpus"); do run_hs "gpus$n" "$n" "$hs" --gpus "$n"; done
+for n in $(seq 1 "$gpus"); do run_hs "gpus$n" "$n" "$PWD/$hs" --gpus "$n"; done
 for k in $(seq 2 "$gpus"); do
-  run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$hs" --cpu $((cores / k))
+  run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$hs" --cpu $((cores / k))
 done
-cp /tmp/sw-ref.txt "$OUT/swsearch-one-gpu.txt" 2>/dev/null
-grep -E "^# (CPU time|Mc/sec)" /tmp/hs-ref.out >"$OUT/hmmsearch-one-gpu-times.txt" 2>/dev/null
-column -t -s $'\t' "$OUT/scaling.tsv" | tee -a "$OUT/summary.txt"
+grep -E "^# (CPU time|Mc/sec)" /tmp/runs/hs-ref.out >"$OUT/hmmsearch-one-gpu-times.txt" 2>/dev/null

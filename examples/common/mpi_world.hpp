@@ -129,6 +129,18 @@ class MpiWorld {
     return mine;
   }
 
+  // The largest over every process, on all of them.
+  double max(double mine) const {
+#if CUDP_HAS_MPI
+    if (size_ > 1) {
+      double most = mine;
+      MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      return most;
+    }
+#endif
+    return mine;
+  }
+
   // Whether every process got this far without an error; on the root, `failures` gets each failed process's
   // "rank R: message". Each process calls it with its own error ("" when none), so that one that failed (a bad
   // shard, memory) stops them all at the same point instead of leaving the others waiting in a collective.

@@ -324,8 +324,11 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     else if (flag == "--daemon") o.daemon = value;
     else if (flag == "--connect") o.connect = value;
     else if (flag == "--gpus") {
-      o.gpus = value == "all" ? cudp::examples::kGpusAll : parse_count(flag, value);
-      if (o.gpus == 0) throw UsageError("option --gpus must be all or a number >= 1, got '" + value + "'");
+      if (value == "all") {
+        o.gpus = cudp::examples::kGpusAll;
+      } else if ((o.gpus = parse_count(flag, value)) < 1) {
+        throw UsageError("option --gpus must be all or a number >= 1, got '" + value + "'");
+      }
     } else if (flag == "--backend") {
       if (value != "auto" && value != "cuda" && value != "host")
         throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");

@@ -13,6 +13,7 @@
 // `config.devices` deals the database across several GPUs (engine/device_split.hpp), scored side by side, each
 // from a host thread of its own; the scores are those of one GPU.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -49,6 +50,7 @@ constexpr const char* to_string(Backend b) {
 struct ScoreStats {
   std::string where;               // "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
   double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host); the slowest GPU's
+  double setup_seconds = 0;        // wall time to pack and upload the database (sort it on the device; copy parts)
   engine::CascadeStats cascade;    // cells, narrow and rescored targets
   int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
 };
@@ -152,12 +154,16 @@ class DatabaseScorer {
     }
 #if defined(__CUDACC__)
     else {
-      start_parts(config.devices);
+      const auto start = std::chrono::steady_clock::now();
+      std::vector<std::vector<std::uint32_t>> dealt = start_parts(config.devices);
       stats_.narrow_bits = Narrow::bits;
-      for_each_part([&](std::size_t, DevicePart& part) {
+      for_each_part([&](std::size_t p, DevicePart& part) {
+        if (!part.whole) part.subset = engine::gather_targets(db_, std::move(dealt[p]));
         part.scorer = std::make_unique<Device>(part.view(db_), static_cast<std::uint8_t>(alphabet_size),
                                                config.dispatch, config.device_bytes);
       });
+      stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (config_.stats) *config_.stats = stats_;
     }
 #endif
   }
@@ -227,23 +233,24 @@ class DatabaseScorer {
   };
   std::vector<DevicePart> parts_;
 
-  void start_parts(const std::vector<int>& devices) {
+  // The parts, and the targets each takes (none with one part: it views the whole database).
+  std::vector<std::vector<std::uint32_t>> start_parts(const std::vector<int>& devices) {
     const int count = device_count();
     for (const int device : devices)
       if (device < 0 || device >= count)
         throw std::invalid_argument("device " + std::to_string(device) + " does not exist: this process sees " +
                                     std::to_string(count) + " CUDA device(s)");
+    std::vector<std::vector<std::uint32_t>> dealt;
     if (devices.size() <= 1) {
       parts_.resize(1);
       if (devices.empty()) CUDP_CUDA_CHECK(cudaGetDevice(&parts_[0].device));
       else parts_[0].device = devices[0];
     } else {
-      std::vector<std::vector<std::uint32_t>> dealt = engine::deal_longest_first(db_, static_cast<int>(devices.size()));
+      dealt = engine::deal_longest_first(db_, static_cast<int>(devices.size()));
       parts_.resize(devices.size());
       for (std::size_t p = 0; p < devices.size(); ++p) {
         parts_[p].device = devices[p];
         parts_[p].whole = false;
-        parts_[p].subset = engine::gather_targets(db_, std::move(dealt[p]));
       }
     }
     std::string name;
@@ -256,6 +263,7 @@ class DatabaseScorer {
     stats_.where = parts_.size() > 1 && name.find(" + ") == std::string::npos
                        ? std::to_string(parts_.size()) + " x " + name
                        : name;
+    return dealt;
   }
 
   // body(index, part) for every part, each on its own device: one part on the calling thread, several on a thread
@@ -327,12 +335,16 @@ class DatabaseScorer {
     for (const engine::CascadeStats& c : cascades) stats_.cascade += c;
     stats_.kernel_seconds += *std::max_element(seconds.begin(), seconds.end());
     if (parts_.size() == 1) return std::move(scores[0]);
+    // Each part's scores back to its targets' places, the parts side by side (their targets are disjoint).
     std::vector<std::vector<std::int32_t>> out(queries.count, std::vector<std::int32_t>(db_.count));
-    for (std::size_t p = 0; p < parts_.size(); ++p) {
-      const std::vector<std::uint32_t>& targets = parts_[p].subset.targets;
-      for (std::size_t q = 0; q < queries.count; ++q)
-        for (std::size_t i = 0; i < targets.size(); ++i) out[q][targets[i]] = scores[p][q][i];
-    }
+    std::vector<std::thread> scatter;
+    for (std::size_t p = 0; p < parts_.size(); ++p)
+      scatter.emplace_back([&, p] {
+        const std::vector<std::uint32_t>& targets = parts_[p].subset.targets;
+        for (std::size_t q = 0; q < queries.count; ++q)
+          for (std::size_t i = 0; i < targets.size(); ++i) out[q][targets[i]] = scores[p][q][i];
+      });
+    for (std::thread& t : scatter) t.join();
     return out;
   }
 #endif

@@ -20,7 +20,7 @@ fail() {
   failures=$((failures + 1))
 }
 # Times, dates, directories and the command line differ between runs by design.
-normalize() { grep -vE '^# (CPU time|Mc/sec|Date|Current dir|Option settings)' "$1"; }
+normalize() { grep -vE '^# (CPU time|Mc/sec|Date|Current dir|Option settings|cudp backend)' "$1"; }
 outputs=(main.out hits.tbl hits.domtbl hits.pfamtbl hits.sto)
 one_gpu=()
 [ "$backend" = cuda ] && one_gpu=(--gpus 1)

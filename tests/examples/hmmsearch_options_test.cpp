@@ -64,6 +64,9 @@ TEST_CASE("hmmsearch options parse into thresholds as p7_pipeline_Create sets th
   CHECK(dt.incdomE == 0.01);
   CHECK(d->backend == "auto");
   CHECK_FALSE(d->cpu);
+  CHECK(d->gpus == cudp::examples::kGpusUnset);
+  CHECK(parse({"--gpus", "all", "m.hmm", "db.fa"})->gpus == cudp::examples::kGpusAll);
+  CHECK(parse({"--gpus", "3", "m.hmm", "db.fa"})->gpus == 3);
   CHECK_FALSE(parse({"-h"}));
   CHECK_FALSE(parse({"--help"}));
 }
@@ -82,6 +85,8 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"--max", "--nobias", "m", "d"}, "--max and --nobias"},
       {{"--max", "--F2", "0.1", "m", "d"}, "--max and --F2"},
       {{"--backend", "opencl", "m", "d"}, "--backend must be auto, cuda or host"},
+      {{"--gpus", "0", "m", "d"}, "--gpus must be all or a number >= 1, got '0'"},
+      {{"--gpus", "some", "m", "d"}, "--gpus expects an integer"},
       {{"--bogus", "m", "d"}, "unknown option --bogus"},
       {{"--cut_ga", "--cut_tc", "m", "d"}, "--cut_ga and --cut_tc"},
       {{"--cut_nc", "--incE", "0.1", "m", "d"}, "--incE and --cut_nc"},
@@ -99,6 +104,7 @@ TEST_CASE("bad hmmsearch command lines are usage errors naming the option", "[hm
       {{"--daemon", "s"}, "--daemon expects one or more arguments"},
       {{"--connect", "s", "--cpu", "4", "m", "d"}, "--cpu belongs to the daemon"},
       {{"--connect", "s", "--backend", "host", "m", "d"}, "--backend belongs to the daemon"},
+      {{"--connect", "s", "--gpus", "2", "m", "d"}, "--gpus belongs to the daemon"},
       {{"--connect", "s", "m", "-"}, "not standard input"},
   };
   require_usage_errors(cases);
