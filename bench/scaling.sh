@@ -7,7 +7,7 @@
 # Usage (repo root, on the GPU machine): [TESTS=1] bench/scaling.sh [SEQUENCES]   (default 2,900,000: ~1e9 residues)
 # Results under $OUT: summary.txt, scaling.tsv. TESTS=1 first runs the GPU tests of the split (the front door's
 # device test, under compute-sanitizer too: SANITIZERS, default "memcheck racecheck synccheck") and the MPI scripts
-# with the CUDA backend (their --gpus all runs); BENCH=0 leaves the benchmark out (one call of the device tool may
+# with the CUDA backend (their --gpus all runs; MPI_TESTS, default "swsearch hmmsearch"); BENCH=0 leaves the benchmark out (one call of the device tool may
 # not hold both: run TESTS=1 BENCH=0, then the benchmark, on the same warm machine, whose build-gpu is kept).
 # Open MPI from the machine or .debs-mpi/, HMMER's example models from .debs/ (as bench/mpi_device.sh).
 set -uo pipefail
@@ -37,19 +37,23 @@ examples=/tmp/cputools/usr/share/doc/hmmer/examples
 
 if [ "${TESTS:-0}" = 1 ]; then
   (cd build-gpu && ctest -R device_scorer_front_door_test --output-on-failure >"$OUT/ctest.log" 2>&1)
-  log "front door GPU test (the database dealt across 3 parts on GPU 0, then across all $gpus GPUs): rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+  log "front door GPU test (the database split across 3 parts on GPU 0, then across all $gpus GPUs): rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-  for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
+  for tool in ${SANITIZERS-memcheck racecheck synccheck}; do
     timeout 400 "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/device_scorer_front_door_test \
-      "DatabaseScorer: the database dealt across devices scores as one" >"$OUT/sanitizer-split-$tool.log" 2>&1
-    log "compute-sanitizer $tool, the database dealt across devices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-split-$tool.log" | tr '\n' ' ')"
+      "DatabaseScorer: the database split across devices scores as one" >"$OUT/sanitizer-split-$tool.log" 2>&1
+    log "compute-sanitizer $tool, the database split across devices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-split-$tool.log" | tr '\n' ' ')"
   done
-  BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
-    >"$OUT/swsearch_mpi.log" 2>&1
-  log "swsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/swsearch_mpi.log")"
-  BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh "$hs" build-gpu/examples/makedb/cudp-makedb mpirun \
-    "$(command -v hmmemit)" "$examples" >"$OUT/hmmsearch_mpi.log" 2>&1
-  log "hmmsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/hmmsearch_mpi.log")"
+  if [[ " ${MPI_TESTS-swsearch hmmsearch} " == *" swsearch "* ]]; then
+    BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
+      >"$OUT/swsearch_mpi.log" 2>&1
+    log "swsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/swsearch_mpi.log")"
+  fi
+  if [[ " ${MPI_TESTS-swsearch hmmsearch} " == *" hmmsearch "* ]]; then
+    BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh "$hs" build-gpu/examples/makedb/cudp-makedb mpirun \
+      "$(command -v hmmemit)" "$examples" >"$OUT/hmmsearch_mpi.log" 2>&1
+    log "hmmsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/hmmsearch_mpi.log")"
+  fi
 fi
 
 [ "${BENCH:-1}" = 1 ] || exit 0
@@ -64,7 +68,7 @@ printf 'program\tconfiguration\tgpus\twall_s\tsearch_s\tgcups\tefficiency\toutpu
 # Each configuration runs in a folder of its own under /tmp/runs with the same file names, so that the outputs
 # (whose headers name their files) compare byte for byte but for the lines that carry times and the backend.
 normalize_sw() { grep -vE '^# (time|backend)' "$1"; }
-normalize_hs() { grep -vE '^# (CPU time|Mc/sec|cudp backend)' "$1"; }
+normalize_hs() { grep -vE '^# (CPU time|Mc/sec|cudp backend|number of worker threads)' "$1"; }
 sw_one="" hs_one=""
 # record PROGRAM CONFIG N WALL SEARCH GCUPS SAME REFERENCE_SEARCH: efficiency = reference / (N x search).
 record() {

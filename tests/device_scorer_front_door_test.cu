@@ -60,10 +60,10 @@ void check_device_equals_host(test::Mode mode) {
 TEST_CASE("DatabaseScorer: device == host == textbook, local", "[scorer][gpu]") { check_device_equals_host<Local>(test::Mode::Local); }
 TEST_CASE("DatabaseScorer: device == host == textbook, global", "[scorer][gpu]") { check_device_equals_host<Global>(test::Mode::Global); }
 
-// The database dealt across GPUs (config.devices): three parts on the first GPU side by side, then one part on each
+// The database split across GPUs (config.devices): three parts on the first GPU side by side, then one part on each
 // GPU the machine has, resident and streamed; every score is the host backend's, the cells are counted once, and the
 // caller's current device is left as it was.
-TEST_CASE("DatabaseScorer: the database dealt across devices scores as one", "[scorer][gpu]") {
+TEST_CASE("DatabaseScorer: the database split across devices scores as one", "[scorer][gpu]") {
   std::mt19937_64 rng(23);
   const test::RandomMatrix matrix(20, -4, 9, 4);
   test::CodesSet db, queries;

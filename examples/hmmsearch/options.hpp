@@ -71,7 +71,7 @@ inline const char* usage_text() {
          "  --tformat <s> : assert target <seqfile> is in format <s>: only fasta (a cudp-makedb file is recognised anyway)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
          "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n"
-         "  --gpus <s>    : number of GPUs, or all: the database is dealt across them and the host threads shared out\n"
+         "  --gpus <s>    : number of GPUs, or all: the database is split across them and the host threads shared out\n"
          "                  [all that CUDA_VISIBLE_DEVICES lets through; one per process under mpirun]\n"
          "\n"
          "Resident database (a search costs no start-up: no CUDA context, no database read):\n"

@@ -22,10 +22,10 @@
 #include <cudp/hmmer/null_model.hpp>
 #include <cudp/hmmer/plan7_pipeline.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
-#include <cudp/engine/device_split.hpp>
 #include <cudp/engine/sequences.hpp>
 #include <cudp/io/error.hpp>
 #include <cudp/io/output_files.hpp>
+#include <cudp/io/shards.hpp>
 #include <cudp/tiers/host_cores.hpp>
 
 #include "hit_transfer.hpp"
@@ -82,24 +82,17 @@ void side_by_side(std::size_t n, Body body) {
     if (e) std::rethrow_exception(e);
 }
 
-// The searcher's database dealt across `devices`, a part each, copied side by side; the host workers shared out.
+// The searcher's database split across `devices`, a part of about equal residues each, copied side by side; the
+// host workers shared out.
 void start_parts(Searcher& searcher, const std::vector<int>& devices) {
-  const cudp::io::SequenceSet& db = searcher.db;
-  std::vector<std::vector<std::uint32_t>> dealt =
-      cudp::engine::deal_longest_first(cudp::engine::view_of(db), static_cast<int>(devices.size()));
-  searcher.parts.resize(devices.size());
   const int n = static_cast<int>(devices.size());
+  searcher.parts.resize(devices.size());
   side_by_side(devices.size(), [&](std::size_t p) {
     GpuPart& part = searcher.parts[p];
+    const auto [first, last] = cudp::io::shard_bounds(searcher.db.offsets, static_cast<int>(p), n);
+    part.first = first;
+    part.db = cudp::io::copy_sequences(searcher.db, first, last);
     part.threads = searcher.threads / n + (static_cast<int>(p) < searcher.threads % n ? 1 : 0);
-    part.targets = std::move(dealt[p]);
-    cudp::engine::append_targets(cudp::engine::view_of(db), part.targets, part.db);
-    part.db.names.reserve(part.targets.size());
-    part.db.descriptions.reserve(part.targets.size());
-    for (const std::uint32_t t : part.targets) {
-      part.db.names.push_back(db.names[t]);
-      part.db.descriptions.push_back(db.descriptions[t]);
-    }
   });
 }
 
@@ -173,9 +166,8 @@ std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, con
   for (std::size_t p = 0; p < outcomes.size(); ++p) {
     const GpuPart& part = searcher.parts[p];
     for (auto& h : outcomes[p].hits) {
-      const std::uint32_t local = static_cast<std::uint32_t>(h.target);
       hits.push_back(to_report_hit(std::move(h), part.db));
-      hits.back().target = searcher.first + part.targets[local];
+      hits.back().target += searcher.first + part.first;
     }
     counts.merge(outcomes[p].counts);
   }

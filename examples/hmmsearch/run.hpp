@@ -18,11 +18,11 @@
 
 namespace hmmsearch {
 
-// With several GPUs, the part of the database one of them searches: the targets dealt to it
-// (cudp::engine::deal_longest_first), copied, the filters holding them, and its share of the host workers.
+// With several GPUs, the part of the database one of them searches: a run of targets of about equal residues
+// (cudp::io::shard_bounds), copied, the filters holding them, and its share of the host workers.
 struct GpuPart {
   cudp::io::SequenceSet db;
-  std::vector<std::uint32_t> targets;  // each target's place in the searcher's database
+  std::size_t first = 0;  // the place of its first target in the searcher's database
   std::unique_ptr<DeviceFilters> device;
   int threads = 1;
 };
@@ -43,7 +43,7 @@ struct Searcher {
 
 // The backend that --backend asks for: auto takes the GPU when CUDA started and the database fits in the GPU memory
 // it may use (saying on stderr when it does not fit), cuda insists on it, host never uses it. For the GPU the
-// database is uploaded here, dealt across the GPUs when start_cuda chose several. `cuda_started` is the start_cuda()
+// database is uploaded here, split across the GPUs when start_cuda chose several. `cuda_started` is the start_cuda()
 // future, invalid with --backend host.
 Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
                         std::future<std::vector<int>>& cuda_started);

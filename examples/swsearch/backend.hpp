@@ -18,7 +18,7 @@ using ScoreTable = std::vector<std::vector<std::int32_t>>;
 // so that it can be done while the inputs are read (a few tenths of a second); their CUDA ids, none when there is
 // no device or no CUDA backend in this build.
 std::vector<int> start_cuda(int gpus, int process_on_node, int processes);
-// The database is dealt across `devices` with the device backend.
+// The database is split across `devices` with the device backend.
 ScoreTable score_all(const cudp::engine::SequencesView& queries, const cudp::engine::SequencesView& db,
                      const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps, cudp::Backend backend,
                      int threads, cudp::ScoreStats& report, bool progress, const std::vector<int>& devices);

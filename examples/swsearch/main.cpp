@@ -53,7 +53,7 @@ const char* kUsage =
     "                      per query and a summary\n"
     "  --alignments        show each reported hit's alignment (text), or add its CIGAR as a last column\n"
     "  --backend auto|cuda|host   auto (default) uses the GPU when one is present\n"
-    "  --gpus N|all        GPUs to deal the database across (default: all that CUDA_VISIBLE_DEVICES lets\n"
+    "  --gpus N|all        GPUs to split the database across (default: all that CUDA_VISIBLE_DEVICES lets\n"
     "                      through; one per process under mpirun)\n"
     "  --threads N         host threads: reading a packed database, the host backend and the hits'\n"
     "                      coordinates, >= 0 (default 0: all cores)\n"

@@ -10,7 +10,7 @@
 //
 // The device backend exists where this header is compiled by nvcc (a .cu translation unit, or a C++ source given
 // the CUDA language); elsewhere `Backend::Auto` means the host and `Backend::Device` is an error that says so.
-// `config.devices` deals the database across several GPUs (engine/device_split.hpp), scored side by side, each
+// `config.devices` splits the database across several GPUs (engine/device_split.hpp), scored side by side, each
 // from a host thread of its own; the scores are those of one GPU.
 #include <algorithm>
 #include <chrono>
@@ -50,7 +50,7 @@ constexpr const char* to_string(Backend b) {
 struct ScoreStats {
   std::string where;               // "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
   double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host); the slowest GPU's
-  double setup_seconds = 0;        // wall time to pack and upload the database (sort it on the device; copy parts)
+  double setup_seconds = 0;        // wall time to pack and upload the database (the GPUs side by side)
   engine::CascadeStats cascade;    // cells, narrow and rescored targets
   int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
 };
@@ -59,10 +59,10 @@ template <class Params>
 struct ScoreConfig {
   Params params{};
   Backend backend = Backend::Auto;
-  int threads = 0;                   // host threads (0: all hardware threads)
+  int threads = 0;                   // host threads (0: every core this process may run on)
   std::size_t device_bytes = 0;      // GPU memory the packed database may take on each GPU (0: most of what is free)
-  // GPUs (CUDA ids) the database is dealt across, a part each; empty: the calling thread's current GPU. A GPU listed
-  // twice takes two parts, scored side by side on it.
+  // GPUs (CUDA ids) the database is split across, a part each of about equal residues; empty: the calling
+  // thread's current GPU. A GPU listed twice takes two parts, scored side by side on it.
   std::vector<int> devices;
   engine::DispatchOptions dispatch;  // tier thresholds, warp shape or architecture instead of the device's tuning
   ScoreStats* stats = nullptr;       // filled when given
@@ -155,10 +155,9 @@ class DatabaseScorer {
 #if defined(__CUDACC__)
     else {
       const auto start = std::chrono::steady_clock::now();
-      std::vector<std::vector<std::uint32_t>> dealt = start_parts(config.devices);
+      start_parts(config.devices);
       stats_.narrow_bits = Narrow::bits;
-      for_each_part([&](std::size_t p, DevicePart& part) {
-        if (!part.whole) part.subset = engine::gather_targets(db_, std::move(dealt[p]));
+      for_each_part([&](std::size_t, DevicePart& part) {
         part.scorer = std::make_unique<Device>(part.view(db_), static_cast<std::uint8_t>(alphabet_size),
                                                config.dispatch, config.device_bytes);
       });
@@ -223,34 +222,33 @@ class DatabaseScorer {
   std::uint64_t single_offsets_[2] = {0, 0};
 #if defined(__CUDACC__)
   using Device = engine::DeviceScorer<Policy, Narrow>;
-  // One GPU's share of the database: all of it, viewed, when there is one GPU; else the targets dealt to it, copied.
+  // One GPU's share of the database: all of it when there is one GPU; else its slice.
   struct DevicePart {
     int device = 0;
     bool whole = true;
-    engine::TargetSubset subset;
+    engine::DatabaseSlice slice;
     std::unique_ptr<Device> scorer;
-    engine::SequencesView view(const engine::SequencesView& db) const { return whole ? db : subset.view(); }
+    engine::SequencesView view(const engine::SequencesView& db) const { return whole ? db : slice.view; }
   };
   std::vector<DevicePart> parts_;
 
-  // The parts, and the targets each takes (none with one part: it views the whole database).
-  std::vector<std::vector<std::uint32_t>> start_parts(const std::vector<int>& devices) {
+  void start_parts(const std::vector<int>& devices) {
     const int count = device_count();
     for (const int device : devices)
       if (device < 0 || device >= count)
         throw std::invalid_argument("device " + std::to_string(device) + " does not exist: this process sees " +
                                     std::to_string(count) + " CUDA device(s)");
-    std::vector<std::vector<std::uint32_t>> dealt;
     if (devices.size() <= 1) {
       parts_.resize(1);
       if (devices.empty()) CUDP_CUDA_CHECK(cudaGetDevice(&parts_[0].device));
       else parts_[0].device = devices[0];
     } else {
-      dealt = engine::deal_longest_first(db_, static_cast<int>(devices.size()));
+      std::vector<engine::DatabaseSlice> slices = engine::split_by_residues(db_, static_cast<int>(devices.size()));
       parts_.resize(devices.size());
       for (std::size_t p = 0; p < devices.size(); ++p) {
         parts_[p].device = devices[p];
         parts_[p].whole = false;
+        parts_[p].slice = std::move(slices[p]);
       }
     }
     std::string name;
@@ -263,7 +261,6 @@ class DatabaseScorer {
     stats_.where = parts_.size() > 1 && name.find(" + ") == std::string::npos
                        ? std::to_string(parts_.size()) + " x " + name
                        : name;
-    return dealt;
   }
 
   // body(index, part) for every part, each on its own device: one part on the calling thread, several on a thread
@@ -335,16 +332,12 @@ class DatabaseScorer {
     for (const engine::CascadeStats& c : cascades) stats_.cascade += c;
     stats_.kernel_seconds += *std::max_element(seconds.begin(), seconds.end());
     if (parts_.size() == 1) return std::move(scores[0]);
-    // Each part's scores back to its targets' places, the parts side by side (their targets are disjoint).
-    std::vector<std::vector<std::int32_t>> out(queries.count, std::vector<std::int32_t>(db_.count));
-    std::vector<std::thread> scatter;
-    for (std::size_t p = 0; p < parts_.size(); ++p)
-      scatter.emplace_back([&, p] {
-        const std::vector<std::uint32_t>& targets = parts_[p].subset.targets;
-        for (std::size_t q = 0; q < queries.count; ++q)
-          for (std::size_t i = 0; i < targets.size(); ++i) out[q][targets[i]] = scores[p][q][i];
-      });
-    for (std::thread& t : scatter) t.join();
+    // Each part's scores are one run of every query's.
+    std::vector<std::vector<std::int32_t>> out(queries.count);
+    for (std::size_t q = 0; q < queries.count; ++q) {
+      out[q].reserve(db_.count);
+      for (std::size_t p = 0; p < parts_.size(); ++p) out[q].insert(out[q].end(), scores[p][q].begin(), scores[p][q].end());
+    }
     return out;
   }
 #endif

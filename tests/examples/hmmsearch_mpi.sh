@@ -5,7 +5,7 @@
 # processes) and one where hits tie across shards (copies of one sequence under one name, ordered by their place in
 # the database). A process that fails alone (a corrupt residue in the last shard) makes the run exit non-zero
 # naming its rank, with no output file written. With the CUDA backend the one-process run takes one GPU
-# (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database dealt across them) must give it too.
+# (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database split across them) must give it too.
 #   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR
 set -uo pipefail
 hmmsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 hmmemit=$4 examples=$(realpath "$5")
@@ -44,7 +44,7 @@ compare() {
     rm -rf np
     if [ "$n" = all-gpus ]; then
       [ "$backend" = cuda ] || continue
-      run np "$models" "$db" "$hmmsearch" --backend cuda --gpus all --cpu 2
+      run np "$models" "$db" "$hmmsearch" --backend cuda --gpus all --cpu 1
     else
       run np "$models" "$db" "$mpiexec" -np "$n" "$hmmsearch" --backend "$backend" --cpu 1
     fi || { fail "$name/np$n: exit status $?: $(head -5 np/stderr.txt)"; continue; }

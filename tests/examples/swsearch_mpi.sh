@@ -5,7 +5,7 @@
 # sequences than processes) and where equal scores fall in different shards (copies of one sequence, with --top
 # cutting through them). A process that fails alone (a corrupt residue in the last shard) makes the run exit
 # non-zero naming its rank, and no output file is left. With the CUDA backend the one-process run takes one GPU
-# (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database dealt across them) must give it too.
+# (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database split across them) must give it too.
 #   [BACKEND=cuda] swsearch_mpi.sh CUDP_SWSEARCH CUDP_MAKEDB MPIEXEC DATA_DIR   (DATA_DIR: examples/data; the
 #   host backend by default, the GPU with BACKEND=cuda: the processes then share the GPUs of the machine)
 set -uo pipefail

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sequence_set.hpp"
+#include "../tiers/residue_split.hpp"
 
 namespace cudp::io {
 
@@ -22,24 +23,25 @@ struct DatabasePart {
 };
 
 // Sequences [first, last) of shard `shard` of `shards`, given the whole database's offsets (n + 1 of them): shard
-// k starts at the first sequence that starts at or past k/shards of the residues, so every sequence falls in one
-// shard, shards hold about equal residues, and a shard may be empty (more shards than sequences).
+// k starts at the first sequence that starts at or past k/shards of the residues (tiers/residue_split.hpp).
 inline std::pair<std::size_t, std::size_t> shard_bounds(const std::vector<std::uint64_t>& offsets, int shard,
                                                         int shards) {
-  if (shards < 1 || shard < 0 || shard >= shards)
-    throw std::invalid_argument("shard " + std::to_string(shard) + " of " + std::to_string(shards));
-  const std::size_t n = offsets.size() - 1;
-  const std::uint64_t residues = offsets.back();
-  const auto start = [&](int k) -> std::size_t {
-    if (k == 0) return 0;
-    if (k == shards) return n;
-    const std::uint64_t at = residues / static_cast<std::uint64_t>(shards) * static_cast<std::uint64_t>(k) +
-                             residues % static_cast<std::uint64_t>(shards) * static_cast<std::uint64_t>(k) /
-                                 static_cast<std::uint64_t>(shards);
-    const auto it = std::lower_bound(offsets.begin(), offsets.end() - 1, at);
-    return static_cast<std::size_t>(it - offsets.begin());
-  };
-  return {start(shard), std::max(start(shard), start(shard + 1))};
+  return tiers::residue_split(offsets.data(), offsets.size() - 1, shard, shards);
+}
+
+// Sequences [first, last) of a database, copied (a GPU's part of the database of one process).
+inline SequenceSet copy_sequences(const SequenceSet& whole, std::size_t first, std::size_t last) {
+  SequenceSet set;
+  set.residues.assign(whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[first]),
+                      whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[last]));
+  set.offsets.assign(whole.offsets.begin() + static_cast<std::ptrdiff_t>(first),
+                     whole.offsets.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+  for (std::uint64_t& offset : set.offsets) offset -= whole.offsets[first];
+  set.names.assign(whole.names.begin() + static_cast<std::ptrdiff_t>(first),
+                   whole.names.begin() + static_cast<std::ptrdiff_t>(last));
+  set.descriptions.assign(whole.descriptions.begin() + static_cast<std::ptrdiff_t>(first),
+                          whole.descriptions.begin() + static_cast<std::ptrdiff_t>(last));
+  return set;
 }
 
 // Shard `shard` of `shards` of a database held whole (a FASTA file, which every process reads), with `part`
