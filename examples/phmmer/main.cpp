@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     }
     const bool progress = isatty(STDERR_FILENO) != 0;
     const int threads = hmmsearch::host_threads(o);
-    std::future<std::vector<int>> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
+    std::future<std::vector<int>> cuda_started = hmmsearch::start_cuda_unless_host(o.backend, o.gpus);
     hmmsearch::check_outputs_writable(o);
     // Either input may be standard input, as in phmmer; both cannot. Unlike phmmer, several queries may come with
     // the database on standard input: it is read whole before the search.

@@ -40,7 +40,7 @@ inline const char* usage_text() {
          "The other options, -o, -A, --tblout, --domtblout, --pfamtblout, --acc, --noali, --notextw, --textw, -E, -T,\n"
          "--domE, --domT, --incE, --incT, --incdomE, --incdomT, --max, --F1, --F2, --F3, --nobias, --nonull2, -Z, "
          "--domZ,\n"
-         "--seed (also the calibration's seed), --tformat, --cpu and --backend, are cudp-hmmsearch's (and phmmer's).\n"
+         "--seed (also the calibration's seed), --tformat, --cpu, --backend and --gpus, are cudp-hmmsearch's (and phmmer's).\n"
          "  --connect <s> : run this search in the daemon listening on <s> (started by cudp-hmmsearch --daemon),\n"
          "                  which must hold <seqdb>; output files are written here, exactly as a one-shot run writes\n"
          "                  them\n"
