@@ -29,7 +29,7 @@ inline std::pair<std::size_t, std::size_t> shard_bounds(const std::vector<std::u
   return tiers::residue_split(offsets.data(), offsets.size() - 1, shard, shards);
 }
 
-// Sequences [first, last) of a database, copied (a GPU's part of the database of one process).
+// Sequences [first, last) of a database, copied (a shard, or a GPU's part of the database of one process).
 inline SequenceSet copy_sequences(const SequenceSet& whole, std::size_t first, std::size_t last) {
   SequenceSet set;
   set.residues.assign(whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[first]),
@@ -50,17 +50,7 @@ inline SequenceSet take_shard(SequenceSet&& whole, int shard, int shards, Databa
   const auto [first, last] = shard_bounds(whole.offsets, shard, shards);
   if (part != nullptr) *part = DatabasePart{first, whole.size(), whole.total_residues()};
   if (first == 0 && last == whole.size()) return std::move(whole);
-  SequenceSet set;
-  set.residues.assign(whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[first]),
-                      whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[last]));
-  set.offsets.assign(whole.offsets.begin() + static_cast<std::ptrdiff_t>(first),
-                     whole.offsets.begin() + static_cast<std::ptrdiff_t>(last) + 1);
-  for (std::uint64_t& offset : set.offsets) offset -= whole.offsets[first];
-  set.names.assign(std::make_move_iterator(whole.names.begin() + static_cast<std::ptrdiff_t>(first)),
-                   std::make_move_iterator(whole.names.begin() + static_cast<std::ptrdiff_t>(last)));
-  set.descriptions.assign(std::make_move_iterator(whole.descriptions.begin() + static_cast<std::ptrdiff_t>(first)),
-                          std::make_move_iterator(whole.descriptions.begin() + static_cast<std::ptrdiff_t>(last)));
-  return set;
+  return copy_sequences(whole, first, last);
 }
 
 }  // namespace cudp::io
