@@ -8,7 +8,8 @@
 # Results under $OUT: summary.txt, scaling.tsv. TESTS=1 first runs the GPU tests of the split (the front door's
 # device test, under compute-sanitizer too: SANITIZERS, default "memcheck racecheck synccheck") and the MPI scripts
 # with the CUDA backend (their --gpus all runs; MPI_TESTS, default "swsearch hmmsearch"); BENCH=0 leaves the benchmark out (one call of the device tool may
-# not hold both: run TESTS=1 BENCH=0, then the benchmark, on the same warm machine, whose build-gpu is kept).
+# not hold both: run TESTS=1 BENCH=0, then the benchmark, on the same warm machine, whose build-gpu is kept). NSYS=1
+# adds a profile of cudp-swsearch on all the GPUs under Nsight Systems, where the machine has it.
 # Open MPI from the machine or .debs-mpi/, HMMER's example models from .debs/ (as bench/mpi_device.sh).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -122,3 +123,15 @@ for k in $(seq 2 "$gpus"); do
   run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$hs" --cpu $((cores / k))
 done
 grep -E "^# (CPU time|Mc/sec)" /tmp/runs/hs-ref.out >"$OUT/hmmsearch-one-gpu-times.txt" 2>/dev/null
+# NSYS=1: cudp-swsearch on all GPUs in one process once more under Nsight Systems, its CUDA API and kernel
+# summaries (where the time outside the kernels goes) in $OUT/nsys-swsearch.txt.
+nsys=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+if [ "${NSYS:-0}" = 1 ] && [ -n "$nsys" ]; then
+  sw_path=$PWD/$sw
+  mkdir -p /tmp/runs/nsys && (cd /tmp/runs/nsys && timeout 300 "$nsys" profile -o sw --force-overwrite true \
+    --trace cuda,osrt --stats true "$sw_path" --gpus "$gpus" --query /tmp/q.fa --db /tmp/db.cudpdb \
+    --backend cuda --format text --out out.txt >"$OUT/nsys-swsearch.txt" 2>&1)
+  log "nsys on swsearch --gpus $gpus: rc=$? (summaries in nsys-swsearch.txt)"
+elif [ "${NSYS:-0}" = 1 ]; then
+  log "NSYS=1 but no nsys on this machine"
+fi
