@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
     times.print("cudp-hmmsearch");
     if (times.enabled() && searcher.device)
       std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels %9.4f s\n", searcher.device->kernel_seconds());
+    for (std::size_t p = 0; times.enabled() && p < searcher.parts.size(); ++p)
+      std::fprintf(stderr, "cudp-hmmsearch: of which in filter kernels on GPU part %zu %9.4f s\n", p,
+                   searcher.parts[p].device->kernel_seconds());
     // The rest of a run's wall time is the process's start and exit (loading and tearing down CUDA).
     if (times.enabled())
       std::fprintf(stderr, "cudp-hmmsearch: in main %9.4f s\n",
