@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <future>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
+#include <cudp/engine/device_contexts.cuh>
 #include <cudp/engine/striped_batches.cuh>
 #include <cudp/hmmer/device_filters.cuh>
 #include <cudp/hmmer/device_envelopes.cuh>
@@ -55,17 +55,13 @@ std::vector<int> start_cuda(int gpus, int process_on_node, int processes) {
       cudp::examples::choose_gpus(gpus, cuda_device_count(), process_on_node, processes);
   if (devices.empty()) return {};
   process_device = devices.front();
-  // Each context takes a few tenths of a second: all at once.
-  std::vector<std::future<cudaError_t>> started;
-  for (const int device : devices)
-    started.push_back(std::async(std::launch::async, [device] {
-      const cudaError_t set = cudaSetDevice(device);
-      return set != cudaSuccess ? set : cudaFree(nullptr);
-    }));
-  bool all = true;
-  for (auto& s : started) all = s.get() == cudaSuccess && all;
+  try {
+    cudp::engine::start_contexts(devices);
+  } catch (const cudp::engine::CudaError&) {
+    return {};
+  }
   CUDP_CUDA_CHECK(cudaSetDevice(devices.front()));
-  return all ? devices : std::vector<int>{};
+  return devices;
 }
 
 namespace {

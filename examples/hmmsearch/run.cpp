@@ -27,6 +27,7 @@
 #include <cudp/io/output_files.hpp>
 #include <cudp/io/shards.hpp>
 #include <cudp/tiers/host_cores.hpp>
+#include <cudp/tiers/parallel_for.hpp>
 
 #include "hit_transfer.hpp"
 #include "report.hpp"
@@ -64,30 +65,12 @@ Hit to_report_hit(cudp::hmmer::Plan7SequenceHit&& h, const cudp::io::SequenceSet
   return r;
 }
 
-// body(p) for p in [0, n), each on a thread of its own; the first error is rethrown once all are done.
-template <class Body>
-void side_by_side(std::size_t n, Body body) {
-  std::vector<std::exception_ptr> errors(n);
-  std::vector<std::thread> threads;
-  for (std::size_t p = 0; p < n; ++p)
-    threads.emplace_back([&, p] {
-      try {
-        body(p);
-      } catch (...) {
-        errors[p] = std::current_exception();
-      }
-    });
-  for (std::thread& thread : threads) thread.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
 // The searcher's database split across `devices`, a part of about equal residues each, copied side by side; the
 // host workers shared out.
 void start_parts(Searcher& searcher, const std::vector<int>& devices) {
   const int n = static_cast<int>(devices.size());
   searcher.parts.resize(devices.size());
-  side_by_side(devices.size(), [&](std::size_t p) {
+  cudp::tiers::each_on_own_thread(devices.size(), [&](std::size_t p) {
     GpuPart& part = searcher.parts[p];
     const auto [first, last] = cudp::io::shard_bounds(searcher.db.offsets, static_cast<int>(p), n);
     part.first = first;
@@ -98,7 +81,7 @@ void start_parts(Searcher& searcher, const std::vector<int>& devices) {
 
 // Every part's filters on its GPU, uploaded side by side.
 void upload_parts(Searcher& searcher, const std::vector<int>& devices) {
-  side_by_side(devices.size(), [&](std::size_t p) {
+  cudp::tiers::each_on_own_thread(devices.size(), [&](std::size_t p) {
     searcher.parts[p].device = std::make_unique<DeviceFilters>(cudp::engine::view_of(searcher.parts[p].db), devices[p]);
   });
 }
@@ -132,7 +115,7 @@ MsvPass msv_pass(const Searcher& searcher, const std::vector<std::unique_ptr<con
     pass[0] = searcher.device->msv(profiles);
     return pass;
   }
-  side_by_side(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(profiles); });
+  cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(profiles); });
   return pass;
 }
 
@@ -158,7 +141,7 @@ std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, con
     return hits;
   }
   std::vector<SearchOutcome> outcomes(searcher.parts.size());
-  side_by_side(searcher.parts.size(), [&](std::size_t p) {
+  cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
     const GpuPart& part = searcher.parts[p];
     outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress, false, msv_of(p));
   });

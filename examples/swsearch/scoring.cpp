@@ -1,10 +1,10 @@
 // Compiled as CUDA when the toolkit is present, so that cudp's front door has its device backend here.
 #include <cstdio>
-#include <future>
-#include <stdexcept>
-#include <string>
 
 #include "backend.hpp"
+#if defined(__CUDACC__)
+#include <cudp/engine/device_contexts.cuh>
+#endif
 #include "gpu_choice.hpp"
 #include "tuning_env.hpp"
 
@@ -16,15 +16,7 @@ std::vector<int> start_cuda(int gpus, int process_on_node, int processes) {
   if (!cudp::device_backend_available()) return {};
   const std::vector<int> devices = cudp::examples::choose_gpus(gpus, cudp::device_count(), process_on_node, processes);
 #if defined(__CUDACC__)
-  std::vector<std::future<cudaError_t>> started;
-  for (const int device : devices)
-    started.push_back(std::async(std::launch::async, [device] {
-      const cudaError_t set = cudaSetDevice(device);
-      return set != cudaSuccess ? set : cudaFree(nullptr);
-    }));
-  for (std::size_t i = 0; i < devices.size(); ++i)
-    if (const cudaError_t status = started[i].get(); status != cudaSuccess)
-      throw std::runtime_error("CUDA device " + std::to_string(devices[i]) + ": " + cudaGetErrorString(status));
+  cudp::engine::start_contexts(devices);
 #endif
   return devices;
 }

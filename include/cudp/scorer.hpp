@@ -15,13 +15,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/cascade.hpp"
@@ -33,6 +31,7 @@
 #include "lanes/s32.hpp"
 #include "recurrences/concepts.hpp"
 #include "tiers/host_cores.hpp"
+#include "tiers/parallel_for.hpp"
 
 #if defined(__CUDACC__)
 #include "engine/device_scorer.cuh"
@@ -267,32 +266,18 @@ class DatabaseScorer {
   // each. The calling thread's current device is left as it was; the first error is rethrown.
   template <class Body>
   void for_each_part(Body body) {
-    std::vector<std::exception_ptr> errors(parts_.size());
-    const auto run = [&](std::size_t p) {
+    tiers::each_on_own_thread(parts_.size(), [&](std::size_t p) {
+      int previous = 0;
+      CUDP_CUDA_CHECK(cudaGetDevice(&previous));
+      CUDP_CUDA_CHECK(cudaSetDevice(parts_[p].device));
       try {
-        int previous = 0;
-        CUDP_CUDA_CHECK(cudaGetDevice(&previous));
-        CUDP_CUDA_CHECK(cudaSetDevice(parts_[p].device));
-        try {
-          body(p, parts_[p]);
-        } catch (...) {
-          cudaSetDevice(previous);
-          throw;
-        }
-        CUDP_CUDA_CHECK(cudaSetDevice(previous));
+        body(p, parts_[p]);
       } catch (...) {
-        errors[p] = std::current_exception();
+        cudaSetDevice(previous);
+        throw;
       }
-    };
-    if (parts_.size() == 1) {
-      run(0);
-    } else {
-      std::vector<std::thread> threads;
-      for (std::size_t p = 0; p < parts_.size(); ++p) threads.emplace_back(run, p);
-      for (std::thread& t : threads) t.join();
-    }
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
+      CUDP_CUDA_CHECK(cudaSetDevice(previous));
+    });
   }
 
   // Every GPU scores its part against all queries: one query at a time where its part is resident, every query per

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,19 +31,31 @@ inline std::pair<std::size_t, std::size_t> shard_bounds(const std::vector<std::u
   return tiers::residue_split(offsets.data(), offsets.size() - 1, shard, shards);
 }
 
-// Sequences [first, last) of a database, copied (a shard, or a GPU's part of the database of one process).
-inline SequenceSet copy_sequences(const SequenceSet& whole, std::size_t first, std::size_t last) {
+namespace detail {
+// Sequences [first, last) of `whole`: its names and descriptions copied from a const set, moved from another.
+template <class Whole>
+SequenceSet sequences_between(Whole& whole, std::size_t first, std::size_t last) {
   SequenceSet set;
   set.residues.assign(whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[first]),
                       whole.residues.begin() + static_cast<std::ptrdiff_t>(whole.offsets[last]));
   set.offsets.assign(whole.offsets.begin() + static_cast<std::ptrdiff_t>(first),
                      whole.offsets.begin() + static_cast<std::ptrdiff_t>(last) + 1);
   for (std::uint64_t& offset : set.offsets) offset -= whole.offsets[first];
-  set.names.assign(whole.names.begin() + static_cast<std::ptrdiff_t>(first),
-                   whole.names.begin() + static_cast<std::ptrdiff_t>(last));
-  set.descriptions.assign(whole.descriptions.begin() + static_cast<std::ptrdiff_t>(first),
-                          whole.descriptions.begin() + static_cast<std::ptrdiff_t>(last));
+  const auto take = [&](auto& from, std::vector<std::string>& to) {
+    const auto begin = from.begin() + static_cast<std::ptrdiff_t>(first);
+    const auto end = from.begin() + static_cast<std::ptrdiff_t>(last);
+    if constexpr (std::is_const_v<Whole>) to.assign(begin, end);
+    else to.assign(std::make_move_iterator(begin), std::make_move_iterator(end));
+  };
+  take(whole.names, set.names);
+  take(whole.descriptions, set.descriptions);
   return set;
+}
+}  // namespace detail
+
+// Sequences [first, last) of a database, copied (a GPU's part of the database of one process).
+inline SequenceSet copy_sequences(const SequenceSet& whole, std::size_t first, std::size_t last) {
+  return detail::sequences_between(whole, first, last);
 }
 
 // Shard `shard` of `shards` of a database held whole (a FASTA file, which every process reads), with `part`
@@ -50,7 +64,7 @@ inline SequenceSet take_shard(SequenceSet&& whole, int shard, int shards, Databa
   const auto [first, last] = shard_bounds(whole.offsets, shard, shards);
   if (part != nullptr) *part = DatabasePart{first, whole.size(), whole.total_residues()};
   if (first == 0 && last == whole.size()) return std::move(whole);
-  return copy_sequences(whole, first, last);
+  return detail::sequences_between(whole, first, last);  // the names are moved out of `whole`
 }
 
 }  // namespace cudp::io

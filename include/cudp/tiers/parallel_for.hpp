@@ -43,4 +43,28 @@ void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
   if (failure) std::rethrow_exception(failure);
 }
 
+// Calls body(i) for every i in [0, n), each on a thread of its own (the calling thread when n is 1), so that the
+// items run side by side whatever their number (one per GPU). Every item runs to its end; the first exception, in
+// item order, is rethrown once all have.
+template <class Body>
+void each_on_own_thread(std::size_t n, Body body) {
+  std::vector<std::exception_ptr> errors(n);
+  const auto run = [&](std::size_t i) {
+    try {
+      body(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  if (n == 1) {
+    run(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (std::size_t i = 0; i < n; ++i) pool.emplace_back(run, i);
+    for (auto& th : pool) th.join();
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 }  // namespace cudp::tiers
