@@ -9,7 +9,8 @@
 # device test, under compute-sanitizer too: SANITIZERS, default "memcheck racecheck synccheck") and the MPI scripts
 # with the CUDA backend (their --gpus all runs; MPI_TESTS, default "swsearch hmmsearch"); BENCH=0 leaves the benchmark out (one call of the device tool may
 # not hold both: run TESTS=1 BENCH=0, then the benchmark, on the same warm machine, whose build-gpu is kept). NSYS=1
-# adds a profile of cudp-swsearch on all the GPUs under Nsight Systems, where the machine has it.
+# adds a profile of cudp-swsearch on all the GPUs under Nsight Systems, where the machine has it; STAGES=1 the stage
+# times of cudp-hmmsearch on one GPU and on all.
 # Open MPI from the machine or .debs-mpi/, HMMER's example models from .debs/ (as bench/mpi_device.sh).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -123,6 +124,15 @@ for k in $(seq 2 "$gpus"); do
   run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$hs" --cpu $((cores / k))
 done
 grep -E "^# (CPU time|Mc/sec)" /tmp/runs/hs-ref.out >"$OUT/hmmsearch-one-gpu-times.txt" 2>/dev/null
+# STAGES=1: cudp-hmmsearch once more on 1 GPU and on all, with its stage times (CUDP_STAGE_TIMES, which waits for
+# the GPU at each stage, so not among the timings above), in $OUT/hmmsearch-stages-gpusN.txt.
+if [ "${STAGES:-0}" = 1 ]; then
+  for n in 1 "$gpus"; do
+    mkdir -p /tmp/runs/stages && (cd /tmp/runs/stages && CUDP_STAGE_TIMES=1 "$OLDPWD/$hs" --gpus "$n" --backend cuda \
+      -o /dev/null /tmp/models.hmm /tmp/db.cudpdb >/dev/null 2>"$OUT/hmmsearch-stages-gpus$n.txt")
+  done
+  log "hmmsearch stage times on 1 and $gpus GPUs: hmmsearch-stages-gpus*.txt"
+fi
 # NSYS=1: cudp-swsearch on all GPUs in one process once more under Nsight Systems, its CUDA API and kernel
 # summaries (where the time outside the kernels goes) in $OUT/nsys-swsearch.txt.
 nsys=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)

@@ -273,17 +273,23 @@ int main(int argc, char** argv) {
       std::size_t query, target;
       cudp::align::Alignment alignment;
     };
+    std::vector<std::vector<std::size_t>> best(queries.size());  // per query, on all cores
+    cudp::tiers::parallel_for(
+        queries.size(), threads, [] { return 0; },
+        [&](int, std::size_t q) {
+          const auto& scores = table[q];
+          std::vector<std::size_t> order(db.size());
+          std::iota(order.begin(), order.end(), 0);
+          const std::size_t k = std::min<std::size_t>(o.top, order.size());
+          std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](std::size_t a, std::size_t b) {
+            return scores[a] != scores[b] ? scores[a] > scores[b] : a < b;
+          });
+          order.resize(k);
+          best[q] = std::move(order);
+        });
     std::vector<Hit> hits;
-    for (std::size_t q = 0; q < queries.size(); ++q) {
-      const auto& scores = table[q];
-      std::vector<std::size_t> order(db.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::size_t k = std::min<std::size_t>(o.top, order.size());
-      std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](std::size_t a, std::size_t b) {
-        return scores[a] != scores[b] ? scores[a] > scores[b] : a < b;
-      });
-      for (std::size_t r = 0; r < k; ++r) hits.push_back({q, order[r], {}});
-    }
+    for (std::size_t q = 0; q < queries.size(); ++q)
+      for (const std::size_t t : best[q]) hits.push_back({q, t, {}});
     cudp::align::LinearSpaceOptions one_thread;  // the hits are the parallel items
     one_thread.threads = 1;
     cudp::tiers::parallel_for(

@@ -65,8 +65,8 @@ struct ScoreConfig {
   std::vector<int> devices;
   engine::DispatchOptions dispatch;  // tier thresholds, warp shape or architecture instead of the device's tuning
   ScoreStats* stats = nullptr;       // filled when given
-  // Called after each query (done, total) where queries are scored one by one; a database streamed through the
-  // GPU is scored for all queries at once, with one call at the end.
+  // Called as queries are done (done, total). A database streamed through the GPU scores a group of queries in one
+  // pass, so their calls come together at the group's end.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -280,10 +280,11 @@ class DatabaseScorer {
     });
   }
 
-  // Every GPU scores its part against all queries: one query at a time where its part is resident, every query per
-  // batch where it is streamed (each batch is uploaded once). Progress counts the queries every GPU is done with.
+  // Every GPU scores its part against all queries, writing its run of each query's scores in place. Progress counts
+  // the queries every GPU is done with.
   std::vector<std::vector<std::int32_t>> score_on_devices(const engine::SequencesView& queries) {
-    std::vector<std::vector<std::vector<std::int32_t>>> scores(parts_.size());
+    std::vector<std::vector<std::int32_t>> out(queries.count);
+    std::vector<std::once_flag> allocated(queries.count);  // by the first GPU to need it, while the GPUs compute
     std::vector<engine::CascadeStats> cascades(parts_.size());
     std::vector<double> seconds(parts_.size(), 0.0);
     std::vector<std::size_t> done(parts_.size(), 0);
@@ -296,33 +297,22 @@ class DatabaseScorer {
       const std::size_t all = *std::min_element(done.begin(), done.end());
       if (all > reported && all < queries.count) config_.progress(reported = all, queries.count);
     };
+    std::vector<typename Device::Query> list;
+    for (std::size_t q = 0; q < queries.count; ++q) list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
     for_each_part([&](std::size_t p, DevicePart& part) {
       engine::DeviceRunStats run;
-      if (part.scorer->streamed()) {
-        std::vector<typename Device::Query> list;
-        for (std::size_t q = 0; q < queries.count; ++q)
-          list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
-        scores[p] = part.scorer->score_queries(config_.params, matrix_, alphabet_size_, list.data(), list.size(),
-                                               &cascades[p], &run);
-        finished(p, queries.count);
-      } else {
-        for (std::size_t q = 0; q < queries.count; ++q) {
-          scores[p].push_back(part.scorer->score(config_.params, matrix_, alphabet_size_, queries.data(q),
-                                                 static_cast<int>(queries.length(q)), &cascades[p], &run));
-          finished(p, q + 1);
-        }
-      }
+      const std::size_t first = part.whole ? 0 : part.slice.first;
+      part.scorer->score_queries_into(
+          config_.params, matrix_, alphabet_size_, list.data(), list.size(),
+          [&](std::size_t q) {
+            std::call_once(allocated[q], [&] { out[q].resize(db_.count); });
+            return out[q].data() + first;
+          },
+          &cascades[p], &run, [&](std::size_t q) { finished(p, q + 1); });
       seconds[p] = (run.kernel_ms + run.rescore_ms) / 1000.0;  // the run's statistics add up over its queries
     });
     for (const engine::CascadeStats& c : cascades) stats_.cascade += c;
     stats_.kernel_seconds += *std::max_element(seconds.begin(), seconds.end());
-    if (parts_.size() == 1) return std::move(scores[0]);
-    // Each part's scores are one run of every query's.
-    std::vector<std::vector<std::int32_t>> out(queries.count);
-    for (std::size_t q = 0; q < queries.count; ++q) {
-      out[q].reserve(db_.count);
-      for (std::size_t p = 0; p < parts_.size(); ++p) out[q].insert(out[q].end(), scores[p][q].begin(), scores[p][q].end());
-    }
     return out;
   }
 #endif

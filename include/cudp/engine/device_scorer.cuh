@@ -3,8 +3,10 @@
 // construction (DevicePackedDatabase: sorted by length, one length range per tier of the architecture's tuning,
 // resident or streamed in batches); each group of queries then makes one narrow pass over every batch, each query's
 // kernels launched by the stateless dispatch (dispatch.cuh) in the shape its length wastes least on, and the few
-// targets the narrow lane could not hold are rescored in s32.
+// targets the narrow lane could not hold are rescored in s32. The host's share of a query (its download, the
+// overflow check) runs while the GPU scores the next.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -74,11 +76,10 @@ class DeviceScorer {
     if (warp >= 0) warp_menu_ = tiers_[static_cast<std::size_t>(warp)].shapes;
     std::vector<long> limits;
     for (const TierPlan& t : tiers_) limits.push_back(t.max_length);
-    CUDP_CUDA_CHECK(cudaStreamCreate(&stream_));
-    scores_.reserve(db.count);
+    for (cudaStream_t* s : {&stream_, &download_stream_, &wide_stream_}) CUDP_CUDA_CHECK(cudaStreamCreate(s));
     database_.emplace(db, pad_code, limits, sizeof(typename NarrowPolicy::Right), device_bytes, stream_);
-    CUDP_CUDA_CHECK(cudaEventCreate(&start_));
-    CUDP_CUDA_CHECK(cudaEventCreate(&stop_));
+    CUDP_CUDA_CHECK(cudaEventCreate(&wide_start_));
+    CUDP_CUDA_CHECK(cudaEventCreate(&wide_stop_));
   }
   // Explicit thresholds instead of the architecture's.
   DeviceScorer(const SequencesView& db, TierThresholds thresholds, std::uint8_t pad_code, std::size_t device_bytes = 0)
@@ -87,10 +88,11 @@ class DeviceScorer {
   DeviceScorer& operator=(const DeviceScorer&) = delete;
   ~DeviceScorer() {
     for (auto& e : batch_events_) cudaEventDestroy(e);
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
+    for (auto& e : narrow_done_) cudaEventDestroy(e);
+    cudaEventDestroy(wide_start_);
+    cudaEventDestroy(wide_stop_);
     database_.reset();
-    cudaStreamDestroy(stream_);
+    for (cudaStream_t s : {stream_, download_stream_, wide_stream_}) cudaStreamDestroy(s);
   }
 
   // The architecture whose tuning runs (100 * major + 10 * minor) and its tiers, in length order.
@@ -138,13 +140,29 @@ class DeviceScorer {
     int length;
   };
 
-  // Scores of every target for each of `count` queries. The loop over the database's batches is outside the loop
-  // over queries, so a streamed database is uploaded once per group of queries rather than once per query; a group
-  // is as many queries as `kGroupScoreBytes` of device score buffers hold. Statistics add up over the queries.
+  // Scores of every target for each of `count` queries, as `score_queries_into` writes them.
   template <class Matrix>
   std::vector<std::vector<std::int32_t>> score_queries(const Params& params, const Matrix& matrix, int alphabet_size,
                                                        const Query* queries, std::size_t count,
                                                        CascadeStats* cascade = nullptr, DeviceRunStats* run = nullptr) {
+    std::vector<std::vector<std::int32_t>> out(count);
+    score_queries_into(params, matrix, alphabet_size, queries, count, [&](std::size_t q) {
+      out[q].resize(db_.count);
+      return out[q].data();
+    }, cascade, run);
+    return out;
+  }
+
+  // Scores of every target for each of `count` queries, written to destination(q) (room for one score per target,
+  // asked for once per query, while the GPU is busy); done(q) is called as each query's scores are final, in query
+  // order. Queries go in groups of as many as `kGroupScoreBytes` of device score buffers hold. A resident database
+  // runs a group query after query, so that the host downloads and checks one query's scores while the GPU scores
+  // the next; a streamed one runs every query of the group on each batch, so that a batch is uploaded once per
+  // group rather than once per query. Statistics add up over the queries.
+  template <class Matrix, class Destination, class Done = void (*)(std::size_t)>
+  void score_queries_into(const Params& params, const Matrix& matrix, int alphabet_size, const Query* queries,
+                          std::size_t count, Destination&& destination, CascadeStats* cascade = nullptr,
+                          DeviceRunStats* run = nullptr, Done&& done = [](std::size_t) {}) {
     CascadeStats local_cascade;
     DeviceRunStats local_run;
     CascadeStats& cs = cascade ? *cascade : local_cascade;
@@ -153,12 +171,10 @@ class DeviceScorer {
       rs.tiers.assign(tiers_.size(), TierRunStats{});
       for (std::size_t k = 0; k < tiers_.size(); ++k) rs.tiers[k].name = tiers_[k].name;
     }
-    std::vector<std::vector<std::int32_t>> out;
-    out.reserve(count);
     const std::size_t per_group = std::max<std::size_t>(1, kGroupScoreBytes / (db_.count * sizeof(std::int32_t) + 1));
     for (std::size_t first = 0; first < count; first += per_group)
-      score_group(params, matrix, alphabet_size, queries + first, std::min(per_group, count - first), cs, rs, out);
-    return out;
+      score_group(params, matrix, alphabet_size, queries + first, first, std::min(per_group, count - first), cs, rs,
+                  destination, done);
   }
 
  private:
@@ -179,14 +195,16 @@ class DeviceScorer {
     return -1;
   }
 
-  template <class Matrix>
-  void score_group(const Params& params, const Matrix& matrix, int alphabet_size, const Query* queries, std::size_t n,
-                   CascadeStats& cs, DeviceRunStats& rs, std::vector<std::vector<std::int32_t>>& out) {
-    CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  // Queries first..first+n-1 of the call, at `queries`.
+  template <class Matrix, class Destination, class Done>
+  void score_group(const Params& params, const Matrix& matrix, int alphabet_size, const Query* queries,
+                   std::size_t first, std::size_t n, CascadeStats& cs, DeviceRunStats& rs, Destination& destination,
+                   Done& done) {
+    const auto started = std::chrono::steady_clock::now();
     std::vector<Prepared> prepared;
     prepared.reserve(n);
     if (group_profiles_.size() < n) group_profiles_.resize(n);
-    if (group_scores_.size() + 1 < n) group_scores_.resize(n - 1);
+    if (group_scores_.size() < n) group_scores_.resize(n);
     std::vector<tiers::ProfileView<typename Narrow::scalar>> views;
     for (std::size_t i = 0; i < n; ++i) {
       const int m = queries[i].length;
@@ -196,52 +214,65 @@ class DeviceScorer {
       recurrences::ProblemShape shape = shape_of(wide.data, alphabet_size, wide.stride, m);
       group_profiles_[i].upload(prof.data, stream_);
       views.push_back({group_profiles_[i].get(), prof.stride, prof.rows});
-      if (i > 0) group_scores_[i - 1].reserve(db_.count);
+      group_scores_[i].reserve(db_.count);
       std::vector<int> shapes;
       for (const TierPlan& t : tiers_) shapes.push_back(choose_shape(t, m, forced_shape_));
       prepared.push_back(Prepared{NarrowPolicy(params, shape), std::move(wide), shape, std::move(shapes), m});
     }
     for (std::size_t k = 0; k < tiers_.size(); ++k) rs.tiers[k].shape = tiers_[k].shapes[prepared.back().shapes[k]];
     DevicePackedDatabase<W>& database = *database_;
-    auto* boundary = reserve_boundary<NarrowPolicy>(database.boundary_slots());
-
-    // Kernels go on stream_; the database uploads streamed batches on its copy stream meanwhile.
-    ensure_batch_events();
-    database.begin_pass();
-    for (std::size_t b = 0; b < database.batch_count(); ++b) {
-      const tiers::TaskList<W> tasks = database.batch(b, stream_);
+    auto* boundary = reserve_boundary<NarrowPolicy>(boundary_, database.boundary_slots());
+    const std::size_t batches = database.batch_count();
+    const bool query_major = !database.streamed();
+    ensure_events(batches * (query_major ? n : 1), n);
+    const auto launch = [&](std::size_t i, std::size_t b, const tiers::TaskList<W>& tasks) {
       const int tier = database.batch_tier(b);
-      CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(b), stream_));
-      for (std::size_t i = 0; i < n; ++i)
-        launch_narrow(prepared[i].policy, tier, prepared[i].shapes[static_cast<std::size_t>(tier)], tasks, views[i],
-                      prepared[i].m, boundary, group_score_buffer(i));
-      CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(b), stream_));
-      database.end_batch(b, stream_);
+      launch_narrow(prepared[i].policy, tier, prepared[i].shapes[static_cast<std::size_t>(tier)], tasks, views[i],
+                    prepared[i].m, boundary, group_score_buffer(i));
+    };
+    if (query_major) {
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t b = 0; b < batches; ++b) {
+          CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(i * batches + b), stream_));
+          launch(i, b, database.batch(b, stream_));
+          CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(i * batches + b), stream_));
+        }
+        CUDP_CUDA_CHECK(cudaEventRecord(narrow_done_[i], stream_));
+      }
+    } else {
+      // Kernels go on stream_; the database uploads the next batch on its copy stream meanwhile.
+      database.begin_pass();
+      for (std::size_t b = 0; b < batches; ++b) {
+        const tiers::TaskList<W> tasks = database.batch(b, stream_);
+        CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(b), stream_));
+        for (std::size_t i = 0; i < n; ++i) launch(i, b, tasks);
+        CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(b), stream_));
+        database.end_batch(b, stream_);
+      }
+      for (std::size_t i = 0; i < n; ++i) CUDP_CUDA_CHECK(cudaEventRecord(narrow_done_[i], stream_));
     }
+    // While the GPU runs on, each query's scores in turn: downloaded on a stream of their own, checked for
+    // overflow, and what overflowed rescored wide (on a third stream, beside the later queries' narrow kernels).
     for (std::size_t i = 0; i < n; ++i) {
-      out.emplace_back(db_.count);
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(out.back().data(), group_score_buffer(i), db_.count * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, stream_));
-    }
-    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    for (std::size_t b = 0; b < database.batch_count(); ++b) {
-      float ms = 0;
-      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(b), kernel_stop(b)));
-      rs.tiers[static_cast<std::size_t>(database.batch_tier(b))].ms += ms;
-      rs.kernel_ms += ms;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
+      std::int32_t* scores = destination(first + i);
+      CUDP_CUDA_CHECK(cudaStreamWaitEvent(download_stream_, narrow_done_[i]));
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(scores, group_score_buffer(i), db_.count * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, download_stream_));
+      CUDP_CUDA_CHECK(cudaStreamSynchronize(download_stream_));
       const std::uint64_t m = static_cast<std::uint64_t>(prepared[i].m);
       for (std::size_t k = 0; k < tiers_.size(); ++k) rs.tiers[k].cells += database.residues_in(static_cast<int>(k)) * m;
       // Every target ran narrow; those the narrow lane cannot hold for certain are simply not read.
       cs.cells += database.total_residues() * m;
-      rescore_wide(params, prepared[i], out[out.size() - n + i], cs, rs);
+      rescore_wide(params, prepared[i], scores, cs, rs);
+      done(first + i);
     }
-    CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float wall = 0;
-    CUDP_CUDA_CHECK(cudaEventElapsedTime(&wall, start_, stop_));
-    rs.wall_ms += wall;
+    for (std::size_t e = 0; e < batches * (query_major ? n : 1); ++e) {
+      float ms = 0;
+      CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(e), kernel_stop(e)));
+      rs.tiers[static_cast<std::size_t>(database.batch_tier(e % batches))].ms += ms;
+      rs.kernel_ms += ms;
+    }
+    rs.wall_ms += std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - started).count();
   }
 
   void launch_narrow(const NarrowPolicy& p, int tier, int shape, const tiers::TaskList<W>& tasks,
@@ -252,52 +283,56 @@ class DeviceScorer {
     });
   }
 
-  // The overflow cascade of one query: the targets its narrow pass could not hold, rescored in s32.
-  void rescore_wide(const Params& params, const Prepared& q, std::vector<std::int32_t>& scores, CascadeStats& cs,
-                    DeviceRunStats& rs) {
-    std::vector<std::uint32_t> wide = finish_cascade(q.policy, plan_lanes<NarrowPolicy>(params, q.shape, db_), scores.data(), cs);
+  // The overflow cascade of one query: the targets its narrow pass could not hold, rescored in s32 on the wide
+  // stream, with buffers of its own (narrow kernels of later queries may be running).
+  void rescore_wide(const Params& params, const Prepared& q, std::int32_t* scores, CascadeStats& cs, DeviceRunStats& rs) {
+    std::vector<std::uint32_t> wide = finish_cascade(q.policy, plan_lanes<NarrowPolicy>(params, q.shape, db_), scores, cs);
     if (wide.empty()) return;
     auto plan = pack_tasks<1>(db_, wide.data(), wide.size(), pad_code_);
-    wide_tasks_.upload(plan, stream_);
-    wide_profile_.upload(q.wide_profile.data, stream_);
+    wide_tasks_.upload(plan, wide_stream_);
+    wide_profile_.upload(q.wide_profile.data, wide_stream_);
+    wide_scores_.reserve(db_.count);
     WidePolicy wp(params, q.shape);
     tiers::ProfileView<std::int32_t> wpv{wide_profile_.get(), q.wide_profile.stride, q.wide_profile.rows};
-    auto* wide_boundary = reserve_boundary<WidePolicy>(plan.boundary_slots);
-    CUDP_CUDA_CHECK(cudaEventRecord(kernel_start(0), stream_));
+    auto* wide_boundary = reserve_boundary<WidePolicy>(wide_boundary_, plan.boundary_slots);
+    CUDP_CUDA_CHECK(cudaEventRecord(wide_start_, wide_stream_));
     with_tuning<lanes::s32>(Archs{}, sm_arch_, [&](auto tuning) {
       using Rescore = typename decltype(tuning)::Rescore;
-      launch_tier<WidePolicy, Rescore>(wp, wide_tasks_.view(), wpv, q.m, wide_boundary, scores_.get(), stream_);
+      launch_tier<WidePolicy, Rescore>(wp, wide_tasks_.view(), wpv, q.m, wide_boundary, wide_scores_.get(), wide_stream_);
     });
-    CUDP_CUDA_CHECK(cudaEventRecord(kernel_stop(0), stream_));
+    CUDP_CUDA_CHECK(cudaEventRecord(wide_stop_, wide_stream_));
     std::vector<std::int32_t> rescored(db_.count);
-    scores_.download(rescored.data(), db_.count, stream_);
-    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    wide_scores_.download(rescored.data(), db_.count, wide_stream_);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(wide_stream_));
     float ms = 0;
-    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(0), kernel_stop(0)));
+    CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, wide_start_, wide_stop_));
     rs.rescore_ms += ms;
     for (std::uint32_t t : wide) scores[t] = rescored[t];
   }
 
-  // The first query of a group writes into scores_ (which the cascade reuses once every query's narrow scores are
-  // on the host); the others into buffers of their own.
-  std::int32_t* group_score_buffer(std::size_t i) { return i == 0 ? scores_.get() : group_scores_[i - 1].get(); }
+  std::int32_t* group_score_buffer(std::size_t i) { return group_scores_[i].get(); }
 
-  // Two timing events per batch (the rescoring reuses the first two).
-  void ensure_batch_events() {
-    const std::size_t needed = 2 * std::max<std::size_t>(1, database_->batch_count());
-    while (batch_events_.size() < needed) {
+  // Timing events around `runs` kernel runs (a batch of one query, or of every query of a group) and a
+  // completion event per query of a group.
+  void ensure_events(std::size_t runs, std::size_t queries) {
+    while (batch_events_.size() < 2 * runs) {
       cudaEvent_t e;
       CUDP_CUDA_CHECK(cudaEventCreate(&e));
       batch_events_.push_back(e);
     }
+    while (narrow_done_.size() < queries) {
+      cudaEvent_t e;
+      CUDP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      narrow_done_.push_back(e);
+    }
   }
-  cudaEvent_t kernel_start(std::size_t b) const { return batch_events_[2 * b]; }
-  cudaEvent_t kernel_stop(std::size_t b) const { return batch_events_[2 * b + 1]; }
+  cudaEvent_t kernel_start(std::size_t run) const { return batch_events_[2 * run]; }
+  cudaEvent_t kernel_stop(std::size_t run) const { return batch_events_[2 * run + 1]; }
 
   template <class P>
-  typename P::Right* reserve_boundary(std::uint64_t slots) {
-    boundary_.reserve(slots * sizeof(typename P::Right));
-    return reinterpret_cast<typename P::Right*>(boundary_.get());
+  static typename P::Right* reserve_boundary(DeviceBuffer<unsigned char>& buffer, std::uint64_t slots) {
+    buffer.reserve(slots * sizeof(typename P::Right));
+    return reinterpret_cast<typename P::Right*>(buffer.get());
   }
 
   SequencesView db_;
@@ -306,16 +341,17 @@ class DeviceScorer {
   std::vector<TierPlan> tiers_;
   std::vector<WarpShape> warp_menu_;
   std::optional<WarpShape> requested_shape_, forced_shape_;
-  cudaStream_t stream_{};
+  cudaStream_t stream_{};           // narrow kernels
+  cudaStream_t download_stream_{};  // narrow scores to the host
+  cudaStream_t wide_stream_{};      // the overflow cascade's rescoring
   std::optional<DevicePackedDatabase<W>> database_;
   DeviceTasks<1> wide_tasks_;
-  DeviceBuffer<std::int32_t> scores_;
   std::vector<DeviceBuffer<typename Narrow::scalar>> group_profiles_;
   std::vector<DeviceBuffer<std::int32_t>> group_scores_;
-  DeviceBuffer<std::int32_t> wide_profile_;
-  DeviceBuffer<unsigned char> boundary_;
-  std::vector<cudaEvent_t> batch_events_;
-  cudaEvent_t start_{}, stop_{};
+  DeviceBuffer<std::int32_t> wide_profile_, wide_scores_;
+  DeviceBuffer<unsigned char> boundary_, wide_boundary_;
+  std::vector<cudaEvent_t> batch_events_, narrow_done_;
+  cudaEvent_t wide_start_{}, wide_stop_{};
 };
 
 }  // namespace cudp::engine

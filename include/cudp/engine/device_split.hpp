@@ -1,7 +1,7 @@
 #pragma once
 // A database cut across several GPUs of one process: contiguous runs of targets of about equal residues
 // (tiers/residue_split.hpp), so every GPU gets the same cells for any query and each part's scores are one run of
-// the database's, put back with a copy. A part views the database's residues where they lie and holds only its
+// the database's, written in place. A part views the database's residues where they lie and holds only its
 // offsets, rebased to start at 0 as every scorer expects; each part's scorer sorts its targets by length itself.
 #include <cstddef>
 #include <cstdint>

@@ -267,7 +267,8 @@ inline SequenceSet read_database_file(std::FILE* opened, const std::string& path
   // The shard asked for (the whole file by default): its sequences, rebased to start at 0.
   const std::uint64_t residues_at = sizeof header + 8 * (n + 1) + 8 * n;
   const std::uint64_t text_at = residues_at + header.residues;
-  const auto [first, last] = shard_bounds(set.offsets, options.shard, options.shards);
+  const auto bounds = shard_bounds(set.offsets, options.shard, options.shards);
+  const std::size_t first = bounds.first, last = bounds.second;  // named, so that the lambdas below may capture them
   if (options.part != nullptr) *options.part = DatabasePart{first, n, header.residues};
   const std::uint64_t residue_base = set.offsets[first], residue_count = set.offsets[last] - residue_base;
   const std::uint64_t text_base = text_starts[first], text_count = text_starts[last] - text_base;
