@@ -222,7 +222,6 @@ std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
   for (std::size_t k = 0; k < profiles.size(); ++k) {
     if (impl_->sets[0]->msv.fits(profiles[k]->M)) {
       on_device.push_back(k);
-      out[k].resize(impl_->all.size());
     } else {
       out[k] = impl_->host_msv(*profiles[k]);
     }
@@ -232,8 +231,13 @@ std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
   impl_->each_batch(impl_->all, [&](FilterSet& f, const cudp::engine::SequencesView&,
                                     const std::vector<std::uint32_t>& ids, std::size_t first) {
     for (const std::size_t k : on_device) {
-      const auto part = f.msv.scores(*profiles[k], ids);
-      std::copy(part.begin(), part.end(), out[k].begin() + static_cast<std::ptrdiff_t>(first));
+      auto part = f.msv.scores(*profiles[k], ids);
+      if (out[k].empty() && part.size() == impl_->all.size()) {
+        out[k] = std::move(part);  // the whole database in one batch: resident
+      } else {
+        out[k].resize(impl_->all.size());
+        std::copy(part.begin(), part.end(), out[k].begin() + static_cast<std::ptrdiff_t>(first));
+      }
       kernel_ms += f.msv.last_kernel_ms();
     }
   });

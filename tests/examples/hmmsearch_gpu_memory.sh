@@ -14,19 +14,20 @@ trap 'rm -rf "$work"' EXIT
 model=$examples/tutorial/globins4.hmm
 db=$examples/tutorial/globins45.fa
 fail() { echo "FAIL: $*"; exit 1; }
+one_gpu=(--gpus 1)  # the memory of one GPU, on a machine of any number
 
 "$hmmsearch" --backend host --tblout "$work/host.tbl" "$model" "$db" >/dev/null
-CUDP_GPU_MEMORY_MB=1 "$hmmsearch" --backend auto --tblout "$work/auto.tbl" "$model" "$db" >/dev/null 2>"$work/auto.err"
+CUDP_GPU_MEMORY_MB=1 "$hmmsearch" "${one_gpu[@]}" --backend auto --tblout "$work/auto.tbl" "$model" "$db" >/dev/null 2>"$work/auto.err"
 grep -q "GPU memory and 1 MiB are available: searching on the host" "$work/auto.err" || fail "no fallback note: $(cat "$work/auto.err")"
 diff <(grep -v '^#' "$work/host.tbl") <(grep -v '^#' "$work/auto.tbl") || fail "fallback tables differ from the host's"
 
-if CUDP_GPU_MEMORY_MB=1 "$hmmsearch" --backend cuda --tblout "$work/cuda.tbl" "$model" "$db" >/dev/null 2>"$work/cuda.err"; then
+if CUDP_GPU_MEMORY_MB=1 "$hmmsearch" "${one_gpu[@]}" --backend cuda --tblout "$work/cuda.tbl" "$model" "$db" >/dev/null 2>"$work/cuda.err"; then
   fail "--backend cuda ran with too little GPU memory"
 fi
-grep -q "^cudp-hmmsearch: --backend cuda: the database needs about" "$work/cuda.err" || fail "unclear error: $(cat "$work/cuda.err")"
+grep -qE "^cudp-hmmsearch: --backend cuda: (GPU [0-9]+: )?the database needs about" "$work/cuda.err" || fail "unclear error: $(cat "$work/cuda.err")"
 [ ! -e "$work/cuda.tbl" ] || fail "--backend cuda left an output file"
 
-"$hmmsearch" --backend auto --tblout "$work/gpu.tbl" "$model" "$db" >/dev/null 2>"$work/gpu.err"
+"$hmmsearch" "${one_gpu[@]}" --backend auto --tblout "$work/gpu.tbl" "$model" "$db" >/dev/null 2>"$work/gpu.err"
 ! grep -q "searching on the host" "$work/gpu.err" || fail "the GPU was not used without the cap"
 diff <(grep -v '^#' "$work/host.tbl") <(grep -v '^#' "$work/gpu.tbl") || fail "GPU tables differ from the host's"
 # About 6 MB of targets (the globins among random sequences): under a cap of 259 MiB the batches hold at most
@@ -47,9 +48,9 @@ PY
 models=$work/models.hmm
 cat "$model" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" > "$models"
 "$hmmsearch" --backend host --tblout "$work/big-host.tbl" --domtblout "$work/big-host.dom" "$models" "$big" >/dev/null
-"$hmmsearch" --backend cuda --tblout "$work/big-gpu.tbl" --domtblout "$work/big-gpu.dom" "$models" "$big" \
+"$hmmsearch" "${one_gpu[@]}" --backend cuda --tblout "$work/big-gpu.tbl" --domtblout "$work/big-gpu.dom" "$models" "$big" \
   >"$work/big-gpu.txt"
-CUDP_STAGE_TIMES=1 CUDP_GPU_MEMORY_MB=259 "$hmmsearch" --backend cuda --tblout "$work/big-streamed.tbl" \
+CUDP_STAGE_TIMES=1 CUDP_GPU_MEMORY_MB=259 "$hmmsearch" "${one_gpu[@]}" --backend cuda --tblout "$work/big-streamed.tbl" \
   --domtblout "$work/big-streamed.dom" "$models" "$big" >"$work/big-streamed.txt" 2>"$work/big-streamed.err"
 # The three models' MSV filters share one pass of the streamed database.
 grep -qE "stage msv filter, models at once .*\(1 times\)" "$work/big-streamed.err" ||

@@ -18,7 +18,7 @@ struct DeviceTasks {
   std::uint64_t boundary_slots = 0, residue_bytes = 0;
 
   void upload(const PackedTasks<Width>& host, cudaStream_t stream = 0) {
-    residues.upload(host.residues, stream);
+    residues.upload(host.residues.data(), host.residues.size(), stream);
     offsets.upload(host.offsets, stream);
     boundary_offsets.upload(host.boundary_offsets, stream);
     lengths.upload(host.lengths, stream);
