@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <exception>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -91,18 +92,20 @@ void upload_parts(Searcher& searcher, const std::vector<int>& devices) {
 // Each model's results take 8 bytes a target; a group holds at most 1 GiB of them, and 16 models.
 using MsvPass = std::vector<std::vector<std::vector<cudp::hmmer::FilterResult>>>;
 
+MsvPass msv_pass(const Searcher& searcher, const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles);
+
+// Whether the database is on the GPU(s), and whole there (a streamed one has one pass in flight at a time).
+bool on_gpu(const Searcher& searcher) { return searcher.device != nullptr || !searcher.parts.empty(); }
+bool streamed(const Searcher& searcher) {
+  if (searcher.device) return searcher.device->streamed();
+  return std::any_of(searcher.parts.begin(), searcher.parts.end(),
+                     [](const GpuPart& part) { return part.device->streamed(); });
+}
+
 std::size_t models_per_pass(const Searcher& searcher) {
-  std::size_t most_targets = 0;
-  bool streamed = false;
-  if (searcher.device) {
-    streamed = searcher.device->streamed();
-    most_targets = searcher.db.size();
-  }
-  for (const GpuPart& part : searcher.parts) {
-    streamed = streamed || part.device->streamed();
-    most_targets = std::max(most_targets, part.db.size());
-  }
-  if (!streamed) return 1;
+  if (!streamed(searcher)) return 1;
+  std::size_t most_targets = searcher.device ? searcher.db.size() : 0;
+  for (const GpuPart& part : searcher.parts) most_targets = std::max(most_targets, part.db.size());
   const std::size_t bytes = std::max<std::size_t>(1, most_targets * sizeof(cudp::hmmer::FilterResult));
   return std::clamp<std::size_t>((std::size_t{1} << 30) / bytes, 1, 16);
 }
@@ -110,6 +113,9 @@ std::size_t models_per_pass(const Searcher& searcher) {
 MsvPass msv_pass(const Searcher& searcher, const std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
   std::vector<const cudp::hmmer::MsvFilterProfile*> profiles;
   for (const auto& pipeline : group) profiles.push_back(&pipeline->msv_profile());
+  return msv_pass(searcher, profiles);
+}
+MsvPass msv_pass(const Searcher& searcher, const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
   MsvPass pass(std::max<std::size_t>(1, searcher.parts.size()));
   if (searcher.parts.empty()) {
     pass[0] = searcher.device->msv(profiles);
@@ -290,15 +296,13 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   const std::string host_threads = std::to_string(workers) + (workers > 1 ? " host threads" : " host thread");
   if (use_cuda && !searcher.parts.empty()) {
     upload_parts(searcher, devices);
-    const bool streamed = std::any_of(searcher.parts.begin(), searcher.parts.end(),
-                                      [](const GpuPart& part) { return part.device->streamed(); });
     searcher.description = "CUDA filters on " + std::to_string(devices.size()) + " x " +
                            searcher.parts.front().device->device_name() +
-                           (streamed ? " (database streamed in batches)" : "") + ", " + host_threads;
+                           (streamed(searcher) ? " (database streamed in batches)" : "") + ", " + host_threads;
   } else if (use_cuda) {
     searcher.device = std::make_unique<DeviceFilters>(cudp::engine::view_of(db));
     searcher.description = "CUDA filters on " + searcher.device->device_name() +
-                           (searcher.device->streamed() ? " (database streamed in batches)" : "") + ", " + host_threads;
+                           (streamed(searcher) ? " (database streamed in batches)" : "") + ", " + host_threads;
   } else {
     searcher.description = "host, " + std::to_string(workers) + (workers > 1 ? " threads" : " thread");
   }
@@ -388,6 +392,11 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   const std::size_t group_size = models_per_pass(searcher);
   std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>> group;
   MsvPass pass;
+  // With the database resident on the GPU(s), the next model's MSV filter runs while this model's later stages do
+  // (other filters, mostly the host's work), so that every model but the first starts with its MSV results.
+  const bool msv_ahead = on_gpu(searcher) && !streamed(searcher) && models.size() > 1;
+  std::unique_ptr<const cudp::hmmer::Plan7Pipeline> next_pipeline;  // outlives next_pass, which reads it
+  std::future<MsvPass> next_pass;
   for (std::size_t m = 0; m < models.size(); ++m) {
     const auto& model = models[m];
     display.start(m, model.name);
@@ -398,7 +407,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     if (slot == 0) {
       group.clear();
       pass.clear();
-      for (std::size_t k = m; k < std::min(models.size(), m + group_size); ++k)
+      if (next_pipeline) group.push_back(std::move(next_pipeline));
+      for (std::size_t k = m + group.size(); k < std::min(models.size(), m + group_size); ++k)
         group.push_back(std::make_unique<const cudp::hmmer::Plan7Pipeline>(models[k], null_model, pipeline_options));
     }
     const cudp::hmmer::Plan7Pipeline& pipeline = *group[slot];
@@ -411,6 +421,15 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
       if (group.size() > 1 && slot == 0) {
         pass = msv_pass(searcher, group);
         t = times.add("msv filter, models at once", t);
+      } else if (msv_ahead) {
+        pass = next_pass.valid() ? next_pass.get() : msv_pass(searcher, group);
+        t = times.add("msv filter, waited for", t);
+        if (m + 1 < models.size()) {
+          next_pipeline = std::make_unique<const cudp::hmmer::Plan7Pipeline>(models[m + 1], null_model, pipeline_options);
+          next_pass = std::async(std::launch::async, [&searcher, profile = &next_pipeline->msv_profile()] {
+            return msv_pass(searcher, std::vector<const cudp::hmmer::MsvFilterProfile*>{profile});
+          });
+        }
       }
       candidates = search_database(pipeline, searcher, &display.done, outcome.counts, pass.empty() ? nullptr : &pass,
                                    slot);

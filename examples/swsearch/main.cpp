@@ -364,6 +364,9 @@ int main(int argc, char** argv) {
     const double score_seconds = world.max(secs(t_gpus, t_score));
     const double start_seconds = world.max(secs(t_read, t_gpus));
     const double setup_seconds = world.max(report.setup_seconds);
+    const double sort_seconds = world.max(report.setup_phases.sort);
+    const double pack_seconds = world.max(report.setup_phases.pack);
+    const double upload_seconds = world.max(report.setup_phases.upload);
     const double kernel_seconds = world.max(report.kernel_seconds);
     if (!world.root()) return 0;
 
@@ -390,7 +393,7 @@ int main(int argc, char** argv) {
           << " residues\n"
           << "# cells " << cells_searched << "; rescored after " << report.narrow_bits
           << "-bit overflow: " << rescored_pairs << " (query, target) pairs\n";
-      char buf[200];
+      char buf[256];
       std::snprintf(buf, sizeof buf, "# time: read %.3f s, ", secs(t0, t_read));
       out << buf;
       if (use_cuda) {
@@ -401,8 +404,10 @@ int main(int argc, char** argv) {
                     secs(t_score, t_end), cells / score_seconds / 1e9);
       out << buf;
       if (kernel_seconds > 0) {
-        std::snprintf(buf, sizeof buf, ", %.1f GCUPS (kernels); database packed and uploaded in %.3f s",
-                      cells / kernel_seconds / 1e9, setup_seconds);
+        std::snprintf(buf, sizeof buf,
+                      ", %.1f GCUPS (kernels); database packed and uploaded in %.3f s (sorted %.3f, packed %.3f, "
+                      "uploaded %.3f)",
+                      cells / kernel_seconds / 1e9, setup_seconds, sort_seconds, pack_seconds, upload_seconds);
         out << buf;
       }
       out << "\n";

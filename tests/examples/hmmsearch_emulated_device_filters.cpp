@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -26,6 +27,11 @@ namespace hmmsearch {
 bool cuda_available() { return true; }
 int cuda_device_count() { return 1; }
 std::vector<int> start_cuda(int, int, int) { return {0}; }
+bool device_fits(const cudp::engine::SequencesView&, std::string&, int) { return true; }
+
+// The thread of each call of msv() for a list of profiles (run.cpp's MSV passes), for the tests of who runs them.
+std::mutex emulated_msv_lock;
+std::vector<std::thread::id> emulated_msv_threads;
 
 struct DeviceFilters::Impl {
   cudp::engine::SequencesView db;
@@ -50,6 +56,10 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::Msv
 
 std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
     const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
+  {
+    const std::lock_guard<std::mutex> hold(emulated_msv_lock);
+    emulated_msv_threads.push_back(std::this_thread::get_id());
+  }
   std::vector<std::vector<cudp::hmmer::FilterResult>> out;
   for (const cudp::hmmer::MsvFilterProfile* profile : profiles) out.push_back(msv(*profile));
   return out;

@@ -9,6 +9,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
@@ -20,6 +21,7 @@
 #include "device_buffer.cuh"
 #include "device_tasks.cuh"
 #include "sequences.hpp"
+#include "setup_times.hpp"
 #include "task_packing.hpp"
 
 namespace cudp::engine {
@@ -58,7 +60,12 @@ class DevicePackedDatabase {
   DevicePackedDatabase(const SequencesView& db, std::uint8_t pad_code, const std::vector<long>& tier_max_lengths,
                        std::size_t carry_bytes, std::size_t device_bytes, cudaStream_t stream)
       : db_(db), pad_code_(pad_code), carry_bytes_(carry_bytes), residues_(tier_max_lengths.size(), 0) {
+    using clock = std::chrono::steady_clock;
+    const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    auto phase = clock::now();
     order_ = sort_by_length_on_device(db, stream);
+    setup_times_.sort = seconds_since(phase);
+    phase = clock::now();
     const std::size_t budget = device_budget(device_bytes);
     std::size_t begin = 0;
     std::vector<Range> ranges;
@@ -86,6 +93,8 @@ class DevicePackedDatabase {
     std::uint64_t slots = 0;
     for (auto& b : batches_) slots = std::max(slots, b.tasks.boundary_slots);
     boundary_slots_ = slots;
+    setup_times_.pack = seconds_since(phase);
+    phase = clock::now();
     if (streamed_) {
       // Pinned, so that uploads run while the previous batch computes.
       for (auto& b : batches_)
@@ -103,6 +112,7 @@ class DevicePackedDatabase {
       for (std::size_t b = 0; b < batches_.size(); ++b) device_slots_[b].upload(batches_[b].tasks, stream);
     }
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    setup_times_.upload = seconds_since(phase);
   }
   DevicePackedDatabase(const DevicePackedDatabase&) = delete;
   DevicePackedDatabase& operator=(const DevicePackedDatabase&) = delete;
@@ -134,6 +144,8 @@ class DevicePackedDatabase {
   std::uint64_t footprint_bytes() const { return footprint_bytes_; }
   // The largest single task: a streaming budget must hold two of them.
   std::uint64_t largest_task_bytes() const { return largest_task_bytes_; }
+  // Where the construction's time went (the upload of a streamed database: pinning its batches).
+  const DatabaseSetupTimes& setup_times() const { return setup_times_; }
   // Strip-boundary slots (carries) the largest batch needs.
   std::uint64_t boundary_slots() const { return boundary_slots_; }
 
@@ -259,6 +271,7 @@ class DevicePackedDatabase {
   std::uint64_t footprint_bytes_ = 0, largest_task_bytes_ = 0, boundary_slots_ = 0;
   std::vector<std::uint64_t> residues_;  // per tier
   std::uint64_t total_residues_ = 0;
+  DatabaseSetupTimes setup_times_;
   cudaStream_t copy_stream_{};
   cudaEvent_t uploaded_[2]{}, released_[2]{};
 };

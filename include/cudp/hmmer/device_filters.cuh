@@ -2,6 +2,7 @@
 // HMMER's filters on the GPU: the striped Plan7 policies (MSV, SSV, Viterbi filter, Forward) run by the generic
 // striped runner of engine/device_striped.cuh, with their tables striped per model (striped_tables.hpp) and their
 // raw results turned back into HMMER's filter scores.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "../engine/striped_tuning.hpp"
 #include "../lanes/s16x2.hpp"
 #include "../lanes/u8x4.hpp"
+#include "../tiers/parallel_for.hpp"
 #include "striped_tables.hpp"
 
 namespace cudp::hmmer {
@@ -90,10 +92,15 @@ class MsvTableLaneRun : public engine::StripedFilterRun<typename Kind::template 
     this->last_shape_ = engine::striped_shape_of<Menu>(index, Lane::width);
     const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->last_shape_, this->db_.max_length());
     const auto raw = this->runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_), ids);
+    // Every target of the database comes back: on one thread this took longer than the kernel.
     std::vector<FilterResult> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      out[i] = Kind::answer(profile, tables, this->db_.length(ids[i]), raw[i]);
-    }
+    constexpr std::size_t kChunk = std::size_t{1} << 15;
+    tiers::parallel_for(
+        (ids.size() + kChunk - 1) / kChunk, 0, [] { return 0; },
+        [&](int, std::size_t chunk) {
+          for (std::size_t i = chunk * kChunk, end = std::min(ids.size(), i + kChunk); i < end; ++i)
+            out[i] = Kind::answer(profile, tables, this->db_.length(ids[i]), raw[i]);
+        });
     return out;
   }
 

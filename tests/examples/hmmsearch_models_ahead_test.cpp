@@ -1,0 +1,80 @@
+// cudp-hmmsearch's model loop (run.cpp) with the device filters emulated on the host: with the database resident on
+// the GPU, the next model's MSV filter runs on a thread of its own while the current model is searched. Every
+// output must be the host backend's, byte for byte but for the lines that name the backend and give times.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cudp/hmmer/hmm_file.hpp>
+#include <cudp/hmmer/plan7_alphabet.hpp>
+
+#include "database.hpp"
+#include "options.hpp"
+#include "run.hpp"
+#include "../support/temp_dir.hpp"
+#include "../support/test_data.hpp"
+
+namespace hmmsearch {
+extern std::mutex emulated_msv_lock;
+extern std::vector<std::thread::id> emulated_msv_threads;
+}  // namespace hmmsearch
+
+namespace {
+
+// The lines that differ between backends and runs (times, the backend's name, the thread count) left out.
+std::string without_run_lines(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    if (line.rfind("# CPU time", 0) == 0 || line.rfind("# Mc/sec", 0) == 0 || line.rfind("# cudp backend", 0) == 0 ||
+        line.rfind("# number of worker threads", 0) == 0)
+      continue;
+    out += line + '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cudp-hmmsearch: each model's MSV filter run during the previous model's search gives the host's outputs",
+          "[hmmsearch][hmmer-examples]") {
+  const cudp::test::TempDir dir;
+  std::string models_text;
+  for (const char* name : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "tutorial/Pkinase.hmm", "tutorial/globins4.hmm"})
+    models_text += cudp::test::file_bytes(cudp::test::hmmer_examples_file(name));
+  const std::string models_file = dir.file("models.hmm", models_text);
+  const std::string db_file = cudp::test::hmmer_examples_file("tutorial/globins45.fa");
+  const std::string tbl = dir / "hits.tbl", domtbl = dir / "hits.domtbl";
+  const char* argv[] = {"cudp-hmmsearch", "--tblout", tbl.c_str(), "--domtblout", domtbl.c_str(), "-E", "100",
+                        models_file.c_str(), db_file.c_str()};
+  const auto options = hmmsearch::parse_options(static_cast<int>(std::size(argv)), argv);
+  REQUIRE(options);
+  const auto models = cudp::hmmer::read_hmm_file(models_file);
+  REQUIRE(models.size() == 4);
+  const auto db = hmmsearch::load_database(db_file, cudp::hmmer::plan7_alphabet_of(models.front().alphabet), "models.hmm");
+
+  hmmsearch::Searcher host{db, nullptr, 2, {}, "host, 2 threads"};
+  hmmsearch::Searcher device{db, std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db)), 2, {},
+                             "emulated GPU, 2 threads"};
+  {
+    const std::lock_guard<std::mutex> hold(hmmsearch::emulated_msv_lock);
+    hmmsearch::emulated_msv_threads.clear();
+  }
+  const hmmsearch::RunOutputs on_host = hmmsearch::search_models(*options, models, host, "/", false);
+  const hmmsearch::RunOutputs ahead = hmmsearch::search_models(*options, models, device, "/", false);
+  CHECK(without_run_lines(ahead.text) == without_run_lines(on_host.text));
+  CHECK(ahead.tbl == on_host.tbl);
+  CHECK(ahead.domtbl == on_host.domtbl);
+  CHECK(on_host.tbl.find("globins4") != std::string::npos);  // the comparison holds hits
+
+  // One MSV pass a model: the first on the searching thread, the three others on threads of their own.
+  const std::lock_guard<std::mutex> hold(hmmsearch::emulated_msv_lock);
+  REQUIRE(hmmsearch::emulated_msv_threads.size() == 4);
+  CHECK(hmmsearch::emulated_msv_threads[0] == std::this_thread::get_id());
+  for (std::size_t m = 1; m < 4; ++m) CHECK(hmmsearch::emulated_msv_threads[m] != std::this_thread::get_id());
+}
