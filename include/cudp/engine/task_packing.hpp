@@ -3,43 +3,19 @@
 // interleaved row by row, each task's stream padded to 16 bytes with the pad code.
 #include <algorithm>
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <thread>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
+#include "../tiers/default_init_allocator.hpp"
 #include "../tiers/host_cores.hpp"
 #include "../tiers/task_list.hpp"
 #include "sequences.hpp"
 
 namespace cudp::engine {
 
-// Leaves new elements uninitialised, where every byte is written next anyway: a database's residue streams are a
-// gigabyte, which value-initialisation would zero on one thread before the fill writes it again on every core.
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <class U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
 template <int Width>
 struct PackedTasks {
-  std::vector<std::uint8_t, UninitializedAllocator<std::uint8_t>> residues;  // every byte written by the fill
+  std::vector<std::uint8_t, tiers::DefaultInitAllocator<std::uint8_t>> residues;  // the fill writes every byte
   std::vector<std::uint64_t> offsets, boundary_offsets;
   std::vector<std::int32_t> lengths, rows;
   std::vector<std::uint32_t> targets;

@@ -10,33 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "../tiers/default_init_allocator.hpp"
 #include "error.hpp"
 
 namespace cudp::io {
 
-// std::allocator without the value-initialisation of resize(): a reader can size a buffer of hundreds of
-// megabytes and then fill it on several threads, each faulting in its own pages, instead of one thread zero-filling
-// (and faulting) all of it first, which took most of the load time of a 200 MB database.
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() = default;
-  template <class U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
-using ResidueBuffer = std::vector<std::uint8_t, DefaultInitAllocator<std::uint8_t>>;
+// Filled by the readers' threads, not zeroed first (tiers/default_init_allocator.hpp).
+using ResidueBuffer = std::vector<std::uint8_t, tiers::DefaultInitAllocator<std::uint8_t>>;
 
 struct SequenceSet {
   ResidueBuffer residues;                 // every sequence's codes, concatenated
