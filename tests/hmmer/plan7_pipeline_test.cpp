@@ -271,6 +271,41 @@ TEST_CASE("Pipeline stages: counts never grow, --max passes all, split calls equ
   REQUIRE(all.passed_forward == nonempty);
 }
 
+TEST_CASE("The MSV decision, with its shortcut for certain failures, is the P-value's test", "[plan7][pipeline][hmmer-examples]") {
+  const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
+  for (const std::int64_t L : {1, 2, 37, 350, 65535, 65536, 100000})
+    REQUIRE(cudp::hmmer::null1_score_by_table(L) == cudp::hmmer::null1_score(L));
+  REQUIRE(std::isnan(cudp::hmmer::null1_score_by_table(0)));  // as null1_score's 0 * log(0); no target uses it
+  const cudp::hmmer::HmmStats& stats = *e.hmm.stats;
+  for (const double F1 : {0.02, 1e-9, 0.5, 1.0}) {
+    cudp::hmmer::Plan7PipelineOptions options;
+    options.F1 = F1;
+    options.F2 = 1.0;  // whatever passes MSV has passed Viterbi: the decision is MSV's alone
+    options.bias_filter = false;
+    const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model, options);
+    cudp::hmmer::Plan7Pipeline::Workspace ws;
+    cudp::hmmer::Plan7PipelineCounts counts;
+    const std::vector<std::uint8_t> target(300, 3);
+    const float nullsc = cudp::hmmer::null1_score(300);
+    // Scores in steps of a thousandth of a bit (and a few ulps) over 40 bits around the F1 threshold.
+    const double threshold = stats.msv_mu - std::log(-std::log1p(-std::min(F1, 0.999999))) / stats.msv_lambda;
+    std::size_t passed = 0, failed = 0;
+    for (int k = -20000; k <= 20000; ++k) {
+      for (const int ulps : {-1, 0, 1}) {
+        float nats = static_cast<float>((threshold + k * 1e-3) * 0.69314718055994529) + nullsc;
+        for (int u = 0; u < std::abs(ulps); ++u) nats = std::nextafter(nats, ulps > 0 ? INFINITY : -INFINITY);
+        const double P = cudp::hmmer::filter_gumbel_survival(cudp::hmmer::filter_bits(nats, nullsc), stats.msv_mu,
+                                                             stats.msv_lambda);
+        const auto r = pipeline.after_msv(target.data(), target.size(), {cudp::hmmer::FilterStatus::Ok, nats}, counts, ws);
+        INFO("F1 " << F1 << ", " << k * 1e-3 << " bits from the threshold, P " << P);
+        REQUIRE(r.passed == !(P > F1));
+        ++(r.passed ? passed : failed);
+      }
+    }
+    if (F1 < 1.0) CHECK((passed > 0 && failed > 0));
+  }
+}
+
 TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7][pipeline][hmmer-examples]") {
   const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
   std::mt19937 rng(3);

@@ -47,4 +47,15 @@ inline float null1_score(std::int64_t L) {
                             std::log(1.0 - static_cast<double>(p1)));
 }
 
+// null1_score, looked up for the lengths below 65,536 (nearly every target's), which are computed once per process:
+// the MSV decisions of every target of a database need it, and its two logarithms were a third of their time.
+inline float null1_score_by_table(std::int64_t L) {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(std::size_t{1} << 16);
+    for (std::size_t n = 0; n < t.size(); ++n) t[n] = null1_score(static_cast<std::int64_t>(n));
+    return t;
+  }();
+  return L >= 0 && static_cast<std::uint64_t>(L) < table.size() ? table[static_cast<std::size_t>(L)] : null1_score(L);
+}
+
 }  // namespace cudp::hmmer

@@ -102,6 +102,7 @@ class Plan7Pipeline {
     options_.F1 = std::min(options_.F1, 1.0);
     options_.F2 = std::min(options_.F2, 1.0);
     options_.F3 = std::min(options_.F3, 1.0);
+    msv_fails_below_bits_ = fails_below_bits(stats_.msv_mu, stats_.msv_lambda, options_.F1);
     profile_ = configure_profile(model, null_model, Plan7Mode::MultihitLocal, 400);
     msv_ = make_msv_filter_profile(profile_, 400);
     viterbi_ = make_viterbi_filter_profile(profile_, 400);
@@ -145,8 +146,10 @@ class Plan7Pipeline {
     counts.targets += 1;
     counts.residues += L;
     if (L == 0) return r;
-    const float nullsc = null1_score(static_cast<std::int64_t>(L));
-    double P = filter_gumbel_survival(filter_bits(msv.nats, nullsc), stats_.msv_mu, stats_.msv_lambda);
+    const float nullsc = null1_score_by_table(static_cast<std::int64_t>(L));
+    const float msv_bits = filter_bits(msv.nats, nullsc);
+    if (msv_bits < msv_fails_below_bits_) return r;  // most targets: P > F1 whatever the rounding
+    double P = filter_gumbel_survival(msv_bits, stats_.msv_mu, stats_.msv_lambda);
     if (P > options_.F1) return r;
     counts.passed_msv += 1;
     counts.residues_passed_msv += L;
@@ -426,7 +429,16 @@ class Plan7Pipeline {
   static constexpr float kOmega = 1.0f / 256.0f;  // prior probability of the null2 hypothesis
   static constexpr double kLog2Reciprocal = 1.44269504088896341;
 
+  // The filter score of P-value F on a Gumbel survival curve, less a hundredth of a bit: below it P > F for
+  // certain (a hundredth of a bit moves P by more than half a percent, its rounding by 1e-15), so the test needs no
+  // exponentials; -inf where there is no such score (F = 1).
+  static float fails_below_bits(double mu, double lambda, double F) {
+    const double x = mu - std::log(-std::log1p(-F)) / lambda;
+    return lambda > 0 && std::isfinite(x) ? static_cast<float>(x - 0.01) : -std::numeric_limits<float>::infinity();
+  }
+
   Plan7PipelineOptions options_;
+  float msv_fails_below_bits_ = -std::numeric_limits<float>::infinity();
   std::string name_;
   int M_ = 0;
   const Plan7Alphabet* alphabet_;
