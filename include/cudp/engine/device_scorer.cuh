@@ -224,7 +224,8 @@ class DeviceScorer {
     auto* boundary = reserve_boundary<NarrowPolicy>(boundary_, database.boundary_slots());
     const std::size_t batches = database.batch_count();
     const bool query_major = !database.streamed();
-    ensure_events(batches * (query_major ? n : 1), n);
+    const std::size_t runs = batches * (query_major ? n : 1);  // timed kernel runs: per query and batch, or per batch
+    ensure_events(runs, n);
     const auto launch = [&](std::size_t i, std::size_t b, const tiers::TaskList<W>& tasks) {
       const int tier = database.batch_tier(b);
       launch_narrow(prepared[i].policy, tier, prepared[i].shapes[static_cast<std::size_t>(tier)], tasks, views[i],
@@ -266,7 +267,7 @@ class DeviceScorer {
       rescore_wide(params, prepared[i], scores, cs, rs);
       done(first + i);
     }
-    for (std::size_t e = 0; e < batches * (query_major ? n : 1); ++e) {
+    for (std::size_t e = 0; e < runs; ++e) {
       float ms = 0;
       CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, kernel_start(e), kernel_stop(e)));
       rs.tiers[static_cast<std::size_t>(database.batch_tier(e % batches))].ms += ms;

@@ -3,11 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "../tiers/default_init_allocator.hpp"
