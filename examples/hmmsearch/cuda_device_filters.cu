@@ -126,9 +126,12 @@ bool device_fits(const cudp::engine::SequencesView& db, std::string& why, int de
   return p.usable;
 }
 
-// One set of filters reading one device database: the resident one, or a slot of the streamed one.
+// One set of filters reading one device database: the resident one, or a slot of the streamed one. The MSV filter
+// of the next model runs over the whole database while the current model's Viterbi and Forward filters wait on the
+// host for their few thousand targets: theirs go first (device_stream.cuh).
 struct FilterSet {
-  explicit FilterSet(const cudp::engine::DeviceStripedDatabase& db) : msv(db), viterbi(db), forward(db) {}
+  explicit FilterSet(const cudp::engine::DeviceStripedDatabase& db)
+      : msv(db), viterbi(db, cudp::engine::StreamPriority::High), forward(db, cudp::engine::StreamPriority::High) {}
   cudp::hmmer::DeviceMsvFilter<cudp::lanes::s16x2> msv;
   cudp::hmmer::DeviceViterbiFilter<> viterbi;
   cudp::hmmer::DeviceForwardFilter<> forward;
@@ -210,20 +213,20 @@ std::string DeviceFilters::device_name() const {
 
 bool DeviceFilters::streamed() const { return impl_->stream != nullptr; }
 
-std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
-  return std::move(msv(std::vector<const cudp::hmmer::MsvFilterProfile*>{&profile}).front());
+cudp::hmmer::FilterSurvivors DeviceFilters::msv(const MsvRequest& request) {
+  return std::move(msv(std::vector<MsvRequest>{request}).front());
 }
 
-std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
-    const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
+std::vector<cudp::hmmer::FilterSurvivors> DeviceFilters::msv(const std::vector<MsvRequest>& requests) {
   impl_->use();
-  std::vector<std::vector<cudp::hmmer::FilterResult>> out(profiles.size());
+  std::vector<cudp::hmmer::FilterSurvivors> out(requests.size());
   std::vector<std::size_t> on_device;
-  for (std::size_t k = 0; k < profiles.size(); ++k) {
-    if (impl_->sets[0]->msv.fits(profiles[k]->M)) {
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    if (impl_->sets[0]->msv.fits(requests[k].profile->M)) {
       on_device.push_back(k);
     } else {
-      out[k] = impl_->host_msv(*profiles[k]);
+      out[k] = cudp::hmmer::keep_may_pass(impl_->host_msv(*requests[k].profile),
+                                          [&](std::size_t i) { return impl_->db.length(i); }, requests[k].may_pass);
     }
   }
   if (on_device.empty()) return out;
@@ -231,12 +234,13 @@ std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
   impl_->each_batch(impl_->all, [&](FilterSet& f, const cudp::engine::SequencesView&,
                                     const std::vector<std::uint32_t>& ids, std::size_t first) {
     for (const std::size_t k : on_device) {
-      auto part = f.msv.scores(*profiles[k], ids);
-      if (out[k].empty() && part.size() == impl_->all.size()) {
-        out[k] = std::move(part);  // the whole database in one batch: resident
+      cudp::hmmer::FilterSurvivors part = f.msv.survivors(*requests[k].profile, ids, requests[k].may_pass);
+      if (first == 0 && out[k].positions.empty()) {
+        out[k] = std::move(part);  // the first batch, or the whole database when it is resident
       } else {
-        out[k].resize(impl_->all.size());
-        std::copy(part.begin(), part.end(), out[k].begin() + static_cast<std::ptrdiff_t>(first));
+        for (const std::uint32_t position : part.positions)
+          out[k].positions.push_back(static_cast<std::uint32_t>(first) + position);
+        out[k].results.insert(out[k].results.end(), part.results.begin(), part.results.end());
       }
       kernel_ms += f.msv.last_kernel_ms();
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <cudp/hmmer/filter_survivors.hpp>
 #include <cudp/hmmer/plan7_filter_reference.hpp>
 #include <cudp/hmmer/plan7_odds_layout.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
@@ -27,6 +28,12 @@ std::vector<int> start_cuda(int gpus = 1, int process_on_node = 0, int processes
 // batches when it does not; if not even that, `why` says how much is needed and available.
 bool device_fits(const cudp::engine::SequencesView& db, std::string& why, int device = -1);
 
+// A model's MSV filter profile and its test of certain failure (Plan7Pipeline::msv_test).
+struct MsvRequest {
+  const cudp::hmmer::MsvFilterProfile* profile = nullptr;
+  cudp::hmmer::MsvMayPass may_pass;
+};
+
 class DeviceFilters {
  public:
   // Uploads the database once (residues in Plan7 alphabet codes) to serve every model of the run, or, when it does
@@ -39,10 +46,12 @@ class DeviceFilters {
 
   std::string device_name() const;
   bool streamed() const;  // the database goes through the GPU in batches
-  // p7_MSVFilter for every target; the profile's length model is reconfigured per target on the device.
-  std::vector<cudp::hmmer::FilterResult> msv(const cudp::hmmer::MsvFilterProfile& profile);
+  // p7_MSVFilter for every target, the profile's length model set per target on the device. Only the results of
+  // the targets that may pass come back (positions: target indices); the certain failures (may_pass false) are
+  // set aside on the GPU.
+  cudp::hmmer::FilterSurvivors msv(const MsvRequest& request);
   // The same for several models: a streamed database goes through the GPU once for all of them, not once each.
-  std::vector<std::vector<cudp::hmmer::FilterResult>> msv(const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles);
+  std::vector<cudp::hmmer::FilterSurvivors> msv(const std::vector<MsvRequest>& requests);
   // p7_ViterbiFilter for the listed targets (indices into the database), in that order.
   std::vector<cudp::hmmer::FilterResult> viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                  const std::vector<std::uint32_t>& targets);

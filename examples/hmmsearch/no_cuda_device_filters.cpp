@@ -24,12 +24,11 @@ DeviceFilters::~DeviceFilters() = default;
 std::string DeviceFilters::device_name() const { return "none"; }
 bool DeviceFilters::streamed() const { return false; }
 
-std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile&) {
+cudp::hmmer::FilterSurvivors DeviceFilters::msv(const MsvRequest&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
-std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
-    const std::vector<const cudp::hmmer::MsvFilterProfile*>&) {
+std::vector<cudp::hmmer::FilterSurvivors> DeviceFilters::msv(const std::vector<MsvRequest>&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 

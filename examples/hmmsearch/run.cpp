@@ -89,10 +89,11 @@ void upload_parts(Searcher& searcher, const std::vector<int>& devices) {
 
 // A database streamed through the GPU goes through it once for the MSV filter of a group of models, not once per
 // model (the later filters read only the few targets that pass it): the group's MSV results, [GPU part][model].
-// Each model's results take 8 bytes a target; a group holds at most 1 GiB of them, and 16 models.
-using MsvPass = std::vector<std::vector<std::vector<cudp::hmmer::FilterResult>>>;
+// Each model's results are those of the targets that may pass its MSV filter (FilterSurvivors), 12 bytes each,
+// all of them under --max; a group holds at most 1 GiB of them, and 16 models.
+using MsvPass = std::vector<std::vector<cudp::hmmer::FilterSurvivors>>;
 
-MsvPass msv_pass(const Searcher& searcher, const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles);
+MsvPass msv_pass(const Searcher& searcher, const std::vector<MsvRequest>& requests);
 
 // Whether the database is on the GPU(s), and whole there (a streamed one has one pass in flight at a time).
 bool on_gpu(const Searcher& searcher) { return searcher.device != nullptr || !searcher.parts.empty(); }
@@ -106,22 +107,27 @@ std::size_t models_per_pass(const Searcher& searcher) {
   if (!streamed(searcher)) return 1;
   std::size_t most_targets = searcher.device ? searcher.db.size() : 0;
   for (const GpuPart& part : searcher.parts) most_targets = std::max(most_targets, part.db.size());
-  const std::size_t bytes = std::max<std::size_t>(1, most_targets * sizeof(cudp::hmmer::FilterResult));
+  const std::size_t bytes =
+      std::max<std::size_t>(1, most_targets * (sizeof(cudp::hmmer::FilterResult) + sizeof(std::uint32_t)));
   return std::clamp<std::size_t>((std::size_t{1} << 30) / bytes, 1, 16);
 }
 
-MsvPass msv_pass(const Searcher& searcher, const std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
-  std::vector<const cudp::hmmer::MsvFilterProfile*> profiles;
-  for (const auto& pipeline : group) profiles.push_back(&pipeline->msv_profile());
-  return msv_pass(searcher, profiles);
+MsvRequest msv_request(const cudp::hmmer::Plan7Pipeline& pipeline) {
+  return {&pipeline.msv_profile(), pipeline.msv_test()};
 }
-MsvPass msv_pass(const Searcher& searcher, const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
+
+MsvPass msv_pass(const Searcher& searcher, const std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
+  std::vector<MsvRequest> requests;
+  for (const auto& pipeline : group) requests.push_back(msv_request(*pipeline));
+  return msv_pass(searcher, requests);
+}
+MsvPass msv_pass(const Searcher& searcher, const std::vector<MsvRequest>& requests) {
   MsvPass pass(std::max<std::size_t>(1, searcher.parts.size()));
   if (searcher.parts.empty()) {
-    pass[0] = searcher.device->msv(profiles);
+    pass[0] = searcher.device->msv(requests);
     return pass;
   }
-  cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(profiles); });
+  cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(requests); });
   return pass;
 }
 
@@ -426,8 +432,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
         t = times.add("msv filter, waited for", t);
         if (m + 1 < models.size()) {
           next_pipeline = std::make_unique<const cudp::hmmer::Plan7Pipeline>(models[m + 1], null_model, pipeline_options);
-          next_pass = std::async(std::launch::async, [&searcher, profile = &next_pipeline->msv_profile()] {
-            return msv_pass(searcher, std::vector<const cudp::hmmer::MsvFilterProfile*>{profile});
+          next_pass = std::async(std::launch::async, [&searcher, request = msv_request(*next_pipeline)] {
+            return msv_pass(searcher, std::vector<MsvRequest>{request});
           });
         }
       }

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include <cudp/engine/sequences.hpp>
+#include <cudp/tiers/default_init_allocator.hpp>
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "host_filters.hpp"
@@ -109,12 +110,16 @@ class PassRecorder {
   std::size_t i_;
 };
 
+// Each target's null score for the stages after MSV (Plan7Pipeline::AfterMsv::filter_nats), by target: written and
+// read only for the targets that pass the MSV stage, so not zeroed first.
+using FilterNats = std::vector<float, cudp::tiers::DefaultInitAllocator<float>>;
+
 // Targets whose device Forward score, given 0.05 bits to spare (a thousand times the float rounding), still fails
 // F3 are dropped; the others go on. Everything goes on when the device has no Forward for the model or F3 is off.
 template <class Filters>
 std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline, Filters& filters,
                                                   const std::vector<std::uint32_t>& targets,
-                                                  const std::vector<float>& filter_nats) {
+                                                  const FilterNats& filter_nats) {
   const double F3 = pipeline.options().F3;
   const auto& stats = pipeline.profile().stats;
   if (targets.empty() || F3 >= 1.0 || !stats) return targets;
@@ -458,12 +463,26 @@ class EnvelopeShare {
   std::size_t device_envelopes_ = 0;
 };
 
+// The MSV filter's results of the targets that may pass it: the device sets the others aside where it runs, the
+// host's filters give every target's and the certain failures are dropped here.
+cudp::hmmer::FilterSurvivors msv_survivors(DeviceFilters& filters, const Plan7Pipeline& pipeline,
+                                           const cudp::io::SequenceSet&) {
+  return filters.msv(MsvRequest{&pipeline.msv_profile(), pipeline.msv_test()});
+}
+#if CUDP_HAS_SSE_LANES
+cudp::hmmer::FilterSurvivors msv_survivors(HostFilters& filters, const Plan7Pipeline& pipeline,
+                                           const cudp::io::SequenceSet& db) {
+  return cudp::hmmer::keep_may_pass(filters.msv(pipeline.msv_profile()), [&](std::size_t i) { return db.length(i); },
+                                    pipeline.msv_test());
+}
+#endif
+
 // The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
 // host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
 template <class Filters>
 SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
                             int threads, std::atomic<std::uint64_t>* progress, bool count_per_target,
-                            const std::vector<cudp::hmmer::FilterResult>* msv_given = nullptr) {
+                            const cudp::hmmer::FilterSurvivors* msv_given = nullptr) {
   const std::size_t n = db.size();
   std::vector<std::array<std::uint8_t, 4>> passed(count_per_target ? n : 0, std::array<std::uint8_t, 4>{});
   std::vector<std::array<std::uint8_t, 4>>* record = count_per_target ? &passed : nullptr;
@@ -471,36 +490,50 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
 
-  // Stage 1-2: MSV on the device for every target, the decisions (and the bias filter) on the host.
-  std::vector<cudp::hmmer::FilterResult> msv_computed;
-  if (msv_given == nullptr) msv_computed = filters.msv(pipeline.msv_profile());
-  const std::vector<cudp::hmmer::FilterResult>& msv = msv_given != nullptr ? *msv_given : msv_computed;
+  // Stage 1-2: the MSV filter for every target, which hands back the few that may pass it (on the GPU the certain
+  // failures are set aside there); the decisions and the bias filter of those on the host.
+  cudp::hmmer::FilterSurvivors msv_computed;
+  if (msv_given == nullptr) msv_computed = msv_survivors(filters, pipeline, db);
+  const cudp::hmmer::FilterSurvivors& msv = msv_given != nullptr ? *msv_given : msv_computed;
   t = times.add("msv filter", t);
-  if (msv.size() != n) throw std::logic_error("DeviceFilters::msv returned a result count unlike the database's");
+  const std::size_t s = msv.size();
+  if (msv.results.size() != s || (s > 0 && msv.positions.back() >= n))
+    throw std::logic_error("the MSV filter returned results that do not fit the database");
   enum : std::uint8_t { kRejected = 0, kViterbi = 1, kForward = 2 };
-  // The decisions are cheap but for the bias filter of the MSV survivors, which clump where a database holds a
-  // family's members side by side (the hit-rich benchmark's 900 planted samples: with runs of 2048 targets one
-  // thread took all of them, 35 ms of a 0.23 s search on 16 cores); runs of 64 spread a clump over the threads.
-  constexpr std::size_t kDecisionGrain = 64;
-  std::vector<std::uint8_t> stage(n, kRejected);
-  std::vector<float> filter_nats(n, 0.0f);
+  // The decisions are cheap but for the bias filter, whose targets clump where a database holds a family's members
+  // side by side (the hit-rich benchmark's 900 planted samples: with runs of 2048 targets one thread took all of
+  // them, 35 ms of a 0.23 s search on 16 cores); runs of 16 spread a clump over the threads.
+  constexpr std::size_t kDecisionGrain = 16;
+  std::vector<std::uint8_t> stage(s, kRejected);  // by survivor
+  // By target, read only for the targets that pass the MSV stage.
+  FilterNats filter_nats(n);
   workers.run(
-      n,
-      [&](Worker& w, std::size_t i) {
+      s,
+      [&](Worker& w, std::size_t j) {
+        const std::size_t i = msv.positions[j];
         const PassRecorder recorder(record, w.counts, i);
-        const auto r = pipeline.after_msv(db.data(i), db.length(i), msv[i], w.counts, w.workspace);
+        const auto r = pipeline.after_msv(db.data(i), db.length(i), msv.results[j], w.counts, w.workspace);
         filter_nats[i] = r.filter_nats;
-        stage[i] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
-        if (progress != nullptr && (i & 4095) == 4095) progress->fetch_add(4096, std::memory_order_relaxed);
+        stage[j] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
       },
       kDecisionGrain);
-  if (progress != nullptr) progress->fetch_add(n & 4095, std::memory_order_relaxed);
+  // The targets set aside count as targets and residues, as after_msv counts them.
+  cudp::hmmer::Plan7PipelineCounts set_aside;
+  set_aside.targets = n - s;
+  set_aside.residues = db.offsets[n] - db.offsets[0];
+  for (const std::uint32_t i : msv.positions) set_aside.residues -= db.length(i);
+  if (progress != nullptr) progress->fetch_add(n, std::memory_order_relaxed);
   t = times.add("msv decisions + bias", t);
 
   // Stage 3: the Viterbi filter on the device for the targets that need it.
   std::vector<std::uint32_t> viterbi_targets;
-  for (std::size_t i = 0; i < n; ++i)
-    if (stage[i] == kViterbi) viterbi_targets.push_back(static_cast<std::uint32_t>(i));
+  std::vector<std::uint32_t> viterbi_survivors;  // their places among the survivors
+  for (std::size_t j = 0; j < s; ++j) {
+    if (stage[j] == kViterbi) {
+      viterbi_targets.push_back(msv.positions[j]);
+      viterbi_survivors.push_back(static_cast<std::uint32_t>(j));
+    }
+  }
   if (!viterbi_targets.empty()) {
     const std::vector<cudp::hmmer::FilterResult> vit = filters.viterbi(pipeline.viterbi_profile(), viterbi_targets);
     if (vit.size() != viterbi_targets.size())
@@ -509,7 +542,8 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     workers.run(viterbi_targets.size(), [&](Worker& w, std::size_t j) {
       const std::size_t i = viterbi_targets[j];
       const PassRecorder recorder(record, w.counts, i);
-      stage[i] = pipeline.after_viterbi(db.length(i), vit[j], filter_nats[i], w.counts) ? kForward : kRejected;
+      stage[viterbi_survivors[j]] =
+          pipeline.after_viterbi(db.length(i), vit[j], filter_nats[i], w.counts) ? kForward : kRejected;
     }, 256);
   }
   t = times.add("viterbi decisions", t);
@@ -517,8 +551,8 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   // Stage 4: Forward on the device sets aside the targets that clearly fail F3; the host pipeline computes Forward
   // again for the rest and makes the decision, so the device's float rounding cannot change an answer.
   std::vector<std::uint32_t> survivors;
-  for (std::size_t i = 0; i < n; ++i)
-    if (stage[i] == kForward) survivors.push_back(static_cast<std::uint32_t>(i));
+  for (std::size_t j = 0; j < s; ++j)
+    if (stage[j] == kForward) survivors.push_back(msv.positions[j]);
   survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
   t = times.add("forward pre-filter", t);
 
@@ -578,6 +612,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     t = times.add("domains + scores", t);
   }
   SearchOutcome outcome = workers.collect();
+  outcome.counts.merge(set_aside);
   outcome.passed = std::move(passed);
   return outcome;
 }
@@ -605,7 +640,7 @@ SearchOutcome search_on_host(const Plan7Pipeline& pipeline, const cudp::io::Sequ
 
 SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress,
-                                 bool count_per_target, const std::vector<cudp::hmmer::FilterResult>* msv) {
+                                 bool count_per_target, const cudp::hmmer::FilterSurvivors* msv) {
   return staged_search(pipeline, db, filters, threads, progress, count_per_target, msv);
 }
 

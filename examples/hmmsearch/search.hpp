@@ -34,6 +34,6 @@ SearchOutcome search_on_host(const cudp::hmmer::Plan7Pipeline& pipeline, const c
 SearchOutcome search_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr,
                                  bool count_per_target = false,
-                                 const std::vector<cudp::hmmer::FilterResult>* msv = nullptr);
+                                 const cudp::hmmer::FilterSurvivors* msv = nullptr);
 
 }  // namespace hmmsearch

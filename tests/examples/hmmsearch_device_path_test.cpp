@@ -267,20 +267,21 @@ TEST_CASE("cudp-hmmsearch with MSV results from a pass of several models gives e
   const auto db = hmmsearch::load_database(targets, alphabet, "models.hmm");
   hmmsearch::DeviceFilters device(cudp::engine::view_of(db));
   std::vector<std::unique_ptr<cudp::hmmer::Plan7Pipeline>> pipelines;
-  std::vector<const cudp::hmmer::MsvFilterProfile*> profiles;
+  std::vector<hmmsearch::MsvRequest> requests;
   for (const auto& model : models) {
     pipelines.push_back(std::make_unique<cudp::hmmer::Plan7Pipeline>(model, null_model));
-    profiles.push_back(&pipelines.back()->msv_profile());
+    requests.push_back({&pipelines.back()->msv_profile(), pipelines.back()->msv_test()});
   }
-  const auto pass = device.msv(profiles);
+  const auto pass = device.msv(requests);
   REQUIRE(pass.size() == models.size());
   for (std::size_t m = 0; m < models.size(); ++m) {
     INFO("model " << models[m].name);
-    const auto own = device.msv(*profiles[m]);
-    REQUIRE(pass[m].size() == own.size());
+    const auto own = device.msv(requests[m]);
+    REQUIRE(pass[m].positions == own.positions);
+    REQUIRE(pass[m].size() == own.results.size());
     for (std::size_t t = 0; t < own.size(); ++t) {
-      REQUIRE(pass[m][t].status == own[t].status);
-      REQUIRE(pass[m][t].nats == own[t].nats);
+      REQUIRE(pass[m].results[t].status == own.results[t].status);
+      REQUIRE(pass[m].results[t].nats == own.results[t].nats);
     }
     require_identical(hmmsearch::search_with_device(*pipelines[m], db, device, 2, nullptr, false, &pass[m]),
                       hmmsearch::search_with_device(*pipelines[m], db, device, 2));

@@ -44,24 +44,23 @@ DeviceFilters::~DeviceFilters() = default;
 std::string DeviceFilters::device_name() const { return "emulated on the host"; }
 bool DeviceFilters::streamed() const { return false; }
 
-std::vector<cudp::hmmer::FilterResult> DeviceFilters::msv(const cudp::hmmer::MsvFilterProfile& profile) {
-  std::vector<cudp::hmmer::FilterResult> out;
-  cudp::hmmer::MsvFilterProfile p = profile;
+cudp::hmmer::FilterSurvivors DeviceFilters::msv(const MsvRequest& request) {
+  std::vector<cudp::hmmer::FilterResult> all;
+  cudp::hmmer::MsvFilterProfile p = *request.profile;
   for (std::size_t i = 0; i < impl_->db.count; ++i) {
     p.set_target_length(impl_->db.length(i));
-    out.push_back(cudp::hmmer::msv_filter(p, impl_->db.data(i), impl_->db.length(i)));
+    all.push_back(cudp::hmmer::msv_filter(p, impl_->db.data(i), impl_->db.length(i)));
   }
-  return out;
+  return cudp::hmmer::keep_may_pass(all, [&](std::size_t i) { return impl_->db.length(i); }, request.may_pass);
 }
 
-std::vector<std::vector<cudp::hmmer::FilterResult>> DeviceFilters::msv(
-    const std::vector<const cudp::hmmer::MsvFilterProfile*>& profiles) {
+std::vector<cudp::hmmer::FilterSurvivors> DeviceFilters::msv(const std::vector<MsvRequest>& requests) {
   {
     const std::lock_guard<std::mutex> hold(emulated_msv_lock);
     emulated_msv_threads.push_back(std::this_thread::get_id());
   }
-  std::vector<std::vector<cudp::hmmer::FilterResult>> out;
-  for (const cudp::hmmer::MsvFilterProfile* profile : profiles) out.push_back(msv(*profile));
+  std::vector<cudp::hmmer::FilterSurvivors> out;
+  for (const MsvRequest& request : requests) out.push_back(msv(request));
   return out;
 }
 

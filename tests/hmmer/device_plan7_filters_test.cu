@@ -88,6 +88,46 @@ TEST_CASE("device MSV equals HMMER's on every shape, s16x2 and u8x4", "[gpu][pla
   REQUIRE(overflowed_targets > 0);
 }
 
+// survivors() hands back only the targets a test of certain failure keeps, in the order of the ids given, set
+// aside on the device by the least J value per length: the same list and results as the full answers filtered on
+// the host, for tests that keep none, some and all (a length term makes the cut differ by length), and for a
+// subset of the targets in an order of its own.
+TEST_CASE("device MSV survivors are HMMER's answers that the test keeps, s16x2 and u8x4", "[gpu][plan7]") {
+  int kept = 0, dropped = 0;
+  for (auto& c : msv_cases()) {
+    const engine::DeviceStripedDatabase db(c.view());
+    const auto all = answers_of(c, test::reference_msv);
+    std::vector<float> scores;
+    for (const auto& r : all) scores.push_back(r.nats);
+    std::sort(scores.begin(), scores.end());
+    std::vector<std::uint32_t> subset;
+    for (std::size_t i = c.ids.size(); i-- > 0;)
+      if (i % 3 != 1) subset.push_back(c.ids[i]);
+    hmmer::DeviceMsvFilter<lanes::s16x2> words(db);
+    hmmer::DeviceMsvFilter<lanes::u8x4> bytes(db);
+    for (const float quantile : {0.0f, 0.5f, 0.9f, 1.0f}) {
+      const float cut = quantile >= 1.0f ? INFINITY : scores[static_cast<std::size_t>(quantile * (scores.size() - 1))];
+      const hmmer::MsvMayPass may_pass = [cut](std::uint32_t L, float nats) { return nats - 1e-3f * L >= cut - 0.5f; };
+      for (const auto* ids : {&c.ids, &subset}) {
+        std::vector<hmmer::FilterResult> want_all;
+        for (const std::uint32_t id : *ids) want_all.push_back(all[std::find(c.ids.begin(), c.ids.end(), id) - c.ids.begin()]);
+        const auto want = hmmer::keep_may_pass(want_all, [&](std::size_t i) { return c.length((*ids)[i]); }, may_pass);
+        for (int lane = 0; lane < 2; ++lane) {
+          const auto got = lane == 0 ? words.survivors(c.msv, *ids, may_pass) : bytes.survivors(c.msv, *ids, may_pass);
+          INFO("M=" << c.msv.M << ", cut " << cut << ", " << ids->size() << " ids, lane " << (lane == 0 ? "s16x2" : "u8x4"));
+          REQUIRE(got.positions == want.positions);
+          REQUIRE(got.results.size() == want.results.size());
+          for (std::size_t k = 0; k < want.size(); ++k) CHECK(test::same_filter_result(got.results[k], want.results[k]));
+        }
+        kept += static_cast<int>(want.size());
+        dropped += static_cast<int>(ids->size() - want.size());
+      }
+    }
+  }
+  CHECK(kept > 1000);
+  CHECK(dropped > 1000);
+}
+
 // SSV's answers include NoResult (p7_SSVFilter's eslENORESULT), which must come back as such: hits strong enough
 // that the J state might have been used or the overflow test is not conclusive, and lengths whose N->B cost leaves
 // no room in the signed bytes. The consensus runs of the cases produce many.

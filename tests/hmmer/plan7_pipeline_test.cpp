@@ -19,6 +19,7 @@
 
 #include "cudp/io/fasta.hpp"
 #include "cudp/hmmer/hmm_file.hpp"
+#include "cudp/hmmer/striped_tables.hpp"
 #include "../support/test_data.hpp"
 #include "random_plan7.hpp"
 
@@ -299,11 +300,61 @@ TEST_CASE("The MSV decision, with its shortcut for certain failures, is the P-va
         const auto r = pipeline.after_msv(target.data(), target.size(), {cudp::hmmer::FilterStatus::Ok, nats}, counts, ws);
         INFO("F1 " << F1 << ", " << k * 1e-3 << " bits from the threshold, P " << P);
         REQUIRE(r.passed == !(P > F1));
+        REQUIRE((pipeline.msv_may_pass(300, nats) || !r.passed));  // what may_pass drops certainly fails
         ++(r.passed ? passed : failed);
       }
     }
     if (F1 < 1.0) CHECK((passed > 0 && failed > 0));
   }
+}
+
+// The GPU sets aside the targets whose MSV J value is below the least one of their length: exactly those for which
+// msv_may_pass is false, for every length and J value, in both lanes' tables.
+template <class Lane>
+void check_least_j(const cudp::hmmer::Plan7Pipeline& pipeline, std::uint32_t max_length) {
+  const cudp::hmmer::MsvFilterProfile& profile = pipeline.msv_profile();
+  const auto shape = cudp::hmmer::striped_shape_for(profile.M, 1, Lane::width);
+  const auto tables = cudp::hmmer::stripe_msv<Lane>(profile, shape, max_length);
+  const auto least = cudp::hmmer::msv_least_j_by_length(profile, tables, pipeline.msv_test());
+  REQUIRE(least.size() == max_length + 1);
+  std::size_t kept = 0, dropped = 0;
+  for (std::uint32_t L = 0; L <= max_length; ++L) {
+    for (int j = 0; j <= 255; ++j) {
+      typename cudp::hmmer::Plan7Msv<Lane>::Result raw;
+      raw.xJ = j;
+      const cudp::hmmer::FilterResult r = cudp::hmmer::msv_filter_result(profile, tables, L, raw);
+      INFO("L " << L << ", xJ " << j << ", least " << least[L] << ", nats " << r.nats);
+      REQUIRE((j >= least[L]) == pipeline.msv_may_pass(L, r.nats));
+      ++(j >= least[L] ? kept : dropped);
+    }
+  }
+  CHECK((kept > 0 && dropped > 0));
+  typename cudp::hmmer::Plan7Msv<Lane>::Result overflow;
+  overflow.status = cudp::recurrences::StripedStatus::Overflow;
+  REQUIRE(pipeline.msv_may_pass(7, cudp::hmmer::msv_filter_result(profile, tables, 7, overflow).nats));
+}
+
+TEST_CASE("The least MSV J value per length keeps exactly the targets that may pass", "[plan7][pipeline][hmmer-examples]") {
+  for (const char* model : {"tutorial/globins4.hmm", "tutorial/Pkinase.hmm"}) {
+    const Example e = load(model, "tutorial/globins45.fa");
+    for (const double F1 : {0.02, 1e-6, 0.9}) {
+      INFO(model << ", F1 " << F1);
+      cudp::hmmer::Plan7PipelineOptions options;
+      options.F1 = F1;
+      const cudp::hmmer::Plan7Pipeline pipeline(e.hmm, e.null_model, options);
+      check_least_j<cudp::lanes::s16x2>(pipeline, 3000);
+      check_least_j<cudp::lanes::u8x4>(pipeline, 3000);
+    }
+  }
+  const Example e = load("tutorial/globins4.hmm", "tutorial/globins45.fa");
+  cudp::hmmer::Plan7PipelineOptions max;
+  max.max = true;
+  const cudp::hmmer::Plan7Pipeline everything(e.hmm, e.null_model, max);
+  const auto& profile = everything.msv_profile();
+  const auto tables = cudp::hmmer::stripe_msv<cudp::lanes::s16x2>(
+      profile, cudp::hmmer::striped_shape_for(profile.M, 1, cudp::lanes::s16x2::width), 500);
+  const auto least = cudp::hmmer::msv_least_j_by_length(profile, tables, everything.msv_test());
+  for (std::uint32_t L = 1; L <= 500; ++L) REQUIRE(least[L] == 0);  // --max: every target goes on
 }
 
 TEST_CASE("Two planted domains are found as two envelopes around them", "[plan7][pipeline][hmmer-examples]") {

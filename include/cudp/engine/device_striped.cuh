@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/gather.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/scatter.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -20,6 +22,7 @@
 #include "../tiers/striped_rows.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
+#include "device_stream.cuh"
 #include "sequences.hpp"
 #include "striped_tuning.hpp"
 
@@ -116,6 +119,25 @@ int shape_index(int forced, int M, int width) {
 
 }  // namespace detail
 
+// The results a run kept, with their places in the list of targets it was given (ascending).
+template <class Result>
+struct KeptResults {
+  std::vector<std::uint32_t> positions;
+  std::vector<Result> results;
+};
+
+namespace detail {
+// copy_if's stencil test: the (result, target length) pair through the caller's Keep.
+template <class Keep>
+struct KeepPair {
+  Keep keep;
+  template <class Pair>
+  __device__ bool operator()(const Pair& p) const {
+    return keep(thrust::get<0>(p), thrust::get<1>(p));
+  }
+};
+}  // namespace detail
+
 // Runs Policy over the database targets `ids` with the model `md` (device pointers), whose shape is Menu's entry
 // `shape_index`. Results come back in the order of ids. Targets run longest first so that the last warps to
 // finish hold short ones; the sort and the return to the given order run on the device (sorting the 570,000 ids of
@@ -123,7 +145,9 @@ int shape_index(int forced, int M, int width) {
 template <class Policy, class Menu>
 class DeviceStripedRunner {
  public:
-  explicit DeviceStripedRunner(const DeviceStripedDatabase& db) : db_(db) {
+  // priority: that of the runner's own stream (see device_stream.cuh).
+  explicit DeviceStripedRunner(const DeviceStripedDatabase& db, StreamPriority priority = StreamPriority::Default)
+      : db_(db), stream_(priority) {
     CUDP_CUDA_CHECK(cudaEventCreate(&start_));
     CUDP_CUDA_CHECK(cudaEventCreate(&stop_));
   }
@@ -136,15 +160,58 @@ class DeviceStripedRunner {
 
   std::vector<typename Policy::Result> run(int shape_index, const typename Policy::Model& md,
                                            const std::vector<std::uint32_t>& ids) {
+    const std::size_t n = launch(shape_index, md, ids);
+    results_.reserve(n);
+    thrust::scatter(stream_.policy(), sorted_results_.get(), sorted_results_.get() + n, positions_.get(),
+                    results_.get());
+    std::vector<typename Policy::Result> results(n);
+    results_.download(results.data(), n, stream_.get());
+    finish_timing();
+    return results;
+  }
+
+  // The same run, but only the results that keep(result, target length) accepts (a device functor) come back,
+  // with their places in ids, in the order of ids: a filter that knows its certain failures sets them aside here,
+  // and the copy shrinks with them.
+  template <class Keep>
+  KeptResults<typename Policy::Result> run_kept(int shape_index, const typename Policy::Model& md,
+                                                const std::vector<std::uint32_t>& ids, Keep keep) {
+    const std::size_t n = launch(shape_index, md, ids);
+    const auto on_stream = stream_.policy();
+    results_.reserve(n);
+    kept_positions_.reserve(n);
+    const auto from = thrust::make_zip_iterator(thrust::make_tuple(positions_.get(), sorted_results_.get()));
+    const auto tested = thrust::make_zip_iterator(thrust::make_tuple(sorted_results_.get(), lengths_.get()));
+    const auto to = thrust::make_zip_iterator(thrust::make_tuple(kept_positions_.get(), results_.get()));
+    const std::size_t kept =
+        static_cast<std::size_t>(thrust::copy_if(on_stream, from, from + n, tested, to, detail::KeepPair<Keep>{keep}) - to);
+    thrust::sort_by_key(on_stream, kept_positions_.get(), kept_positions_.get() + kept, results_.get());
+    KeptResults<typename Policy::Result> out;
+    out.positions.resize(kept);
+    out.results.resize(kept);
+    kept_positions_.download(out.positions.data(), kept, stream_.get());
+    results_.download(out.results.data(), kept, stream_.get());
+    finish_timing();
+    return out;
+  }
+  double kernel_ms() const { return kernel_ms_; }
+  double last_kernel_ms() const { return last_kernel_ms_; }
+  // The stream the runner's copies and kernels go on: a filter's uploads of its model go there too.
+  cudaStream_t stream() const { return stream_.get(); }
+
+ private:
+  // Sorts the ids longest first on the device (once for a list and a database generation) and queues the kernel,
+  // its results in sorted_results_, the sorted lengths in lengths_; returns the number of targets.
+  std::size_t launch(int shape_index, const typename Policy::Model& md, const std::vector<std::uint32_t>& ids) {
     const std::size_t n = ids.size();
-    const auto on_stream = thrust::cuda::par.on(0);
+    const auto on_stream = stream_.policy();
     // Every model of a run filters the whole database: sort that list once (per batch of a streamed database).
     if (ids != last_ids_ || db_.generation() != last_generation_) {
       given_.reserve(n);
       sorted_.reserve(n);
       positions_.reserve(n);
       lengths_.reserve(n);
-      given_.upload(ids);
+      given_.upload(ids, stream_.get());
       std::uint32_t* given = given_.get();
       std::uint32_t* lengths = lengths_.get();
       std::uint32_t* positions = positions_.get();
@@ -156,33 +223,29 @@ class DeviceStripedRunner {
       last_generation_ = db_.generation();
     }
     sorted_results_.reserve(n);
-    results_.reserve(n);
     tiers::StripedTargets targets{db_.residues(), db_.offsets(), sorted_.get(), static_cast<std::uint32_t>(n)};
-    CUDP_CUDA_CHECK(cudaEventRecord(start_));
+    CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_.get()));
     if (n != 0) {
-      detail::launch_striped_shape<Policy, Menu>(shape_index, md, targets, sorted_results_.get(), 0,
+      detail::launch_striped_shape<Policy, Menu>(shape_index, md, targets, sorted_results_.get(), stream_.get(),
                                                  std::make_index_sequence<Menu::size>{});
     }
-    CUDP_CUDA_CHECK(cudaEventRecord(stop_));
-    thrust::scatter(on_stream, sorted_results_.get(), sorted_results_.get() + n, positions_.get(), results_.get());
-    std::vector<typename Policy::Result> results(n);
-    results_.download(results.data(), n);
+    CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_.get()));
+    return n;
+  }
+  void finish_timing() {
     CUDP_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     kernel_ms_ += ms;
     last_kernel_ms_ = ms;
-    return results;
   }
-  double kernel_ms() const { return kernel_ms_; }
-  double last_kernel_ms() const { return last_kernel_ms_; }
 
- private:
   const DeviceStripedDatabase& db_;
+  DeviceStream stream_;
   std::vector<std::uint32_t> last_ids_;
   std::uint64_t last_generation_ = 0;
   // The ids as given, sorted longest first, and each sorted entry's place in the given list.
-  DeviceBuffer<std::uint32_t> given_, sorted_, positions_, lengths_;
+  DeviceBuffer<std::uint32_t> given_, sorted_, positions_, lengths_, kept_positions_;
   DeviceBuffer<typename Policy::Result> sorted_results_, results_;
   cudaEvent_t start_{}, stop_{};
   double kernel_ms_ = 0, last_kernel_ms_ = 0;
@@ -193,7 +256,8 @@ class DeviceStripedRunner {
 template <class Policy, class Menu>
 class StripedFilterRun {
  public:
-  explicit StripedFilterRun(const DeviceStripedDatabase& db) : db_(db), runner_(db) {}
+  explicit StripedFilterRun(const DeviceStripedDatabase& db, StreamPriority priority = StreamPriority::Default)
+      : db_(db), runner_(db, priority) {}
 
   recurrences::StripedShape last_shape() const { return last_shape_; }
   double kernel_ms() const { return runner_.kernel_ms(); }

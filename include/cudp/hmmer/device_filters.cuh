@@ -14,11 +14,22 @@
 #include "../lanes/s16x2.hpp"
 #include "../lanes/u8x4.hpp"
 #include "../tiers/parallel_for.hpp"
+#include "filter_survivors.hpp"
 #include "striped_tables.hpp"
 
 namespace cudp::hmmer {
 
 namespace detail {
+
+// The MSV targets that may pass: an overflow, or a J value at least the least one of the target's length
+// (msv_least_j_by_length); the rest certainly fail.
+struct MsvMayPassOnDevice {
+  const std::int32_t* least_j;  // by target length
+  template <class Result>
+  __device__ bool operator()(const Result& r, std::uint32_t length) const {
+    return r.status == recurrences::StripedStatus::Overflow || r.xJ >= least_j[length];
+  }
+};
 
 // The filters that read the MSV tables (stripe_msv) differ only in the policy, the lanes in which it gives HMMER's
 // bytes, what it reads on the device, and how its raw result becomes HMMER's answer.
@@ -37,9 +48,9 @@ struct MsvFilterKind {
   template <class L>
   static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables,
                                           engine::DeviceBuffer<typename L::word>& costs,
-                                          engine::DeviceBuffer<std::uint8_t>& moves) {
-    costs.upload(tables.costs);
-    moves.upload(tables.move_costs);
+                                          engine::DeviceBuffer<std::uint8_t>& moves, cudaStream_t stream) {
+    costs.upload(tables.costs, stream);
+    moves.upload(tables.move_costs, stream);
     return tables.model(costs.get(), moves.get());
   }
   template <class L, class Result>
@@ -67,8 +78,8 @@ struct SsvFilterKind {
   template <class L>
   static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables,
                                           engine::DeviceBuffer<typename L::word>& costs,
-                                          engine::DeviceBuffer<std::uint8_t>&) {
-    costs.upload(tables.costs);
+                                          engine::DeviceBuffer<std::uint8_t>&, cudaStream_t stream) {
+    costs.upload(tables.costs, stream);
     return tables.ssv_model(costs.get());
   }
   template <class L, class Result>
@@ -91,7 +102,8 @@ class MsvTableLaneRun : public engine::StripedFilterRun<typename Kind::template 
     const int index = Base::shape_or_throw(Kind::name, forced, profile.M, Lane::width);
     this->last_shape_ = engine::striped_shape_of<Menu>(index, Lane::width);
     const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->last_shape_, this->db_.max_length());
-    const auto raw = this->runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_), ids);
+    const auto raw =
+        this->runner_.run(index, Kind::template upload<Lane>(tables, costs_, moves_, this->runner_.stream()), ids);
     // Every target of the database comes back: on one thread this took longer than the kernel.
     std::vector<FilterResult> out(ids.size());
     constexpr std::size_t kChunk = std::size_t{1} << 15;
@@ -104,16 +116,37 @@ class MsvTableLaneRun : public engine::StripedFilterRun<typename Kind::template 
     return out;
   }
 
+  // The results of the targets of ids that may pass (MSV only): the others are set aside on the device.
+  FilterSurvivors survivors(const MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids, int forced,
+                            const MsvMayPass& may_pass) {
+    const int index = Base::shape_or_throw(Kind::name, forced, profile.M, Lane::width);
+    this->last_shape_ = engine::striped_shape_of<Menu>(index, Lane::width);
+    const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->last_shape_, this->db_.max_length());
+    least_j_.upload(msv_least_j_by_length(profile, tables, may_pass), this->runner_.stream());
+    const auto kept = this->runner_.run_kept(
+        index, Kind::template upload<Lane>(tables, costs_, moves_, this->runner_.stream()), ids,
+        MsvMayPassOnDevice{least_j_.get()});
+    FilterSurvivors out;
+    out.positions = kept.positions;
+    out.results.resize(kept.positions.size());
+    for (std::size_t k = 0; k < out.results.size(); ++k)
+      out.results[k] = Kind::answer(profile, tables, this->db_.length(ids[kept.positions[k]]), kept.results[k]);
+    return out;
+  }
+
  private:
   engine::DeviceBuffer<typename Lane::word> costs_;
   engine::DeviceBuffer<std::uint8_t> moves_;
+  engine::DeviceBuffer<std::int32_t> least_j_;
 };
 
 // The public face of the MSV-table filters: lane L, or the Kind's fallback lane for models on which L is not exact.
 template <class Kind, class L, class Menu>
 class DeviceMsvTableFilter {
  public:
-  explicit DeviceMsvTableFilter(const engine::DeviceStripedDatabase& db) : lane_(db), fallback_(db) {}
+  explicit DeviceMsvTableFilter(const engine::DeviceStripedDatabase& db,
+                                engine::StreamPriority priority = engine::StreamPriority::Default)
+      : lane_(db, priority), fallback_(db, priority) {}
 
   // False when no compiled shape holds the model (then score it on the host).
   bool fits(int M) const { return engine::choose_striped_shape<Menu>(M, L::width) >= 0; }
@@ -123,6 +156,13 @@ class DeviceMsvTableFilter {
   std::vector<FilterResult> scores(const MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids) {
     last_in_fallback_ = !Kind::template exact_in<L>(profile);
     return last_in_fallback_ ? fallback_.scores(profile, ids, forced_) : lane_.scores(profile, ids, forced_);
+  }
+  // MSV only: the results of the targets that may pass, the certain failures set aside on the device.
+  FilterSurvivors survivors(const MsvFilterProfile& profile, const std::vector<std::uint32_t>& ids,
+                            const MsvMayPass& may_pass) {
+    last_in_fallback_ = !Kind::template exact_in<L>(profile);
+    return last_in_fallback_ ? fallback_.survivors(profile, ids, forced_, may_pass)
+                             : lane_.survivors(profile, ids, forced_, may_pass);
   }
   recurrences::StripedShape last_shape() const {
     return last_in_fallback_ ? fallback_.last_shape() : lane_.last_shape();
@@ -140,7 +180,8 @@ class DeviceMsvTableFilter {
 }  // namespace detail
 
 // HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4). Models
-// whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4.
+// whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4. scores() gives every
+// target's result; survivors() only those that may pass (FilterSurvivors).
 template <class L = lanes::s16x2, class Menu = engine::MsvMenu>
 class DeviceMsvFilter : public detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu> {
  public:
@@ -190,9 +231,9 @@ class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<l
     }
     this->last_shape_ = engine::striped_shape_of<Menu>(index, L::width);
     const StripedViterbiTables<L> tables = stripe_viterbi<L>(profile, this->last_shape_, this->db_.max_length());
-    match_.upload(tables.match);
-    transitions_.upload(tables.transitions);
-    moves_.upload(tables.moves);
+    match_.upload(tables.match, this->runner_.stream());
+    transitions_.upload(tables.transitions, this->runner_.stream());
+    moves_.upload(tables.moves, this->runner_.stream());
     const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
     for (std::size_t i = 0; i < device_ids.size(); ++i) {
       out[device_positions[i]] = viterbi_filter_result(profile, tables, this->db_.length(device_ids[i]), raw[i]);
@@ -224,8 +265,8 @@ class DeviceForwardFilter : public engine::StripedFilterRun<Plan7Forward, Menu> 
     const int index = Base::shape_or_throw("DeviceForwardFilter", forced_, profile.M, 1);
     this->last_shape_ = engine::striped_shape_of<Menu>(index, 1);
     const StripedForwardTables tables = stripe_forward(profile, this->last_shape_);
-    match_.upload(tables.match);
-    transitions_.upload(tables.transitions);
+    match_.upload(tables.match, this->runner_.stream());
+    transitions_.upload(tables.transitions, this->runner_.stream());
     const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get()), ids);
     std::vector<float> out(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) out[i] = raw[i].nats;

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "filter_survivors.hpp"
 #include "hmm_file.hpp"
 #include "null_model.hpp"
 #include "plan7_alignment.hpp"
@@ -146,10 +147,9 @@ class Plan7Pipeline {
     counts.targets += 1;
     counts.residues += L;
     if (L == 0) return r;
+    if (!msv_may_pass(L, msv.nats)) return r;  // most targets
     const float nullsc = null1_score_by_table(static_cast<std::int64_t>(L));
-    const float msv_bits = filter_bits(msv.nats, nullsc);
-    if (msv_bits < msv_fails_below_bits_) return r;  // most targets: P > F1 whatever the rounding
-    double P = filter_gumbel_survival(msv_bits, stats_.msv_mu, stats_.msv_lambda);
+    double P = filter_gumbel_survival(filter_bits(msv.nats, nullsc), stats_.msv_mu, stats_.msv_lambda);
     if (P > options_.F1) return r;
     counts.passed_msv += 1;
     counts.residues_passed_msv += L;
@@ -169,6 +169,17 @@ class Plan7Pipeline {
       counts.residues_passed_viterbi += L;
     }
     return r;
+  }
+
+  // False when a target of length L whose MSV filter score is `nats` certainly fails the MSV stage: its score is a
+  // hundredth of a bit or more below the F1 threshold, so P > F1 whatever the rounding of the P-value's exponentials
+  // (after_msv then rejects it without them). Non-decreasing in nats; a filter that computes every target's score
+  // can set these targets aside where it runs (hmmer/filter_survivors.hpp).
+  bool msv_may_pass(std::size_t L, float nats) const {
+    return L > 0 && !(filter_bits(nats, null1_score_by_table(static_cast<std::int64_t>(L))) < msv_fails_below_bits_);
+  }
+  MsvMayPass msv_test() const {
+    return [this](std::uint32_t L, float nats) { return msv_may_pass(L, nats); };
   }
 
   // Stage 3, for targets whose after_msv said run_viterbi.

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "filter_survivors.hpp"
 #include "plan7_filter_reference.hpp"
 #include "plan7_profile.hpp"
 #include "striped_forward.hpp"
@@ -116,6 +117,28 @@ FilterResult msv_filter_result(const MsvFilterProfile& profile, const StripedMsv
                                std::uint32_t length, const Result& r) {
   if (r.status == recurrences::StripedStatus::Overflow) return detail::overflow();
   return {FilterStatus::Ok, detail::msv_nats_from_j(profile, tables.move_costs[length], r.xJ)};
+}
+
+// The MSV policy's J value below which a target of each length (0..max_length of the tables) certainly fails the
+// MSV stage: the least xJ whose msv_filter_result may_pass accepts, 256 where none does (an overflow always
+// passes). The filter's score grows with xJ and may_pass with the score, so the walk from one length's answer to
+// the next takes a step or two.
+template <class L>
+std::vector<std::int32_t> msv_least_j_by_length(const MsvFilterProfile& profile, const StripedMsvTables<L>& tables,
+                                                const MsvMayPass& may_pass) {
+  constexpr int kNone = 256;
+  std::vector<std::int32_t> least(tables.move_costs.size(), kNone);
+  int j = kNone;
+  for (std::size_t length = 0; length < least.size(); ++length) {
+    const int move_cost = tables.move_costs[length];
+    const auto passes = [&](int x) {
+      return may_pass(static_cast<std::uint32_t>(length), detail::msv_nats_from_j(profile, move_cost, x));
+    };
+    while (j > 0 && passes(j - 1)) --j;
+    while (j < kNone && !passes(j)) ++j;
+    least[length] = j;
+  }
+  return least;
 }
 
 // p7_SSVFilter's answer for a target of length L from the SSV policy's best diagonal score.
