@@ -65,6 +65,14 @@ build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/tmp/makedb.log
 rm -f /tmp/db.fa
 log "database: $(tail -1 /tmp/makedb.log) (generated and packed in $(($(date +%s) - t0)) s)"
 cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" >/tmp/models.hmm
+# MODELS=12: cudp-hmmsearch with the 12 protein models of hmmer-examples (as bench/device.sh's batch), where the
+# next model's MSV filter overlaps the current model's search for 11 of them, not 2.
+if [ "${MODELS:-3}" = 12 ]; then
+  for m in tutorial/fn3 tutorial/globins4 tutorial/Pkinase testsuite/20aa testsuite/2OG-FeII_Oxy_3 testsuite/Caudal_act \
+           testsuite/LuxC testsuite/Patched testsuite/RRM_1 testsuite/SMC_N testsuite/M1 testsuite/XYPPX; do
+    zcat -f "$examples/$m.hmm"*
+  done >/tmp/models.hmm
+fi
 
 printf 'program\tconfiguration\tgpus\twall_s\tsearch_s\tgcups\tefficiency\toutput\n' >"$OUT/scaling.tsv"
 # Each configuration runs in a folder of its own under /tmp/runs with the same file names, so that the outputs
@@ -115,10 +123,12 @@ run_hs() {  # run_hs CONFIG N COMMAND...
   record hmmsearch "$config" "$n" "$(cat "$dir/wall")" "$search" "" "$same" "$hs_one"
 }
 
-for n in $(seq 1 "$gpus"); do run_sw "gpus$n" "$n" "$PWD/$sw" --gpus "$n"; done
-for k in $(seq 2 "$gpus"); do
-  run_sw "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$sw" --threads $((cores / k))
-done
+if [ "${SKIP_SW:-0}" != 1 ]; then  # SKIP_SW=1: cudp-hmmsearch alone
+  for n in $(seq 1 "$gpus"); do run_sw "gpus$n" "$n" "$PWD/$sw" --gpus "$n"; done
+  for k in $(seq 2 "$gpus"); do
+    run_sw "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$sw" --threads $((cores / k))
+  done
+fi
 for n in $(seq 1 "$gpus"); do run_hs "gpus$n" "$n" "$PWD/$hs" --gpus "$n"; done
 for k in $(seq 2 "$gpus"); do
   run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$hs" --cpu $((cores / k))

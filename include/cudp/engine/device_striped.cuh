@@ -92,7 +92,7 @@ void launch_striped(const typename Policy::Model& md, const tiers::StripedTarget
   CUDP_CUDA_CHECK(cudaGetDevice(&device));
   CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::size_t needed = (targets.count + groups_per_block - 1) / groups_per_block;
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(needed, static_cast<std::size_t>(sms) * 32));
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(needed, static_cast<std::size_t>(sms) * kStripedBlocksPerSm));
   tiers::striped_rows_kernel<Policy, G, Q, block_threads><<<blocks, block_threads, 0, stream>>>(md, targets, results);
   CUDP_CUDA_CHECK(cudaGetLastError());
 }

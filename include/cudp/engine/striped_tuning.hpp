@@ -10,6 +10,12 @@
 
 namespace cudp::engine {
 
+// At most this many blocks per SM in a striped kernel's grid; their warps go round the target list (a grid-stride
+// loop). Past the blocks that fit on an SM at once (16 of 128 threads), blocks retire throughout the kernel rather
+// than all at its end: another stream's kernel of higher priority (hmmsearch's Viterbi filter beside the next
+// model's MSV filter) then starts within a fraction of it. 32 left the other kernel waiting for half of it.
+inline constexpr int kStripedBlocksPerSm = 128;
+
 template <int G, int Q>
 struct StripedShapeOf {
   static constexpr int group = G;
