@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The GPU checks of a change to the HMMER programs' device code, in one call of the device tool (a few minutes,
 # where bench/gpu_check.sh builds and tests everything): builds only the HMMER programs and the filter test, runs
-# compute-sanitizer (memcheck, racecheck, synccheck) on the filter test cases named by SANITIZE_CASES, the GPU
-# oracles of cudp-hmmsearch, cudp-phmmer and cudp-hmmscan against HMMER 3.3.2 (ctest -L gpu, REGEX), then, with
-# SCALING=1, bench/scaling.sh for cudp-hmmsearch alone (its stage times too). Results under $OUT: summary.txt,
+# with SCALING=1 bench/scaling.sh for cudp-hmmsearch alone (its stage times too), compute-sanitizer (TOOLS, default
+# memcheck racecheck synccheck) on the filter test cases named by SANITIZE_CASES, then the GPU oracles of
+# cudp-hmmsearch, cudp-phmmer and cudp-hmmscan against HMMER 3.3.2 (ctest -L gpu, REGEX). Results under $OUT: summary.txt,
 # details.tgz. HMMER and Catch2 from .debs/ (pass it in carry).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -19,8 +19,13 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; exit 1; }
 cmake --build build-gpu -j"$(nproc)" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-makedb cudp-gen-db \
   device_plan7_filters_test >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head; exit 1; }
+if [ "${SCALING:-0}" = 1 ]; then
+  OUT=$OUT/scaling SKIP_SW=1 STAGES=1 bash bench/scaling.sh >/dev/null 2>&1
+  cat "$OUT/scaling/summary.txt" >>"$OUT/summary.txt"
+  grep -hE "msv|viterbi|main|kernels" "$OUT"/scaling/hmmsearch-stages-gpus*.txt >>"$OUT/summary.txt"
+fi
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-for tool in memcheck racecheck synccheck; do
+for tool in ${TOOLS:-memcheck racecheck synccheck}; do
   timeout "${SANITIZER_SECONDS:-90}" "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/device_plan7_filters_test \
     "${SANITIZE_CASES:-*survivors*}" >"$OUT/sanitizer-$tool.log" 2>&1
   log "compute-sanitizer $tool, device_plan7_filters_test ${SANITIZE_CASES:-*survivors*}: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed|failed' "$OUT/sanitizer-$tool.log" | tr '\n' ' ')"
@@ -29,9 +34,4 @@ done
   >"$OUT/ctest-gpu.log" 2>&1)
 log "ctest -L gpu -R '${REGEX:-hmmsearch|phmmer|hmmscan}': rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
 grep -E "\*\*\*|Failed  " "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
-if [ "${SCALING:-0}" = 1 ]; then
-  OUT=$OUT/scaling SKIP_SW=1 STAGES=1 bash bench/scaling.sh >/dev/null 2>&1
-  cat "$OUT/scaling/summary.txt" >>"$OUT/summary.txt"
-  grep -hE "msv|viterbi|main|kernels" "$OUT"/scaling/hmmsearch-stages-gpus*.txt >>"$OUT/summary.txt"
-fi
 (cd "$OUT" && tar czf details.tgz --exclude details.tgz . 2>/dev/null)

@@ -83,10 +83,12 @@ struct TargetLength {
   }
 };
 
+constexpr int kStripedBlockThreads = 128;
+
 template <class Policy, int G, int Q>
 void launch_striped(const typename Policy::Model& md, const tiers::StripedTargets& targets,
                     typename Policy::Result* results, cudaStream_t stream) {
-  constexpr int block_threads = 128;
+  constexpr int block_threads = kStripedBlockThreads;
   constexpr int groups_per_block = block_threads / G;
   int sms = 0, device = 0;
   CUDP_CUDA_CHECK(cudaGetDevice(&device));
@@ -105,6 +107,17 @@ void launch_striped_shape(int index, const typename Policy::Model& md, const tie
                               : false) ||
                          ...);
   if (!launched) throw std::out_of_range("striped shape index " + std::to_string(index));
+}
+
+// Loads every shape's kernel into the context now. CUDA loads a kernel at its first launch by default
+// (CUDA_MODULE_LOADING=LAZY), and loading waits for the kernels running on every stream of the device: the first
+// Viterbi filter of a model size would wait for all of the next model's MSV filter running beside it.
+template <class Policy, class Menu, std::size_t... I>
+void load_striped_shapes(std::index_sequence<I...>) {
+  cudaFuncAttributes attributes{};
+  (CUDP_CUDA_CHECK(cudaFuncGetAttributes(
+       &attributes, tiers::striped_rows_kernel<Policy, Menu::groups[I], Menu::segments[I], kStripedBlockThreads>)),
+   ...);
 }
 
 // The forced shape when it holds M nodes, else the menu's choice.
@@ -150,6 +163,7 @@ class DeviceStripedRunner {
       : db_(db), stream_(priority) {
     CUDP_CUDA_CHECK(cudaEventCreate(&start_));
     CUDP_CUDA_CHECK(cudaEventCreate(&stop_));
+    detail::load_striped_shapes<Policy, Menu>(std::make_index_sequence<Menu::size>{});
   }
   ~DeviceStripedRunner() {
     cudaEventDestroy(start_);
