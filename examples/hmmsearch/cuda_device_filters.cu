@@ -138,7 +138,8 @@ struct FilterSet {
 };
 
 struct DeviceFilters::Impl {
-  Impl(const cudp::engine::SequencesView& view, int requested) : device(use_device(requested)), db(view), host(view, 0) {
+  Impl(const cudp::engine::SequencesView& view, int requested)
+      : device(use_device(requested)), db(view), host(view, 0), codes_in_db(cudp::hmmer::codes_present(view)) {
     all.resize(view.count);
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     const Placement p = place(view);
@@ -179,6 +180,7 @@ struct DeviceFilters::Impl {
   std::unique_ptr<cudp::engine::StripedBatchStream> stream;
   std::vector<std::unique_ptr<FilterSet>> sets;
   HostFilters host;
+  std::uint64_t codes_in_db;  // the residue codes the database holds (cudp::hmmer::codes_present)
   std::vector<std::uint32_t> all;
   cudp::hmmer::DevicePlan7Parsers parsers;
   std::unique_ptr<cudp::hmmer::DeviceEnvelopeRescorer> rescorer;  // made at the first call, with what is free then
@@ -274,7 +276,7 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer:
   impl_->each_batch(targets, [&](FilterSet& f, const cudp::engine::SequencesView& batch,
                                  const std::vector<std::uint32_t>& ids, std::size_t first) {
     std::vector<std::uint32_t> on_host;
-    const auto part = f.viterbi.scores(profile, ids, batch, on_host);
+    const auto part = f.viterbi.scores(profile, ids, batch, on_host, impl_->codes_in_db);
     std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
     kernel_ms += f.viterbi.last_kernel_ms();
     for (std::size_t i = 0, h = 0; i < ids.size() && h < on_host.size(); ++i) {

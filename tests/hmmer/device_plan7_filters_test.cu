@@ -188,6 +188,16 @@ TEST_CASE("device Viterbi filter hands targets with unscorable codes back to the
     if (c.ids[i] == 3) continue;
     CHECK(test::same_filter_result(got[i], test::reference_viterbi(c, c.ids[i])));
   }
+  // The codes the database holds, given, find the same target; a database said to hold none of them hands back
+  // none (what the filter is told is what it trusts).
+  const std::uint64_t codes = hmmer::codes_present(c.view());
+  REQUIRE(((codes >> a.nonresidue()) & 1u) == 1u);
+  std::vector<std::uint32_t> told;
+  const auto again = filter.scores(c.viterbi, c.ids, c.view(), told, codes);
+  REQUIRE(told == host_targets);
+  for (std::size_t i = 0; i < c.ids.size(); ++i) CHECK(test::same_filter_result(again[i], got[i]));
+  filter.scores(c.viterbi, c.ids, c.view(), told, codes & ~(std::uint64_t{1} << a.nonresidue()));
+  CHECK(told.empty());
 }
 
 TEST_CASE("device Forward equals the host striped Forward on every shape", "[gpu][plan7]") {

@@ -150,3 +150,23 @@ TEST_CASE("striped Forward equals the reference Forward to float rounding", "[pl
   CHECK(compared > 500);
   WARN("striped Forward: " << compared << " targets, largest difference " << worst << " nats");
 }
+
+// The codes a database holds, read in chunks on every core: a code that occurs once, in any chunk (the last one,
+// its last residue, included), is found; codes that never occur are not.
+TEST_CASE("codes_present finds every code a database holds, and no other", "[plan7][striped]") {
+  std::vector<std::uint8_t> residues((std::size_t{1} << 23) + 12345, 3);
+  std::vector<std::uint64_t> offsets{0, 100, 5000000, residues.size()};
+  const engine::SequencesView db{residues.data(), offsets.data(), offsets.size() - 1};
+  REQUIRE(hmmer::codes_present(db) == std::uint64_t{1} << 3);
+  residues[99] = 7;
+  residues[(std::size_t{1} << 22) + 1] = 20;
+  residues.back() = 28;
+  REQUIRE(hmmer::codes_present(db) == ((std::uint64_t{1} << 3) | (std::uint64_t{1} << 7) | (std::uint64_t{1} << 20) |
+                                       (std::uint64_t{1} << 28)));
+  // A view that starts past the first sequence (a part of a database) reads only its own residues.
+  std::vector<std::uint64_t> tail{100, 5000000};
+  const engine::SequencesView part{residues.data(), tail.data(), 1};
+  REQUIRE(hmmer::codes_present(part) == ((std::uint64_t{1} << 3) | (std::uint64_t{1} << 20)));
+  const engine::SequencesView empty{residues.data(), offsets.data(), 0};
+  REQUIRE(hmmer::codes_present(empty) == 0);
+}

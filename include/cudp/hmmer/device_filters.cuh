@@ -199,7 +199,8 @@ class DeviceSsvFilter : public detail::DeviceMsvTableFilter<detail::SsvFilterKin
 
 // HMMER's Viterbi filter (p7_ViterbiFilter) on the GPU in 16-bit words. Targets the words cannot score exactly
 // (see viterbi_filter_fits_words) are reported in `host_targets` and left Ok/0 in the results: score them with
-// viterbi_filter.
+// viterbi_filter. `codes_in_db` (codes_present of host_db, computed once) spares the search for such targets
+// where the database holds none of the codes that make them.
 template <class Menu = engine::ViterbiMenu>
 class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<lanes::s16x2>, Menu> {
  public:
@@ -210,7 +211,8 @@ class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<l
   void force_shape(int index) { forced_ = index; }
 
   std::vector<FilterResult> scores(const ViterbiFilterProfile& profile, const std::vector<std::uint32_t>& ids,
-                                   const engine::SequencesView& host_db, std::vector<std::uint32_t>& host_targets) {
+                                   const engine::SequencesView& host_db, std::vector<std::uint32_t>& host_targets,
+                                   std::uint64_t codes_in_db = ~std::uint64_t{0}) {
     host_targets.clear();
     std::vector<FilterResult> out(ids.size());
     std::uint64_t unsafe_codes = 0;
@@ -219,6 +221,7 @@ class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<l
       host_targets.assign(ids.begin(), ids.end());
       return out;
     }
+    unsafe_codes &= codes_in_db;
     std::vector<std::uint32_t> device_ids;
     std::vector<std::size_t> device_positions;
     for (std::size_t i = 0; i < ids.size(); ++i) {

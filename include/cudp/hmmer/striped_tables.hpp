@@ -3,6 +3,7 @@
 // read, for one StripedShape; and from the policies' raw results back to HMMER's filter scores, so that a device
 // or host striped run returns exactly what msv_filter / viterbi_filter return.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "../lanes/u8x4.hpp"
 #include "../recurrences/striped.hpp"
 #include "../engine/sequences.hpp"
+#include "../tiers/parallel_for.hpp"
 
 namespace cudp::hmmer {
 
@@ -239,6 +241,27 @@ inline bool viterbi_filter_fits_words(const ViterbiFilterProfile& p, std::uint32
     if (below || lowest_b + best_entry_and_score <= floor) unsafe_codes |= std::uint64_t{1} << x;
   }
   return true;
+}
+
+// The residue codes (bit x for code x, codes below 64) that occur anywhere in the database, read once on every
+// core. Every model's Viterbi filter leaves some codes to the host (a gap, the nonresidue and the missing-data
+// codes never score in the 16-bit words: viterbi_filter_fits_words), and scanning every Viterbi target for them,
+// for every model, took longer than the filter's kernel; a database that holds none of them needs no scan.
+inline std::uint64_t codes_present(const engine::SequencesView& db) {
+  const std::uint64_t residues = db.count ? db.offsets[db.count] - db.offsets[0] : 0;
+  constexpr std::uint64_t kChunk = std::uint64_t{1} << 22;
+  const std::size_t chunks = static_cast<std::size_t>((residues + kChunk - 1) / kChunk);
+  std::vector<std::uint64_t> found(chunks, 0);
+  tiers::parallel_for(chunks, 0, [] { return 0; }, [&](int, std::size_t c) {
+    std::array<std::uint8_t, 256> seen{};
+    const std::uint8_t* at = db.residues + db.offsets[0] + c * kChunk;
+    const std::uint64_t n = std::min(kChunk, residues - c * kChunk);
+    for (std::uint64_t i = 0; i < n; ++i) seen[at[i]] = 1;
+    for (int x = 0; x < 64; ++x) found[c] |= static_cast<std::uint64_t>(seen[static_cast<std::size_t>(x)]) << x;
+  });
+  std::uint64_t codes = 0;
+  for (const std::uint64_t f : found) codes |= f;
+  return codes;
 }
 
 // Whether target `id` holds a residue code of the set `codes` (bit x for code x): the targets a filter's words
