@@ -2,8 +2,8 @@
 // A stream of one's own for work that runs beside other threads' work on the same GPU: non-blocking (it neither
 // waits for nor holds up the legacy default stream), at a priority, with temporary storage for Thrust that does not
 // stop the device. hmmsearch runs the next model's MSV filter over the whole database while the current model's
-// later filters need the GPU for a few milliseconds each; at high priority their blocks start as soon as the long
-// kernel's blocks retire, instead of after all of them.
+// later filters need the GPU for a few milliseconds each; at high priority the block scheduler gives their blocks
+// the places the long kernel's blocks leave, before that kernel's waiting blocks.
 #include <cstddef>
 
 #include <cub/util_allocator.cuh>

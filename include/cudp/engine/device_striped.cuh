@@ -110,8 +110,8 @@ void launch_striped_shape(int index, const typename Policy::Model& md, const tie
 }
 
 // Loads every shape's kernel into the context now. CUDA loads a kernel at its first launch by default
-// (CUDA_MODULE_LOADING=LAZY), and loading waits for the kernels running on every stream of the device: the first
-// Viterbi filter of a model size would wait for all of the next model's MSV filter running beside it.
+// (CUDA_MODULE_LOADING=LAZY), and the CUDA guide warns that loading may synchronize the context: a filter's first
+// kernel of a model size could then wait for the kernels another thread runs beside it (the next model's MSV).
 template <class Policy, class Menu, std::size_t... I>
 void load_striped_shapes(std::index_sequence<I...>) {
   cudaFuncAttributes attributes{};
