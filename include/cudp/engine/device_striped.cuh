@@ -3,6 +3,7 @@
 // length-sorted target list and one kernel of the menu shape chosen for the model size. The HMMER filters built on
 // it are in hmmer/device_filters.cuh.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -210,6 +211,10 @@ class DeviceStripedRunner {
   }
   double kernel_ms() const { return kernel_ms_; }
   double last_kernel_ms() const { return last_kernel_ms_; }
+  // The last run's wall time on the host from its call to its kernel's launch (the sort of a new target list, the
+  // uploads), and in all: what a run costs beside its kernel.
+  double last_launch_ms() const { return last_launch_ms_; }
+  double last_wall_ms() const { return last_wall_ms_; }
   // The stream the runner's copies and kernels go on: a filter's uploads of its model go there too.
   cudaStream_t stream() const { return stream_.get(); }
 
@@ -217,6 +222,7 @@ class DeviceStripedRunner {
   // Sorts the ids longest first on the device (once for a list and a database generation) and queues the kernel,
   // its results in sorted_results_, the sorted lengths in lengths_; returns the number of targets.
   std::size_t launch(int shape_index, const typename Policy::Model& md, const std::vector<std::uint32_t>& ids) {
+    called_ = std::chrono::steady_clock::now();
     const std::size_t n = ids.size();
     const auto on_stream = stream_.policy();
     // Every model of a run filters the whole database: sort that list once (per batch of a streamed database).
@@ -244,6 +250,7 @@ class DeviceStripedRunner {
                                                  std::make_index_sequence<Menu::size>{});
     }
     CUDP_CUDA_CHECK(cudaEventRecord(stop_, stream_.get()));
+    last_launch_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - called_).count();
     return n;
   }
   void finish_timing() {
@@ -252,6 +259,7 @@ class DeviceStripedRunner {
     CUDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     kernel_ms_ += ms;
     last_kernel_ms_ = ms;
+    last_wall_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - called_).count();
   }
 
   const DeviceStripedDatabase& db_;
@@ -262,7 +270,8 @@ class DeviceStripedRunner {
   DeviceBuffer<std::uint32_t> given_, sorted_, positions_, lengths_, kept_positions_;
   DeviceBuffer<typename Policy::Result> sorted_results_, results_;
   cudaEvent_t start_{}, stop_{};
-  double kernel_ms_ = 0, last_kernel_ms_ = 0;
+  double kernel_ms_ = 0, last_kernel_ms_ = 0, last_launch_ms_ = 0, last_wall_ms_ = 0;
+  std::chrono::steady_clock::time_point called_;
 };
 
 // What every striped GPU filter keeps: the database, the runner of its kernels, and the shape of its last call. A
@@ -276,6 +285,8 @@ class StripedFilterRun {
   recurrences::StripedShape last_shape() const { return last_shape_; }
   double kernel_ms() const { return runner_.kernel_ms(); }
   double last_kernel_ms() const { return runner_.last_kernel_ms(); }
+  double last_launch_ms() const { return runner_.last_launch_ms(); }
+  double last_wall_ms() const { return runner_.last_wall_ms(); }
 
  protected:
   // The forced shape when it holds M nodes, else the menu's choice; -1 when no shape holds the model.
