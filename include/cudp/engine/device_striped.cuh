@@ -176,7 +176,7 @@ class DeviceStripedRunner {
   std::vector<typename Policy::Result> run(int shape_index, const typename Policy::Model& md,
                                            const std::vector<std::uint32_t>& ids) {
     const std::size_t n = launch(shape_index, md, ids);
-    results_.reserve(n);
+    results_.reserve(n, stream_.get());
     thrust::scatter(stream_.policy(), sorted_results_.get(), sorted_results_.get() + n, positions_.get(),
                     results_.get());
     std::vector<typename Policy::Result> results(n);
@@ -193,8 +193,8 @@ class DeviceStripedRunner {
                                                 const std::vector<std::uint32_t>& ids, Keep keep) {
     const std::size_t n = launch(shape_index, md, ids);
     const auto on_stream = stream_.policy();
-    results_.reserve(n);
-    kept_positions_.reserve(n);
+    results_.reserve(n, stream_.get());
+    kept_positions_.reserve(n, stream_.get());
     const auto from = thrust::make_zip_iterator(thrust::make_tuple(positions_.get(), sorted_results_.get()));
     const auto tested = thrust::make_zip_iterator(thrust::make_tuple(sorted_results_.get(), lengths_.get()));
     const auto to = thrust::make_zip_iterator(thrust::make_tuple(kept_positions_.get(), results_.get()));
@@ -227,10 +227,10 @@ class DeviceStripedRunner {
     const auto on_stream = stream_.policy();
     // Every model of a run filters the whole database: sort that list once (per batch of a streamed database).
     if (ids != last_ids_ || db_.generation() != last_generation_) {
-      given_.reserve(n);
-      sorted_.reserve(n);
-      positions_.reserve(n);
-      lengths_.reserve(n);
+      given_.reserve(n, stream_.get());
+      sorted_.reserve(n, stream_.get());
+      positions_.reserve(n, stream_.get());
+      lengths_.reserve(n, stream_.get());
       given_.upload(ids, stream_.get());
       std::uint32_t* given = given_.get();
       std::uint32_t* lengths = lengths_.get();
@@ -242,7 +242,7 @@ class DeviceStripedRunner {
       last_ids_ = ids;
       last_generation_ = db_.generation();
     }
-    sorted_results_.reserve(n);
+    sorted_results_.reserve(n, stream_.get());
     tiers::StripedTargets targets{db_.residues(), db_.offsets(), sorted_.get(), static_cast<std::uint32_t>(n)};
     CUDP_CUDA_CHECK(cudaEventRecord(start_, stream_.get()));
     if (n != 0) {

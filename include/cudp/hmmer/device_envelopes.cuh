@@ -516,13 +516,13 @@ class DeviceEnvelopeRescorer {
     for (std::size_t j = begin; j < end; ++j)
       std::copy(requests[j].residues, requests[j].residues + requests[j].length,
                 host_residues_.data() + tasks[j - begin].residues);
-    tasks_.upload(tasks, stream);
-    residues_.upload(host_residues_, stream);
-    forward_rows_.reserve(row_count * kSpecialCount);
-    backward_rows_.reserve(row_count * kSpecialCount);
-    own_scales_.reserve(count);
-    forward_cells_.reserve(row_count * row_floats);
-    backward_cells_.reserve(row_count * row_floats);
+    tasks_.upload_in_order(tasks, stream);
+    residues_.upload_in_order(host_residues_, stream);
+    forward_rows_.reserve(row_count * kSpecialCount, stream);
+    backward_rows_.reserve(row_count * kSpecialCount, stream);
+    own_scales_.reserve(count, stream);
+    forward_cells_.reserve(row_count * row_floats, stream);
+    backward_cells_.reserve(row_count * row_floats, stream);
     events_.record(0, stream);
     passes_.launch(tasks_.get(), static_cast<unsigned>(count), residues_.get(), forward_rows_.get(),
                    backward_rows_.get(), own_scales_.get(), forward_cells_.get(), backward_cells_.get(), stream);
@@ -535,12 +535,12 @@ class DeviceEnvelopeRescorer {
     own_scales_.download(own.data(), count, stream);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream));
 
-    decoding_.reserve(row_count * 4);
-    oa_rows_.reserve(row_count * kSpecialCount);
-    usage_.reserve(std::max<std::uint64_t>(usage_count, 1));
-    columns_.reserve(std::max<std::uint64_t>(column_count, 1));
-    results_.reserve(count * 7);
-    expected_.reserve(count);
+    decoding_.reserve(row_count * 4, stream);
+    oa_rows_.reserve(row_count * kSpecialCount, stream);
+    usage_.reserve(std::max<std::uint64_t>(usage_count, 1), stream);
+    columns_.reserve(std::max<std::uint64_t>(column_count, 1), stream);
+    results_.reserve(count * 7, stream);
+    expected_.reserve(count, stream);
     std::vector<device_envelopes::Sweep> sweeps(count);
     for (std::size_t w = 0; w < count; ++w) {
       const Task& t = tasks[w];
@@ -560,7 +560,7 @@ class DeviceEnvelopeRescorer {
       s.xf = e.xf;
       s.own_scales = own[w] != 0;
     }
-    sweeps_.upload(sweeps, stream);
+    sweeps_.upload_in_order(sweeps, stream);
     const int shared = static_cast<int>(std::uint64_t{128} * static_cast<std::uint64_t>(Q));
     CUDP_CUDA_CHECK(cudaFuncSetAttribute(device_envelopes::sweep_kernel<>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, sweep_shared_room()));

@@ -49,8 +49,8 @@ struct MsvFilterKind {
   static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables,
                                           engine::DeviceBuffer<typename L::word>& costs,
                                           engine::DeviceBuffer<std::uint8_t>& moves, cudaStream_t stream) {
-    costs.upload(tables.costs, stream);
-    moves.upload(tables.move_costs, stream);
+    costs.upload_in_order(tables.costs, stream);
+    moves.upload_in_order(tables.move_costs, stream);
     return tables.model(costs.get(), moves.get());
   }
   template <class L, class Result>
@@ -79,7 +79,7 @@ struct SsvFilterKind {
   static typename Policy<L>::Model upload(const StripedMsvTables<L>& tables,
                                           engine::DeviceBuffer<typename L::word>& costs,
                                           engine::DeviceBuffer<std::uint8_t>&, cudaStream_t stream) {
-    costs.upload(tables.costs, stream);
+    costs.upload_in_order(tables.costs, stream);
     return tables.ssv_model(costs.get());
   }
   template <class L, class Result>
@@ -122,7 +122,7 @@ class MsvTableLaneRun : public engine::StripedFilterRun<typename Kind::template 
     const int index = Base::shape_or_throw(Kind::name, forced, profile.M, Lane::width);
     this->last_shape_ = engine::striped_shape_of<Menu>(index, Lane::width);
     const StripedMsvTables<Lane> tables = stripe_msv<Lane>(profile, this->last_shape_, this->db_.max_length());
-    least_j_.upload(msv_least_j_by_length(profile, tables, may_pass), this->runner_.stream());
+    least_j_.upload_in_order(msv_least_j_by_length(profile, tables, may_pass), this->runner_.stream());
     const auto kept = this->runner_.run_kept(
         index, Kind::template upload<Lane>(tables, costs_, moves_, this->runner_.stream()), ids,
         MsvMayPassOnDevice{least_j_.get()});
@@ -234,9 +234,9 @@ class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<l
     }
     this->last_shape_ = engine::striped_shape_of<Menu>(index, L::width);
     const StripedViterbiTables<L> tables = stripe_viterbi<L>(profile, this->last_shape_, this->db_.max_length());
-    match_.upload(tables.match, this->runner_.stream());
-    transitions_.upload(tables.transitions, this->runner_.stream());
-    moves_.upload(tables.moves, this->runner_.stream());
+    match_.upload_in_order(tables.match, this->runner_.stream());
+    transitions_.upload_in_order(tables.transitions, this->runner_.stream());
+    moves_.upload_in_order(tables.moves, this->runner_.stream());
     const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get(), moves_.get()), device_ids);
     for (std::size_t i = 0; i < device_ids.size(); ++i) {
       out[device_positions[i]] = viterbi_filter_result(profile, tables, this->db_.length(device_ids[i]), raw[i]);
@@ -268,8 +268,8 @@ class DeviceForwardFilter : public engine::StripedFilterRun<Plan7Forward, Menu> 
     const int index = Base::shape_or_throw("DeviceForwardFilter", forced_, profile.M, 1);
     this->last_shape_ = engine::striped_shape_of<Menu>(index, 1);
     const StripedForwardTables tables = stripe_forward(profile, this->last_shape_);
-    match_.upload(tables.match, this->runner_.stream());
-    transitions_.upload(tables.transitions, this->runner_.stream());
+    match_.upload_in_order(tables.match, this->runner_.stream());
+    transitions_.upload_in_order(tables.transitions, this->runner_.stream());
     const auto raw = this->runner_.run(index, tables.model(match_.get(), transitions_.get()), ids);
     std::vector<float> out(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) out[i] = raw[i].nats;

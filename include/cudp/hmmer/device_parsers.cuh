@@ -510,10 +510,12 @@ class DevicePlan7Parsers {
     om_ = om.xf;
     M_ = om.M;
     Q_ = om.Q;
-    match_.upload(om.match);
-    transitions_.upload(om.transitions);
-    dd_.upload(om.dd);
-    CUDP_CUDA_CHECK(cudaStreamSynchronize(0));
+    // On the calling thread's stream, in its order: the legacy stream, and growth by cudaFree, would wait for the
+    // other threads' kernels (the next model's MSV filter).
+    match_.upload_in_order(om.match, cudaStreamPerThread);
+    transitions_.upload_in_order(om.transitions, cudaStreamPerThread);
+    dd_.upload_in_order(om.dd, cudaStreamPerThread);
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
   }
 
   // Whether the model's rows fit in one block's shared memory (models up to about 7000 nodes on Hopper).
@@ -637,15 +639,15 @@ class DevicePlan7Parsers {
     host_residues_.resize(residue_count);
     for (std::size_t j = begin; j < end; ++j)
       std::copy(residues[j], residues[j] + lengths[j], host_residues_.data() + tasks[j - begin].residues);
-    tasks_.upload(tasks, stream);
-    residues_.upload(host_residues_, stream);
-    forward_.reserve(row_count * kSpecialCount);
-    backward_.reserve(row_count * kSpecialCount);
-    own_scales_.reserve(tasks.size());
+    tasks_.upload_in_order(tasks, stream);
+    residues_.upload_in_order(host_residues_, stream);
+    forward_.reserve(row_count * kSpecialCount, stream);
+    backward_.reserve(row_count * kSpecialCount, stream);
+    own_scales_.reserve(tasks.size(), stream);
     const std::uint64_t cell_count = row_count * 12 * static_cast<std::uint64_t>(Q_);
     if (cells != nullptr) {
-      forward_cells_.reserve(cell_count);
-      backward_cells_.reserve(cell_count);
+      forward_cells_.reserve(cell_count, stream);
+      backward_cells_.reserve(cell_count, stream);
     }
     launch(tasks_.get(), static_cast<unsigned>(tasks.size()), residues_.get(), forward_.get(), backward_.get(),
            own_scales_.get(), cells != nullptr ? forward_cells_.get() : nullptr,
