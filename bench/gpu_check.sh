@@ -31,7 +31,7 @@ fi
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 for tool in memcheck racecheck synccheck; do
   for t in "device_observers_test [small]" "device_row_passes_test [small]" "device_leaves_test [small]" "device_scorer_front_door_test *local" \
-           "device_plan7_filters_test *survivors*"; do
+           "device_plan7_filters_test *survivors*" "device_bias_filter_test *DNA*"; do
     set -- $t
     bin=$(find build-gpu/tests -name "$1" -type f | head -1)
     timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "$2" >"$OUT/sanitizer-$tool-$1.log" 2>&1

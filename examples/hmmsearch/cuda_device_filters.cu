@@ -14,6 +14,7 @@
 
 #include <cudp/engine/device_contexts.cuh>
 #include <cudp/engine/striped_batches.cuh>
+#include <cudp/hmmer/device_bias_filter.cuh>
 #include <cudp/hmmer/device_filters.cuh>
 #include <cudp/hmmer/device_envelopes.cuh>
 #include <cudp/hmmer/device_parsers.cuh>
@@ -131,8 +132,12 @@ bool device_fits(const cudp::engine::SequencesView& db, std::string& why, int de
 // host for their few thousand targets: theirs go first (device_stream.cuh).
 struct FilterSet {
   explicit FilterSet(const cudp::engine::DeviceStripedDatabase& db)
-      : msv(db), viterbi(db, cudp::engine::StreamPriority::High), forward(db, cudp::engine::StreamPriority::High) {}
+      : msv(db),
+        bias(db),
+        viterbi(db, cudp::engine::StreamPriority::High),
+        forward(db, cudp::engine::StreamPriority::High) {}
   cudp::hmmer::DeviceMsvFilter<cudp::lanes::s16x2> msv;
+  cudp::hmmer::DeviceBiasFilter bias;
   cudp::hmmer::DeviceViterbiFilter<> viterbi;
   cudp::hmmer::DeviceForwardFilter<> forward;
 };
@@ -265,6 +270,13 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::Impl::host_msv(const cudp:
       });
   return out;
 #endif
+}
+
+std::vector<cudp::hmmer::BiasSum> DeviceFilters::bias(const cudp::hmmer::BiasModel& model,
+                                                       const std::vector<std::uint32_t>& targets) {
+  impl_->use();
+  if (impl_->stream) return {};  // the batches are gone by the decisions: the host computes the sums
+  return impl_->sets[0]->bias.sums(model, targets);
 }
 
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <cudp/hmmer/filter_survivors.hpp>
+#include <cudp/hmmer/plan7_bias_filter.hpp>
 #include <cudp/hmmer/plan7_filter_reference.hpp>
 #include <cudp/hmmer/plan7_odds_layout.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
@@ -52,6 +53,9 @@ class DeviceFilters {
   cudp::hmmer::FilterSurvivors msv(const MsvRequest& request);
   // The same for several models: a streamed database goes through the GPU once for all of them, not once each.
   std::vector<cudp::hmmer::FilterSurvivors> msv(const std::vector<MsvRequest>& requests);
+  // The bias filter's Forward sums of the listed targets (cudp::hmmer::BiasFilter::forward_sum), in that order, each
+  // certain to be the host's float or not (the host then computes it). Empty when the database is streamed.
+  std::vector<cudp::hmmer::BiasSum> bias(const cudp::hmmer::BiasModel& model, const std::vector<std::uint32_t>& targets);
   // p7_ViterbiFilter for the listed targets (indices into the database), in that order.
   std::vector<cudp::hmmer::FilterResult> viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                  const std::vector<std::uint32_t>& targets);

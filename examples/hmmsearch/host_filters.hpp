@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include <cudp/hmmer/plan7_bias_filter.hpp>
 #include <cudp/hmmer/plan7_filter_reference.hpp>
 #include <cudp/hmmer/plan7_odds_layout.hpp>
 #include <cudp/hmmer/plan7_profile.hpp>
@@ -48,6 +49,11 @@ class HostFilters {
     if (auto out = vector_msv(*this, profile)) return std::move(*out);
 #endif
     return msv_in<cudp::lanes::u8x16, cudp::tiers::StripedHostRun>(profile);
+  }
+
+  // The bias filter stays in the pipeline's decisions, on the host's workers.
+  std::vector<cudp::hmmer::BiasSum> bias(const cudp::hmmer::BiasModel&, const std::vector<std::uint32_t>&) {
+    return {};
   }
 
   std::vector<cudp::hmmer::FilterResult> viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,

@@ -32,6 +32,11 @@ std::vector<cudp::hmmer::FilterSurvivors> DeviceFilters::msv(const std::vector<M
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
 }
 
+std::vector<cudp::hmmer::BiasSum> DeviceFilters::bias(const cudp::hmmer::BiasModel&,
+                                                       const std::vector<std::uint32_t>&) {
+  throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");
+}
+
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile&,
                                                               const std::vector<std::uint32_t>&) {
   throw std::runtime_error("no CUDA backend in this build of cudp-hmmsearch");

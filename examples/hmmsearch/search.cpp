@@ -505,6 +505,14 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   // them, 35 ms of a 0.23 s search on 16 cores); runs of 16 spread a clump over the threads.
   constexpr std::size_t kDecisionGrain = 16;
   std::vector<std::uint8_t> stage(s, kRejected);  // by survivor
+  // The bias filter's sums on the GPU where it runs (certain ones only are taken), else on the workers.
+  std::vector<cudp::hmmer::BiasSum> bias;
+  if (pipeline.options().bias_filter && s > 0) {
+    bias = filters.bias(pipeline.bias_filter().model(), msv.positions);
+    if (!bias.empty() && bias.size() != s)
+      throw std::logic_error("the bias filter returned a result count unlike the request's");
+    t = times.add("bias filter on the GPU", t);
+  }
   // By target, read only for the targets that pass the MSV stage.
   FilterNats filter_nats(n);
   workers.run(
@@ -512,7 +520,8 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
       [&](Worker& w, std::size_t j) {
         const std::size_t i = msv.positions[j];
         const PassRecorder recorder(record, w.counts, i);
-        const auto r = pipeline.after_msv(db.data(i), db.length(i), msv.results[j], w.counts, w.workspace);
+        const auto r = pipeline.after_msv(db.data(i), db.length(i), msv.results[j], w.counts, w.workspace,
+                                          bias.empty() ? nullptr : &bias[j]);
         filter_nats[i] = r.filter_nats;
         stage[j] = !r.passed ? kRejected : r.run_viterbi ? kViterbi : kForward;
       },
@@ -523,7 +532,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   set_aside.residues = db.offsets[n] - db.offsets[0];
   for (const std::uint32_t i : msv.positions) set_aside.residues -= db.length(i);
   if (progress != nullptr) progress->fetch_add(n, std::memory_order_relaxed);
-  t = times.add("msv decisions + bias", t);
+  t = times.add(bias.empty() ? "msv decisions + bias" : "msv decisions", t);
 
   // Stage 3: the Viterbi filter on the device for the targets that need it.
   std::vector<std::uint32_t> viterbi_targets;

@@ -10,12 +10,15 @@
 //
 // Every number is single precision in the order Easel computes it (esl_hmm_Forward: per-row max rescaling, logs
 // in double stored as float, summed in float), so the score is HMMER's to the last bit and pass counts agree.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
+#include "../config.hpp"
 #include "hmm_file.hpp"
 #include "null_model.hpp"
 #include "plan7_alphabet.hpp"
@@ -60,6 +63,84 @@ inline std::vector<float> model_composition(const HmmModel& hmm) {
   return compo;
 }
 
+// The two-state HMM of the filter, as plain numbers a kernel can take by value: emission odds by residue code and
+// state, and the biased state's transitions.
+struct BiasModel {
+  static constexpr int kCodes = 32;  // Kp of every Plan7 alphabet (amino 29, DNA/RNA 18) fits
+  float odds[kCodes * 2];            // odds[code * 2 + state]
+  float biased_leave = 0, biased_stay = 0;
+};
+
+// A target's bias-filter Forward sum (BiasFilter::forward_sum) computed elsewhere, a GPU: `certain` when it is
+// the host's float to the last bit (see device_bias_filter.cuh), else the host computes it again.
+struct BiasSum {
+  float nats = 0;
+  bool certain = false;
+};
+
+namespace detail {
+// Single-precision operations rounded as written: on the device never fused into an FMA, as on the host (SSE2).
+CUDP_HD float mul_rn(float a, float b) {
+#if CUDP_DEVICE_PASS
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+CUDP_HD float add_rn(float a, float b) {
+#if CUDP_DEVICE_PASS
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+CUDP_HD float div_rn(float a, float b) {
+#if CUDP_DEVICE_PASS
+  return __fdiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+}  // namespace detail
+
+// The part of p7_bg_FilterScore that reads the residues (L > 0): the scaled Forward of the two-state HMM, each
+// row rescaled by its largest cell and the logarithms of those scales summed, then the end. `log_of(x)` is
+// (float) log((double) x), Easel's; `row(d0, d1)` sees each row after its rescaling (a device checks for values a
+// flush-to-zero host would lose). The host's and the device's operations are the same, in the same order.
+template <class Log, class Row>
+CUDP_HD float bias_forward_sum(const BiasModel& m, const std::uint8_t* codes, std::uint32_t L, Log&& log_of,
+                               Row&& row) {
+  using detail::add_rn;
+  using detail::div_rn;
+  using detail::mul_rn;
+  // p7_bg_SetLength runs before every target and sets the background state's self-loop to the null1 p1.
+  const float p1 = div_rn(static_cast<float>(L), static_cast<float>(L + 1));
+  const float t00 = p1, t01 = add_rn(1.0f, -p1);
+  const float t10 = m.biased_leave, t11 = m.biased_stay;
+  auto rescale = [&](float& a, float& b) {
+    float max = 0.0f;
+    max = a > max ? a : max;
+    max = b > max ? b : max;
+    a = div_rn(a, max);
+    b = div_rn(b, max);
+    return max;
+  };
+  float d0 = mul_rn(m.odds[codes[0] * 2 + 0], 0.999f);
+  float d1 = mul_rn(m.odds[codes[0] * 2 + 1], 0.001f);
+  float total = log_of(rescale(d0, d1));
+  row(d0, d1);
+  for (std::uint32_t i = 1; i < L; ++i) {
+    const std::uint8_t x = codes[i];
+    const float n0 = mul_rn(add_rn(mul_rn(d0, t00), mul_rn(d1, t10)), m.odds[x * 2 + 0]);
+    const float n1 = mul_rn(add_rn(mul_rn(d0, t01), mul_rn(d1, t11)), m.odds[x * 2 + 1]);
+    d0 = n0;
+    d1 = n1;
+    total = add_rn(total, log_of(rescale(d0, d1)));
+    row(d0, d1);
+  }
+  return add_rn(total, log_of(add_rn(d0, d1)));
+}
+
 class BiasFilter {
  public:
   BiasFilter() = default;
@@ -74,17 +155,17 @@ class BiasFilter {
     if (static_cast<int>(composition.size()) != K || static_cast<int>(null_model.frequencies.size()) != K) {
       throw std::invalid_argument("BiasFilter: composition and background must have K entries");
     }
+    if (Kp > BiasModel::kCodes) throw std::invalid_argument("BiasFilter: an alphabet of more than 32 codes");
     const float L1 = static_cast<float>(static_cast<double>(static_cast<float>(M)) / 8.0);
-    biased_leave_ = 1.0f / (L1 + 1.0f);
-    biased_stay_ = L1 / (L1 + 1.0f);
+    model_.biased_leave = 1.0f / (L1 + 1.0f);
+    model_.biased_stay = L1 / (L1 + 1.0f);
     // Emission odds against the background: state 0 emits the background itself (odds 1 up to rounding), state 1
     // the composition. Degenerate codes average probability over background mass, as esl_hmm_Configure does.
-    odds_.assign(static_cast<std::size_t>(Kp) * 2, 1.0f);
+    std::fill(std::begin(model_.odds), std::end(model_.odds), 1.0f);
     const std::vector<float>& f = null_model.frequencies;
     for (int x = 0; x < K; ++x) {
-      odds_[static_cast<std::size_t>(x) * 2 + 0] = f[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
-      odds_[static_cast<std::size_t>(x) * 2 + 1] =
-          composition[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
+      model_.odds[x * 2 + 0] = f[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
+      model_.odds[x * 2 + 1] = composition[static_cast<std::size_t>(x)] / f[static_cast<std::size_t>(x)];
     }
     for (int x = K + 1; x <= Kp - 3; ++x) {
       for (int state = 0; state < 2; ++state) {
@@ -95,62 +176,31 @@ class BiasFilter {
             denominator += f[static_cast<std::size_t>(y)];
           }
         }
-        odds_[static_cast<std::size_t>(x) * 2 + static_cast<std::size_t>(state)] =
-            denominator > 0.0f ? numerator / denominator : 0.0f;
+        model_.odds[x * 2 + state] = denominator > 0.0f ? numerator / denominator : 0.0f;
       }
     }
   }
 
+  const BiasModel& model() const { return model_; }
+
   // p7_bg_FilterScore for a target of length L (L > 0), in nats: to be used where null1_score(L) would be.
-  float score(const std::uint8_t* codes, std::size_t L) const {
-    // p7_bg_SetLength runs before every target and sets the background state's self-loop to the null1 p1.
+  float score(const std::uint8_t* codes, std::size_t L) const { return finish(forward_sum(codes, L), L); }
+
+  // Its residue part (bias_forward_sum), and the rest from that sum: the null1 length distribution imposed.
+  float forward_sum(const std::uint8_t* codes, std::size_t L) const {
+    return bias_forward_sum(
+        model_, codes, static_cast<std::uint32_t>(L),
+        [](float x) { return static_cast<float>(std::log(static_cast<double>(x))); }, [](float, float) {});
+  }
+  float finish(float forward_sum, std::size_t L) const {
     const float p1 = static_cast<float>(L) / static_cast<float>(L + 1);
-    const float t00 = p1, t01 = 1.0f - p1;
-    const float t10 = biased_leave_, t11 = biased_stay_;
-    float total = 0.0f;
-    float d0 = odds(codes[0], 0) * 0.999f;
-    float d1 = odds(codes[0], 1) * 0.001f;
-    float max = rescale(d0, d1);
-    total += static_cast<float>(std::log(static_cast<double>(max)));
-    for (std::size_t i = 1; i < L; ++i) {
-      float n0 = 0.0f;
-      n0 += d0 * t00;
-      n0 += d1 * t10;
-      n0 *= odds(codes[i], 0);
-      float n1 = 0.0f;
-      n1 += d0 * t01;
-      n1 += d1 * t11;
-      n1 *= odds(codes[i], 1);
-      d0 = n0;
-      d1 = n1;
-      max = rescale(d0, d1);
-      total += static_cast<float>(std::log(static_cast<double>(max)));
-    }
-    float end = 0.0f;
-    end += d0 * 1.0f;
-    end += d1 * 1.0f;
-    total += static_cast<float>(std::log(static_cast<double>(end)));
     const float length_term = static_cast<float>(L) * static_cast<float>(std::log(p1));
-    return total + length_term + static_cast<float>(std::log(static_cast<float>(1.0 - static_cast<double>(p1))));
+    return forward_sum + length_term + static_cast<float>(std::log(static_cast<float>(1.0 - static_cast<double>(p1))));
   }
 
  private:
-  float odds(std::uint8_t code, int state) const {
-    return odds_[static_cast<std::size_t>(code) * 2 + static_cast<std::size_t>(state)];
-  }
-
-  static float rescale(float& a, float& b) {
-    float max = 0.0f;
-    max = a > max ? a : max;
-    max = b > max ? b : max;
-    a /= max;
-    b /= max;
-    return max;
-  }
-
   const Plan7Alphabet* alphabet_ = nullptr;
-  float biased_leave_ = 0, biased_stay_ = 0;
-  std::vector<float> odds_;  // odds_[code * 2 + state]
+  BiasModel model_{};
 };
 
 }  // namespace cudp::hmmer

@@ -140,8 +140,9 @@ class Plan7Pipeline {
 
   // Stage 1 and 2 from an MSV filter result. When the target passes and run_viterbi is false, it has passed the
   // Viterbi stage too (and is counted so): go on to after_filters.
+  // `bias`: the bias filter's Forward sum of this target computed elsewhere (a GPU: BiasSum), taken when certain.
   AfterMsv after_msv(const std::uint8_t* codes, std::size_t L, const FilterResult& msv, Plan7PipelineCounts& counts,
-                     Workspace& ws) const {
+                     Workspace& ws, const BiasSum* bias = nullptr) const {
     (void)ws;
     AfterMsv r;
     counts.targets += 1;
@@ -155,7 +156,7 @@ class Plan7Pipeline {
     counts.residues_passed_msv += L;
     float filtersc = nullsc;
     if (options_.bias_filter) {
-      filtersc = bias_.score(codes, L);
+      filtersc = bias != nullptr && bias->certain ? bias_.finish(bias->nats, L) : bias_.score(codes, L);
       P = filter_gumbel_survival(filter_bits(msv.nats, filtersc), stats_.msv_mu, stats_.msv_lambda);
       if (P > options_.F1) return r;
     }
