@@ -4,7 +4,8 @@
 # with SCALING=1 bench/scaling.sh for cudp-hmmsearch alone (its stage times too), the bias filter's GPU test,
 # compute-sanitizer (TOOLS, default memcheck racecheck synccheck) on the test cases of SANITIZE (test:case ...,
 # default the MSV survivors and the bias filter's DNA case), then the GPU oracles of
-# cudp-hmmsearch, cudp-phmmer and cudp-hmmscan against HMMER 3.3.2 (ctest -L gpu, REGEX). Results under $OUT: summary.txt,
+# cudp-hmmsearch, cudp-phmmer and cudp-hmmscan against HMMER 3.3.2 and the parsers' and envelopes' GPU tests (ctest -L
+# gpu, REGEX). Results under $OUT: summary.txt,
 # details.tgz. HMMER and Catch2 from .debs/ (pass it in carry).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -19,7 +20,7 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
   -DMPI_CXX_COMPILER="$(command -v mpicxx)" \
   >"$OUT/configure.log" 2>&1 || { log "configure failed"; exit 1; }
 cmake --build build-gpu -j"$(nproc)" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-makedb cudp-gen-db \
-  device_plan7_filters_test device_bias_filter_test >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head; exit 1; }
+  device_plan7_filters_test device_bias_filter_test device_plan7_parsers_test device_envelopes_test >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head; exit 1; }
 if [ "${SCALING:-0}" = 1 ]; then
   OUT=$OUT/scaling SKIP_SW=1 STAGES=1 bash bench/scaling.sh >/dev/null 2>&1
   cat "$OUT/scaling/summary.txt" >>"$OUT/summary.txt"
@@ -36,8 +37,8 @@ for tool in ${TOOLS:-memcheck racecheck synccheck}; do
     log "compute-sanitizer $tool, $1 $2: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed|failed' "$OUT/sanitizer-$tool-$1.log" | tr '\n' ' ')"
   done
 done
-(cd build-gpu && timeout "${CTEST_SECONDS:-300}" ctest -L gpu -R "${REGEX:-hmmsearch|phmmer|hmmscan}" -j3 --output-on-failure \
+(cd build-gpu && timeout "${CTEST_SECONDS:-300}" ctest -L gpu -R "${REGEX:-hmmsearch|phmmer|hmmscan|device_plan7_parsers|device_envelopes}" -j3 --output-on-failure \
   >"$OUT/ctest-gpu.log" 2>&1)
-log "ctest -L gpu -R '${REGEX:-hmmsearch|phmmer|hmmscan}': rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
+log "ctest -L gpu -R '${REGEX:-hmmsearch|phmmer|hmmscan|device_plan7_parsers|device_envelopes}': rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
 grep -E "\*\*\*|Failed  " "$OUT/ctest-gpu.log" | tee -a "$OUT/summary.txt"
 (cd "$OUT" && tar czf details.tgz --exclude details.tgz . 2>/dev/null)

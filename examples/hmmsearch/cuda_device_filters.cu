@@ -189,6 +189,10 @@ struct DeviceFilters::Impl {
   std::vector<std::uint32_t> all;
   cudp::hmmer::DevicePlan7Parsers parsers;
   std::unique_ptr<cudp::hmmer::DeviceEnvelopeRescorer> rescorer;  // made at the first call, with what is free then
+  // The parsers' and the envelopes' streams: ahead of the next model's MSV filter, whose blocks would otherwise
+  // hold the GPU while the host's workers, and a call-off of the parsers, wait for their kernels.
+  cudp::engine::DeviceStream parser_stream{cudp::engine::StreamPriority::High};
+  cudp::engine::DeviceStream envelope_stream{cudp::engine::StreamPriority::High};
 
   // The flag the parser kernel reads to stop early: page-locked, so the kernel sees the host's writes.
   volatile int* parsers_called_off() {
@@ -350,7 +354,8 @@ bool DeviceFilters::parsers(const cudp::hmmer::OddsTables& tables, const std::ve
   }
   impl_->parsers.set_model(tables);
   if (!impl_->parsers.fits()) return false;
-  impl_->parsers.run(residues, lengths, rows, cudaStreamPerThread, nullptr, nullptr, impl_->parsers_called_off());
+  impl_->parsers.run(residues, lengths, rows, impl_->parser_stream.get(), nullptr, nullptr,
+                     impl_->parsers_called_off());
   return *impl_->parsers_called_off() == 0;
 }
 
@@ -379,7 +384,7 @@ bool DeviceFilters::envelopes(const cudp::hmmer::OddsTables& tables,
   }
   impl_->rescorer->set_model(tables);
   if (!impl_->rescorer->fits()) return false;
-  impl_->rescorer->run(batch, columns, out);
+  impl_->rescorer->run(batch, columns, out, impl_->envelope_stream.get());
   return true;
 }
 
