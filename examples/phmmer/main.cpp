@@ -34,11 +34,10 @@ std::string current_dir() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Not sharded yet: several processes would each search everything and write the same files.
-  if (cudp::examples::launched_world_size() > 1) {
-    std::fputs("cudp-phmmer: runs as one process; under mpirun, cudp-hmmsearch and cudp-swsearch share a search\n", stderr);
-    return 1;
-  }
+  std::optional<cudp::examples::MpiWorld> world_holder;
+  if (!cudp::examples::start_world(world_holder, argc, argv, "cudp-phmmer")) return 1;
+  const cudp::examples::MpiWorld& world = *world_holder;
+  cudp::examples::ProcessErrors errors(world, "cudp-phmmer");
   try {
     const auto parsed = phmmer::parse_options(argc, argv);
     if (!parsed) {
@@ -47,6 +46,10 @@ int main(int argc, char** argv) {
     }
     const phmmer::Options& p = *parsed;
     const hmmsearch::Options& o = p.search;
+    if (world.size() > 1 && o.connect) throw hmmsearch::UsageError("--connect runs as one process, not under mpirun");
+    // mpirun hands standard input to the first process alone.
+    if (world.size() > 1 && (o.hmm_file == "-" || o.seq_file == "-"))
+      throw hmmsearch::UsageError("under mpirun <seqfile> and <seqdb> are files, not standard input ('-')");
     if (o.connect) {
       // The daemon parses the same command line; only the query file's text travels with it.
       hmmsearch::check_outputs_writable(o);
@@ -56,10 +59,11 @@ int main(int argc, char** argv) {
       return hmmsearch::run_in_daemon("cudp-phmmer", "phmmer", o, *o.connect, current_dir(),
                                       cudp::io::read_file_text(o.hmm_file), words);
     }
-    const bool progress = isatty(STDERR_FILENO) != 0;
+    const bool progress = isatty(STDERR_FILENO) != 0 && world.root();
     const int threads = hmmsearch::host_threads(o);
-    std::future<std::vector<int>> cuda_started = hmmsearch::start_cuda_unless_host(o.backend, o.gpus);
-    hmmsearch::check_outputs_writable(o);
+    std::future<std::vector<int>> cuda_started =
+        hmmsearch::start_cuda_unless_host(o.backend, o.gpus, world.rank_on_node(), world.size());
+    if (world.root()) hmmsearch::check_outputs_writable(o);  // the first process writes them, on its file system
     // Either input may be standard input, as in phmmer; both cannot. Unlike phmmer, several queries may come with
     // the database on standard input: it is read whole before the search.
     if (o.hmm_file == "-" && o.seq_file == "-")
@@ -72,21 +76,28 @@ int main(int argc, char** argv) {
     } else {
       query_text = cudp::io::read_file_text(o.hmm_file);
     }
+    // Every process builds every query's model (they are small); each searches its shard of the database.
     const std::vector<cudp::hmmer::HmmModel> models =
         phmmer::build_query_models(query_text, o.hmm_file == "-" ? std::string("standard input") : o.hmm_file, p.model);
 
-    const cudp::io::SequenceSet db =
-        hmmsearch::load_database(o.seq_file, cudp::hmmer::plan7_amino(), o.hmm_file, std::max(1, threads));
-    const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
+    cudp::io::DatabasePart part;  // under mpirun, this process's shard of the database
+    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, cudp::hmmer::plan7_amino(), o.hmm_file,
+                                                              std::max(1, threads), world.rank(), world.size(), &part);
+    hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
+    searcher.world = &world;
+    searcher.first = part.first;
+    if (!errors.all_well()) return 1;  // a process could not load its shard or start its backend
     hmmsearch::RunOutputs outputs = hmmsearch::search_models(o, models, searcher, current_dir(), progress);
+    if (!world.root()) return 0;
     phmmer::to_phmmer_outputs(p, models, searcher.description, outputs);
     hmmsearch::write_run_outputs(o, outputs);
     return 0;
   } catch (const hmmsearch::UsageError& e) {
-    std::fprintf(stderr, "cudp-phmmer: %s (see --help)\n", e.what());
+    return errors.fail(std::string(e.what()) + " (see --help)", 1);
+  } catch (const cudp::examples::ProcessesFailed& e) {
+    errors.print(e.failures);  // a query's search failed in a process: the first prints what each said
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-phmmer: %s\n", e.what());
-    return 1;
+    return errors.fail(e.what(), 1);
   }
 }

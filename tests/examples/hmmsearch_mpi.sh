@@ -6,9 +6,12 @@
 # the database). A process that fails alone (a corrupt residue in the last shard) makes the run exit non-zero
 # naming its rank, with no output file written. With the CUDA backend the one-process run takes one GPU
 # (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database split across them) must give it too.
-#   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR
+# Given CUDP_PHMMER, the same for cudp-phmmer: three globins as queries against the same databases.
+#   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR [CUDP_PHMMER]
 set -uo pipefail
 hmmsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 hmmemit=$4 examples=$(realpath "$5")
+phmmer=${6:+$(realpath "$6")}
+program=$hmmsearch  # the program compare and fail_alone run
 backend=${BACKEND:-host}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -38,15 +41,15 @@ run() {
 compare() {
   local name=$1 models=$2 db=$3
   rm -rf one
-  run one "$models" "$db" "$hmmsearch" --backend "$backend" "${one_gpu[@]}" --cpu 1 ||
+  run one "$models" "$db" "$program" --backend "$backend" "${one_gpu[@]}" --cpu 1 ||
     { fail "$name: the one-process run failed: $(cat one/stderr.txt)"; return; }
   for n in 1 2 3 all-gpus; do
     rm -rf np
     if [ "$n" = all-gpus ]; then
       [ "$backend" = cuda ] || continue
-      run np "$models" "$db" "$hmmsearch" --backend cuda --gpus all --cpu 1
+      run np "$models" "$db" "$program" --backend cuda --gpus all --cpu 1
     else
-      run np "$models" "$db" "$mpiexec" -np "$n" "$hmmsearch" --backend "$backend" --cpu 1
+      run np "$models" "$db" "$mpiexec" -np "$n" "$program" --backend "$backend" --cpu 1
     fi || { fail "$name/np$n: exit status $?: $(head -5 np/stderr.txt)"; continue; }
     for f in "${outputs[@]}"; do
       cmp -s <(normalize "one/$f") <(normalize "np/$f") ||
@@ -84,15 +87,30 @@ compare ties "$examples/tutorial/globins4.hmm" "$PWD/ties.fa"
 "$makedb" ties.fa ties.cudpdb > /dev/null
 size=$(stat -c %s ties.cudpdb)
 printf '\377' | dd of=ties.cudpdb bs=1 seek=$((size - 1000)) conv=notrunc status=none
-rm -rf bad
-run bad "$examples/tutorial/globins4.hmm" "$PWD/ties.cudpdb" "$mpiexec" -np 3 "$hmmsearch" --backend "$backend" --cpu 1
-rc=$?
-[ "$rc" -ne 0 ] || fail "a failing process: exit status 0"
-grep -q "rank 2: .*residue code 255" bad/stderr.txt || fail "a failing process: no message naming rank 2: $(head -5 bad/stderr.txt)"
-for f in "${outputs[@]}"; do [ ! -e "bad/$f" ] || fail "a failing process: $f was written"; done
+# fail_alone NAME QUERIES: the run on that database exits non-zero naming rank 2, and writes nothing.
+fail_alone() {
+  rm -rf bad
+  run bad "$2" "$PWD/ties.cudpdb" "$mpiexec" -np 3 "$program" --backend "$backend" --cpu 1
+  local rc=$?
+  [ "$rc" -ne 0 ] || fail "$1, a failing process: exit status 0"
+  grep -q "rank 2: .*residue code 255" bad/stderr.txt ||
+    fail "$1, a failing process: no message naming rank 2: $(head -5 bad/stderr.txt)"
+  for f in "${outputs[@]}"; do [ ! -e "bad/$f" ] || fail "$1, a failing process: $f was written"; done
+}
+fail_alone hmmsearch "$examples/tutorial/globins4.hmm"
+
+if [ -n "$phmmer" ]; then
+  program=$phmmer
+  awk '/^>/ { n++ } n == 2 || n == 9 || n == 30' "$examples/tutorial/globins45.fa" > queries.fa
+  compare phmmer-fasta "$PWD/queries.fa" "$PWD/db.fa"
+  compare phmmer-packed "$PWD/queries.fa" "$PWD/db.cudpdb"
+  compare phmmer-two-sequences "$PWD/queries.fa" "$PWD/two.fa"
+  compare phmmer-ties "$PWD/queries.fa" "$PWD/ties.fa"
+  fail_alone phmmer "$PWD/queries.fa"
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "cudp-hmmsearch under mpirun: all outputs identical to one process"
+echo "cudp-hmmsearch${phmmer:+ and cudp-phmmer} under mpirun: all outputs identical to one process"
