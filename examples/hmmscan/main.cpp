@@ -77,8 +77,12 @@ struct QueryHits {
   std::array<std::uint64_t, 4> passed{};   // models past MSV, bias, Viterbi, Forward
 };
 
-hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hmmer::HmmModel>& models,
-                           const hmmsearch::Searcher& searcher) {
+// Every model against the searcher's query sequences: their reports, tblout, domtblout and pfamtblout sections, in
+// query order, without the run's header and trailers (frame adds them). `first_query`: the place of the first of
+// them among all the run's queries (under mpirun, a process scans a shard of them), which only the tables' column
+// header, written before the run's first query, depends on.
+hmmsearch::RunOutputs scan_queries(const hmmscan::Options& p, const std::vector<cudp::hmmer::HmmModel>& models,
+                                   const hmmsearch::Searcher& searcher, std::size_t first_query) {
   using clock = std::chrono::steady_clock;
   const hmmsearch::Options& o = p.search;
   const cudp::io::SequenceSet& queries = searcher.db;
@@ -152,10 +156,6 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
       domain_cutoffs[m] = static_cast<double>(cutoff_of(models[m], o.cut)->domain);
 
   hmmsearch::RunOutputs out;
-  hmmsearch::HeaderSettings header = hmmsearch::header_settings(o, searcher.description);
-  header.program = "cudp-hmmscan";
-  header.scan = true;
-  hmmsearch::write_header(out.text, header);
   for (std::size_t q = 0; q < queries.size(); ++q) {
     QueryHits& qh = per_query[q];
     hmmsearch::QueryReport report;
@@ -199,11 +199,22 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
     report.cpu_user = cpu * share;
     report.elapsed = elapsed * share;
     hmmsearch::write_query(out.text, report);
-    if (o.tblout) hmmsearch::write_tblout(out.tbl, report, q == 0);
-    if (o.domtblout) hmmsearch::write_domtblout(out.domtbl, report, q == 0);
+    if (o.tblout) hmmsearch::write_tblout(out.tbl, report, first_query + q == 0);
+    if (o.domtblout) hmmsearch::write_domtblout(out.domtbl, report, first_query + q == 0);
     if (o.pfamtblout) hmmsearch::write_pfamtblout(out.pfamtbl, report, inc_by_E);
   }
-  out.text += "[ok]\n";
+  return out;
+}
+
+// The run's header before the queries' reports, "[ok]" and the tables' trailers after them.
+void frame(const hmmscan::Options& p, const std::string& backend_description, hmmsearch::RunOutputs& out) {
+  const hmmsearch::Options& o = p.search;
+  std::string text;
+  hmmsearch::HeaderSettings header = hmmsearch::header_settings(o, backend_description);
+  header.program = "cudp-hmmscan";
+  header.scan = true;
+  hmmsearch::write_header(text, header);
+  out.text = text + out.text + "[ok]\n";
 
   hmmsearch::TabularTail tail;
   tail.program = "cudp-hmmscan";
@@ -220,17 +231,35 @@ hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hm
   tail.mode = "SCAN";
   if (o.tblout) hmmsearch::write_tabular_tail(out.tbl, tail);
   if (o.domtblout) hmmsearch::write_tabular_tail(out.domtbl, tail);
+}
+
+hmmsearch::RunOutputs scan(const hmmscan::Options& p, const std::vector<cudp::hmmer::HmmModel>& models,
+                           const hmmsearch::Searcher& searcher) {
+  hmmsearch::RunOutputs out = scan_queries(p, models, searcher, 0);
+  frame(p, searcher.description, out);
   return out;
+}
+
+// Under mpirun: every process's sections, on the first in rank order, which is query order (the shards follow the
+// file); empty elsewhere.
+hmmsearch::RunOutputs gather_queries(const cudp::examples::MpiWorld& world, hmmsearch::RunOutputs mine) {
+  if (world.size() == 1) return mine;
+  hmmsearch::RunOutputs all;
+  for (auto [part, whole] : {std::pair{&mine.text, &all.text}, std::pair{&mine.tbl, &all.tbl},
+                             std::pair{&mine.domtbl, &all.domtbl}, std::pair{&mine.pfamtbl, &all.pfamtbl}}) {
+    for (std::string& piece : world.gather(*part)) *whole += piece;
+    part->clear();
+  }
+  return all;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Not sharded yet: several processes would each search everything and write the same files.
-  if (cudp::examples::launched_world_size() > 1) {
-    std::fputs("cudp-hmmscan: runs as one process; under mpirun, cudp-hmmsearch and cudp-swsearch share a search\n", stderr);
-    return 1;
-  }
+  std::optional<cudp::examples::MpiWorld> world_holder;
+  if (!cudp::examples::start_world(world_holder, argc, argv, "cudp-hmmscan")) return 1;
+  const cudp::examples::MpiWorld& world = *world_holder;
+  cudp::examples::ProcessErrors errors(world, "cudp-hmmscan");
   try {
     const auto parsed = hmmscan::parse_options(argc, argv);
     if (!parsed) {
@@ -239,28 +268,39 @@ int main(int argc, char** argv) {
     }
     const hmmscan::Options& p = *parsed;
     const hmmsearch::Options& o = p.search;
+    if (world.size() > 1 && (o.daemon || o.connect))
+      throw hmmsearch::UsageError("--daemon and --connect run as one process, not under mpirun");
+    // mpirun hands standard input to the first process alone.
+    if (world.size() > 1 && o.seq_file == "-")
+      throw hmmsearch::UsageError("under mpirun <seqfile> is a file, not standard input ('-')");
     if (o.daemon) return hmmscan::serve(p, scan);
     if (o.connect) return hmmscan::scan_in_daemon(p, argc, argv, current_dir());
     const int threads = hmmsearch::host_threads(o);
-    std::future<std::vector<int>> cuda_started = hmmsearch::start_cuda_unless_host(o.backend);
-    hmmsearch::check_outputs_writable(o);
+    std::future<std::vector<int>> cuda_started =
+        hmmsearch::start_cuda_unless_host(o.backend, 1, world.rank_on_node(), world.size());
+    if (world.root()) hmmsearch::check_outputs_writable(o);  // the first process writes them, on its file system
     // As hmmscan: the sequences may come from standard input, the profile database may not.
     if (o.hmm_file == "-") throw hmmsearch::UsageError("<hmmdb> cannot be read from standard input");
 
     hmmsearch::StageTimes& times = hmmsearch::StageTimes::global();
     auto t = hmmsearch::StageTimes::clock::now();
+    // Every process reads every model and scans its shard of the query sequences against them.
     std::vector<cudp::hmmer::HmmModel> models = cudp::hmmer::read_hmm_file(o.hmm_file);
     // hmmscan fails on a model without the cutoffs of --cut_ga/nc/tc only once the model passes a sequence's bias
     // filter, its output half written; here every model is checked before anything is searched.
     hmmsearch::check_models(models, o.cut);
     const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
     t = times.add("read models", t);
-    const cudp::io::SequenceSet queries =
-        hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads));
+    cudp::io::DatabasePart part;  // under mpirun, this process's shard of the query sequences
+    const cudp::io::SequenceSet queries = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads),
+                                                                   world.rank(), world.size(), &part);
     times.add("read sequences", t);
     const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, queries, threads, cuda_started);
+    if (!errors.all_well()) return 1;  // a process could not load its shard or start its backend
     t = hmmsearch::StageTimes::clock::now();
-    const hmmsearch::RunOutputs outputs = scan(p, models, searcher);
+    hmmsearch::RunOutputs outputs = gather_queries(world, scan_queries(p, models, searcher, part.first));
+    if (!world.root()) return 0;
+    frame(p, searcher.description, outputs);
     t = times.add("all models (the stages above)", t);
     hmmsearch::write_run_outputs(o, outputs);
     times.add("write outputs", t);
@@ -269,10 +309,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cudp-hmmscan: of which in filter kernels %9.4f s\n", searcher.device->kernel_seconds());
     return 0;
   } catch (const hmmsearch::UsageError& e) {
-    std::fprintf(stderr, "cudp-hmmscan: %s (see --help)\n", e.what());
-    return 1;
+    return errors.fail(std::string(e.what()) + " (see --help)", 1);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-hmmscan: %s\n", e.what());
-    return 1;
+    return errors.fail(e.what(), 1);
   }
 }

@@ -6,11 +6,14 @@
 # the database). A process that fails alone (a corrupt residue in the last shard) makes the run exit non-zero
 # naming its rank, with no output file written. With the CUDA backend the one-process run takes one GPU
 # (--gpus 1), and one process on all the machine's GPUs (--gpus all: the database split across them) must give it too.
-# Given CUDP_PHMMER, the same for cudp-phmmer: three globins as queries against the same databases.
-#   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR [CUDP_PHMMER]
+# Given CUDP_PHMMER, the same for cudp-phmmer: three globins as queries against the same databases. Given
+# CUDP_HMMSCAN, the same for cudp-hmmscan, whose processes share out the query sequences (the FASTA files above, and
+# their packed forms) and read every model (its main output, --tblout, --domtblout and --pfamtblout; no -A).
+#   [BACKEND=cuda] hmmsearch_mpi.sh CUDP_HMMSEARCH CUDP_MAKEDB MPIEXEC HMMEMIT HMMER_EXAMPLES_DIR [CUDP_PHMMER
+#     [CUDP_HMMSCAN]]
 set -uo pipefail
 hmmsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 hmmemit=$4 examples=$(realpath "$5")
-phmmer=${6:+$(realpath "$6")}
+phmmer=${6:+$(realpath "$6")} hmmscan=${7:+$(realpath "$7")}
 program=$hmmsearch  # the program compare and fail_alone run
 backend=${BACKEND:-host}
 work=$(mktemp -d)
@@ -25,6 +28,7 @@ fail() {
 # Times, dates, directories and the command line differ between runs by design.
 normalize() { grep -vE '^# (CPU time|Mc/sec|Date|Current dir|Option settings|cudp backend)' "$1"; }
 outputs=(main.out hits.tbl hits.domtbl hits.pfamtbl hits.sto)
+alignment=(-A hits.sto)
 one_gpu=()
 [ "$backend" = cuda ] && one_gpu=(--gpus 1)
 
@@ -33,7 +37,7 @@ run() {
   local dir=$1 models=$2 db=$3
   shift 3
   mkdir -p "$dir"
-  (cd "$dir" && "$@" -o main.out --tblout hits.tbl --domtblout hits.domtbl --pfamtblout hits.pfamtbl -A hits.sto \
+  (cd "$dir" && "$@" -o main.out --tblout hits.tbl --domtblout hits.domtbl --pfamtblout hits.pfamtbl "${alignment[@]}" \
     "$models" "$db" > stdout.txt 2> stderr.txt)
 }
 
@@ -109,8 +113,16 @@ if [ -n "$phmmer" ]; then
   fail_alone phmmer "$PWD/queries.fa"
 fi
 
+if [ -n "$hmmscan" ]; then
+  program=$hmmscan outputs=(main.out hits.tbl hits.domtbl hits.pfamtbl) alignment=()
+  compare hmmscan-fasta "$PWD/models.hmm" "$PWD/db.fa"
+  compare hmmscan-packed "$PWD/models.hmm" "$PWD/db.cudpdb"
+  compare hmmscan-two-sequences "$PWD/models.hmm" "$PWD/two.fa"
+  fail_alone hmmscan "$PWD/models.hmm"
+fi
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "cudp-hmmsearch${phmmer:+ and cudp-phmmer} under mpirun: all outputs identical to one process"
+echo "cudp-hmmsearch${phmmer:+, cudp-phmmer}${hmmscan:+, cudp-hmmscan} under mpirun: all outputs identical to one process"
