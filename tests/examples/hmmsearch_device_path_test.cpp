@@ -32,6 +32,8 @@ extern std::atomic<std::size_t> emulated_parsers_at_once;   // targets a call of
 extern std::atomic<int> emulated_parser_delay_ms;           // how long each such call takes beside its work
 extern std::atomic<std::uint64_t> emulated_envelopes;       // envelopes the emulated device rescored
 extern std::atomic<bool> emulated_envelopes_fail;           // the emulated device fails every envelope batch
+extern std::atomic<std::uint64_t> emulated_bias_certain;    // bias sums the emulated device called certain
+extern std::atomic<std::uint64_t> emulated_bias_doubtful;   // and not certain (NaN: the pipeline must not take them)
 }  // namespace hmmsearch
 
 namespace {
@@ -238,7 +240,13 @@ TEST_CASE("the GPU-filter path of cudp-hmmsearch gives the host path's results",
       INFO(model_file << " setting " << setting);
       const cudp::hmmer::Plan7Pipeline pipeline(models.front(), null_model, options);
       const auto host = hmmsearch::search_on_host(pipeline, db, 3);
+      const std::uint64_t certain = hmmsearch::emulated_bias_certain, doubtful = hmmsearch::emulated_bias_doubtful;
       require_same(hmmsearch::search_with_device(pipeline, db, device, 2), host);
+      // The bias filter's sums came from the device where it runs, some certain and some not (setting 2 has none).
+      if (options.bias_filter && !options.max && host.counts.passed_msv > 3) {
+        CHECK(hmmsearch::emulated_bias_certain > certain);
+        CHECK(hmmsearch::emulated_bias_doubtful > doubtful);
+      }
       // The workers waiting for the device's parser rows, so that every target after the filters takes them.
       setenv("CUDP_DEVICE_PARSERS", "wait", 1);
       const std::uint64_t before = hmmsearch::emulated_parser_targets;

@@ -64,6 +64,32 @@ std::vector<cudp::hmmer::FilterSurvivors> DeviceFilters::msv(const std::vector<M
   return out;
 }
 
+// The bias filter's sums as the GPU hands them back: the host's float where certain, and every third target
+// reported as not certain with a sum no pipeline may take (NaN), which the pipeline must compute again itself.
+std::atomic<std::uint64_t> emulated_bias_certain{0}, emulated_bias_doubtful{0};
+
+std::vector<cudp::hmmer::BiasSum> DeviceFilters::bias(const cudp::hmmer::BiasModel& model,
+                                                       const std::vector<std::uint32_t>& targets) {
+  cudp::hmmer::use_hmmer_float_mode();  // the pipeline's workers compute in it
+  std::vector<cudp::hmmer::BiasSum> out(targets.size());
+  for (std::size_t j = 0; j < targets.size(); ++j) {
+    const std::uint32_t i = targets[j];
+    if (i >= impl_->db.count) throw std::out_of_range("DeviceFilters::bias: target index");
+    const std::uint32_t L = impl_->db.length(i);
+    if (L == 0 || i % 3 == 2) {
+      out[j] = {std::nanf(""), false};
+      ++emulated_bias_doubtful;
+      continue;
+    }
+    out[j].nats = cudp::hmmer::bias_forward_sum(
+        model, impl_->db.data(i), L, [](float x) { return static_cast<float>(std::log(static_cast<double>(x))); },
+        [](float, float) {});
+    out[j].certain = true;
+    ++emulated_bias_certain;
+  }
+  return out;
+}
+
 std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer::ViterbiFilterProfile& profile,
                                                               const std::vector<std::uint32_t>& targets) {
   std::vector<cudp::hmmer::FilterResult> out;
