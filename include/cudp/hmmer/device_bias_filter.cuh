@@ -51,6 +51,8 @@ __device__ __forceinline__ float easel_log(float x, bool& doubtful) {
   return f;
 }
 
+// A template so that every translation unit that includes this header may have it, as the parsers' kernel.
+template <class Unused = void>
 __global__ void forward_sums_kernel(BiasModel model, const std::uint8_t* residues, const std::uint64_t* offsets,
                                     const std::uint32_t* ids, std::uint32_t count, BiasSum* sums) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -90,7 +92,7 @@ class DeviceBiasFilter {
     sums_.reserve(ids.size(), stream_.get());
     constexpr unsigned kThreads = 128;
     const auto blocks = static_cast<unsigned>((ids.size() + kThreads - 1) / kThreads);
-    device_bias::forward_sums_kernel<<<blocks, kThreads, 0, stream_.get()>>>(
+    device_bias::forward_sums_kernel<><<<blocks, kThreads, 0, stream_.get()>>>(
         model, db_.residues(), db_.offsets(), ids_.get(), static_cast<std::uint32_t>(ids.size()), sums_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
     sums_.download(out.data(), out.size(), stream_.get());
