@@ -511,7 +511,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     bias = filters.bias(pipeline.bias_filter().model(), msv.positions);
     if (!bias.empty() && bias.size() != s)
       throw std::logic_error("the bias filter returned a result count unlike the request's");
-    t = times.add("bias filter on the GPU", t);
+    if (!bias.empty()) t = times.add("bias filter on the GPU", t);
   }
   // By target, read only for the targets that pass the MSV stage.
   FilterNats filter_nats(n);
