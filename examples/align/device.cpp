@@ -8,6 +8,7 @@
 
 #include <cudp/scorer.hpp>
 
+#include "gpu_choice.hpp"
 #include "stage_times.hpp"
 #if defined(__CUDACC__)
 #include <cudp/align/device_leaves.cuh>
@@ -43,12 +44,31 @@ std::shared_future<void>& gpu_started() {
   static std::shared_future<void> started;
   return started;
 }
+#if defined(__CUDACC__)
+int& gpu_chosen() {
+  static int device = 0;
+  return device;
+}
+
+// Waits for start_gpu's context and makes the calling thread use its device.
+void use_started_gpu() {
+  if (gpu_started().valid()) gpu_started().wait();
+  CUDP_CUDA_CHECK(cudaSetDevice(gpu_chosen()));
+}
+#endif
 }  // namespace
 
-void start_gpu() {
+void start_gpu(int process_on_node, int processes) {
 #if defined(__CUDACC__)
+  const std::vector<int> devices =
+      cudp::examples::choose_gpus(1, cudp::device_count(), process_on_node, processes);
+  gpu_chosen() = devices.empty() ? 0 : devices.front();
   // Errors are left to the first call that needs the context: it reports them.
-  gpu_started() = std::async(std::launch::async, [] { (void)cudaFree(nullptr); }).share();
+  gpu_started() = std::async(std::launch::async, [device = gpu_chosen()] {
+                    if (cudaSetDevice(device) == cudaSuccess) (void)cudaFree(nullptr);
+                  }).share();
+#else
+  (void)process_on_node, (void)processes;
 #endif
 }
 
@@ -60,7 +80,7 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
                                                        std::function<void(double)> progress) {
 #if defined(__CUDACC__)
   const cudp::align::PairBatch batch = batch_of(queries, targets);
-  if (gpu_started().valid()) gpu_started().wait();
+  use_started_gpu();
   const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   cudp::align::DeviceLeaves<> leaves(batch.pair(), matrix, passes.forward_sequences());
@@ -92,7 +112,7 @@ std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceVi
                                        int threads) {
 #if defined(__CUDACC__)
   const cudp::align::PairBatch batch = batch_of(queries, targets);
-  if (gpu_started().valid()) gpu_started().wait();
+  use_started_gpu();
   const auto copying = StageTimes::clock::now();
   cudp::align::DeviceRowPasses<> passes(batch.pair(), matrix);
   StageTimes::global().add("  device copies", copying);

@@ -15,8 +15,10 @@ namespace align_app {
 bool gpu_available();
 
 // Starts creating the CUDA context in the background (about 0.1 s on an H100), so that it overlaps reading the
-// inputs and laying out the batch; the GPU paths below wait for it. Does nothing without the GPU path.
-void start_gpu();
+// inputs and laying out the batch; the GPU paths below wait for it and use its device: the node's GPU
+// `process_on_node` modulo their count, for process `process_on_node` of a node under mpirun (gpu_choice.hpp).
+// Does nothing without the GPU path.
+void start_gpu(int process_on_node = 0, int processes = 1);
 
 // Every pair at once (one batch: the pairs' boxes share each level's passes), the levels and the leaves on the GPU, ends
 // located on `threads` host threads. Throws when there is no GPU path.

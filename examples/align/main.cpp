@@ -1,4 +1,5 @@
 // cudp-align: optimal pairwise alignments (affine gaps; global, local or semi-global), printed in full.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,11 +9,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <cudp/align/alignment.hpp>
@@ -28,6 +31,7 @@
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "backend.hpp"
+#include "mpi_world.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "stage_times.hpp"
@@ -240,9 +244,42 @@ class Progress {
   std::mutex mutex_;
 };
 
+// Under mpirun, process `rank` of `size` aligns the jobs [first, last) of its part: consecutive jobs of about the same
+// cells each, cut only where a query's jobs end, so that a query's SAM records (one primary among them) stay in one
+// process. A process may get no jobs.
+std::pair<std::size_t, std::size_t> jobs_of_process(const std::vector<double>& job_cells,
+                                                    const std::vector<std::size_t>& job_query, int rank, int size) {
+  double total = 0;
+  for (const double c : job_cells) total += c;
+  // The first job of each process's part: the first query boundary at or past its share of the cells.
+  const auto start_of = [&](int r) {
+    if (r == 0) return std::size_t{0};
+    if (r >= size) return job_cells.size();
+    const double share = total * r / size;
+    double before = 0;
+    for (std::size_t k = 0; k < job_cells.size(); ++k) {
+      if (before >= share && (k == 0 || job_query[k] != job_query[k - 1])) return k;
+      before += job_cells[k];
+    }
+    return job_cells.size();
+  };
+  return {start_of(rank), std::max(start_of(rank), start_of(rank + 1))};
+}
+
+// mpirun hands standard input to the first process alone, and a pipe can be read by one process only.
+void require_regular_file(const std::string& path, const char* option) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw std::invalid_argument(std::string("under mpirun ") + option + " must be a regular file, not '" + path + "'");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::optional<cudp::examples::MpiWorld> world_holder;
+  if (!cudp::examples::start_world(world_holder, argc, argv, "cudp-align")) return 1;
+  const cudp::examples::MpiWorld& world = *world_holder;
+  cudp::examples::ProcessErrors errors(world, "cudp-align");
   try {
     const auto parsed = parse_args(argc, argv);
     if (!parsed) {
@@ -250,10 +287,14 @@ int main(int argc, char** argv) {
       return 0;
     }
     const Options& o = *parsed;
+    if (world.size() > 1) {
+      require_regular_file(o.query, "--query");
+      require_regular_file(o.target, "--target");
+    }
     cudp::examples::StageTimes& times = cudp::examples::StageTimes::global();
     auto stage = cudp::examples::StageTimes::clock::now();
     const AlignBackend backend = choose_backend(o.backend);
-    if (backend == AlignBackend::Device) start_gpu();
+    if (backend == AlignBackend::Device) start_gpu(world.rank_on_node(), world.size());
     stage = times.add("backend", stage);
     const AlignMode mode = mode_of(o.mode);
 
@@ -299,11 +340,25 @@ int main(int argc, char** argv) {
       }
     }
 
+    // Under mpirun each process aligns its part of the jobs, and the first writes every record in job order.
+    if (world.size() > 1) {
+      std::vector<double> job_cells;
+      std::vector<std::size_t> job_query;
+      for (const Job& j : jobs) {
+        job_cells.push_back(static_cast<double>(queries.set.length(j.query)) * targets.set.length(j.target));
+        job_query.push_back(j.query);
+      }
+      const auto [first, last] = jobs_of_process(job_cells, job_query, world.rank(), world.size());
+      jobs = std::vector<Job>(jobs.begin() + static_cast<std::ptrdiff_t>(first),
+                              jobs.begin() + static_cast<std::ptrdiff_t>(last));
+    }
+    if (!errors.all_well()) return 1;  // a process could not read the inputs or start its backend
+
     // The host: many pairs one per thread; fewer pairs than threads one at a time, each with all the threads. The
     // GPU: every pair in one batch.
     const int threads = o.threads > 0 ? o.threads : cudp::tiers::usable_cores();
     const bool by_pair = jobs.size() >= static_cast<std::size_t>(threads) || backend == AlignBackend::Device;
-    Progress progress(isatty(STDERR_FILENO) != 0, jobs.size());
+    Progress progress(isatty(STDERR_FILENO) != 0 && world.root(), jobs.size());
     // Cheap insurance: every alignment must score what the DP claims.
     const auto check = [&](Job& j) {
       const Sequence q = queries.sequence(j.query), t = targets.sequence(j.target);
@@ -326,7 +381,9 @@ int main(int argc, char** argv) {
       tv.push_back({t.codes, t.length});
       cells += static_cast<double>(q.length) * t.length;
     }
-    if (o.format == "score" && mode == AlignMode::Global) {
+    if (jobs.empty()) {
+      // Under mpirun a process may have no pairs: its part of the records is empty.
+    } else if (o.format == "score" && mode == AlignMode::Global) {
       // Scores alone: no alignment to find, so one level of passes a pair (cudp::align::global_scores).
       std::vector<long> scores;
       try {
@@ -392,7 +449,8 @@ int main(int argc, char** argv) {
     stage = times.add("align/verify", stage);
 
     ReportContext ctx{&alphabet, &scoring.matrix, scoring.name, scoring.gaps, mode};
-    std::ostringstream out;
+    // The records of this process's jobs, and what comes before and after every record of the run.
+    std::ostringstream head, out, tail;
     // Each job's record formatted on its own, on all threads, then written in job order.
     const auto write_records = [&](auto write_record) {
       std::vector<std::string> records(jobs.size());
@@ -404,15 +462,15 @@ int main(int argc, char** argv) {
       for (const std::string& r : records) out << r;
     };
     if (o.format == "pair") {
-      out << pair_report_header(o.args, o.out.empty() ? "stdout" : o.out) << "\n";
+      head << pair_report_header(o.args, o.out.empty() ? "stdout" : o.out) << "\n";
       write_records([&](std::ostream& record, std::size_t k) {
         write_pair(record, ctx, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target), jobs[k].alignment);
       });
-      out << pair_report_footer();
+      tail << pair_report_footer();
     } else if (o.format == "sam") {
       std::vector<Sequence> refs;
       for (std::size_t t = 0; t < targets.set.size(); ++t) refs.push_back(targets.sequence(t));
-      write_sam_header(out, refs, o.args);
+      write_sam_header(head, refs, o.args);
       // A query's record against its best target (the first of equal scores) is primary, the others secondary.
       std::vector<long> best(queries.set.size(), 0);
       std::vector<std::size_t> best_job(queries.set.size(), jobs.size());
@@ -437,7 +495,10 @@ int main(int argc, char** argv) {
       for (const Job& j : jobs) write_score(out, queries.sequence(j.query), targets.sequence(j.target), j.alignment);
     }
 
-    const std::string text = out.str();
+    std::string text = head.str();
+    for (const std::string& part : world.gather(out.str())) text += part;  // every process's records, in job order
+    text += tail.str();
+    if (!world.root()) return 0;
     stage = times.add("format", stage);
     if (o.out.empty())
       std::fwrite(text.data(), 1, text.size(), stdout);
@@ -447,13 +508,10 @@ int main(int argc, char** argv) {
     times.print("cudp-align");
     return 0;
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "cudp-align: %s\n", e.what());
-    return 2;
+    return errors.fail(e.what(), 2);
   } catch (const InternalError& e) {
-    std::fprintf(stderr, "cudp-align: %s\n", e.what());
-    return 3;
+    return errors.fail(e.what(), 3);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cudp-align: %s\n", e.what());
-    return 1;
+    return errors.fail(e.what(), 1);
   }
 }
