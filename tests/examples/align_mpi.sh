@@ -7,16 +7,7 @@
 #   align_mpi.sh CUDP_ALIGN MPIEXEC
 set -uo pipefail
 align=$(realpath "$1") mpiexec=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-# Open MPI refuses root without these (CI runs as root); --oversubscribe lets 3 processes share 2 cores.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+source "$(dirname "$(realpath "$0")")/mpi_test_setup.sh"
 
 # Random proteins and DNA, and mutated copies of them, from a fixed seed.
 python3 - <<'EOF'
@@ -83,8 +74,4 @@ rc=$?
 grep -q "must be a regular file" piped.err || fail "a pipe under mpirun: no message: $(head -3 piped.err)"
 [ ! -e piped.out ] || fail "a pipe under mpirun: piped.out was written"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "cudp-align under mpirun: every format identical to one process"
+finish "cudp-align under mpirun: every format identical to one process"

@@ -16,15 +16,7 @@ hmmsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 hmmemit=$4 example
 phmmer=${6:+$(realpath "$6")} hmmscan=${7:+$(realpath "$7")}
 program=$hmmsearch  # the program compare and fail_alone run
 backend=${BACKEND:-host}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+source "$(dirname "$(realpath "$0")")/mpi_test_setup.sh"
 # Times, dates, directories and the command line differ between runs by design.
 normalize() { grep -vE '^# (CPU time|Mc/sec|Date|Current dir|Option settings|cudp backend)' "$1"; }
 outputs=(main.out hits.tbl hits.domtbl hits.pfamtbl hits.sto)
@@ -121,8 +113,4 @@ if [ -n "$hmmscan" ]; then
   fail_alone hmmscan "$PWD/models.hmm"
 fi
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "cudp-hmmsearch${phmmer:+, cudp-phmmer}${hmmscan:+, cudp-hmmscan} under mpirun: all outputs identical to one process"
+finish "cudp-hmmsearch${phmmer:+, cudp-phmmer}${hmmscan:+, cudp-hmmscan} under mpirun: all outputs identical to one process"

@@ -10,19 +10,10 @@
 #   host backend by default, the GPU with BACKEND=cuda: the processes then share the GPUs of the machine)
 set -uo pipefail
 swsearch=$(realpath "$1") makedb=$(realpath "$2") mpiexec=$3 data=$(realpath "$4")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-# Open MPI refuses root without these (CI runs as root); --oversubscribe lets 3 processes share 2 cores.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+source "$(dirname "$(realpath "$0")")/mpi_test_setup.sh"
 backend=${BACKEND:-host}
 one_gpu=()
 [ "$backend" = cuda ] && one_gpu=(--gpus 1)
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
 # The text format's lines that differ between runs by design.
 normalize() { grep -vE '^# (time|backend):' "$1"; }
 
@@ -91,8 +82,4 @@ grep -q "not standard input" stdin.err || fail "standard input under mpirun: no 
 # Without mpirun the program is one process and calls no MPI (no launcher's variables).
 "$swsearch" --query one_query.fa --db ties.fa --top 5 --backend host | cmp -s - ties.tsv || fail "a plain run differs"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "cudp-swsearch under mpirun: all outputs identical to one process"
+finish "cudp-swsearch under mpirun: all outputs identical to one process"
