@@ -116,7 +116,7 @@ MsvRequest msv_request(const cudp::hmmer::Plan7Pipeline& pipeline) {
   return {&pipeline.msv_profile(), pipeline.msv_test()};
 }
 
-MsvPass msv_pass(const Searcher& searcher, const std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
+MsvPass msv_pass(const Searcher& searcher, const std::vector<std::shared_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
   std::vector<MsvRequest> requests;
   for (const auto& pipeline : group) requests.push_back(msv_request(*pipeline));
   return msv_pass(searcher, requests);
@@ -131,42 +131,71 @@ MsvPass msv_pass(const Searcher& searcher, const std::vector<MsvRequest>& reques
   return pass;
 }
 
-// One model against the searcher's database: on the host, on its GPU, or on every GPU's part side by side, with
-// its MSV results from `pass` (model `slot` of its group) when given. Hits carry their place in the whole database
-// (under mpirun, past the shards before this process's); `counts` are this process's.
-std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, const Searcher& searcher,
-                                 std::atomic<std::uint64_t>* progress, cudp::hmmer::Plan7PipelineCounts& counts,
-                                 const MsvPass* pass, std::size_t slot) {
-  const auto msv_of = [&](std::size_t part) { return pass != nullptr ? &(*pass)[part][slot] : nullptr; };
+// Hits with their place in the whole database (under mpirun, past the shards before this process's), and the
+// counts of every part, from the outcomes of the searcher's GPU parts (or of its one device or host search).
+std::vector<Hit> merge_outcomes(const Searcher& searcher, std::vector<SearchOutcome>& outcomes,
+                                cudp::hmmer::Plan7PipelineCounts& counts) {
   std::vector<Hit> hits;
-  if (searcher.parts.empty()) {
-    SearchOutcome outcome =
-        searcher.device
-            ? search_with_device(pipeline, searcher.db, *searcher.device, searcher.threads, progress, false, msv_of(0))
-            : search_on_host(pipeline, searcher.db, searcher.threads, progress);
-    hits.reserve(outcome.hits.size());
-    for (auto& h : outcome.hits) {
-      hits.push_back(to_report_hit(std::move(h), searcher.db));
-      hits.back().target += searcher.first;  // the place in the whole database orders ties, as in one process
-    }
-    counts = outcome.counts;
-    return hits;
-  }
-  std::vector<SearchOutcome> outcomes(searcher.parts.size());
-  cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
-    const GpuPart& part = searcher.parts[p];
-    outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress, false, msv_of(p));
-  });
   counts = {};
   for (std::size_t p = 0; p < outcomes.size(); ++p) {
-    const GpuPart& part = searcher.parts[p];
+    const cudp::io::SequenceSet& db = searcher.parts.empty() ? searcher.db : searcher.parts[p].db;
+    const std::size_t first = searcher.parts.empty() ? 0 : searcher.parts[p].first;
     for (auto& h : outcomes[p].hits) {
-      hits.push_back(to_report_hit(std::move(h), part.db));
-      hits.back().target += searcher.first + part.first;
+      hits.push_back(to_report_hit(std::move(h), db));
+      hits.back().target += searcher.first + first;  // the place in the whole database orders ties, as in one process
     }
     counts.merge(outcomes[p].counts);
   }
   return hits;
+}
+
+// One model against the searcher's database: on the host, on its GPU, or on every GPU's part side by side, with
+// its MSV results from `pass` (model `slot` of its group) when given; `counts` are this process's.
+std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, const Searcher& searcher,
+                                 std::atomic<std::uint64_t>* progress, cudp::hmmer::Plan7PipelineCounts& counts,
+                                 const MsvPass* pass, std::size_t slot) {
+  const auto msv_of = [&](std::size_t part) { return pass != nullptr ? &(*pass)[part][slot] : nullptr; };
+  std::vector<SearchOutcome> outcomes(std::max<std::size_t>(1, searcher.parts.size()));
+  if (searcher.parts.empty()) {
+    outcomes[0] = searcher.device ? search_with_device(pipeline, searcher.db, *searcher.device, searcher.threads,
+                                                       progress, false, msv_of(0))
+                                  : search_on_host(pipeline, searcher.db, searcher.threads, progress);
+  } else {
+    cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
+      const GpuPart& part = searcher.parts[p];
+      outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress, false, msv_of(p));
+    });
+  }
+  return merge_outcomes(searcher, outcomes, counts);
+}
+
+// search_database on the GPU(s) in two halves (search.hpp): the filters of every part, then the later stages.
+std::vector<FilteredSearchPtr> filter_database(const cudp::hmmer::Plan7Pipeline& pipeline, const Searcher& searcher,
+                                               std::atomic<std::uint64_t>* progress, const MsvPass& pass) {
+  std::vector<FilteredSearchPtr> filtered(std::max<std::size_t>(1, searcher.parts.size()));
+  if (searcher.parts.empty()) {
+    filtered[0] = filter_with_device(pipeline, searcher.db, *searcher.device, searcher.threads, progress, &pass[0][0]);
+  } else {
+    cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
+      const GpuPart& part = searcher.parts[p];
+      filtered[p] = filter_with_device(pipeline, part.db, *part.device, part.threads, progress, &pass[p][0]);
+    });
+  }
+  return filtered;
+}
+std::vector<Hit> finish_database(const cudp::hmmer::Plan7Pipeline& pipeline, const Searcher& searcher,
+                                 std::vector<FilteredSearchPtr>& filtered, cudp::hmmer::Plan7PipelineCounts& counts) {
+  std::vector<SearchOutcome> outcomes(filtered.size());
+  if (searcher.parts.empty()) {
+    outcomes[0] = finish_with_device(pipeline, searcher.db, *searcher.device, *filtered[0]);
+  } else {
+    cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
+      const GpuPart& part = searcher.parts[p];
+      outcomes[p] = finish_with_device(pipeline, part.db, *part.device, *filtered[p]);
+    });
+  }
+  filtered.clear();
+  return merge_outcomes(searcher, outcomes, counts);
 }
 
 // A line on standard error, redrawn four times a second while a model is searched: only when it is a terminal.
@@ -396,64 +425,63 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   // Models go in groups that share a pass of a streamed database (one model a group when it is resident); the
   // first model of a group carries the pass in its times.
   const std::size_t group_size = models_per_pass(searcher);
-  std::vector<std::unique_ptr<const cudp::hmmer::Plan7Pipeline>> group;
+  std::vector<std::shared_ptr<const cudp::hmmer::Plan7Pipeline>> group;
   MsvPass pass;
   // With the database resident on the GPU(s), the next model's MSV filter runs while this model's later stages do
-  // (other filters, mostly the host's work), so that every model but the first starts with its MSV results.
+  // (other filters, mostly the host's work), so that every model but the first starts with its MSV results; and a
+  // model's later stages (Forward, domains: host workers, the GPU's parsers and envelopes) run while the next
+  // model's bias and Viterbi filters do, so that neither half waits for the other on several GPUs, whose MSV
+  // kernels are short.
   const bool msv_ahead = on_gpu(searcher) && !streamed(searcher) && models.size() > 1;
-  std::unique_ptr<const cudp::hmmer::Plan7Pipeline> next_pipeline;  // outlives next_pass, which reads it
+  std::shared_ptr<const cudp::hmmer::Plan7Pipeline> next_pipeline;  // outlives next_pass, which reads it
   std::future<MsvPass> next_pass;
-  for (std::size_t m = 0; m < models.size(); ++m) {
-    const auto& model = models[m];
-    display.start(m, model.name);
-    const auto wall0 = clock::now();
-    const CpuTimes cpu0 = cpu_times();
 
-    const std::size_t slot = m % group_size;
-    if (slot == 0) {
-      group.clear();
-      pass.clear();
-      if (next_pipeline) group.push_back(std::move(next_pipeline));
-      for (std::size_t k = m + group.size(); k < std::min(models.size(), m + group_size); ++k)
-        group.push_back(std::make_unique<const cudp::hmmer::Plan7Pipeline>(models[k], null_model, pipeline_options));
-    }
-    const cudp::hmmer::Plan7Pipeline& pipeline = *group[slot];
-    t = times.add("configure profiles", t);
-    // Under mpirun each process searches its shard; an error in one stops them all here, before the merge.
-    SearchOutcome outcome;
+  // A model's search, whose later stages may still run; under mpirun an error stops every process at the model's
+  // report, otherwise it is rethrown there.
+  struct Searched {
+    std::size_t m = 0;
+    std::shared_ptr<const cudp::hmmer::Plan7Pipeline> pipeline;
     std::vector<Hit> candidates;
-    std::string error;
-    try {
-      if (group.size() > 1 && slot == 0) {
-        pass = msv_pass(searcher, group);
-        t = times.add("msv filter, models at once", t);
-      } else if (msv_ahead) {
-        pass = next_pass.valid() ? next_pass.get() : msv_pass(searcher, group);
-        t = times.add("msv filter, waited for", t);
-        if (m + 1 < models.size()) {
-          next_pipeline = std::make_unique<const cudp::hmmer::Plan7Pipeline>(models[m + 1], null_model, pipeline_options);
-          next_pass = std::async(std::launch::async, [&searcher, request = msv_request(*next_pipeline)] {
-            return msv_pass(searcher, std::vector<MsvRequest>{request});
-          });
+    cudp::hmmer::Plan7PipelineCounts counts;
+    std::exception_ptr failure;
+    std::future<void> later;  // the later stages, when they run beside the next model's filters
+  };
+  // Each model's times run from the previous model's report to its own: with models overlapping, their sum is
+  // the run's.
+  auto reported_at = clock::now();
+  CpuTimes cpu_reported = cpu_times();
+  const auto report_model = [&](Searched& searched) {
+    if (searched.later.valid()) {
+      try {
+        searched.later.get();
+      } catch (...) {
+        searched.failure = std::current_exception();
+      }
+    }
+    const std::size_t m = searched.m;
+    const auto& model = models[m];
+    const cudp::hmmer::Plan7Pipeline& pipeline = *searched.pipeline;
+    std::vector<Hit>& candidates = searched.candidates;
+    cudp::hmmer::Plan7PipelineCounts& counts = searched.counts;
+    if (world.size() == 1 && searched.failure) std::rethrow_exception(searched.failure);
+    if (world.size() > 1) {
+      std::string error;
+      if (searched.failure) {
+        try {
+          std::rethrow_exception(searched.failure);
+        } catch (const std::exception& e) {
+          error = e.what();
         }
       }
-      candidates = search_database(pipeline, searcher, &display.done, outcome.counts, pass.empty() ? nullptr : &pass,
-                                   slot);
-    } catch (const std::exception& e) {
-      if (world.size() == 1) throw;
-      error = e.what();
-    }
-    display.stop();
-    if (world.size() > 1) {
       std::vector<std::string> failures;
       if (!world.all_well(error, failures)) throw cudp::examples::ProcessesFailed(failures);
       std::string mine;
-      put_results(mine, candidates, outcome.counts);
+      put_results(mine, candidates, counts);
       const std::vector<std::string> parts = world.gather(mine);
-      if (!world.root()) continue;  // the first process reports
+      if (!world.root()) return;  // the first process reports
       candidates.clear();
-      outcome.counts = {};
-      for (const std::string& part : parts) get_results(part, candidates, outcome.counts);
+      counts = {};
+      for (const std::string& part : parts) get_results(part, candidates, counts);
     }
     t = StageTimes::clock::now();
 
@@ -472,12 +500,12 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     report.F3 = pipeline.options().F3;
     report.counts.models = 1;
     report.counts.nodes = static_cast<std::uint64_t>(model.length);
-    report.counts.targets = outcome.counts.targets;
-    report.counts.residues = outcome.counts.residues;
-    report.counts.passed_msv = outcome.counts.passed_msv;
-    report.counts.passed_bias = outcome.counts.passed_bias;
-    report.counts.passed_viterbi = outcome.counts.passed_viterbi;
-    report.counts.passed_forward = outcome.counts.passed_forward;
+    report.counts.targets = counts.targets;
+    report.counts.residues = counts.residues;
+    report.counts.passed_msv = counts.passed_msv;
+    report.counts.passed_bias = counts.passed_bias;
+    report.counts.passed_viterbi = counts.passed_viterbi;
+    report.counts.passed_forward = counts.passed_forward;
     Thresholds model_thresholds = thresholds;
     if (!o.cut.empty()) {
       const cudp::hmmer::HmmCutoff& c = *cutoff_of(model, o.cut);
@@ -486,10 +514,13 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     report.hits = rank_hits(std::move(candidates), model_thresholds);
     apply_thresholds(report, model_thresholds);
 
-    const CpuTimes cpu1 = cpu_times();
-    report.cpu_user = cpu1.user - cpu0.user;
-    report.cpu_system = cpu1.system - cpu0.system;
-    report.elapsed = std::chrono::duration<double>(clock::now() - wall0).count();
+    const CpuTimes cpu = cpu_times();
+    const auto now = clock::now();
+    report.cpu_user = cpu.user - cpu_reported.user;
+    report.cpu_system = cpu.system - cpu_reported.system;
+    report.elapsed = std::chrono::duration<double>(now - reported_at).count();
+    cpu_reported = cpu;
+    reported_at = now;
 
     write_query(text, report);
     if (o.alignment_file) {
@@ -502,7 +533,75 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     if (o.domtblout) write_domtblout(domtbl, report, m == 0);
     if (o.pfamtblout) write_pfamtblout(pfamtbl, report, model_thresholds.inc_by_E);
     t = times.add("rank + format", t);
+  };
+
+  std::unique_ptr<Searched> previous;  // its later stages run beside this model's filters
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const auto& model = models[m];
+    display.start(m, model.name);
+
+    const std::size_t slot = m % group_size;
+    if (slot == 0) {
+      group.clear();
+      pass.clear();
+      if (next_pipeline) group.push_back(std::move(next_pipeline));
+      for (std::size_t k = m + group.size(); k < std::min(models.size(), m + group_size); ++k)
+        group.push_back(std::make_shared<const cudp::hmmer::Plan7Pipeline>(models[k], null_model, pipeline_options));
+    }
+    auto searched = std::make_unique<Searched>();
+    searched->m = m;
+    searched->pipeline = group[slot];
+    const cudp::hmmer::Plan7Pipeline& pipeline = *group[slot];
+    t = times.add("configure profiles", t);
+    std::vector<FilteredSearchPtr> filtered;
+    try {
+      if (group.size() > 1 && slot == 0) {
+        pass = msv_pass(searcher, group);
+        t = times.add("msv filter, models at once", t);
+      } else if (msv_ahead) {
+        pass = next_pass.valid() ? next_pass.get() : msv_pass(searcher, group);
+        t = times.add("msv filter, waited for", t);
+        if (m + 1 < models.size()) {
+          next_pipeline = std::make_shared<const cudp::hmmer::Plan7Pipeline>(models[m + 1], null_model, pipeline_options);
+          next_pass = std::async(std::launch::async, [&searcher, request = msv_request(*next_pipeline)] {
+            return msv_pass(searcher, std::vector<MsvRequest>{request});
+          });
+        }
+      }
+      if (msv_ahead)
+        filtered = filter_database(pipeline, searcher, &display.done, pass);
+      else
+        searched->candidates = search_database(pipeline, searcher, &display.done, searched->counts,
+                                               pass.empty() ? nullptr : &pass, slot);
+    } catch (...) {
+      searched->failure = std::current_exception();
+    }
+    display.stop();
+    if (!msv_ahead) {
+      report_model(*searched);
+      continue;
+    }
+    // The previous model's later stages end before this model's start: they share the device's parsers.
+    if (previous) {
+      if (previous->later.valid()) {
+        try {
+          previous->later.get();
+        } catch (...) {
+          previous->failure = std::current_exception();
+        }
+      }
+    }
+    if (!searched->failure) {
+      Searched* s = searched.get();
+      searched->later = std::async(std::launch::async, [s, &searcher, filtered = std::move(filtered)]() mutable {
+        s->candidates = finish_database(*s->pipeline, searcher, filtered, s->counts);
+      });
+    }
+    if (previous) report_model(*previous);
+    if (searched->failure && world.size() == 1) std::rethrow_exception(searched->failure);
+    previous = std::move(searched);
   }
+  if (previous) report_model(*previous);
   display.finish();
   text += "[ok]\n";
 

@@ -477,19 +477,41 @@ cudp::hmmer::FilterSurvivors msv_survivors(HostFilters& filters, const Plan7Pipe
 }
 #endif
 
-// The filters over whole target lists (MSV for all, Viterbi and Forward for those that need them: on the GPU or on
-// host threads), the pipeline's decisions and everything after the filters on `threads` host workers.
+}  // namespace
+
+// A model's search between its filters (MSV, bias, Viterbi) and its later stages (Forward, domains): the targets
+// that go on, and what the later stages read.
+class FilteredSearch {
+ public:
+  FilteredSearch(int threads, std::size_t targets, bool count_per_target)
+      : workers(threads), passed(count_per_target ? targets : 0, std::array<std::uint8_t, 4>{}), filter_nats(targets) {}
+  std::vector<std::array<std::uint8_t, 4>>* record() { return passed.empty() ? nullptr : &passed; }
+
+  Workers workers;  // their counts and hits so far
+  std::vector<std::array<std::uint8_t, 4>> passed;
+  // By target, read only for the targets that pass the MSV stage.
+  FilterNats filter_nats;
+  std::vector<std::uint32_t> survivors;  // the targets that go on to the Forward stage, in database order
+  Plan7PipelineCounts set_aside;         // the targets the device's MSV filter set aside
+};
+
+void FilteredSearchDeleter::operator()(FilteredSearch* f) const { delete f; }
+
+namespace {
+
+// The filters over whole target lists (MSV for all, Viterbi for those that need it: on the GPU or on host
+// threads) and the pipeline's decisions on the search's host workers.
 template <class Filters>
-SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
-                            int threads, std::atomic<std::uint64_t>* progress, bool count_per_target,
-                            const cudp::hmmer::FilterSurvivors* msv_given = nullptr) {
+FilteredSearchPtr filter_stages(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
+                                int threads, std::atomic<std::uint64_t>* progress, bool count_per_target,
+                                const cudp::hmmer::FilterSurvivors* msv_given) {
   const std::size_t n = db.size();
-  std::vector<std::array<std::uint8_t, 4>> passed(count_per_target ? n : 0, std::array<std::uint8_t, 4>{});
-  std::vector<std::array<std::uint8_t, 4>>* record = count_per_target ? &passed : nullptr;
-  Workers workers(threads);
+  FilteredSearchPtr state(new FilteredSearch(threads, n, count_per_target));
+  std::vector<std::array<std::uint8_t, 4>>* record = state->record();
+  Workers& workers = state->workers;
+  FilterNats& filter_nats = state->filter_nats;
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
-
   // Stage 1-2: the MSV filter for every target, which hands back the few that may pass it (on the GPU the certain
   // failures are set aside there); the decisions and the bias filter of those on the host.
   cudp::hmmer::FilterSurvivors msv_computed;
@@ -513,8 +535,6 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
       throw std::logic_error("the bias filter returned a result count unlike the request's");
     if (!bias.empty()) t = times.add("bias filter on the GPU", t);
   }
-  // By target, read only for the targets that pass the MSV stage.
-  FilterNats filter_nats(n);
   workers.run(
       s,
       [&](Worker& w, std::size_t j) {
@@ -527,7 +547,7 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
       },
       kDecisionGrain);
   // The targets set aside count as targets and residues, as after_msv counts them.
-  cudp::hmmer::Plan7PipelineCounts set_aside;
+  cudp::hmmer::Plan7PipelineCounts& set_aside = state->set_aside;
   set_aside.targets = n - s;
   set_aside.residues = db.offsets[n] - db.offsets[0];
   for (const std::uint32_t i : msv.positions) set_aside.residues -= db.length(i);
@@ -557,12 +577,24 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
   }
   t = times.add("viterbi decisions", t);
 
+  for (std::size_t j = 0; j < s; ++j)
+    if (stage[j] == kForward) state->survivors.push_back(msv.positions[j]);
+  return state;
+}
+
+// Forward and everything after it, for the targets that passed the filters.
+template <class Filters>
+SearchOutcome later_stages(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
+                           FilteredSearch& state) {
+  std::vector<std::array<std::uint8_t, 4>>* record = state.record();
+  Workers& workers = state.workers;
+  const FilterNats& filter_nats = state.filter_nats;
+  StageTimes& times = StageTimes::global();
+  auto t = StageTimes::clock::now();
+
   // Stage 4: Forward on the device sets aside the targets that clearly fail F3; the host pipeline computes Forward
   // again for the rest and makes the decision, so the device's float rounding cannot change an answer.
-  std::vector<std::uint32_t> survivors;
-  for (std::size_t j = 0; j < s; ++j)
-    if (stage[j] == kForward) survivors.push_back(msv.positions[j]);
-  survivors = clear_forward_failures(pipeline, filters, survivors, filter_nats);
+  std::vector<std::uint32_t> survivors = clear_forward_failures(pipeline, filters, state.survivors, filter_nats);
   t = times.add("forward pre-filter", t);
 
   // Then, longest targets first, in runs of at most kPendingResidues residues (one run but in the largest searches,
@@ -621,10 +653,20 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
     t = times.add("domains + scores", t);
   }
   SearchOutcome outcome = workers.collect();
-  outcome.counts.merge(set_aside);
-  outcome.passed = std::move(passed);
+  outcome.counts.merge(state.set_aside);
+  outcome.passed = std::move(state.passed);
   return outcome;
 }
+
+template <class Filters>
+SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
+                            int threads, std::atomic<std::uint64_t>* progress, bool count_per_target,
+                            const cudp::hmmer::FilterSurvivors* msv_given = nullptr) {
+  const FilteredSearchPtr state =
+      filter_stages(pipeline, db, filters, threads, progress, count_per_target, msv_given);
+  return later_stages(pipeline, db, filters, *state);
+}
+
 
 }  // namespace
 
@@ -651,6 +693,17 @@ SearchOutcome search_with_device(const Plan7Pipeline& pipeline, const cudp::io::
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress,
                                  bool count_per_target, const cudp::hmmer::FilterSurvivors* msv) {
   return staged_search(pipeline, db, filters, threads, progress, count_per_target, msv);
+}
+
+FilteredSearchPtr filter_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                     DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress,
+                                     const cudp::hmmer::FilterSurvivors* msv) {
+  return filter_stages(pipeline, db, filters, threads, progress, false, msv);
+}
+
+SearchOutcome finish_with_device(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                 DeviceFilters& filters, FilteredSearch& filtered) {
+  return later_stages(pipeline, db, filters, filtered);
 }
 
 }  // namespace hmmsearch

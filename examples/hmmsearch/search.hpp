@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <cudp/hmmer/plan7_pipeline.hpp>
@@ -35,5 +36,21 @@ SearchOutcome search_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, con
                                  DeviceFilters& filters, int threads, std::atomic<std::uint64_t>* progress = nullptr,
                                  bool count_per_target = false,
                                  const cudp::hmmer::FilterSurvivors* msv = nullptr);
+
+// search_with_device in two halves, so that one model's later stages can run beside the next model's filters (they
+// use the device's other filters): filter_with_device runs the MSV, bias and Viterbi filters and their decisions,
+// finish_with_device the Forward filter and everything after it. Two models' halves of the same kind must not run
+// at once on one DeviceFilters.
+class FilteredSearch;
+struct FilteredSearchDeleter {
+  void operator()(FilteredSearch* f) const;
+};
+using FilteredSearchPtr = std::unique_ptr<FilteredSearch, FilteredSearchDeleter>;
+FilteredSearchPtr filter_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                     DeviceFilters& filters, int threads,
+                                     std::atomic<std::uint64_t>* progress = nullptr,
+                                     const cudp::hmmer::FilterSurvivors* msv = nullptr);
+SearchOutcome finish_with_device(const cudp::hmmer::Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db,
+                                 DeviceFilters& filters, FilteredSearch& filtered);
 
 }  // namespace hmmsearch

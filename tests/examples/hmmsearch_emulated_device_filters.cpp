@@ -29,9 +29,10 @@ int cuda_device_count() { return 1; }
 std::vector<int> start_cuda(int, int, int) { return {0}; }
 bool device_fits(const cudp::engine::SequencesView&, std::string&, int) { return true; }
 
-// The thread of each call of msv() for a list of profiles (run.cpp's MSV passes), for the tests of who runs them.
+// The thread of each call of msv() for a list of profiles (run.cpp's MSV passes) and of forward() (the first of a
+// model's later stages), for the tests of who runs them.
 std::mutex emulated_msv_lock;
-std::vector<std::thread::id> emulated_msv_threads;
+std::vector<std::thread::id> emulated_msv_threads, emulated_forward_threads;
 
 struct DeviceFilters::Impl {
   cudp::engine::SequencesView db;
@@ -104,6 +105,10 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer:
 
 std::vector<float> DeviceFilters::forward(const cudp::hmmer::Plan7Profile& profile,
                                            const std::vector<std::uint32_t>& targets) {
+  {
+    const std::lock_guard<std::mutex> hold(emulated_msv_lock);
+    emulated_forward_threads.push_back(std::this_thread::get_id());
+  }
   const auto tables = cudp::hmmer::stripe_forward(profile, cudp::hmmer::striped_shape_for(profile.M, 1, 1));
   const cudp::tiers::StripedTargets list{impl_->db.residues, impl_->db.offsets, targets.data(),
                                          static_cast<std::uint32_t>(targets.size())};

@@ -3,6 +3,7 @@
 // output must be the host backend's, byte for byte but for the lines that name the backend and give times.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -21,7 +22,8 @@
 
 namespace hmmsearch {
 extern std::mutex emulated_msv_lock;
-extern std::vector<std::thread::id> emulated_msv_threads;
+extern std::vector<std::thread::id> emulated_msv_threads, emulated_forward_threads;
+extern std::atomic<bool> emulated_envelopes_fail;
 }  // namespace hmmsearch
 
 namespace {
@@ -64,6 +66,7 @@ TEST_CASE("cudp-hmmsearch: each model's MSV filter run during the previous model
   {
     const std::lock_guard<std::mutex> hold(hmmsearch::emulated_msv_lock);
     hmmsearch::emulated_msv_threads.clear();
+    hmmsearch::emulated_forward_threads.clear();
   }
   const hmmsearch::RunOutputs on_host = hmmsearch::search_models(*options, models, host, "/", false);
   const hmmsearch::RunOutputs ahead = hmmsearch::search_models(*options, models, device, "/", false);
@@ -77,4 +80,30 @@ TEST_CASE("cudp-hmmsearch: each model's MSV filter run during the previous model
   REQUIRE(hmmsearch::emulated_msv_threads.size() == 4);
   CHECK(hmmsearch::emulated_msv_threads[0] == std::this_thread::get_id());
   for (std::size_t m = 1; m < 4; ++m) CHECK(hmmsearch::emulated_msv_threads[m] != std::this_thread::get_id());
+  // Each model's later stages (from its Forward filter on) on a thread of their own, beside the next model's
+  // filters: the run took the two-halves path (the globins models have targets there).
+  REQUIRE(hmmsearch::emulated_forward_threads.size() >= 2);
+  for (const std::thread::id id : hmmsearch::emulated_forward_threads) CHECK(id != std::this_thread::get_id());
+}
+
+TEST_CASE("cudp-hmmsearch: an error in a model's later stages, run beside the next model's filters, stops the run",
+          "[hmmsearch][hmmer-examples]") {
+  const cudp::test::TempDir dir;
+  std::string models_text;
+  for (const char* name : {"tutorial/globins4.hmm", "tutorial/fn3.hmm", "tutorial/globins4.hmm"})
+    models_text += cudp::test::file_bytes(cudp::test::hmmer_examples_file(name));
+  const std::string models_file = dir.file("models.hmm", models_text);
+  const std::string db_file = cudp::test::hmmer_examples_file("tutorial/globins45.fa");
+  const char* argv[] = {"cudp-hmmsearch", models_file.c_str(), db_file.c_str()};
+  const auto options = hmmsearch::parse_options(static_cast<int>(std::size(argv)), argv);
+  REQUIRE(options);
+  const auto models = cudp::hmmer::read_hmm_file(models_file);
+  const auto db = hmmsearch::load_database(db_file, cudp::hmmer::plan7_alphabet_of(models.front().alphabet), "models.hmm");
+  hmmsearch::Searcher device{db, std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(db)), 2, {},
+                             "emulated GPU, 2 threads"};
+  // globins4's hits reach the envelopes, where the emulated device fails; the error comes out of the run.
+  hmmsearch::emulated_envelopes_fail = true;
+  CHECK_THROWS_WITH(hmmsearch::search_models(*options, models, device, "/", false),
+                    Catch::Contains("an emulated device error"));
+  hmmsearch::emulated_envelopes_fail = false;
 }
