@@ -2,7 +2,7 @@
 # The GPU checks of a change to the HMMER programs' device code, in one call of the device tool (a few minutes,
 # where bench/gpu_check.sh builds and tests everything): builds only the HMMER programs and the filter test, runs
 # with SCALING=1 bench/scaling.sh for cudp-hmmsearch alone (its stage times too), the bias filter's GPU test,
-# compute-sanitizer (TOOLS, default memcheck racecheck synccheck) on the test cases of SANITIZE (test:case ...,
+# compute-sanitizer (TOOLS, default memcheck racecheck synccheck; TOOLS= none) on the test cases of SANITIZE (test:case ...,
 # default the MSV survivors and the bias filter's DNA case), then the GPU oracles of
 # cudp-hmmsearch, cudp-phmmer and cudp-hmmscan against HMMER 3.3.2 and the parsers' and envelopes' GPU tests (ctest -L
 # gpu, REGEX). Results under $OUT: summary.txt,
@@ -29,7 +29,7 @@ fi
 build-gpu/tests/hmmer/device_bias_filter_test >"$OUT/bias-test.log" 2>&1
 log "device_bias_filter_test: rc=$? $(grep -E 'passed|failed' "$OUT/bias-test.log" | tr '\n' ' ')"
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-for tool in ${TOOLS:-memcheck racecheck synccheck}; do
+for tool in ${TOOLS-memcheck racecheck synccheck}; do
   for t in ${SANITIZE:-device_plan7_filters_test:*survivors* device_bias_filter_test:*DNA*}; do
     set -- "${t%%:*}" "${t#*:}"
     timeout "${SANITIZER_SECONDS:-90}" "$cs" --tool $tool --error-exitcode 9 build-gpu/tests/hmmer/$1 "$2" \

@@ -129,10 +129,12 @@ if [ "${SKIP_SW:-0}" != 1 ]; then  # SKIP_SW=1: cudp-hmmsearch alone
     run_sw "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$sw" --threads $((cores / k))
   done
 fi
-for n in $(seq 1 "$gpus"); do run_hs "gpus$n" "$n" "$PWD/$hs" --gpus "$n"; done
-for k in $(seq 2 "$gpus"); do
-  run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$hs" --cpu $((cores / k))
-done
+if [ "${SKIP_HS:-0}" != 1 ]; then  # SKIP_HS=1: cudp-swsearch alone
+  for n in $(seq 1 "$gpus"); do run_hs "gpus$n" "$n" "$PWD/$hs" --gpus "$n"; done
+  for k in $(seq 2 "$gpus"); do
+    run_hs "mpi$k" "$k" mpirun -np "$k" --bind-to none "$PWD/$hs" --cpu $((cores / k))
+  done
+fi
 grep -E "^# (CPU time|Mc/sec)" /tmp/runs/hs-ref.out >"$OUT/hmmsearch-one-gpu-times.txt" 2>/dev/null
 # STAGES=1: cudp-hmmsearch once more on 1 GPU and on all, with its stage times (CUDP_STAGE_TIMES, which waits for
 # the GPU at each stage, so not among the timings above), in $OUT/hmmsearch-stages-gpusN.txt.

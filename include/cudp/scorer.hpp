@@ -51,7 +51,7 @@ struct ScoreStats {
   std::string where;               // "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
   double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host); the slowest GPU's
   double setup_seconds = 0;        // wall time to pack and upload the database (the GPUs side by side)
-  engine::DatabaseSetupTimes setup_phases;  // of setup_seconds: sort, pack, upload (each the slowest GPU's)
+  engine::DatabaseSetupTimes setup_phases;  // of setup_seconds: prepare, sort, pack, upload (each the slowest GPU's)
   engine::CascadeStats cascade;    // cells, narrow and rescored targets
   int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
 };
@@ -162,7 +162,7 @@ class DatabaseScorer {
         part.scorer = std::make_unique<Device>(part.view(db_), static_cast<std::uint8_t>(alphabet_size),
                                                config.dispatch, config.device_bytes);
       });
-      for (const DevicePart& part : parts_) stats_.setup_phases.keep_slowest(part.scorer->database().setup_times());
+      for (const DevicePart& part : parts_) stats_.setup_phases.keep_slowest(part.scorer->setup_times());
       stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (config_.stats) *config_.stats = stats_;
     }

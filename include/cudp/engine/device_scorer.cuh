@@ -67,6 +67,8 @@ class DeviceScorer {
         sm_arch_(options.sm_arch > 0 ? options.sm_arch : device_sm_arch()),
         requested_shape_(options.warp_shape),
         forced_shape_(options.warp_shape) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
     with_tuning<Narrow>(Archs{}, sm_arch_, [&](auto tuning) {
       using Tuning = decltype(tuning);
       tiers_ = plan_tiers<Tuning>(options.thresholds ? *options.thresholds : Tuning::thresholds);
@@ -77,9 +79,12 @@ class DeviceScorer {
     std::vector<long> limits;
     for (const TierPlan& t : tiers_) limits.push_back(t.max_length);
     for (cudaStream_t* s : {&stream_, &download_stream_, &wide_stream_}) CUDP_CUDA_CHECK(cudaStreamCreate(s));
-    database_.emplace(db, pad_code, limits, sizeof(typename NarrowPolicy::Right), device_bytes, stream_);
     CUDP_CUDA_CHECK(cudaEventCreate(&wide_start_));
     CUDP_CUDA_CHECK(cudaEventCreate(&wide_stop_));
+    const double prepare = std::chrono::duration<double>(clock::now() - start).count();
+    database_.emplace(db, pad_code, limits, sizeof(typename NarrowPolicy::Right), device_bytes, stream_);
+    setup_times_ = database_->setup_times();
+    setup_times_.prepare = prepare;
   }
   // Explicit thresholds instead of the architecture's.
   DeviceScorer(const SequencesView& db, TierThresholds thresholds, std::uint8_t pad_code, std::size_t device_bytes = 0)
@@ -114,6 +119,8 @@ class DeviceScorer {
   std::uint64_t largest_task_bytes() const { return database_->largest_task_bytes(); }
   std::size_t batch_count() const { return database_->batch_count(); }
   const DevicePackedDatabase<W>& database() const { return *database_; }
+  // Where the constructor's time went: the scorer's own preparation, then the database's phases.
+  const DatabaseSetupTimes& setup_times() const { return setup_times_; }
   // The shapes of the warp tier, from which each query picks one.
   const std::vector<WarpShape>& warp_menu() const { return warp_menu_; }
   // Index into warp_menu() of the shape a query of length m runs in.
@@ -346,6 +353,7 @@ class DeviceScorer {
   cudaStream_t download_stream_{};  // narrow scores to the host
   cudaStream_t wide_stream_{};      // the overflow cascade's rescoring
   std::optional<DevicePackedDatabase<W>> database_;
+  DatabaseSetupTimes setup_times_;
   DeviceTasks<1> wide_tasks_;
   std::vector<DeviceBuffer<typename Narrow::scalar>> group_profiles_;
   std::vector<DeviceBuffer<std::int32_t>> group_scores_;
