@@ -15,11 +15,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/cascade.hpp"
@@ -265,22 +267,28 @@ class DatabaseScorer {
                        : name;
   }
 
-  // body(index, part) for every part, each on its own device: one part on the calling thread, several on a thread
-  // each. The calling thread's current device is left as it was; the first error is rethrown.
+  // body(index, part) for every part, each on a thread of its own that takes the part's device, a single part
+  // too: the calling thread's current device is left alone and no other device's context starts (setting a
+  // device back would start its context: under mpirun, every process's on GPU 0). The first error is rethrown.
   template <class Body>
   void for_each_part(Body body) {
-    tiers::each_on_own_thread(parts_.size(), [&](std::size_t p) {
-      int previous = 0;
-      CUDP_CUDA_CHECK(cudaGetDevice(&previous));
+    const auto on_its_device = [&](std::size_t p) {
       CUDP_CUDA_CHECK(cudaSetDevice(parts_[p].device));
+      body(p, parts_[p]);
+    };
+    if (parts_.size() > 1) {
+      tiers::each_on_own_thread(parts_.size(), on_its_device);
+      return;
+    }
+    std::exception_ptr error;
+    std::thread([&] {
       try {
-        body(p, parts_[p]);
+        on_its_device(0);
       } catch (...) {
-        cudaSetDevice(previous);
-        throw;
+        error = std::current_exception();
       }
-      CUDP_CUDA_CHECK(cudaSetDevice(previous));
-    });
+    }).join();
+    if (error) std::rethrow_exception(error);
   }
 
   // Every GPU scores its part against all queries, writing its run of each query's scores in place. Progress counts
