@@ -198,6 +198,16 @@ class ProcessErrors {
     return well;
   }
 
+  // A comparison before a stretch of work with no other collective in it (only a later checkpoint or all_well):
+  // an error met in that stretch still meets the other processes at the next comparison. True when every process
+  // got this far without an error; the first process prints the others' errors when not.
+  bool checkpoint() {
+    std::vector<std::string> failures;
+    const bool well = world_.all_well("", failures);
+    print(failures);
+    return well;
+  }
+
   // This process's error, reported as the class says; returns `status` for main to return. After the comparison
   // the other processes may be waiting for this one in a collective: the run is aborted.
   int fail(const std::string& message, int status) {

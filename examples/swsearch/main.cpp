@@ -255,6 +255,9 @@ int main(int argc, char** argv) {
     auto t_read = clock::now();
 
     const std::vector<int> devices = cuda_started.valid() ? cuda_started.get() : std::vector<int>{};
+    // Under mpirun the processes start their search together, once every one has read its shard and started CUDA:
+    // a search started early shares the machine with the others' reading and CUDA starts.
+    if (world.size() > 1 && !errors.checkpoint()) return 1;
     auto t_gpus = clock::now();  // CUDA's start, past what the reading hid: a cost of the program, not of the search
     const bool cuda = !devices.empty();
     const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && cuda);
