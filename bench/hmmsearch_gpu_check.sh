@@ -23,7 +23,7 @@ cmake --build build-gpu -j"$(nproc)" --target cudp-hmmsearch cudp-phmmer cudp-hm
   device_plan7_filters_test device_bias_filter_test device_plan7_parsers_test device_envelopes_test >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head; exit 1; }
 if [ "${SCALING:-0}" = 1 ]; then
   OUT=$OUT/scaling SKIP_SW=1 STAGES=1 bash bench/scaling.sh >/dev/null 2>&1
-  cat "$OUT/scaling/summary.txt" >>"$OUT/summary.txt"
+  tee -a "$OUT/summary.txt" <"$OUT/scaling/summary.txt"  # on standard output too: the device tool shows its tail
   grep -hE "msv|bias|viterbi|forward|envelopes|main|kernels" "$OUT"/scaling/hmmsearch-stages-gpus*.txt >>"$OUT/summary.txt"
 fi
 build-gpu/tests/hmmer/device_bias_filter_test >"$OUT/bias-test.log" 2>&1
