@@ -63,10 +63,10 @@ const std::optional<cudp::hmmer::HmmCutoff>& cutoff_of(const cudp::hmmer::HmmMod
 
 // How many models are searched at once. One model's filter kernels over a proteome's few thousand sequences are
 // too small to fill a GPU, and most of its host work (domain definition of its few hits) is too small to share out
-// over all cores; several models side by side fill both. Two host threads per model, at most eight models (eight
-// sets of device filters and streams); CUDP_SCAN_MODELS_AT_ONCE overrides it for benchmarks.
-int models_at_once(std::size_t models, int threads) {
-  int n = threads <= 0 ? 1 : std::clamp(threads / 2, 1, 8);
+// over all cores; several models side by side fill both. Two host threads per model, at most eight models a GPU
+// (eight sets of device filters and streams); CUDP_SCAN_MODELS_AT_ONCE overrides it for benchmarks.
+int models_at_once(std::size_t models, int threads, int gpus) {
+  int n = threads <= 0 ? 1 : std::clamp(threads / 2, 1, 8 * std::max(1, gpus));
   if (const char* env = std::getenv("CUDP_SCAN_MODELS_AT_ONCE")) n = std::max(1, std::atoi(env));
   return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(n), std::max<std::size_t>(1, models)));
 }
@@ -95,18 +95,23 @@ hmmsearch::RunOutputs scan_queries(const hmmscan::Options& p, const std::vector<
 
   // Every model over every query sequence, several models at once (see models_at_once); then the hits and filter
   // passes regrouped by sequence, in model order whatever order the models finished in.
-  const int at_once = models_at_once(models.size(), searcher.threads);
+  const int gpus = static_cast<int>(std::max<std::size_t>(1, searcher.gpus.size()));
+  const int at_once = models_at_once(models.size(), searcher.threads, gpus);
   const int threads_each = searcher.threads <= 0 ? 0 : std::max(1, searcher.threads / at_once);
   std::vector<hmmsearch::SearchOutcome> outcomes(models.size());
   std::vector<cudp::hmmer::Plan7PipelineOptions> used(models.size());
-  std::atomic<bool> searcher_filters_free{true};
+  std::atomic<std::size_t> workers_started{0};
   cudp::tiers::parallel_for(
       models.size(), at_once,
       [&]() -> std::unique_ptr<hmmsearch::DeviceFilters> {
         // The first worker takes the searcher's filters; each other one makes its own on its own thread, so that
-        // its kernels go to its own stream (the filters are built with per-thread default streams).
-        if (!searcher.device || searcher_filters_free.exchange(false)) return nullptr;
-        return std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(queries));
+        // its kernels go to its own stream (the filters are built with per-thread default streams), on the GPUs in
+        // turn: every GPU holds the query sequences, and the models go to whichever worker is free.
+        if (!searcher.device) return nullptr;
+        const std::size_t k = workers_started++;
+        if (k == 0) return nullptr;
+        const int device = searcher.gpus.empty() ? -1 : searcher.gpus[k % searcher.gpus.size()];
+        return std::make_unique<hmmsearch::DeviceFilters>(cudp::engine::view_of(queries), device);
       },
       [&](std::unique_ptr<hmmsearch::DeviceFilters>& own, std::size_t m) {
         const cudp::hmmer::Plan7Pipeline pipeline(models[m], null_model, pipeline_options);
@@ -277,7 +282,7 @@ int main(int argc, char** argv) {
     if (o.connect) return hmmscan::scan_in_daemon(p, argc, argv, current_dir());
     const int threads = hmmsearch::host_threads(o);
     std::future<std::vector<int>> cuda_started =
-        hmmsearch::start_cuda_unless_host(o.backend, 1, world.rank_on_node(), world.size());
+        hmmsearch::start_cuda_unless_host(o.backend, o.gpus, world.rank_on_node(), world.size());
     if (world.root()) hmmsearch::check_outputs_writable(o);  // the first process writes them, on its file system
     // As hmmscan: the sequences may come from standard input, the profile database may not.
     if (o.hmm_file == "-") throw hmmsearch::UsageError("<hmmdb> cannot be read from standard input");
@@ -295,7 +300,8 @@ int main(int argc, char** argv) {
     const cudp::io::SequenceSet queries = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads),
                                                                    world.rank(), world.size(), &part);
     times.add("read sequences", t);
-    const hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, queries, threads, cuda_started);
+    const hmmsearch::Searcher searcher =
+        hmmsearch::start_searcher(o.backend, queries, threads, cuda_started, hmmsearch::GpuUse::kShareWork);
     if (!errors.all_well()) return 1;  // a process could not load its shard or start its backend
     t = hmmsearch::StageTimes::clock::now();
     hmmsearch::RunOutputs outputs = gather_queries(world, scan_queries(p, models, searcher, part.first));

@@ -105,7 +105,8 @@ hmmsearch::DaemonSearch prepare_scan(const Daemon& daemon, const ScanFunction& s
     std::future<std::vector<int>> cuda_started = ready.get_future();
     if (daemon.backend == "host") cuda_started = {};
     const hmmsearch::Searcher searcher =
-        hmmsearch::start_searcher(daemon.backend, *queries, daemon.threads, cuda_started);
+        hmmsearch::start_searcher(daemon.backend, *queries, daemon.threads, cuda_started,
+                                  hmmsearch::GpuUse::kShareWork);
     hmmsearch::RunOutputs out = scan(*p, db.models, searcher);
     set_current_dir(out.tbl, client_dir);
     set_current_dir(out.domtbl, client_dir);
@@ -131,7 +132,7 @@ int serve(const Options& p, const ScanFunction& scan) {
   }
   hmmsearch::clear_socket_path(daemon->socket_path);  // a bad path or a live daemon fails before anything is read
   daemon->threads = hmmsearch::host_threads(o);
-  std::future<std::vector<int>> cuda_starting = hmmsearch::start_cuda_unless_host(o.backend);
+  std::future<std::vector<int>> cuda_starting = hmmsearch::start_cuda_unless_host(o.backend, o.gpus);
   for (const hmmsearch::LoadedFile& file : daemon->files) {
     auto db = std::make_unique<ProfileDatabase>();
     db->models = cudp::hmmer::read_hmm_file(file.path, std::max(1, daemon->threads));

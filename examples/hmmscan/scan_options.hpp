@@ -66,6 +66,8 @@ inline const char* usage_text() {
          "                  (a cudp-makedb file is recognised anyway)\n"
          "  --cpu <n>     : number of host threads  [all cores]  (n>=0; 0 runs on the calling thread only)\n"
          "  --backend <s> : auto, cuda or host  [auto]: auto uses the GPU filters when a CUDA device is present\n"
+         "  --gpus <s>    : number of GPUs, or all: each holds the sequences and the models are shared out\n"
+         "                  [all that CUDA_VISIBLE_DEVICES lets through; one per process under mpirun]\n"
          "\n"
          "Resident profile databases (a scan costs no start-up: no CUDA context, no <hmmdb> read):\n"
          "  --daemon <s>  : read each <hmmdb> once, then serve scans on the local socket <s> until SIGTERM or SIGINT\n"

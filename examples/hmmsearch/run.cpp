@@ -116,7 +116,8 @@ MsvRequest msv_request(const cudp::hmmer::Plan7Pipeline& pipeline) {
   return {&pipeline.msv_profile(), pipeline.msv_test()};
 }
 
-MsvPass msv_pass(const Searcher& searcher, const std::vector<std::shared_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
+MsvPass msv_pass(const Searcher& searcher,
+                 const std::vector<std::shared_ptr<const cudp::hmmer::Plan7Pipeline>>& group) {
   std::vector<MsvRequest> requests;
   for (const auto& pipeline : group) requests.push_back(msv_request(*pipeline));
   return msv_pass(searcher, requests);
@@ -302,7 +303,7 @@ void check_outputs_writable(const Options& o) {
 }
 
 Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
-                        std::future<std::vector<int>>& cuda_started) {
+                        std::future<std::vector<int>>& cuda_started, GpuUse use) {
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
   const std::vector<int> devices = cuda_started.valid() ? cuda_started.get() : std::vector<int>{};
@@ -314,13 +315,15 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   Searcher searcher{db, nullptr, threads, {}, {}};
   const int workers = std::max(1, threads);
   std::string no_room;
-  if (use_cuda && devices.size() > 1) {
+  if (use_cuda && devices.size() > 1 && use == GpuUse::kSplitDatabase) {
     start_parts(searcher, devices);
     for (std::size_t p = 0; p < devices.size() && no_room.empty(); ++p)
       if (!device_fits(cudp::engine::view_of(searcher.parts[p].db), no_room, devices[p]))
         no_room = "GPU " + std::to_string(devices[p]) + ": " + no_room;
   } else if (use_cuda) {
-    device_fits(cudp::engine::view_of(db), no_room);
+    for (std::size_t g = 0; g < devices.size() && no_room.empty(); ++g)
+      if (!device_fits(cudp::engine::view_of(db), no_room, devices[g]) && devices.size() > 1)
+        no_room = "GPU " + std::to_string(devices[g]) + ": " + no_room;
   }
   if (use_cuda && !no_room.empty()) {
     if (backend == "cuda") throw std::runtime_error("--backend cuda: " + no_room);
@@ -335,8 +338,11 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
                            searcher.parts.front().device->device_name() +
                            (streamed(searcher) ? " (database streamed in batches)" : "") + ", " + host_threads;
   } else if (use_cuda) {
-    searcher.device = std::make_unique<DeviceFilters>(cudp::engine::view_of(db));
-    searcher.description = "CUDA filters on " + searcher.device->device_name() +
+    searcher.device = std::make_unique<DeviceFilters>(cudp::engine::view_of(db), devices.front());
+    if (devices.size() > 1) searcher.gpus = devices;
+    searcher.description = "CUDA filters on " +
+                           (devices.size() > 1 ? std::to_string(devices.size()) + " x " : std::string()) +
+                           searcher.device->device_name() +
                            (streamed(searcher) ? " (database streamed in batches)" : "") + ", " + host_threads;
   } else {
     searcher.description = "host, " + std::to_string(workers) + (workers > 1 ? " threads" : " thread");
@@ -562,7 +568,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
         pass = next_pass.valid() ? next_pass.get() : msv_pass(searcher, group);
         t = times.add("msv filter, waited for", t);
         if (m + 1 < models.size()) {
-          next_pipeline = std::make_shared<const cudp::hmmer::Plan7Pipeline>(models[m + 1], null_model, pipeline_options);
+          next_pipeline =
+              std::make_shared<const cudp::hmmer::Plan7Pipeline>(models[m + 1], null_model, pipeline_options);
           next_pass = std::async(std::launch::async, [&searcher, request = msv_request(*next_pipeline)] {
             return msv_pass(searcher, std::vector<MsvRequest>{request});
           });

@@ -39,14 +39,21 @@ struct Searcher {
   // the first process merges every process's hits and counts, and only its outputs are the run's.
   const cudp::examples::MpiWorld* world = nullptr;
   std::size_t first = 0;
+  // With GpuUse::kShareWork, the GPUs the caller shares its work out over (`device` is on the first); else empty.
+  std::vector<int> gpus;
 };
+
+// What a searcher does with several GPUs: split the database across them (cudp-hmmsearch, cudp-phmmer), or hold it
+// on the first and leave the others to the caller, which shares its work out over copies of the database on each
+// (cudp-hmmscan's models: its "database" is the query sequences, small beside the work).
+enum class GpuUse { kSplitDatabase, kShareWork };
 
 // The backend that --backend asks for: auto takes the GPU when CUDA started and the database fits in the GPU memory
 // it may use (saying on stderr when it does not fit), cuda insists on it, host never uses it. For the GPU the
-// database is uploaded here, split across the GPUs when start_cuda chose several. `cuda_started` is the start_cuda()
-// future, invalid with --backend host.
+// database is uploaded here, split across the GPUs when start_cuda chose several (or see GpuUse). `cuda_started` is
+// the start_cuda() future, invalid with --backend host.
 Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet& db, int threads,
-                        std::future<std::vector<int>>& cuda_started);
+                        std::future<std::vector<int>>& cuda_started, GpuUse use = GpuUse::kSplitDatabase);
 
 // The texts of the output files, whole, for cudp::io::write_outputs (nothing is written before all are ready).
 struct RunOutputs {
