@@ -7,7 +7,7 @@
 # Usage (repo root, on the GPU machine): [TESTS=1] bench/scaling.sh [SEQUENCES]   (default 2,900,000: ~1e9 residues)
 # Results under $OUT: summary.txt, scaling.tsv. TESTS=1 first runs the GPU tests of the split (the front door's
 # device test, under compute-sanitizer too: SANITIZERS, default "memcheck racecheck synccheck") and the MPI scripts
-# with the CUDA backend (their --gpus all runs; MPI_TESTS, default "swsearch hmmsearch"); BENCH=0 leaves the benchmark out (one call of the device tool may
+# with the CUDA backend (their --gpus all runs; MPI_TESTS, default "swsearch hmmsearch align"); BENCH=0 leaves the benchmark out (one call of the device tool may
 # not hold both: run TESTS=1 BENCH=0, then the benchmark, on the same warm machine, whose build-gpu is kept). NSYS=1
 # adds a profile of cudp-swsearch on all the GPUs under Nsight Systems, where the machine has it; STAGES=1 the stage
 # times of cudp-hmmsearch on one GPU and on all.
@@ -30,7 +30,8 @@ fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
   -DMPI_CXX_COMPILER="$(command -v mpicxx)" >"$OUT/configure.log" 2>&1 || { log "configure failed"; tail -20 "$OUT/configure.log"; exit 1; }
 targets=(cudp-swsearch cudp-hmmsearch cudp-makedb cudp-gen-db)
-[ "${TESTS:-0}" = 1 ] && targets+=(device_scorer_front_door_test)
+[[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" align "* ]] && [ "${TESTS:-0}" = 1 ] && targets+=(cudp-align)
+[ "${TESTS:-0}" = 1 ] && targets+=(device_scorer_front_door_test cudp-phmmer cudp-hmmscan)
 cmake --build build-gpu -j"$cores" --target "${targets[@]}" >"$OUT/build.log" 2>&1 ||
   { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
 sw=build-gpu/examples/swsearch/cudp-swsearch
@@ -46,14 +47,19 @@ if [ "${TESTS:-0}" = 1 ]; then
       "DatabaseScorer: the database split across devices scores as one" >"$OUT/sanitizer-split-$tool.log" 2>&1
     log "compute-sanitizer $tool, the database split across devices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-split-$tool.log" | tr '\n' ' ')"
   done
-  if [[ " ${MPI_TESTS-swsearch hmmsearch} " == *" swsearch "* ]]; then
+  if [[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" swsearch "* ]]; then
     BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
       >"$OUT/swsearch_mpi.log" 2>&1
     log "swsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/swsearch_mpi.log")"
   fi
-  if [[ " ${MPI_TESTS-swsearch hmmsearch} " == *" hmmsearch "* ]]; then
+  if [[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" align "* ]]; then
+    BACKEND=cuda bash tests/examples/align_mpi.sh build-gpu/examples/align/cudp-align mpirun >"$OUT/align_mpi.log" 2>&1
+    log "align_mpi.sh, CUDA backend: rc=$? $(tail -1 "$OUT/align_mpi.log")"
+  fi
+  if [[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" hmmsearch "* ]]; then
     BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh "$hs" build-gpu/examples/makedb/cudp-makedb mpirun \
-      "$(command -v hmmemit)" "$examples" >"$OUT/hmmsearch_mpi.log" 2>&1
+      "$(command -v hmmemit)" "$examples" build-gpu/examples/phmmer/cudp-phmmer build-gpu/examples/hmmscan/cudp-hmmscan \
+      >"$OUT/hmmsearch_mpi.log" 2>&1
     log "hmmsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/hmmsearch_mpi.log")"
   fi
 fi

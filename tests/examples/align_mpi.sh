@@ -4,9 +4,11 @@
 # tabular, score) in every mode is byte for byte the one-process run's, for all-against-all protein pairs (SAM's
 # primary records decided among a query's targets), one-to-one DNA pairs, and a single pair (two processes get
 # none). An input that is not a regular file (a pipe) is refused under mpirun, nothing written.
-#   align_mpi.sh CUDP_ALIGN MPIEXEC
+#   [BACKEND=cuda] align_mpi.sh CUDP_ALIGN MPIEXEC   (the host backend by default; with BACKEND=cuda every run is on
+#   the GPUs, process r of a node on GPU r modulo their count)
 set -uo pipefail
 align=$(realpath "$1") mpiexec=$2
+backend=${BACKEND:-host}
 source "$(dirname "$(realpath "$0")")/mpi_test_setup.sh"
 
 # Random proteins and DNA, and mutated copies of them, from a fixed seed.
@@ -43,12 +45,12 @@ compare() {
   local name=$1
   shift
   rm -rf one np && mkdir one np
-  (cd one && "$align" --backend host --threads 1 "$@" --out result 2> err) ||
+  (cd one && "$align" --backend "$backend" --threads 1 "$@" --out result 2> err) ||
     { fail "$name: the one-process run failed: $(cat one/err)"; return; }
   [ -s one/result ] || fail "$name: empty output"
   for n in 1 2 3; do
     rm -f np/result
-    (cd np && "$mpiexec" -np "$n" "$align" --backend host --threads 1 "$@" --out result 2> err) ||
+    (cd np && "$mpiexec" -np "$n" "$align" --backend "$backend" --threads 1 "$@" --out result 2> err) ||
       { fail "$name/np$n: exit status $?: $(head -3 np/err)"; continue; }
     cmp -s one/result np/result || fail "$name/np$n differs: $(diff one/result np/result | head -6)"
   done
@@ -74,4 +76,4 @@ rc=$?
 grep -q "must be a regular file" piped.err || fail "a pipe under mpirun: no message: $(head -3 piped.err)"
 [ ! -e piped.out ] || fail "a pipe under mpirun: piped.out was written"
 
-finish "cudp-align under mpirun: every format identical to one process"
+finish "cudp-align under mpirun ($backend backend): every format identical to one process"
