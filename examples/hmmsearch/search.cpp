@@ -512,6 +512,7 @@ FilteredSearchPtr filter_stages(const Plan7Pipeline& pipeline, const cudp::io::S
   FilterNats& filter_nats = state->filter_nats;
   StageTimes& times = StageTimes::global();
   auto t = StageTimes::clock::now();
+
   // Stage 1-2: the MSV filter for every target, which hands back the few that may pass it (on the GPU the certain
   // failures are set aside there); the decisions and the bias filter of those on the host.
   cudp::hmmer::FilterSurvivors msv_computed;
@@ -658,6 +659,7 @@ SearchOutcome later_stages(const Plan7Pipeline& pipeline, const cudp::io::Sequen
   return outcome;
 }
 
+// The whole search of one model: its filters, then its later stages, on `threads` host workers.
 template <class Filters>
 SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::SequenceSet& db, Filters& filters,
                             int threads, std::atomic<std::uint64_t>* progress, bool count_per_target,
@@ -666,7 +668,6 @@ SearchOutcome staged_search(const Plan7Pipeline& pipeline, const cudp::io::Seque
       filter_stages(pipeline, db, filters, threads, progress, count_per_target, msv_given);
   return later_stages(pipeline, db, filters, *state);
 }
-
 
 }  // namespace
 
