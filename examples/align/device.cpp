@@ -99,6 +99,12 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
           cudp::align::RowPassOutput out) { passes.run(level, gaps, out); },
       [&](const std::vector<cudp::align::Box>& boxes, std::vector<cudp::align::Alignment>& out) {
         leaves.solve(boxes, gaps, out, threads);
+      },
+      [&](const std::vector<cudp::align::RowPass>& ends, cudp::recurrences::AlignMode pass_mode,
+          cudp::align::CellScope scope, const cudp::align::SequencePair&, cudp::tiers::CellEnd* out) {
+        const auto locating = StageTimes::clock::now();
+        passes.find_best_cells(ends, pass_mode, scope, gaps, out);
+        StageTimes::global().add("  locating ends", locating);
       });
 #else
   (void)mode, (void)queries, (void)targets, (void)matrix, (void)gaps, (void)threads, (void)progress;

@@ -20,8 +20,9 @@ bool gpu_available();
 // Does nothing without the GPU path.
 void start_gpu(int process_on_node = 0, int processes = 1);
 
-// Every pair at once (one batch: the pairs' boxes share each level's passes), the levels and the leaves on the GPU, ends
-// located on `threads` host threads. Throws when there is no GPU path.
+// Every pair at once (one batch: the pairs' boxes share each level's passes): the ends of local and semi-global
+// alignments, the levels and the leaves on the GPU; `threads` host threads for the rest. Throws when there is no GPU
+// path.
 std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignMode mode,
                                                        const std::vector<cudp::align::SequenceView>& queries,
                                                        const std::vector<cudp::align::SequenceView>& targets,

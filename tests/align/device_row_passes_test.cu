@@ -21,6 +21,7 @@
 #include <cudp/engine/device_buffer.cuh>
 #include <cudp/io/matrix.hpp>
 
+#include "../support/best_cell_passes.hpp"
 #include "../support/reference_dp.hpp"
 #include "../support/sequence_pair.hpp"
 
@@ -442,6 +443,125 @@ TEST_CASE("device row passes: the recursion with checkpoint rows gives the host'
       REQUIRE(on_device.score == on_host.score);
       REQUIRE(cudp::align::cigar(on_device) == cudp::align::cigar(on_host));
       CHECK(kept > 50);
+    }
+  }
+}
+
+namespace {
+
+// Best cells (DeviceRowPasses::find_best_cells) against find_best_cells_on_host, in every mode and scope, and the
+// host's against the textbook matrix for the boxes small enough.
+template <class Matrix>
+void compare_best_cells(DeviceRowPasses<>& device, const Sequences& s, const Matrix& matrix,
+                        const std::vector<RowPass>& passes, GapCosts gaps, bool textbook) {
+  using cudp::align::CellScope;
+  using cudp::recurrences::AlignMode;
+  for (AlignMode mode : {AlignMode::Local, AlignMode::Global, AlignMode::SemiGlobal}) {
+    for (CellScope scope : {CellScope::Anywhere, CellScope::Edges}) {
+      std::vector<cudp::tiers::CellEnd> on_host(passes.size()), on_device(passes.size(), {-7, -7, -7});
+      cudp::align::find_best_cells_on_host(passes, mode, scope, s.view(), matrix, gaps, on_host.data());
+      device.find_best_cells(passes, mode, scope, gaps, on_device.data());
+      for (std::size_t k = 0; k < passes.size(); ++k) {
+        const RowPass& p = passes[k];
+        INFO("pass " << k << ": " << p.columns << " x " << p.rows << (p.reversed ? " reversed" : "") << ", mode "
+                     << cudp::recurrences::to_string(mode) << (scope == CellScope::Edges ? ", edges" : ", anywhere")
+                     << ", gaps " << gaps.open << "/" << gaps.extend);
+        REQUIRE(on_device[k].score == on_host[k].score);
+        REQUIRE(on_device[k].target_end == on_host[k].target_end);
+        REQUIRE(on_device[k].query_end == on_host[k].query_end);
+        if (textbook && static_cast<long>(p.columns) * p.rows <= 40000) {
+          const auto want = cudp::test::reference_best_cell(p, s, mode, scope, matrix, gaps);
+          REQUIRE(on_host[k].score == want.score);
+          REQUIRE(on_host[k].target_end == want.target_end);
+          REQUIRE(on_host[k].query_end == want.query_end);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("device best cells: small boxes in every mode and scope (sanitizer run)", "[gpu][small]") {
+  std::mt19937_64 rng(51);
+  const Sequences dna = make_sequences(rng, 400, 380, 4);
+  DeviceRowPasses<> device(dna.view(), Dna{});
+  compare_best_cells(device, dna, Dna{}, cudp::test::random_boxes(rng, dna, 40, 150), GapCosts{5, 2}, true);
+  Sequences two = make_sequences(rng, 200, 190, 2);  // ties everywhere
+  DeviceRowPasses<> ties(two.view(), Dna{});
+  compare_best_cells(ties, two, Dna{}, cudp::test::random_boxes(rng, two, 20, 200), GapCosts{0, 2}, true);
+}
+
+TEST_CASE("device best cells: boxes of many strips, tiny boxes by the thousand, protein", "[gpu]") {
+  std::mt19937_64 rng(52);
+  const Sequences dna = make_sequences(rng, 12000, 11000, 4);
+  DeviceRowPasses<> device(dna.view(), Dna{});
+  for (GapCosts gaps : kGapCosts) {
+    std::vector<RowPass> passes = cudp::test::random_boxes(rng, dna, 30, 12000);
+    const std::vector<RowPass> tiny = cudp::test::random_boxes(rng, dna, 3000, 40);
+    passes.insert(passes.end(), tiny.begin(), tiny.end());
+    compare_best_cells(device, dna, Dna{}, passes, gaps, false);
+  }
+  Sequences one;  // one letter: every cell of a diagonal ties
+  one.query.assign(5000, 2);
+  one.target.assign(4000, 2);
+  one.reverse();
+  DeviceRowPasses<> same(one.view(), Dna{});
+  compare_best_cells(same, one, Dna{}, cudp::test::random_boxes(rng, one, 12, 5000), GapCosts{11, 1}, false);
+  const Sequences protein = make_sequences(rng, 3000, 2900, 20);
+  DeviceRowPasses<> on_blosum(protein.view(), blosum62());
+  compare_best_cells(on_blosum, protein, blosum62(), cudp::test::random_boxes(rng, protein, 200, 1500),
+                     GapCosts{11, 1}, true);
+}
+
+TEST_CASE("device best cells: a batch located on the device aligns as on the host", "[gpu]") {
+  using cudp::recurrences::AlignMode;
+  std::mt19937_64 rng(53);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 500; ++k) {  // empty sides, unrelated pairs, and mutated copies up to 4000
+    const std::size_t m = k < 6 ? k % 3 : 1 + rng() % (k % 25 == 0 ? 4000 : 500);
+    queries.push_back(cudp::test::random_codes(rng, m, 4));
+    targets.push_back(k < 12 || k % 7 == 0 ? cudp::test::random_codes(rng, k < 12 ? k % 4 : m, 4)
+                                           : cudp::test::mutated_copy(rng, queries.back(), m + rng() % 40, 4));
+  }
+  std::vector<cudp::align::SequenceView> qv, tv;
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+  }
+  const cudp::align::PairBatch batch(qv, tv);
+  DeviceRowPasses<> device(batch.pair(), Dna{});
+  auto host_passes = [&](GapCosts gaps) {
+    return [&, gaps](const std::vector<RowPass>& passes, const SequencePair& pair, RowPassOutput out) {
+      cudp::align::run_row_passes_on_host(passes, pair, Dna{}, gaps, out);
+    };
+  };
+  auto host_leaves = [&](const std::vector<cudp::align::Box>& leaves, std::vector<cudp::align::Alignment>& out,
+                         GapCosts gaps) { cudp::align::solve_leaves_on_host(batch.pair(), leaves, Dna{}, gaps, out); };
+  for (AlignMode mode : {AlignMode::Local, AlignMode::SemiGlobal}) {
+    for (GapCosts gaps : kGapCosts) {
+      INFO("mode " << cudp::recurrences::to_string(mode) << ", gaps " << gaps.open << "/" << gaps.extend);
+      cudp::align::LinearSpaceOptions options;
+      const auto on_host = cudp::align::align_batch_linear_space(mode, batch, Dna{}, gaps, options, host_passes(gaps));
+      int calls = 0;
+      const auto on_device = cudp::align::align_batch_linear_space(
+          mode, batch, Dna{}, gaps, options, host_passes(gaps),
+          [&](const std::vector<cudp::align::Box>& leaves, std::vector<cudp::align::Alignment>& out) {
+            host_leaves(leaves, out, gaps);
+          },
+          [&](const std::vector<RowPass>& passes, AlignMode pass_mode, cudp::align::CellScope scope,
+              const SequencePair&, cudp::tiers::CellEnd* out) {
+            ++calls;
+            device.find_best_cells(passes, pass_mode, scope, gaps, out);
+          });
+      CHECK(calls == 2);  // the ends, then the starts: one call each for the whole batch
+      for (std::size_t k = 0; k < queries.size(); ++k) {
+        INFO("pair " << k);
+        REQUIRE(on_device[k].score == on_host[k].score);
+        REQUIRE(on_device[k].query_begin == on_host[k].query_begin);
+        REQUIRE(on_device[k].target_begin == on_host[k].target_begin);
+        REQUIRE(cudp::align::cigar(on_device[k]) == cudp::align::cigar(on_host[k]));
+      }
     }
   }
 }

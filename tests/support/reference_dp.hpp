@@ -16,10 +16,11 @@ constexpr Mode mode_of(LibraryMode mode) {
   return mode == LibraryMode::Local ? Mode::Local : mode == LibraryMode::Global ? Mode::Global : Mode::SemiGlobal;
 }
 
-// Gotoh with a gap of length k costing open + k*extend.
+// Gotoh's H matrix, (n + 1) x (m + 1), with a gap of length k costing open + k*extend.
 template <class Matrix>
-inline long reference_gotoh(Mode mode, const std::vector<std::uint8_t>& target, const std::vector<std::uint8_t>& query,
-                            const Matrix& score, int open, int extend) {
+inline std::vector<std::vector<long>> reference_gotoh_h(Mode mode, const std::vector<std::uint8_t>& target,
+                                                        const std::vector<std::uint8_t>& query, const Matrix& score,
+                                                        int open, int extend) {
   const long NEG = LONG_MIN / 4;
   const std::size_t n = target.size(), m = query.size();
   std::vector<std::vector<long>> H(n + 1, std::vector<long>(m + 1, 0)), E = H, F = H;
@@ -28,7 +29,6 @@ inline long reference_gotoh(Mode mode, const std::vector<std::uint8_t>& target, 
   auto border = [&](std::size_t k) -> long { return (mode == Mode::Global && k > 0) ? -(open + static_cast<long>(k) * extend) : 0; };
   for (std::size_t i = 0; i <= n; ++i) H[i][0] = border(i);
   for (std::size_t j = 0; j <= m; ++j) H[0][j] = border(j);
-  long best = mode == Mode::Local ? 0 : NEG;
   for (std::size_t i = 1; i <= n; ++i)
     for (std::size_t j = 1; j <= m; ++j) {
       E[i][j] = std::max(E[i][j - 1] - extend, H[i][j - 1] - open - extend);
@@ -36,13 +36,25 @@ inline long reference_gotoh(Mode mode, const std::vector<std::uint8_t>& target, 
       long h = std::max({H[i - 1][j - 1] + score(target[i - 1], query[j - 1]), E[i][j], F[i][j]});
       if (mode == Mode::Local) h = std::max(h, 0L);
       H[i][j] = h;
-      if (mode == Mode::Local) best = std::max(best, h);
     }
+  return H;
+}
+
+// The optimal score of Gotoh in `mode`.
+template <class Matrix>
+inline long reference_gotoh(Mode mode, const std::vector<std::uint8_t>& target, const std::vector<std::uint8_t>& query,
+                            const Matrix& score, int open, int extend) {
+  const auto H = reference_gotoh_h(mode, target, query, score, open, extend);
+  const std::size_t n = target.size(), m = query.size();
   if (mode == Mode::Global) return H[n][m];
-  if (mode == Mode::SemiGlobal) {
-    for (std::size_t j = 1; j <= m; ++j) best = std::max(best, H[n][j]);
-    for (std::size_t i = 1; i <= n; ++i) best = std::max(best, H[i][m]);
+  long best = mode == Mode::Local ? 0 : LONG_MIN / 4;
+  if (mode == Mode::Local) {
+    for (std::size_t i = 1; i <= n; ++i)
+      for (std::size_t j = 1; j <= m; ++j) best = std::max(best, H[i][j]);
+    return best;
   }
+  for (std::size_t j = 1; j <= m; ++j) best = std::max(best, H[n][j]);
+  for (std::size_t i = 1; i <= n; ++i) best = std::max(best, H[i][m]);
   return best;
 }
 

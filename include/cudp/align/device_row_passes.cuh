@@ -55,6 +55,7 @@
 #include "../recurrences/concepts.hpp"
 #include "../tiers/column_tile.hpp"
 #include "../tiers/exchange.cuh"
+#include "best_cells.hpp"
 #include "row_passes.hpp"
 
 namespace cudp::align {
@@ -94,6 +95,15 @@ struct DevicePass {
 template <class T>
 struct Pair {
   T v[2];
+};
+
+// What a strip hands back: its pass's rows (the Myers-Miller passes), or the best cell it saw (best_cells.hpp).
+enum class Answer : std::uint8_t { Rows, BestAnywhere, BestEdges };
+
+// A strip's best cell: CellKey's (H, key), key CellKey::kNone when the strip saw no cell.
+struct DeviceBestCell {
+  std::int64_t key;
+  std::int32_t h;
 };
 
 CUDP_DEVICE int load_acquire(const int* p) {
@@ -224,9 +234,10 @@ std::vector<std::size_t> longest_first(std::size_t count, CellsOf cells_of) {
 
 // Strip `strip` of `pass`, by one warp (every lane calls it). `edges` is the pass's column buffer, `progress` its
 // strips' counters, `scores` the codes x codes matrix in shared memory.
-template <class P, int R, bool Saves>
+template <class P, int R, bool Saves, Answer A>
 CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const typename P::Word* scores, int codes,
-                           typename P::Right* edges, int* progress, RowPassOutput out, int rank) {
+                           typename P::Right* edges, int* progress, RowPassOutput out, DeviceBestCell* best_out,
+                           int rank) {
   using Word = typename P::Word;
   using Right = typename P::Right;
   constexpr int G = kStripLanes;
@@ -257,6 +268,11 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
   // The lane's next checkpoint row (RowPass::save_every): past the last row when the pass saves none.
   int next_saved = Saves && pass.save_every > 0 && pass.save_every < rows ? pass.save_every : rows + 1;
   const int steps = rows > 0 ? rows + active - 1 : 0;
+  std::int32_t best = INT32_MIN;  // the lane's best cell (A != Rows)
+  std::int64_t best_key = CellKey::kNone;
+  auto consider = [&](std::int32_t h, std::int64_t key) {
+    if (CellKey::before(h, key, best, best_key)) best = h, best_key = key;
+  };
   for (int step = 0; step < steps; ++step) {
     const int i = step - rank + 1;
     Right in = tiers::detail::shuffle_up<G>(carry);
@@ -277,6 +293,30 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
       CUDP_UNROLL
       for (int r = 0; r < R; ++r) score[r] = score_row[query_code[r]];
       carry = tile.advance(p, in, diag, score, acc);
+      if constexpr (A == Answer::BestAnywhere) {
+        // Rows come in order, so only a row maximum above the lane's best can replace it, at its first column.
+        const Word* first = reinterpret_cast<const Word*>(&tile.col[0]);
+        Word row_best = first[0];
+        CUDP_UNROLL
+        for (int r = 1; r < R; ++r)
+          if (j_first + r <= pass.columns) row_best = max(row_best, reinterpret_cast<const Word*>(&tile.col[r])[0]);
+        if (best_key == CellKey::kNone || row_best > best) {
+          int at = R;
+          CUDP_UNROLL
+          for (int r = R - 1; r >= 0; --r)
+            if (j_first + r <= pass.columns && reinterpret_cast<const Word*>(&tile.col[r])[0] == row_best) at = r;
+          best = row_best;
+          best_key = CellKey::anywhere(i, j_first + at);
+        }
+      } else if constexpr (A == Answer::BestEdges) {
+        CUDP_UNROLL
+        for (int r = 0; r < R; ++r) {
+          const int j = j_first + r;
+          const Word h = reinterpret_cast<const Word*>(&tile.col[r])[0];
+          if (i == rows && j <= pass.columns) consider(h, CellKey::last_row(j));
+          if (i < rows && j == pass.columns) consider(h, CellKey::last_column(i));
+        }
+      }
       if (Saves && i == next_saved) {
         const std::int64_t at = pass.saved + (i / pass.save_every - 1) * (static_cast<std::int64_t>(pass.columns) + 1);
         CUDP_UNROLL
@@ -295,6 +335,17 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
     }
   }
 
+  if constexpr (A != Answer::Rows) {
+    // The strip's best: the least (H, key) in CellKey's order among its lanes.
+    CUDP_UNROLL
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+      const std::int32_t other = __shfl_xor_sync(0xffffffffu, best, offset);
+      const std::int64_t other_key = __shfl_xor_sync(0xffffffffu, best_key, offset);
+      consider(other, other_key);
+    }
+    if (rank == 0) best_out[pass.first_ticket + strip] = DeviceBestCell{best_key, best};
+    return;
+  }
   // The tile holds the last row now (row 0, p.top, when the pass has no rows).
   if (rank < active) {
     CUDP_UNROLL
@@ -312,11 +363,11 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
 // kernel registers (154 against 128 for strips of 32 columns) and with them a block per SM: then the 1954 strips of
 // two 1 Mbp half passes no longer all fit at once, and the last ones start only when the first end (twice the time).
 // Both variants are held to four blocks per SM.
-template <class P, bool Saves, int... Rs>
+template <class P, bool Saves, Answer A, int... Rs>
 __global__ void __launch_bounds__(kRowPassBlockThreads, 4)
     row_pass_strips_kernel(Pair<P> policies, StripShapes<Rs...>, const DevicePass* passes, const int* ticket_pass,
                            int tickets, int* next_ticket, typename P::Right* edges, int* progress,
-                           const typename P::Word* matrix, int codes, RowPassOutput out) {
+                           const typename P::Word* matrix, int codes, RowPassOutput out, DeviceBestCell* best) {
   using Word = typename P::Word;
   __shared__ Word scores[kMaxCodes * kMaxCodes];
   for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) scores[k] = matrix[k];
@@ -332,8 +383,8 @@ __global__ void __launch_bounds__(kRowPassBlockThreads, 4)
     const int strip = ticket - pass.first_ticket;
     const P p = pass.variant ? policies.v[1] : policies.v[0];
     int k = 0;
-    ((pass.shape == k++ ? run_strip<P, Rs, Saves>(p, pass, strip, scores, codes, edges + pass.column_buffer,
-                                           progress + pass.progress, out, rank)
+    ((pass.shape == k++ ? run_strip<P, Rs, Saves, A>(p, pass, strip, scores, codes, edges + pass.column_buffer,
+                                              progress + pass.progress, out, best, rank)
                         : void()),
      ...);
   }
@@ -501,6 +552,21 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   void run_on_device(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput device_out) {
     run_level(passes, gaps, device_out, true);
   }
+  // The best cell of every pass under Gotoh in `mode` (s32), as find_best_cells_on_host finds it (best_cells.hpp):
+  // each strip reduces its lanes' best cells, and the host the strips of a pass. The substitution scores are P's.
+  void find_best_cells(const std::vector<RowPass>& passes, recurrences::AlignMode mode, CellScope scope,
+                       recurrences::GapCosts gaps, tiers::CellEnd* out) {
+    using recurrences::AlignMode;
+    using recurrences::Gotoh;
+    gaps.left_gap_continues = false;
+    const BestCells best{scope, out};
+    switch (mode) {
+      case AlignMode::Local: return run_level<Gotoh<AlignMode::Local, lanes::s32>>(passes, gaps, {}, true, best);
+      case AlignMode::Global: return run_level<Gotoh<AlignMode::Global, lanes::s32>>(passes, gaps, {}, true, best);
+      case AlignMode::SemiGlobal:
+        return run_level<Gotoh<AlignMode::SemiGlobal, lanes::s32>>(passes, gaps, {}, true, best);
+    }
+  }
 
   // Device bytes a wave needs for `pass` besides the sequences (with its output row when `host_output`).
   static std::size_t bytes_of(const RowPass& pass, bool host_output) {
@@ -522,6 +588,12 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   const RowPassRunStats& last_run() const { return stats_; }
 
  private:
+  // Where a level's best cells go (find_best_cells), or nowhere (out null: the level hands back rows).
+  struct BestCells {
+    CellScope scope = CellScope::Anywhere;
+    tiers::CellEnd* out = nullptr;
+  };
+
   // The narrowest shape up to `widest` (an index) that holds the pass, or `widest`.
   static int shape_of(int columns, int widest = Shapes::count - 1) {
     for (int k = 0; k < widest; ++k)
@@ -575,7 +647,11 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     return (free + held) / 10 * 8;
   }
 
-  void run_level(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput out, bool on_device) {
+  // Q: the wavefront policy of this level (P, or a Gotoh mode for best cells).
+  template <class Q = P>
+  void run_level(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput out, bool on_device,
+                 BestCells best = {}) {
+    static_assert(sizeof(typename Q::Right) == sizeof(Right), "the column buffer holds Q's carries");
     stats_ = RowPassRunStats{};
     stats_.passes = passes.size();
     if (passes.empty()) return;
@@ -595,7 +671,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     recurrences::GapCosts plain = gaps, continued = gaps;
     plain.left_gap_continues = false;
     continued.left_gap_continues = true;
-    const detail::Pair<P> policies{{P(plain, recurrences::ProblemShape{}), P(continued, recurrences::ProblemShape{})}};
+    const detail::Pair<Q> policies{{Q(plain, recurrences::ProblemShape{}), Q(continued, recurrences::ProblemShape{})}};
     const detail::Pair<recurrences::GapCosts> gap_pair{{plain, continued}};
 
     const std::size_t limit = budget();
@@ -613,16 +689,17 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
         bytes += b;
         ++end;
       }
-      run_wave(passes, order, begin, end, policies, gap_pair, out, on_device, timer);
+      run_wave(passes, order, begin, end, policies, gap_pair, out, on_device, best, timer);
       stats_.device_bytes = std::max(stats_.device_bytes, bytes);
       ++stats_.waves;
       begin = end;
     }
   }
 
+  template <class Q>
   void run_wave(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
-                std::size_t end, const detail::Pair<P>& policies, const detail::Pair<recurrences::GapCosts>& gap_pair,
-                RowPassOutput out, bool on_device, detail::StreamTimer& timer) {
+                std::size_t end, const detail::Pair<Q>& policies, const detail::Pair<recurrences::GapCosts>& gap_pair,
+                RowPassOutput out, bool on_device, BestCells best, detail::StreamTimer& timer) {
     const std::size_t count = end - begin;
     host_passes_.resize(count);
     host_tickets_.clear();
@@ -673,26 +750,42 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       device_out = RowPassOutput{out_h_.get(), out_f_.get(), out_h_.get() + out_entries, out_f_.get() + out_entries};
     }
 
+    if (best.out) strip_best_.reserve(static_cast<std::size_t>(tickets));
+
     timer.start(stream_);
     const int border_blocks = static_cast<int>((count + 127) / 128);
-    detail::row_pass_border_kernel<recurrences::GapCosts><<<border_blocks, 128, 0, stream_>>>(gap_pair, passes_.get(), static_cast<int>(count), device_out);
-    CUDP_CUDA_CHECK(cudaGetLastError());
+    if (!best.out) {
+      detail::row_pass_border_kernel<recurrences::GapCosts><<<border_blocks, 128, 0, stream_>>>(
+          gap_pair, passes_.get(), static_cast<int>(count), device_out);
+      CUDP_CUDA_CHECK(cudaGetLastError());
+    }
     if (tickets > 0) {
+      using detail::Answer;
       auto launch = [&](auto kernel, int& resident) {
         if (resident == 0) resident = detail::resident_blocks_of(kernel, detail::kRowPassBlockThreads);
         constexpr int warps_per_block = detail::kRowPassBlockThreads / detail::kStripLanes;
         const int blocks = std::min((tickets + warps_per_block - 1) / warps_per_block, resident);
         kernel<<<blocks, detail::kRowPassBlockThreads, 0, stream_>>>(
             policies, Shapes{}, passes_.get(), tickets_.get(), tickets, progress_.get() + progress_entries,
-            edges_.get(), progress_.get(), matrix_.get(), codes_, device_out);
+            reinterpret_cast<typename Q::Right*>(edges_.get()), progress_.get(), matrix_.get(), codes_, device_out,
+            strip_best_.get());
       };
-      if (saved_entries > 0)
-        launch(detail::row_pass_strips_kernel<P, true, Rs...>, resident_saving_blocks_);
+      int* resident_best = resident_best_blocks_[static_cast<int>(Q::mode)];
+      if (best.out && best.scope == CellScope::Anywhere)
+        launch(detail::row_pass_strips_kernel<Q, false, Answer::BestAnywhere, Rs...>, resident_best[0]);
+      else if (best.out)
+        launch(detail::row_pass_strips_kernel<Q, false, Answer::BestEdges, Rs...>, resident_best[1]);
+      else if (saved_entries > 0)
+        launch(detail::row_pass_strips_kernel<Q, true, Answer::Rows, Rs...>, resident_saving_blocks_);
       else
-        launch(detail::row_pass_strips_kernel<P, false, Rs...>, resident_blocks_);
+        launch(detail::row_pass_strips_kernel<Q, false, Answer::Rows, Rs...>, resident_blocks_);
       CUDP_CUDA_CHECK(cudaGetLastError());
     }
     timer.stop(stream_);
+    if (best.out && tickets > 0) {
+      host_strip_best_.resize(static_cast<std::size_t>(tickets));
+      strip_best_.download(host_strip_best_.data(), host_strip_best_.size(), stream_);
+    }
 
     if (!on_device) {
       host_h_.resize(static_cast<std::size_t>(out_entries));
@@ -722,6 +815,19 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     locked_.clear();
     CUDP_CUDA_CHECK(synced);
     stats_.kernel_ms += timer.milliseconds();
+    if (best.out) {
+      for (std::size_t k = 0; k < count; ++k) {
+        const detail::DevicePass& d = host_passes_[k];
+        const std::size_t strips = strips_of(d.columns, widest);
+        std::int32_t h = INT32_MIN;
+        std::int64_t key = CellKey::kNone;
+        for (std::size_t b = 0; b < strips; ++b) {
+          const detail::DeviceBestCell& c = host_strip_best_[static_cast<std::size_t>(d.first_ticket) + b];
+          if (CellKey::before(c.h, c.key, h, key)) h = c.h, key = c.key;
+        }
+        best.out[order[begin + k]] = CellKey::cell(best.scope, h, key, d.rows, d.columns);
+      }
+    }
     if (!on_device) {
       for (std::size_t k = 0; k < count; ++k) {
         const RowPass& pass = passes[order[begin + k]];
@@ -745,6 +851,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   engine::DeviceBuffer<std::int32_t> level_h_, level_f_;  // a level's rows when its crossings are asked for
   engine::DeviceBuffer<detail::DeviceCrossing> crossings_;
   engine::DeviceBuffer<detail::DeviceMidpoint> midpoints_;
+  engine::DeviceBuffer<detail::DeviceBestCell> strip_best_;  // a best-cell wave's answer per strip
+  std::vector<detail::DeviceBestCell> host_strip_best_;
   std::vector<detail::DeviceCrossing> host_crossings_;
   engine::PinnedBuffer<detail::DeviceMidpoint> midpoints_host_;
   std::vector<detail::DevicePass> host_passes_;
@@ -754,6 +862,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   std::size_t budget_ = 0;
   int resident_blocks_ = 0;         // of the strip kernel that fit on the device at once: the persistent grid
   int resident_saving_blocks_ = 0;  // the same for its variant that saves checkpoint rows
+  int resident_best_blocks_[3][2] = {};  // the same for the best-cell kernels, by mode and scope
   int multiprocessors_ = 0;
   RowPassRunStats stats_;
 };

@@ -30,10 +30,10 @@
 #include <utility>
 #include <vector>
 
-#include "../engine/locate.hpp"
 #include "../recurrences/gotoh.hpp"
 #include "../tiers/parallel_for.hpp"
 #include "alignment.hpp"
+#include "best_cells.hpp"
 #include "full_traceback.hpp"
 #include "midpoint.hpp"
 #include "row_passes.hpp"
@@ -493,65 +493,6 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
 
 namespace detail {
 
-// Swaps the roles of the sequences for a pass over the transposed matrix.
-template <class Matrix>
-struct Transposed {
-  const Matrix& matrix;
-  int operator()(int a, int b) const { return matrix(b, a); }
-};
-
-// Where the best semi-global alignment starts and ends. Its end is the best cell of the last row or the last
-// column (two passes of the semi-global policy, the second over the transposed matrix), the border cells (n, 0) and
-// (0, m) excluded as the policy excludes them (an alignment has a column when both sequences have residues); its
-// start, the best cell of the first row or first column of the matrix anchored at that end (the same on the
-// reversed prefixes, global), borders included: a start may leave one sequence's residues all before it.
-template <class Matrix>
-Box locate_semiglobal(const SequencePair& pair, const Matrix& matrix, recurrences::GapCosts gaps, long& score) {
-  using SemiGlobal = recurrences::Gotoh<recurrences::AlignMode::SemiGlobal, lanes::s32>;
-  const int m = static_cast<int>(pair.query_length), n = static_cast<int>(pair.target_length);
-  // Best cell among (rows, j) for j = 0..columns and (i, columns) for i = 0..rows, of policy P over the given
-  // sequences; among equals the first considered: the last row left to right, then the last column top down, then
-  // (0, columns).
-  auto best_edge_cell = [&](auto policy, const std::uint8_t* query, const std::uint8_t* target, int columns, int rows,
-                            long border_row_0, long border_column_0, long& best, int& bi, int& bj) {
-    using P = decltype(policy);
-    best = LONG_MIN;
-    std::vector<std::int32_t> row(static_cast<std::size_t>(std::max(columns, rows)) * 2);
-    // Column 0 of the last row, row 0 of the last column: borders.
-    auto consider = [&](long v, int i, int j) {
-      if (v > best) best = v, bi = i, bj = j;
-    };
-    const bool borders = border_column_0 != LONG_MIN;
-    if (borders) consider(border_column_0, rows, 0);
-    if (rows > 0 && columns > 0) {
-      engine::run_one_pair_on_host<P>(gaps, matrix, query, columns, target, rows,
-                                      tiers::LastRowCapture<std::int32_t>{row.data(), columns});
-      for (int j = 1; j <= columns; ++j) consider(row[static_cast<std::size_t>(j - 1) * 2], rows, j);
-      engine::run_one_pair_on_host<P>(gaps, Transposed<Matrix>{matrix}, target, rows, query, columns,
-                                      tiers::LastRowCapture<std::int32_t>{row.data(), rows});
-      for (int i = 1; i < rows; ++i) consider(row[static_cast<std::size_t>(i - 1) * 2], i, columns);
-    } else {
-      // One sequence is empty: the edges are borders.
-      for (int j = 1; j <= columns; ++j) consider(P(gaps, {}).top(j).h, rows, j);
-      for (int i = 1; i < rows; ++i) consider(P(gaps, {}).left(i).h, i, columns);
-    }
-    if (borders) consider(border_row_0, 0, columns);
-  };
-  long best = 0;
-  int end_i = 0, end_j = 0;
-  const long border = m == 0 || n == 0 ? 0 : LONG_MIN;  // LONG_MIN: left out
-  best_edge_cell(SemiGlobal(gaps, {}), pair.query, pair.target, m, n, border, border, best, end_i, end_j);
-  score = best;
-  // The reverse pass from the end, over the reversed prefixes; its borders are gaps from the end cell.
-  const GlobalS32 anchored(gaps, {});
-  long back = 0;
-  int start_i = 0, start_j = 0;
-  best_edge_cell(anchored, pair.query_reversed + (m - end_j), pair.target_reversed + (n - end_i), end_j, end_i,
-                 anchored.top(end_j).h, anchored.left(end_i).h, back, start_i, start_j);
-  if (back != best) throw std::logic_error("semi-global: the reverse pass does not reach the forward score");
-  return Box{end_j - start_j, end_j, end_i - start_i, end_i, false, false};
-}
-
 // The codes that occur in a sequence.
 struct CodeSet {
   std::uint8_t seen[256] = {};
@@ -715,36 +656,94 @@ void for_each_checked_pair(const PairBatch& batch, const Matrix& matrix, recurre
       });
 }
 
+// Where the best alignment of every pair of `batch` lies in `mode` (boxes in the batch's coordinates) and what it
+// scores (located; global: the whole pair, scored later). Local: a forward pass of the local policy finds each end
+// cell, then a global pass over the reversed prefixes, anchored there, finds the start (a path leaving that corner
+// with a gap cannot reach the score: the forward alignment would then end in a gap, and dropping it would score
+// higher). Semi-global: the end is the best edge cell of a semi-global pass (the borders (n, 0) and (0, m) excluded:
+// an alignment has a column when both sequences have residues), the start the best edge cell of the anchored
+// reverse pass, its borders included (a start may leave one sequence's residues all before it). Every pass of a
+// step goes through one call of `find_best_cells` (best_cells.hpp).
+template <class BestCellRunner>
+void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrences::GapCosts gaps, int threads,
+                  BestCellRunner&& find_best_cells, std::vector<Box>& boxes, std::vector<long>& located) {
+  using recurrences::AlignMode;
+  boxes.assign(batch.size(), Box{});
+  located.assign(batch.size(), 0);
+  std::vector<std::size_t> searched;  // pairs whose ends the passes find
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    const int m = batch.query_base(k + 1) - batch.query_base(k), n = batch.target_base(k + 1) - batch.target_base(k);
+    if (mode == AlignMode::Global)
+      boxes[k] = Box{0, m, 0, n, false, false};
+    else if (m > 0 && n > 0)
+      searched.push_back(k);  // else the empty alignment, scoring 0
+  }
+  const SequencePair all = batch.pair();
+  const CellScope scope = mode == AlignMode::Local ? CellScope::Anywhere : CellScope::Edges;
+  std::vector<RowPass> passes(searched.size());
+  std::vector<tiers::CellEnd> ends(searched.size()), starts(searched.size());
+  for (std::size_t s = 0; s < searched.size(); ++s) {
+    const std::size_t k = searched[s];
+    passes[s] = RowPass{batch.query_base(k), batch.target_base(k), batch.query_base(k + 1) - batch.query_base(k),
+                        batch.target_base(k + 1) - batch.target_base(k)};
+  }
+  if (!passes.empty()) find_best_cells(passes, mode, scope, all, ends.data());
+  // From each end over the reversed prefixes: reversed[x] = forward[length - 1 - x].
+  std::vector<RowPass> back;
+  std::vector<std::size_t> anchored;  // indices into `searched` of the pairs with an alignment to anchor
+  for (std::size_t s = 0; s < searched.size(); ++s) {
+    const std::size_t k = searched[s];
+    const tiers::CellEnd& e = ends[s];
+    if (mode == AlignMode::Local && e.score <= 0) continue;  // no alignment: the empty one, scoring 0
+    back.push_back(RowPass{all.query_length - (batch.query_base(k) + e.query_end),
+                           all.target_length - (batch.target_base(k) + e.target_end), e.query_end, e.target_end, true});
+    anchored.push_back(s);
+  }
+  if (!back.empty()) find_best_cells(back, AlignMode::Global, scope, all, starts.data());
+  for (std::size_t a = 0; a < anchored.size(); ++a) {
+    const std::size_t s = anchored[a], k = searched[s];
+    const tiers::CellEnd& e = ends[s];
+    tiers::CellEnd b = starts[a];
+    if (mode == AlignMode::SemiGlobal) {
+      // The reverse pass's borders: (rows, 0) goes before its edges, (0, columns) after them.
+      const GlobalS32 policy(gaps, {});
+      const std::int32_t left = policy.left(e.target_end).h, top = policy.top(e.query_end).h;
+      if (left >= b.score) b = tiers::CellEnd{left, e.target_end, 0};
+      if (top > b.score) b = tiers::CellEnd{top, 0, e.query_end};
+    }
+    if (b.score != e.score)
+      throw std::logic_error("locating: the reverse pass reaches " + std::to_string(b.score) + ", not the forward " +
+                             std::to_string(e.score));
+    located[k] = e.score;
+    boxes[k] = Box{e.query_end - b.query_end, e.query_end, e.target_end - b.target_end, e.target_end, false, false};
+  }
+  tiers::parallel_for(
+      batch.size(), threads, [] { return 0; },
+      [&](int, std::size_t k) {
+        Box& box = boxes[k];
+        box.query_begin += batch.query_base(k);
+        box.query_end += batch.query_base(k);
+        box.target_begin += batch.target_base(k);
+        box.target_end += batch.target_base(k);
+      });
+}
+
 }  // namespace detail
 
-// The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one; ends are
-// located on the host (all threads), the levels run by `run_passes` and the leaves by `solve_leaves` over
-// batch.pair() (see align_boxes_linear_space).
-template <class Matrix, class PassRunner, class LeafSolver>
+// The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one: ends
+// located by `find_best_cells` (detail::locate_boxes), the levels run by `run_passes` and the leaves by
+// `solve_leaves` over batch.pair() (see align_boxes_linear_space).
+template <class Matrix, class PassRunner, class LeafSolver, class BestCellRunner>
 std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
                                                 const Matrix& matrix, recurrences::GapCosts gaps,
                                                 const LinearSpaceOptions& options, PassRunner&& run_passes,
-                                                LeafSolver&& solve_leaves) {
+                                                LeafSolver&& solve_leaves, BestCellRunner&& find_best_cells) {
   using recurrences::AlignMode;
   if (gaps.left_gap_continues) throw std::invalid_argument("align_batch_linear_space: left_gap_continues is for boxes");
-  std::vector<Box> boxes(batch.size());
-  std::vector<long> located(batch.size());
-  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [&](std::size_t k, const SequencePair& p) {
-    const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
-    Box box{0, m, 0, n, false, false};
-    if (mode == AlignMode::Local) {
-      const engine::AlignmentEnds ends = engine::locate_local(p.query, m, p.target, n, matrix, gaps.open, gaps.extend);
-      box = ends.score <= 0 ? Box{} : Box{ends.query_start - 1, ends.query_end, ends.target_start - 1, ends.target_end};
-      located[k] = ends.score <= 0 ? 0 : ends.score;
-    } else if (mode == AlignMode::SemiGlobal) {
-      box = detail::locate_semiglobal(p, matrix, gaps, located[k]);
-    }
-    box.query_begin += batch.query_base(k);
-    box.query_end += batch.query_base(k);
-    box.target_begin += batch.target_base(k);
-    box.target_end += batch.target_base(k);
-    boxes[k] = box;
-  });
+  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const SequencePair&) {});
+  std::vector<Box> boxes;
+  std::vector<long> located;
+  detail::locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
   std::vector<Alignment> out =
       align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
   tiers::parallel_for(
@@ -764,6 +763,20 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
         detail::check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], p, matrix, gaps);
       });
   return out;
+}
+
+// The same with the ends located on the host tier.
+template <class Matrix, class PassRunner, class LeafSolver>
+std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
+                                                const Matrix& matrix, recurrences::GapCosts gaps,
+                                                const LinearSpaceOptions& options, PassRunner&& run_passes,
+                                                LeafSolver&& solve_leaves) {
+  return align_batch_linear_space(
+      mode, batch, matrix, gaps, options, run_passes, solve_leaves,
+      [&](const std::vector<RowPass>& passes, recurrences::AlignMode pass_mode, CellScope scope,
+          const SequencePair& pair, tiers::CellEnd* out) {
+        find_best_cells_on_host(passes, pass_mode, scope, pair, matrix, gaps, out, options.threads);
+      });
 }
 
 // The best global score of every pair of `batch`, without its alignment: each pair's upper half by a forward pass and
