@@ -2,7 +2,8 @@
 # The linear-space aligner's part of bench/device.sh, for a run after a change to align/ alone: builds only its
 # targets for sm_90, runs its GPU tests, compute-sanitizer (memcheck, racecheck, synccheck) on their small cases,
 # and the regime benchmarks (batches and one long pair, leaves on the device and on the host). Results under $OUT.
-# BENCH=0 skips the benchmarks; TESTS=0 the tests and sanitizers.
+# BENCH=0 skips the benchmarks; TESTS=0 the tests and sanitizers; SANITIZE_TESTS (default: both test programs, empty:
+# none) and SANITIZE_CASES (a Catch2 filter, default "[small]") choose what the sanitizers run.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -22,11 +23,17 @@ if [ "${TESTS:-1}" != 0 ]; then
     [ $r = 0 ] || rc=$r
     echo "$t: rc=$r $(grep -E 'All tests passed|test cases' "$OUT/$t.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
   done
+  # Every cudp-align format recomputed from its inputs, every run on the GPU.
+  CUDP_ALIGN_ARGS="--backend cuda" python3 tests/examples/align_checks.py build-gpu/examples/align/cudp-align . \
+    >"$OUT/align_checks_cuda.log" 2>&1; r=$?
+  [ $r = 0 ] || rc=$r
+  echo "align_checks (cuda): rc=$r $(tail -1 "$OUT/align_checks_cuda.log")" | tee -a "$OUT/summary.txt"
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-  for t in device_leaves_test device_row_passes_test; do
+  for t in ${SANITIZE_TESTS-device_leaves_test device_row_passes_test}; do
     for tool in memcheck racecheck synccheck; do
       bin=$(find build-gpu/tests -name "$t" -type f | head -1)
-      timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "[small]" >"$OUT/sanitizer-$t-$tool.log" 2>&1
+      timeout "${SANITIZER_SECONDS:-150}" "$cs" --tool $tool --error-exitcode 9 "$bin" "${SANITIZE_CASES:-[small]}" \
+        >"$OUT/sanitizer-$t-$tool.log" 2>&1
       r=$?
       [ $r = 0 ] || rc=$r
       echo "compute-sanitizer $tool $t [small]: rc=$r $(grep -E 'ERROR SUMMARY|All tests passed' "$OUT/sanitizer-$t-$tool.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
@@ -41,6 +48,10 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" batch 20000 100 1000 protein --leaf=4096 --host-leaves
     "$bench" batch 10000 1000 10000 dna --leaf=1100000
     "$bench" batch 2000 100 1000 protein --leaf=1100000 --check
+    # Local and semi-global: ends located on the device, then on the host, same batch.
+    "$bench" batch 100000 100 1000 protein --leaf=1100000 --mode=local
+    "$bench" batch 100000 100 1000 protein --leaf=1100000 --mode=semiglobal
+    "$bench" batch 10000 1000 10000 dna --leaf=1100000 --mode=local
     # Myers-Miller alone, then with checkpoint rows as cudp-align sets them (boxes of 2e11 cells, 32 rows, 2 GiB).
     for n in 300000 1000000; do
       "$bench" align $n --leaf=1100000

@@ -12,8 +12,9 @@
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
 //       pair; --check aligns on the host too and requires the same score
-//   cudp-row-passes-bench batch COUNT MIN MAX protein|dna [--check]
-//       COUNT global alignments of pairs of MIN..MAX residues (BLOSUM62 11/1, or DNA +2/-3 5/2), one batch
+//   cudp-row-passes-bench batch COUNT MIN MAX protein|dna [--check] [--mode=local|semiglobal]
+//       COUNT global alignments of pairs of MIN..MAX residues (BLOSUM62 11/1, or DNA +2/-3 5/2), one batch; with
+//       --mode, local or semi-global ones, their ends located on the device, then on the host for comparison
 //
 // --narrow runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 32; --widest=2|4|8|16
 // any of them.
@@ -201,7 +202,7 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
 
 template <class Matrix>
 int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix, cudp::recurrences::GapCosts gaps,
-                bool check, const cudp::align::LinearSpaceOptions& options) {
+                bool check, const cudp::align::LinearSpaceOptions& options, cudp::recurrences::AlignMode mode) {
   using namespace cudp;
   std::mt19937_64 rng(5);
   std::vector<std::vector<std::uint8_t>> q(count), t(count);
@@ -236,11 +237,35 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
     solve(boxes, out);
     leaf_seconds += seconds_since(t);
   };
-  align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner, solver);  // warm-up
-  level_seconds = leaf_seconds = 0;
+  double locate_seconds = 0;  // wall time in the device's best-cell passes (local and semi-global ends)
+  auto locator = [&](const std::vector<align::RowPass>& passes, recurrences::AlignMode pass_mode, align::CellScope scope,
+                     const align::SequencePair&, tiers::CellEnd* out) {
+    const auto t = std::chrono::steady_clock::now();
+    device.find_best_cells(passes, pass_mode, scope, gaps, out);
+    locate_seconds += seconds_since(t);
+  };
+  align::align_batch_linear_space(mode, batch, matrix, gaps, options, runner, solver, locator);  // warm-up
+  level_seconds = leaf_seconds = locate_seconds = 0;
   auto t0 = std::chrono::steady_clock::now();
-  const auto all = align::align_batch_linear_space(recurrences::AlignMode::Global, batch, matrix, gaps, options, runner, solver);
+  const auto all = align::align_batch_linear_space(mode, batch, matrix, gaps, options, runner, solver, locator);
   const double seconds = seconds_since(t0);
+  if (mode != recurrences::AlignMode::Global) {
+    // The same batch with its ends located on the host (all cores), as before the device's best-cell passes.
+    const double device_levels = level_seconds, device_leaves = leaf_seconds;
+    t0 = std::chrono::steady_clock::now();
+    const auto host_located = align::align_batch_linear_space(mode, batch, matrix, gaps, options, runner, solver);
+    const double host_located_seconds = seconds_since(t0);
+    bool same = true;
+    for (int k = 0; k < count; ++k)
+      same = same && host_located[k].score == all[k].score && align::cigar(host_located[k]) == align::cigar(all[k]);
+    std::printf("batch of %d pairs, %d..%d residues, %s: ends located on the device %.3f s (%.1f GCUPS over sum(m x n); "
+                "locating %.3f s, levels %.3f s, leaves %.3f s), on the host %.3f s (%.1f GCUPS): %.2fx; "
+                "alignments %s\n",
+                count, low, high, recurrences::to_string(mode), seconds, cells / seconds / 1e9, locate_seconds,
+                device_levels, device_leaves, host_located_seconds, cells / host_located_seconds / 1e9,
+                host_located_seconds / seconds, same ? "identical" : "DIFFERENT");
+    return same ? 0 : 1;
+  }
   const auto& l = leaves.last_run();
   std::printf("batch of %d pairs, %d..%d residues, leaf %ld (%s): %.3f s, %.1f GCUPS over sum(m x n) (levels %.3f s, "
               "leaves %.3f s, the rest %.3f s); device sequences %.1f MiB; last leaf run: %zu on the device (%.3g cells, "
@@ -286,6 +311,7 @@ int main(int argc, char** argv) {
   int widest = 32;  // columns per lane of the widest strip shape
   cudp::align::LinearSpaceOptions options;
   std::string fasta;
+  cudp::recurrences::AlignMode mode = cudp::recurrences::AlignMode::Global;  // batch: --mode=local|semiglobal
   std::vector<std::string> rest;
   for (const auto& a : args) {
     if (a == "--narrow") widest = 16;
@@ -298,6 +324,8 @@ int main(int argc, char** argv) {
     else if (a.rfind("--checkpoint-count=", 0) == 0) options.checkpoint_count = std::atoi(a.c_str() + 19);
     else if (a.rfind("--checkpoint-mib=", 0) == 0) options.checkpoint_bytes = std::strtoull(a.c_str() + 17, nullptr, 10) << 20;
     else if (a.rfind("--fasta=", 0) == 0) fasta = a.substr(8);
+    else if (a == "--mode=local") mode = cudp::recurrences::AlignMode::Local;
+    else if (a == "--mode=semiglobal") mode = cudp::recurrences::AlignMode::SemiGlobal;
     else rest.push_back(a);
   }
   std::vector<cudp::align::RowPass> passes;
@@ -333,9 +361,9 @@ int main(int argc, char** argv) {
     const int count = std::atoi(rest[1].c_str()), low = std::atoi(rest[2].c_str()), high = std::atoi(rest[3].c_str());
     if (rest[4] == "protein") {
       const auto blosum = cudp::io::load_matrix("BLOSUM62", cudp::bio::protein());
-      return bench_batch(count, low, high, 20, blosum, {11, 1}, check, options);
+      return bench_batch(count, low, high, 20, blosum, {11, 1}, check, options, mode);
     }
-    return bench_batch(count, low, high, 4, Dna{}, {5, 2}, check, options);
+    return bench_batch(count, low, high, 4, Dna{}, {5, 2}, check, options, mode);
   } else {
     std::fprintf(stderr, "usage: %s long COLUMNS ROWS PASSES [--narrow] [--check] | many COUNT SIDE [--narrow] [--check] | align LENGTH "
                  "[--check] | batch COUNT MIN MAX protein|dna [--check]\n", argv[0]);
