@@ -112,10 +112,10 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
 #endif
 }
 
-std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceView>& queries,
-                                       const std::vector<cudp::align::SequenceView>& targets,
-                                       const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
-                                       int threads) {
+std::vector<long> scores_on_gpu(cudp::recurrences::AlignMode mode, const std::vector<cudp::align::SequenceView>& queries,
+                                const std::vector<cudp::align::SequenceView>& targets,
+                                const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
+                                int threads) {
 #if defined(__CUDACC__)
   const cudp::align::PairBatch batch = batch_of(queries, targets);
   use_started_gpu();
@@ -124,12 +124,19 @@ std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceVi
   StageTimes::global().add("  device copies", copying);
   cudp::align::LinearSpaceOptions options;
   options.threads = threads;
+  if (mode != cudp::recurrences::AlignMode::Global)
+    return cudp::align::located_scores(
+        mode, batch, matrix, gaps, options,
+        [&](const std::vector<cudp::align::RowPass>& ends, cudp::recurrences::AlignMode pass_mode,
+            cudp::align::CellScope scope, const cudp::align::SequencePair&, cudp::tiers::CellEnd* out) {
+          passes.find_best_cells(ends, pass_mode, scope, gaps, out);
+        });
   return cudp::align::global_scores(
       batch, matrix, gaps, options,
       [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,
           cudp::align::RowPassOutput out) { passes.run(level, gaps, out); });
 #else
-  (void)queries, (void)targets, (void)matrix, (void)gaps, (void)threads;
+  (void)mode, (void)queries, (void)targets, (void)matrix, (void)gaps, (void)threads;
   throw std::runtime_error("this cudp-align was built without CUDA");
 #endif
 }

@@ -30,11 +30,12 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
                                                        cudp::recurrences::GapCosts gaps, int threads,
                                                        std::function<void(double)> progress);
 
-// The best global score of every pair, without alignments (cudp::align::global_scores: two half passes a pair, every
-// cell computed once, the crossings found on the GPU). Throws when there is no GPU path.
-std::vector<long> global_scores_on_gpu(const std::vector<cudp::align::SequenceView>& queries,
-                                       const std::vector<cudp::align::SequenceView>& targets,
-                                       const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
-                                       int threads);
+// The best score of every pair in `mode`, without alignments: global from cudp::align::global_scores (two half
+// passes a pair, every cell computed once, the crossings found on the GPU), local and semi-global from
+// cudp::align::located_scores (one best-cell pass a pair). Throws when there is no GPU path.
+std::vector<long> scores_on_gpu(cudp::recurrences::AlignMode mode, const std::vector<cudp::align::SequenceView>& queries,
+                                const std::vector<cudp::align::SequenceView>& targets,
+                                const cudp::io::SubstitutionMatrix& matrix, cudp::recurrences::GapCosts gaps,
+                                int threads);
 
 }  // namespace align_app

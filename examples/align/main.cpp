@@ -383,21 +383,32 @@ int main(int argc, char** argv) {
     }
     if (jobs.empty()) {
       // Under mpirun a process may have no pairs: its part of the records is empty.
-    } else if (o.format == "score" && mode == AlignMode::Global) {
-      // Scores alone: no alignment to find, so one level of passes a pair (cudp::align::global_scores).
+    } else if (o.format == "score") {
+      // Scores alone: no alignment to find, so one level of passes a pair (cudp::align::global_scores, or the
+      // end-locating pass of cudp::align::located_scores).
       std::vector<long> scores;
       try {
         if (backend == AlignBackend::Device) {
-          scores = global_scores_on_gpu(qv, tv, scoring.matrix, scoring.gaps, threads);
+          scores = scores_on_gpu(mode, qv, tv, scoring.matrix, scoring.gaps, threads);
         } else {
           cudp::align::LinearSpaceOptions options;
           options.threads = threads;
-          scores = cudp::align::global_scores(
-              cudp::align::PairBatch(qv, tv), scoring.matrix, scoring.gaps, options,
-              [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair& pair,
-                  cudp::align::RowPassOutput out) {
-                cudp::align::run_row_passes_on_host(level, pair, scoring.matrix, scoring.gaps, out, threads);
-              });
+          const cudp::align::PairBatch batch(qv, tv);
+          if (mode == AlignMode::Global)
+            scores = cudp::align::global_scores(
+                batch, scoring.matrix, scoring.gaps, options,
+                [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair& pair,
+                    cudp::align::RowPassOutput out) {
+                  cudp::align::run_row_passes_on_host(level, pair, scoring.matrix, scoring.gaps, out, threads);
+                });
+          else
+            scores = cudp::align::located_scores(
+                mode, batch, scoring.matrix, scoring.gaps, options,
+                [&](const std::vector<cudp::align::RowPass>& ends, AlignMode pass_mode, cudp::align::CellScope scope,
+                    const cudp::align::SequencePair& pair, cudp::tiers::CellEnd* out) {
+                  cudp::align::find_best_cells_on_host(ends, pass_mode, scope, pair, scoring.matrix, scoring.gaps, out,
+                                                       threads);
+                });
         }
       } catch (const std::logic_error& e) {  // the library's own checks: a bug, as below
         throw InternalError(std::string("internal error: ") + e.what());

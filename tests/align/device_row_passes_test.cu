@@ -2,8 +2,9 @@
 // (run_row_passes_on_host), entry for entry: random boxes of every size, forward and reversed, with and without a
 // continued left gap, rows = 0 and columns = 0; thousands of tiny boxes in one call; one box of many strips; the
 // level cut into waves; the rows left on the device; checkpoint rows; the crossings of a level's boxes; global
-// scores of a batch from them; the linear-space recursion run on them, with and without checkpoint rows. DNA
-// (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
+// scores of a batch from them; the linear-space recursion run on them, with and without checkpoint rows. Best-cell
+// passes (find_best_cells) in every mode and scope against the host's and the textbook's, and a batch's local and
+// semi-global ends located with them. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -514,7 +515,7 @@ TEST_CASE("device best cells: boxes of many strips, tiny boxes by the thousand, 
                      GapCosts{11, 1}, true);
 }
 
-TEST_CASE("device best cells: a batch located on the device aligns as on the host", "[gpu]") {
+TEST_CASE("device best cells: a batch located on the device aligns and scores as on the host", "[gpu]") {
   using cudp::recurrences::AlignMode;
   std::mt19937_64 rng(53);
   std::vector<std::vector<std::uint8_t>> queries, targets;
@@ -555,12 +556,19 @@ TEST_CASE("device best cells: a batch located on the device aligns as on the hos
             device.find_best_cells(passes, pass_mode, scope, gaps, out);
           });
       CHECK(calls == 2);  // the ends, then the starts: one call each for the whole batch
+      const auto scores = cudp::align::located_scores(
+          mode, batch, Dna{}, gaps, options,
+          [&](const std::vector<RowPass>& passes, AlignMode pass_mode, cudp::align::CellScope scope,
+              const SequencePair&, cudp::tiers::CellEnd* out) {
+            device.find_best_cells(passes, pass_mode, scope, gaps, out);
+          });
       for (std::size_t k = 0; k < queries.size(); ++k) {
         INFO("pair " << k);
         REQUIRE(on_device[k].score == on_host[k].score);
         REQUIRE(on_device[k].query_begin == on_host[k].query_begin);
         REQUIRE(on_device[k].target_begin == on_host[k].target_begin);
         REQUIRE(cudp::align::cigar(on_device[k]) == cudp::align::cigar(on_host[k]));
+        REQUIRE(scores[k] == on_host[k].score);
       }
     }
   }

@@ -215,6 +215,7 @@ TEST_CASE("linear space: global scores from two half passes equal the optimum", 
 }
 
 TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair its optimum", "[align][linear]") {
+  // (and located_scores, in local and semi-global modes, each pair's optimum without its alignment)
   std::mt19937_64 rng(99);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 17);
   std::vector<std::vector<std::uint8_t>> queries, targets;
@@ -241,6 +242,14 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
             cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
           });
       REQUIRE(all.size() == queries.size());
+      std::vector<long> scores_alone;  // local and semi-global: the end-locating pass alone (located_scores)
+      if (mode != AlignMode::Global)
+        scores_alone = cudp::align::located_scores(
+            mode, batch, matrix, gaps, options,
+            [&](const std::vector<cudp::align::RowPass>& ends, AlignMode pass_mode, cudp::align::CellScope scope,
+                const cudp::align::SequencePair& pair, cudp::tiers::CellEnd* out) {
+              cudp::align::find_best_cells_on_host(ends, pass_mode, scope, pair, matrix, gaps, out);
+            });
       for (std::size_t k = 0; k < queries.size(); ++k) {
         const auto& q = queries[k];
         const auto& t = targets[k];
@@ -253,6 +262,7 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
         INFO("pair " << k << " mode " << to_string(mode) << " m " << m << " n " << n);
         REQUIRE(all[k].score == optimum);
         REQUIRE(cudp::align::rescore(all[k], mode, q.data(), m, t.data(), n, matrix, gaps) == optimum);
+        if (mode != AlignMode::Global) REQUIRE(scores_alone[k] == optimum);
       }
       // One list of passes per level for the whole batch: about log2 of the longest target, not one per pair.
       CHECK(levels <= 12);

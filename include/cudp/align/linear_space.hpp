@@ -765,6 +765,36 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   return out;
 }
 
+// The best local or semi-global score of every pair of `batch`, without its alignment: the first step of locating
+// (detail::locate_boxes) alone, one best-cell pass a pair through `find_best_cells` (best_cells.hpp). A pair with an
+// empty side scores 0 (the empty alignment). Refuses pairs whose scores could pass 32 bits, as
+// align_batch_linear_space does. Global scores come from global_scores.
+template <class Matrix, class BestCellRunner>
+std::vector<long> located_scores(recurrences::AlignMode mode, const PairBatch& batch, const Matrix& matrix,
+                                 recurrences::GapCosts gaps, const LinearSpaceOptions& options,
+                                 BestCellRunner&& find_best_cells) {
+  using recurrences::AlignMode;
+  if (mode == AlignMode::Global) throw std::invalid_argument("located_scores: global scores come from global_scores");
+  if (gaps.left_gap_continues) throw std::invalid_argument("located_scores: left_gap_continues is for boxes");
+  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const SequencePair&) {});
+  std::vector<long> scores(batch.size(), 0);
+  std::vector<RowPass> passes;
+  std::vector<std::size_t> searched;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    const int m = batch.query_base(k + 1) - batch.query_base(k), n = batch.target_base(k + 1) - batch.target_base(k);
+    if (m == 0 || n == 0) continue;
+    passes.push_back(RowPass{batch.query_base(k), batch.target_base(k), m, n});
+    searched.push_back(k);
+  }
+  std::vector<tiers::CellEnd> ends(passes.size());
+  if (!passes.empty())
+    find_best_cells(passes, mode, mode == AlignMode::Local ? CellScope::Anywhere : CellScope::Edges, batch.pair(),
+                    ends.data());
+  for (std::size_t s = 0; s < searched.size(); ++s)
+    scores[searched[s]] = mode == AlignMode::Local && ends[s].score < 0 ? 0 : ends[s].score;
+  return scores;
+}
+
 // The same with the ends located on the host tier.
 template <class Matrix, class PassRunner, class LeafSolver>
 std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
