@@ -12,6 +12,8 @@
 //   cudp-row-passes-bench align LENGTH [--check]
 //       one global DNA alignment, end to end with the levels on the GPU, beside the score-only pass over the same
 //       pair; --check aligns on the host too and requires the same score
+//   cudp-row-passes-bench locate LENGTH
+//       one LENGTH x LENGTH pass's best cell in each mode and scope, beside the global score pass
 //   cudp-row-passes-bench batch COUNT MIN MAX protein|dna [--check] [--mode=local|semiglobal]
 //       COUNT global alignments of pairs of MIN..MAX residues (BLOSUM62 11/1, or DNA +2/-3 5/2), one batch; with
 //       --mode, local or semi-global ones, their ends located on the device, then on the host for comparison
@@ -200,6 +202,45 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
   return host.score == a.score ? 0 : 1;
 }
 
+// One LENGTH x LENGTH pass's best cell in each mode and scope (DeviceRowPasses::find_best_cells), beside the global
+// score pass over the same pair: what locating a long pair's ends costs.
+void bench_locate(const Sequences& s) {
+  using namespace cudp;
+  using recurrences::AlignMode;
+  const align::SequencePair pair{s.q.data(), s.qr.data(), static_cast<std::int64_t>(s.q.size()),
+                                 s.t.data(), s.tr.data(), static_cast<std::int64_t>(s.t.size())};
+  const recurrences::GapCosts gaps{5, 2};
+  align::DeviceRowPasses<> device(pair, Dna{});
+  align::RowPass whole;
+  whole.columns = static_cast<int>(s.q.size());
+  whole.rows = static_cast<int>(s.t.size());
+  align::RowPass corner = whole;
+  corner.columns = std::min(whole.columns, 4096);
+  corner.rows = std::min(whole.rows, 4096);
+  const double cells = static_cast<double>(whole.columns) * whole.rows;
+  std::vector<std::int32_t> h(s.q.size() + 1), f(s.q.size() + 1);
+  device.run({corner}, gaps, {h.data(), f.data()});
+  auto t0 = std::chrono::steady_clock::now();
+  device.run({whole}, gaps, {h.data(), f.data()});
+  double took = seconds_since(t0);
+  std::printf("locate %zu x %zu: global score pass %.3f s (%.1f GCUPS)\n", s.q.size(), s.t.size(), took,
+              cells / took / 1e9);
+  const std::pair<AlignMode, align::CellScope> kinds[] = {{AlignMode::Local, align::CellScope::Anywhere},
+                                                          {AlignMode::Global, align::CellScope::Anywhere},
+                                                          {AlignMode::SemiGlobal, align::CellScope::Edges},
+                                                          {AlignMode::Global, align::CellScope::Edges}};
+  for (const auto& [mode, scope] : kinds) {
+    tiers::CellEnd end;
+    device.find_best_cells({corner}, mode, scope, gaps, &end);
+    t0 = std::chrono::steady_clock::now();
+    device.find_best_cells({whole}, mode, scope, gaps, &end);
+    took = seconds_since(t0);
+    std::printf("  best cell, %s, %s: %.3f s (%.1f GCUPS), H %d at (%d, %d)\n", recurrences::to_string(mode),
+                scope == align::CellScope::Anywhere ? "anywhere" : "edges", took, cells / took / 1e9, end.score,
+                end.target_end, end.query_end);
+  }
+}
+
 template <class Matrix>
 int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix, cudp::recurrences::GapCosts gaps,
                 bool check, const cudp::align::LinearSpaceOptions& options, cudp::recurrences::AlignMode mode) {
@@ -355,6 +396,11 @@ int main(int argc, char** argv) {
       p.out = static_cast<std::size_t>(k) * (static_cast<std::size_t>(side) + 1);
       passes.push_back(p);
     }
+  } else if (rest.size() == 2 && rest[0] == "locate") {
+    const auto length = static_cast<std::size_t>(std::atol(rest[1].c_str()));
+    const Sequences pair = make(length, length);
+    bench_locate(pair);
+    return 0;
   } else if (rest.size() == 2 && rest[0] == "align") {
     return bench_align(static_cast<std::size_t>(std::atol(rest[1].c_str())), check, options, fasta);
   } else if (rest.size() == 5 && rest[0] == "batch") {

@@ -97,6 +97,23 @@ struct Pair {
   T v[2];
 };
 
+// Gotoh policy Q whose accumulator is the running maximum of H over the cells a lane computes (the local cell keeps
+// it already; the others' cells leave it alone): what a best-cell pass over every cell compares each row with.
+template <class Q>
+struct RunningMax : Q {
+  using Q::Q;
+  CUDP_HD void cell(typename Q::Down& up, typename Q::Right& left, typename Q::Word from_diag,
+                    typename Q::Acc& acc) const {
+    Q::cell(up, left, from_diag, acc);
+    if constexpr (!Q::local) acc.best = Q::Lane::max(acc.best, up.h);
+  }
+};
+
+template <class Q>
+constexpr bool keeps_running_max = false;
+template <class Q>
+constexpr bool keeps_running_max<RunningMax<Q>> = true;
+
 // What a strip hands back: its pass's rows (the Myers-Miller passes), or the best cell it saw (best_cells.hpp).
 enum class Answer : std::uint8_t { Rows, BestAnywhere, BestEdges };
 
@@ -270,6 +287,8 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
   const int steps = rows > 0 ? rows + active - 1 : 0;
   std::int32_t best = INT32_MIN;  // the lane's best cell (A != Rows)
   std::int64_t best_key = CellKey::kNone;
+  const bool holds_last_column = j_first <= pass.columns && pass.columns < j_first + R;
+  auto h_of = [](const typename P::Down& d) { return reinterpret_cast<const Word*>(&d)[0]; };
   auto consider = [&](std::int32_t h, std::int64_t key) {
     if (CellKey::before(h, key, best, best_key)) best = h, best_key = key;
   };
@@ -294,27 +313,39 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
       for (int r = 0; r < R; ++r) score[r] = score_row[query_code[r]];
       carry = tile.advance(p, in, diag, score, acc);
       if constexpr (A == Answer::BestAnywhere) {
-        // Rows come in order, so only a row maximum above the lane's best can replace it, at its first column.
-        const Word* first = reinterpret_cast<const Word*>(&tile.col[0]);
-        Word row_best = first[0];
-        CUDP_UNROLL
-        for (int r = 1; r < R; ++r)
-          if (j_first + r <= pass.columns) row_best = max(row_best, reinterpret_cast<const Word*>(&tile.col[r])[0]);
+        // Rows come in order, so only a row maximum above the lane's best can replace it, at its first column. The
+        // accumulator holds the lane's running maximum (RunningMax), so most rows cost one comparison; a lane whose
+        // columns pass the box's end (they compute unread values) takes the row's maximum over its own columns.
+        Word row_best;
+        if (j_first + R - 1 <= pass.columns) {
+          row_best = acc.best;
+        } else {
+          row_best = h_of(tile.col[0]);
+          CUDP_UNROLL
+          for (int r = 1; r + 1 < R; r += 2) {
+            const Word a = j_first + r <= pass.columns ? h_of(tile.col[r]) : row_best;
+            const Word b = j_first + r + 1 <= pass.columns ? h_of(tile.col[r + 1]) : row_best;
+            row_best = P::Lane::max3(row_best, a, b);
+          }
+          if (R % 2 == 0 && R > 1 && j_first + R - 1 <= pass.columns) row_best = max(row_best, h_of(tile.col[R - 1]));
+        }
         if (best_key == CellKey::kNone || row_best > best) {
           int at = R;
           CUDP_UNROLL
           for (int r = R - 1; r >= 0; --r)
-            if (j_first + r <= pass.columns && reinterpret_cast<const Word*>(&tile.col[r])[0] == row_best) at = r;
+            if (j_first + r <= pass.columns && h_of(tile.col[r]) == row_best) at = r;
           best = row_best;
           best_key = CellKey::anywhere(i, j_first + at);
         }
       } else if constexpr (A == Answer::BestEdges) {
-        CUDP_UNROLL
-        for (int r = 0; r < R; ++r) {
-          const int j = j_first + r;
-          const Word h = reinterpret_cast<const Word*>(&tile.col[r])[0];
-          if (i == rows && j <= pass.columns) consider(h, CellKey::last_row(j));
-          if (i < rows && j == pass.columns) consider(h, CellKey::last_column(i));
+        if (i == rows) {
+          CUDP_UNROLL
+          for (int r = 0; r < R; ++r)
+            if (j_first + r <= pass.columns) consider(h_of(tile.col[r]), CellKey::last_row(j_first + r));
+        } else if (holds_last_column) {
+          CUDP_UNROLL
+          for (int r = 0; r < R; ++r)
+            if (j_first + r == pass.columns) consider(h_of(tile.col[r]), CellKey::last_column(i));
         }
       }
       if (Saves && i == next_saved) {
@@ -560,11 +591,18 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     using recurrences::Gotoh;
     gaps.left_gap_continues = false;
     const BestCells best{scope, out};
+    auto run = [&](auto policy) {
+      using Q = decltype(policy);
+      if (scope == CellScope::Anywhere)
+        run_level<detail::RunningMax<Q>>(passes, gaps, {}, true, best);
+      else
+        run_level<Q>(passes, gaps, {}, true, best);
+    };
+    const recurrences::ProblemShape shape{};
     switch (mode) {
-      case AlignMode::Local: return run_level<Gotoh<AlignMode::Local, lanes::s32>>(passes, gaps, {}, true, best);
-      case AlignMode::Global: return run_level<Gotoh<AlignMode::Global, lanes::s32>>(passes, gaps, {}, true, best);
-      case AlignMode::SemiGlobal:
-        return run_level<Gotoh<AlignMode::SemiGlobal, lanes::s32>>(passes, gaps, {}, true, best);
+      case AlignMode::Local: return run(Gotoh<AlignMode::Local, lanes::s32>(gaps, shape));
+      case AlignMode::Global: return run(Gotoh<AlignMode::Global, lanes::s32>(gaps, shape));
+      case AlignMode::SemiGlobal: return run(Gotoh<AlignMode::SemiGlobal, lanes::s32>(gaps, shape));
     }
   }
 
@@ -607,9 +645,11 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   // The widest shape a wave's passes take. A wave of fewer strips than the device has multiprocessors (a window of
   // the checkpoint search, or the last levels of one pair) is latency-bound, each strip walking its rows alone: there
   // strips of 16 columns per lane beat 32 by a fifth, and narrower ones lose again (bench/RESULTS.md, 2026-11-24:
-  // one 38000 x 30000 pass in 19.3 ms with 32, 15.0 with 16, 15.4 with 8, 17.2 with 4, 24.6 with 2).
+  // one 38000 x 30000 pass in 19.3 ms with 32, 15.0 with 16, 15.4 with 8, 17.2 with 4, 24.6 with 2). Best-cell
+  // waves take 16 at most as well: their tracking makes strips of 32 spill registers (bench/RESULTS.md, 2026-11-29:
+  // a 1 Mbp global pass's best cell anywhere in 1.51 s with 32, 1.02 s with 16; semi-global edges 0.99 and 0.79 s).
   int widest_shape_of(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
-                      std::size_t end) {
+                      std::size_t end, bool best_cells) {
     std::size_t strips = 0;
     for (std::size_t k = begin; k < end; ++k) strips += strips_of(passes[order[k]].columns);
     if (multiprocessors_ == 0) {
@@ -618,7 +658,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       CUDP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
     }
     int widest = Shapes::count - 1;
-    if (strips < static_cast<std::size_t>(multiprocessors_))
+    if (best_cells || strips < static_cast<std::size_t>(multiprocessors_))
       while (widest > 0 && Shapes::widths[widest] > 16) --widest;
     return widest;
   }
@@ -709,7 +749,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const std::uint8_t* query_reversed = query + query_length_;
     const std::uint8_t* target = query + 2 * query_length_;
     const std::uint8_t* target_reversed = target + target_length_;
-    const int widest = widest_shape_of(passes, order, begin, end);
+    const int widest = widest_shape_of(passes, order, begin, end, best.out != nullptr);
     for (std::size_t k = 0; k < count; ++k) {
       const RowPass& pass = passes[order[begin + k]];
       detail::DevicePass& d = host_passes_[k];
@@ -771,7 +811,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
             strip_best_.get());
       };
       int* resident_best = resident_best_blocks_[static_cast<int>(Q::mode)];
-      if (best.out && best.scope == CellScope::Anywhere)
+      if constexpr (detail::keeps_running_max<Q>)  // best cells anywhere
         launch(detail::row_pass_strips_kernel<Q, false, Answer::BestAnywhere, Rs...>, resident_best[0]);
       else if (best.out)
         launch(detail::row_pass_strips_kernel<Q, false, Answer::BestEdges, Rs...>, resident_best[1]);
