@@ -48,6 +48,8 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" batch 20000 100 1000 protein --leaf=4096 --host-leaves
     "$bench" batch 10000 1000 10000 dna --leaf=1100000
     "$bench" batch 2000 100 1000 protein --leaf=1100000 --check
+    # Locating a long pair's ends: one 1 Mbp pass's best cell in each mode and scope.
+    "$bench" locate 1000000
     # Local and semi-global: ends located on the device, then on the host, same batch.
     "$bench" batch 100000 100 1000 protein --leaf=1100000 --mode=local
     "$bench" batch 100000 100 1000 protein --leaf=1100000 --mode=semiglobal
