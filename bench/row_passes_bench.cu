@@ -119,6 +119,18 @@ auto leaf_solver(cudp::align::DeviceLeaves<>& leaves, const cudp::align::Sequenc
   };
 }
 
+// The whole matrix of `s` as one pass, and its top-left corner of at most 4096 x 4096 (a warm-up: the kernels' first
+// launch).
+std::pair<cudp::align::RowPass, cudp::align::RowPass> whole_and_corner(const Sequences& s) {
+  cudp::align::RowPass whole;
+  whole.columns = static_cast<int>(s.q.size());
+  whole.rows = static_cast<int>(s.t.size());
+  cudp::align::RowPass corner = whole;
+  corner.columns = std::min(whole.columns, 4096);
+  corner.rows = std::min(whole.rows, 4096);
+  return {whole, corner};
+}
+
 int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOptions& options,
                 const std::string& fasta) {
   using namespace cudp;
@@ -132,13 +144,8 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
   const recurrences::GapCosts gaps{5, 2};
   align::DeviceRowPasses<> device(pair, Dna{});
   // Score only: the whole matrix as one pass (its last row holds the global score).
-  align::RowPass whole;
-  whole.columns = static_cast<int>(s.q.size());
-  whole.rows = static_cast<int>(s.t.size());
+  const auto [whole, corner] = whole_and_corner(s);
   std::vector<std::int32_t> h(s.q.size() + 1), f(s.q.size() + 1);
-  align::RowPass corner = whole;  // warm-up: the kernels' first launch, on a corner of the matrix
-  corner.columns = std::min(whole.columns, 4096);
-  corner.rows = std::min(whole.rows, 4096);
   device.run({corner}, gaps, {h.data(), f.data()});
   auto t0 = std::chrono::steady_clock::now();
   device.run({whole}, gaps, {h.data(), f.data()});
@@ -211,12 +218,7 @@ void bench_locate(const Sequences& s) {
                                  s.t.data(), s.tr.data(), static_cast<std::int64_t>(s.t.size())};
   const recurrences::GapCosts gaps{5, 2};
   align::DeviceRowPasses<> device(pair, Dna{});
-  align::RowPass whole;
-  whole.columns = static_cast<int>(s.q.size());
-  whole.rows = static_cast<int>(s.t.size());
-  align::RowPass corner = whole;
-  corner.columns = std::min(whole.columns, 4096);
-  corner.rows = std::min(whole.rows, 4096);
+  const auto [whole, corner] = whole_and_corner(s);
   const double cells = static_cast<double>(whole.columns) * whole.rows;
   std::vector<std::int32_t> h(s.q.size() + 1), f(s.q.size() + 1);
   device.run({corner}, gaps, {h.data(), f.data()});

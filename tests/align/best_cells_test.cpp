@@ -30,9 +30,7 @@ void check_all(const cudp::test::Sequences& s, const std::vector<cudp::align::Ro
           INFO("pass " << k << " " << passes[k].columns << " x " << passes[k].rows << " reversed "
                        << passes[k].reversed << " mode " << to_string(mode) << " edges "
                        << (scope == CellScope::Edges) << " gaps " << gaps.open << "/" << gaps.extend);
-          REQUIRE(got[k].score == want.score);
-          REQUIRE(got[k].target_end == want.target_end);
-          REQUIRE(got[k].query_end == want.query_end);
+          cudp::test::require_same_cell(got[k], want);
         }
       }
     }

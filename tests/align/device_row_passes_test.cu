@@ -133,6 +133,17 @@ void compare(DeviceRowPasses<>& device, const Sequences& s, const Matrix& matrix
 
 const GapCosts kGapCosts[] = {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{5, 2}};
 
+// Pair k is queries[k] against targets[k].
+cudp::align::PairBatch batch_of(const std::vector<std::vector<std::uint8_t>>& queries,
+                                const std::vector<std::vector<std::uint8_t>>& targets) {
+  std::vector<cudp::align::SequenceView> qv, tv;
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+  }
+  return cudp::align::PairBatch(qv, tv);
+}
+
 }  // namespace
 
 TEST_CASE("device row passes: a few small boxes (sanitizer run)", "[gpu][small]") {
@@ -393,12 +404,7 @@ TEST_CASE("device row passes: global scores of a batch from two half passes each
     targets.push_back(k < 12 ? cudp::test::random_codes(rng, k % 4, 4)
                              : cudp::test::mutated_copy(rng, queries.back(), m + rng() % 40, 4));
   }
-  std::vector<cudp::align::SequenceView> qv, tv;
-  for (std::size_t k = 0; k < queries.size(); ++k) {
-    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
-    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
-  }
-  const cudp::align::PairBatch batch(qv, tv);
+  const cudp::align::PairBatch batch = batch_of(queries, targets);
   DeviceRowPasses<> device(batch.pair(), Dna{});
   for (GapCosts gaps : kGapCosts) {
     INFO("gaps " << gaps.open << "/" << gaps.extend);
@@ -467,15 +473,9 @@ void compare_best_cells(DeviceRowPasses<>& device, const Sequences& s, const Mat
         INFO("pass " << k << ": " << p.columns << " x " << p.rows << (p.reversed ? " reversed" : "") << ", mode "
                      << cudp::recurrences::to_string(mode) << (scope == CellScope::Edges ? ", edges" : ", anywhere")
                      << ", gaps " << gaps.open << "/" << gaps.extend);
-        REQUIRE(on_device[k].score == on_host[k].score);
-        REQUIRE(on_device[k].target_end == on_host[k].target_end);
-        REQUIRE(on_device[k].query_end == on_host[k].query_end);
-        if (textbook && static_cast<long>(p.columns) * p.rows <= 40000) {
-          const auto want = cudp::test::reference_best_cell(p, s, mode, scope, matrix, gaps);
-          REQUIRE(on_host[k].score == want.score);
-          REQUIRE(on_host[k].target_end == want.target_end);
-          REQUIRE(on_host[k].query_end == want.query_end);
-        }
+        cudp::test::require_same_cell(on_device[k], on_host[k]);
+        if (textbook && static_cast<long>(p.columns) * p.rows <= 40000)
+          cudp::test::require_same_cell(on_host[k], cudp::test::reference_best_cell(p, s, mode, scope, matrix, gaps));
       }
     }
   }
@@ -525,12 +525,7 @@ TEST_CASE("device best cells: a batch located on the device aligns and scores as
     targets.push_back(k < 12 || k % 7 == 0 ? cudp::test::random_codes(rng, k < 12 ? k % 4 : m, 4)
                                            : cudp::test::mutated_copy(rng, queries.back(), m + rng() % 40, 4));
   }
-  std::vector<cudp::align::SequenceView> qv, tv;
-  for (std::size_t k = 0; k < queries.size(); ++k) {
-    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
-    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
-  }
-  const cudp::align::PairBatch batch(qv, tv);
+  const cudp::align::PairBatch batch = batch_of(queries, targets);
   DeviceRowPasses<> device(batch.pair(), Dna{});
   auto host_passes = [&](GapCosts gaps) {
     return [&, gaps](const std::vector<RowPass>& passes, const SequencePair& pair, RowPassOutput out) {

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <cudp/align/best_cells.hpp>
 
 #include "reference_dp.hpp"
@@ -36,6 +37,13 @@ tiers::CellEnd reference_best_cell(const align::RowPass& pass, const Sequences& 
     for (int i = 1; i < pass.rows; ++i) consider(i, pass.columns);
   }
   return best;
+}
+
+// The same cell: score, row and column.
+inline void require_same_cell(const tiers::CellEnd& got, const tiers::CellEnd& want) {
+  REQUIRE(got.score == want.score);
+  REQUIRE(got.target_end == want.target_end);
+  REQUIRE(got.query_end == want.query_end);
 }
 
 // `count` boxes of `s` up to max_side a side, half of them reversed, with some empty sides.
