@@ -36,6 +36,10 @@
 // and reversed). A level whose buffers do not fit the budget (most of cudaMemGetInfo's free memory, or
 // set_memory_budget) runs in waves of passes. Asked for crossings (run_crossings), it keeps the whole level's rows on
 // the device, 8 bytes per column of each pass, and the crossing rule runs there, one warp per box.
+//
+// Best cells (find_best_cells, best_cells.hpp): the same kernel under a Gotoh mode, each lane tracking its best
+// (H, key) instead of writing rows, each strip reducing its lanes by shuffles into one answer that the host reduces
+// per pass; only the column buffers are needed.
 #include <algorithm>
 #include <array>
 #include <climits>
