@@ -461,8 +461,10 @@ int main(int argc, char** argv) {
 
     ReportContext ctx{&alphabet, &scoring.matrix, scoring.name, scoring.gaps, mode};
     // The records of this process's jobs, and what comes before and after every record of the run.
-    std::ostringstream head, out, tail;
-    // Each job's record formatted on its own, on all threads, then written in job order.
+    std::ostringstream head, tail;
+    std::string body;  // the records, in job order
+    // Each job's record formatted on its own, on all threads, then joined in job order into one buffer sized once
+    // (100,000 SAM records are 55 MB: a stream grown record by record and copied out cost more than the formatting).
     const auto write_records = [&](auto write_record) {
       std::vector<std::string> records(jobs.size());
       cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t k) {
@@ -470,7 +472,10 @@ int main(int argc, char** argv) {
         write_record(record, k);
         records[k] = record.str();
       });
-      for (const std::string& r : records) out << r;
+      std::size_t bytes = 0;
+      for (const std::string& r : records) bytes += r.size();
+      body.reserve(bytes);
+      for (const std::string& r : records) body += r;
     };
     if (o.format == "pair") {
       head << pair_report_header(o.args, o.out.empty() ? "stdout" : o.out) << "\n";
@@ -503,11 +508,18 @@ int main(int argc, char** argv) {
                       jobs[k].alignment, ka);
       });
     } else {
-      for (const Job& j : jobs) write_score(out, queries.sequence(j.query), targets.sequence(j.target), j.alignment);
+      write_records([&](std::ostream& record, std::size_t k) {
+        write_score(record, queries.sequence(jobs[k].query), targets.sequence(jobs[k].target), jobs[k].alignment);
+      });
     }
 
     std::string text = head.str();
-    for (const std::string& part : world.gather(out.str())) text += part;  // every process's records, in job order
+    if (world.size() == 1) {
+      text.reserve(text.size() + body.size() + tail.str().size());
+      text += body;
+    } else {
+      for (const std::string& part : world.gather(body)) text += part;  // every process's records, in job order
+    }
     text += tail.str();
     if (!world.root()) return 0;
     stage = times.add("format", stage);
