@@ -113,11 +113,6 @@ struct RunningMax : Q {
   }
 };
 
-template <class Q>
-constexpr bool keeps_running_max = false;
-template <class Q>
-constexpr bool keeps_running_max<RunningMax<Q>> = true;
-
 // What a strip hands back: its pass's rows (the Myers-Miller passes), or the best cell it saw (best_cells.hpp).
 enum class Answer : std::uint8_t { Rows, BestAnywhere, BestEdges };
 
@@ -331,7 +326,6 @@ CUDP_DEVICE void run_strip(const P& p, const DevicePass& pass, int strip, const 
             const Word b = j_first + r + 1 <= pass.columns ? h_of(tile.col[r + 1]) : row_best;
             row_best = P::Lane::max3(row_best, a, b);
           }
-          if (R % 2 == 0 && R > 1 && j_first + R - 1 <= pass.columns) row_best = max(row_best, h_of(tile.col[R - 1]));
         }
         if (best_key == CellKey::kNone || row_best > best) {
           int at = R;
@@ -594,13 +588,12 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     using recurrences::AlignMode;
     using recurrences::Gotoh;
     gaps.left_gap_continues = false;
-    const BestCells best{scope, out};
     auto run = [&](auto policy) {
       using Q = decltype(policy);
       if (scope == CellScope::Anywhere)
-        run_level<detail::RunningMax<Q>>(passes, gaps, {}, true, best);
+        run_level<detail::RunningMax<Q>, detail::Answer::BestAnywhere>(passes, gaps, {}, true, out);
       else
-        run_level<Q>(passes, gaps, {}, true, best);
+        run_level<Q, detail::Answer::BestEdges>(passes, gaps, {}, true, out);
     };
     const recurrences::ProblemShape shape{};
     switch (mode) {
@@ -630,12 +623,6 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   const RowPassRunStats& last_run() const { return stats_; }
 
  private:
-  // Where a level's best cells go (find_best_cells), or nowhere (out null: the level hands back rows).
-  struct BestCells {
-    CellScope scope = CellScope::Anywhere;
-    tiers::CellEnd* out = nullptr;
-  };
-
   // The narrowest shape up to `widest` (an index) that holds the pass, or `widest`.
   static int shape_of(int columns, int widest = Shapes::count - 1) {
     for (int k = 0; k < widest; ++k)
@@ -691,10 +678,11 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     return (free + held) / 10 * 8;
   }
 
-  // Q: the wavefront policy of this level (P, or a Gotoh mode for best cells).
-  template <class Q = P>
+  // Q: the wavefront policy of this level (P, or a Gotoh mode for best cells); A: what its strips hand back, rows
+  // into `out`, or best cells into `best` (one a pass).
+  template <class Q = P, detail::Answer A = detail::Answer::Rows>
   void run_level(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput out, bool on_device,
-                 BestCells best = {}) {
+                 tiers::CellEnd* best = nullptr) {
     static_assert(sizeof(typename Q::Right) == sizeof(Right), "the column buffer holds Q's carries");
     stats_ = RowPassRunStats{};
     stats_.passes = passes.size();
@@ -733,17 +721,18 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
         bytes += b;
         ++end;
       }
-      run_wave(passes, order, begin, end, policies, gap_pair, out, on_device, best, timer);
+      run_wave<Q, A>(passes, order, begin, end, policies, gap_pair, out, on_device, best, timer);
       stats_.device_bytes = std::max(stats_.device_bytes, bytes);
       ++stats_.waves;
       begin = end;
     }
   }
 
-  template <class Q>
+  template <class Q, detail::Answer A>
   void run_wave(const std::vector<RowPass>& passes, const std::vector<std::size_t>& order, std::size_t begin,
                 std::size_t end, const detail::Pair<Q>& policies, const detail::Pair<recurrences::GapCosts>& gap_pair,
-                RowPassOutput out, bool on_device, BestCells best, detail::StreamTimer& timer) {
+                RowPassOutput out, bool on_device, tiers::CellEnd* best, detail::StreamTimer& timer) {
+    constexpr bool rows = A == detail::Answer::Rows;
     const std::size_t count = end - begin;
     host_passes_.resize(count);
     host_tickets_.clear();
@@ -753,7 +742,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     const std::uint8_t* query_reversed = query + query_length_;
     const std::uint8_t* target = query + 2 * query_length_;
     const std::uint8_t* target_reversed = target + target_length_;
-    const int widest = widest_shape_of(passes, order, begin, end, best.out != nullptr);
+    const int widest = widest_shape_of(passes, order, begin, end, !rows);
     for (std::size_t k = 0; k < count; ++k) {
       const RowPass& pass = passes[order[begin + k]];
       detail::DevicePass& d = host_passes_[k];
@@ -794,11 +783,11 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       device_out = RowPassOutput{out_h_.get(), out_f_.get(), out_h_.get() + out_entries, out_f_.get() + out_entries};
     }
 
-    if (best.out) strip_best_.reserve(static_cast<std::size_t>(tickets));
+    if (!rows) strip_best_.reserve(static_cast<std::size_t>(tickets));
 
     timer.start(stream_);
     const int border_blocks = static_cast<int>((count + 127) / 128);
-    if (!best.out) {
+    if (rows) {
       detail::row_pass_border_kernel<recurrences::GapCosts><<<border_blocks, 128, 0, stream_>>>(
           gap_pair, passes_.get(), static_cast<int>(count), device_out);
       CUDP_CUDA_CHECK(cudaGetLastError());
@@ -814,11 +803,9 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
             reinterpret_cast<typename Q::Right*>(edges_.get()), progress_.get(), matrix_.get(), codes_, device_out,
             strip_best_.get());
       };
-      int* resident_best = resident_best_blocks_[static_cast<int>(Q::mode)];
-      if constexpr (detail::keeps_running_max<Q>)  // best cells anywhere
-        launch(detail::row_pass_strips_kernel<Q, false, Answer::BestAnywhere, Rs...>, resident_best[0]);
-      else if (best.out)
-        launch(detail::row_pass_strips_kernel<Q, false, Answer::BestEdges, Rs...>, resident_best[1]);
+      if constexpr (!rows)
+        launch(detail::row_pass_strips_kernel<Q, false, A, Rs...>,
+               resident_best_blocks_[static_cast<int>(Q::mode)][A == Answer::BestEdges]);
       else if (saved_entries > 0)
         launch(detail::row_pass_strips_kernel<Q, true, Answer::Rows, Rs...>, resident_saving_blocks_);
       else
@@ -826,7 +813,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
       CUDP_CUDA_CHECK(cudaGetLastError());
     }
     timer.stop(stream_);
-    if (best.out && tickets > 0) {
+    if (!rows && tickets > 0) {
       host_strip_best_.resize(static_cast<std::size_t>(tickets));
       strip_best_.download(host_strip_best_.data(), host_strip_best_.size(), stream_);
     }
@@ -859,7 +846,8 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
     locked_.clear();
     CUDP_CUDA_CHECK(synced);
     stats_.kernel_ms += timer.milliseconds();
-    if (best.out) {
+    if constexpr (!rows) {
+      const CellScope scope = A == detail::Answer::BestAnywhere ? CellScope::Anywhere : CellScope::Edges;
       for (std::size_t k = 0; k < count; ++k) {
         const detail::DevicePass& d = host_passes_[k];
         const std::size_t strips = strips_of(d.columns, widest);
@@ -869,7 +857,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
           const detail::DeviceBestCell& c = host_strip_best_[static_cast<std::size_t>(d.first_ticket) + b];
           if (CellKey::before(c.h, c.key, h, key)) h = c.h, key = c.key;
         }
-        best.out[order[begin + k]] = CellKey::cell(best.scope, h, key, d.rows, d.columns);
+        best[order[begin + k]] = CellKey::cell(scope, h, key, d.rows, d.columns);
       }
     }
     if (!on_device) {
