@@ -514,12 +514,7 @@ int main(int argc, char** argv) {
     }
 
     std::string text = head.str();
-    if (world.size() == 1) {
-      text.reserve(text.size() + body.size() + tail.str().size());
-      text += body;
-    } else {
-      for (const std::string& part : world.gather(body)) text += part;  // every process's records, in job order
-    }
+    for (const std::string& part : world.gather(body)) text += part;  // every process's records, in job order
     text += tail.str();
     if (!world.root()) return 0;
     stage = times.add("format", stage);
