@@ -179,7 +179,7 @@ int bench_align(std::size_t length, bool check, const cudp::align::LinearSpaceOp
         device.run(passes, gaps, out);
         const double took = seconds_since(start);
         const bool keeps = passes.front().save_every > 0;
-        const bool window = !keeps && (passes.size() == 1 || (passes.size() == 2 && passes[0].reversed && !passes[1].reversed));
+        const bool window = align::crosses_kept_rows(passes);
         (keeps ? kept_seconds : window ? window_seconds : level_seconds) += took;
         (window ? window_calls : level_calls) += !keeps;
       },
@@ -269,10 +269,15 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   align::DeviceRowPasses<> device(batch.pair(), matrix);
   align::DeviceLeaves<> leaves(batch.pair(), matrix, device.forward_sequences());
   double level_seconds = 0, leaf_seconds = 0;  // wall time in the levels' passes and in the leaves
+  double kept_seconds = 0, window_seconds = 0;  // of level_seconds: the halves keeping checkpoints, the windows
+  int window_calls = 0;
   auto runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&, align::RowPassOutput out) {
     const auto t = std::chrono::steady_clock::now();
     device.run(passes, gaps, out);
-    level_seconds += seconds_since(t);
+    const double took = seconds_since(t);
+    level_seconds += took;
+    if (align::crosses_kept_rows(passes)) window_seconds += took, ++window_calls;
+    else if (!passes.empty() && passes.front().save_every > 0) kept_seconds += took;
   };
   const auto solve = leaf_solver(leaves, batch.pair(), matrix, gaps, options);
   auto solver = [&](const std::vector<align::Box>& boxes, std::vector<align::Alignment>& out) {
@@ -288,7 +293,8 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
     locate_seconds += seconds_since(t);
   };
   align::align_batch_linear_space(mode, batch, matrix, gaps, options, runner, solver, locator);  // warm-up
-  level_seconds = leaf_seconds = locate_seconds = 0;
+  level_seconds = leaf_seconds = locate_seconds = kept_seconds = window_seconds = 0;
+  window_calls = 0;
   auto t0 = std::chrono::steady_clock::now();
   const auto all = align::align_batch_linear_space(mode, batch, matrix, gaps, options, runner, solver, locator);
   const double seconds = seconds_since(t0);
@@ -319,6 +325,12 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
               device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,
               l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0, l.chunks,
               l.prepare_ms, l.wait_ms, l.read_ms, l.on_host);
+  if (options.checkpoint_cells > 0)
+    std::printf("  checkpoints (boxes from %.3g cells, %d rows apart at least, %d at most, %zu MiB at once): halves "
+                "keeping rows %.3f s, %d window calls %.3f s, other levels %.3f s\n",
+                options.checkpoint_cells, options.checkpoint_rows, options.checkpoint_count,
+                options.checkpoint_bytes >> 20, kept_seconds, window_calls, window_seconds,
+                level_seconds - kept_seconds - window_seconds);
   // Scores alone (global_scores: two half passes a pair, crossings on the device), warm.
   auto score_runner = [&](const std::vector<align::RowPass>& passes, const align::SequencePair&,
                           align::RowPassOutput out) { device.run(passes, gaps, out); };

@@ -4,7 +4,8 @@
 // level cut into waves; the rows left on the device; checkpoint rows; the crossings of a level's boxes; global
 // scores of a batch from them; the linear-space recursion run on them, with and without checkpoint rows. Best-cell
 // passes (find_best_cells) in every mode and scope against the host's and the textbook's, and a batch's local and
-// semi-global ends located with them. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
+// semi-global ends located with them. Checkpoint rows kept on the device
+// (RowPassOutput::kept) and windows crossed with them, and a batch whose boxes are cut at checkpoints together. DNA (+2/-3) and BLOSUM62, gap costs 11/1, 0/2 and 5/2.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <cudp/io/matrix.hpp>
 
 #include "../support/best_cell_passes.hpp"
+#include "../support/kept_rows.hpp"
 #include "../support/reference_dp.hpp"
 #include "../support/sequence_pair.hpp"
 
@@ -422,6 +424,112 @@ TEST_CASE("device row passes: global scores of a batch from two half passes each
     for (std::size_t k = 12; k < queries.size(); k += 37)  // and the host's are the textbook's
       REQUIRE(on_host[k] == cudp::test::reference_gotoh(cudp::test::Mode::Global, targets[k], queries[k], Dna{},
                                                         gaps.open, gaps.extend));
+  }
+}
+
+namespace {
+
+// Crossings with kept rows, device against host: the halves' crossings and entries, then windows' (which the device
+// crosses with the rows it kept), score, column, kind and entries alike.
+template <class Matrix>
+void compare_kept(DeviceRowPasses<>& device, std::mt19937_64& rng, const Sequences& s, const Matrix& matrix,
+                  int boxes, int side, GapCosts gaps) {
+  INFO("gaps " << gaps.open << "/" << gaps.extend << ", " << boxes << " boxes up to " << side);
+  const std::vector<RowPass> halves = cudp::test::keeping_halves(rng, s, boxes, side);
+  const std::vector<RowPass> windows = cudp::test::windows_on(rng, s, halves, 3 * boxes, side);
+  cudp::align::KeptRows host_kept, device_kept;
+  for (const std::vector<RowPass>* passes : {&halves, &windows}) {
+    const bool crossing_windows = passes == &windows;
+    const std::size_t count = crossing_windows ? passes->size() : passes->size() / 2;
+    std::vector<cudp::align::Midpoint> on_host(count), on_device(count, {1, -1, true});
+    std::vector<cudp::align::CrossingEntries> host_at(count), device_at(count, {-7, -7, -7, -7});
+    RowPassOutput host_out, device_out;
+    host_out.midpoints = on_host.data(), host_out.entries = host_at.data(), host_out.kept = &host_kept;
+    device_out.midpoints = on_device.data(), device_out.entries = device_at.data(), device_out.kept = &device_kept;
+    cudp::align::run_row_passes_on_host(*passes, s.view(), matrix, gaps, host_out);
+    device.run(*passes, gaps, device_out);
+    REQUIRE(device_kept.on_runner);
+    for (std::size_t k = 0; k < count; ++k) {
+      INFO((crossing_windows ? "window " : "box ") << k);
+      REQUIRE(on_device[k].score == on_host[k].score);
+      REQUIRE(on_device[k].column == on_host[k].column);
+      REQUIRE(on_device[k].in_vertical_gap == on_host[k].in_vertical_gap);
+      REQUIRE(device_at[k].forward_h == host_at[k].forward_h);
+      REQUIRE(device_at[k].forward_f == host_at[k].forward_f);
+      REQUIRE(device_at[k].reverse_h == host_at[k].reverse_h);
+      REQUIRE(device_at[k].reverse_f == host_at[k].reverse_f);
+    }
+  }
+  // Windows need rows kept on the device.
+  cudp::align::KeptRows elsewhere;
+  std::vector<cudp::align::Midpoint> midpoints(windows.size());
+  RowPassOutput out;
+  out.midpoints = midpoints.data();
+  out.kept = &elsewhere;
+  REQUIRE_THROWS_AS(device.run(windows, gaps, out), std::invalid_argument);
+}
+
+}  // namespace
+
+TEST_CASE("device row passes: checkpoint rows kept on the device, windows crossed with them", "[gpu][small]") {
+  std::mt19937_64 rng(1202);
+  for (int alphabet : {1, 4}) {  // one letter: every column ties
+    INFO("alphabet of " << alphabet);
+    const Sequences s = make_sequences(rng, 2500, 2400, alphabet);
+    DeviceRowPasses<> device(s.view(), Dna{});
+    for (GapCosts gaps : kGapCosts) {
+      compare_kept(device, rng, s, Dna{}, 40, 150, gaps);
+      compare_kept(device, rng, s, Dna{}, 3, 2000, gaps);  // several strips, long lanes
+    }
+  }
+}
+
+TEST_CASE("device row passes: a batch cut at checkpoint rows together gives the host's alignments", "[gpu]") {
+  using cudp::recurrences::AlignMode;
+  std::mt19937_64 rng(1203);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 300; ++k) {  // empty sides, unrelated pairs, mutated copies up to 3000
+    const std::size_t m = k < 4 ? k % 2 : 1 + rng() % (k % 10 == 0 ? 3000 : 900);
+    queries.push_back(cudp::test::random_codes(rng, m, 4));
+    targets.push_back(k < 8 || k % 9 == 0 ? cudp::test::random_codes(rng, k < 8 ? k % 3 : m, 4)
+                                          : cudp::test::mutated_copy(rng, queries.back(), m + rng() % 40, 4));
+  }
+  const cudp::align::PairBatch batch = batch_of(queries, targets);
+  DeviceRowPasses<> device(batch.pair(), Dna{});
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+    for (GapCosts gaps : kGapCosts) {
+      for (std::size_t budget : {std::size_t{1} << 16, std::size_t{1} << 30}) {
+        INFO("mode " << cudp::recurrences::to_string(mode) << ", gaps " << gaps.open << "/" << gaps.extend
+                     << ", budget " << budget);
+        cudp::align::LinearSpaceOptions options;
+        options.leaf_cells = 2048;
+        options.checkpoint_cells = 20000;
+        options.checkpoint_rows = 8;
+        options.checkpoint_bytes = budget;
+        const auto on_host = cudp::align::align_batch_linear_space(
+            mode, batch, Dna{}, gaps, options,
+            [&](const std::vector<RowPass>& passes, const SequencePair& pair, RowPassOutput out) {
+              cudp::align::run_row_passes_on_host(passes, pair, Dna{}, gaps, out);
+            });
+        std::size_t most_halves = 0, window_calls = 0;
+        const auto on_device = cudp::align::align_batch_linear_space(
+            mode, batch, Dna{}, gaps, options,
+            [&](const std::vector<RowPass>& passes, const SequencePair&, RowPassOutput out) {
+              std::size_t keeping = 0;
+              for (const RowPass& p : passes) keeping += p.save_every > 0;
+              most_halves = std::max(most_halves, keeping);
+              window_calls += cudp::align::crosses_kept_rows(passes);
+              device.run(passes, gaps, out);
+            });
+        for (std::size_t k = 0; k < queries.size(); ++k) {
+          INFO("pair " << k);
+          REQUIRE(on_device[k].score == on_host[k].score);
+          REQUIRE(cudp::align::cigar(on_device[k]) == cudp::align::cigar(on_host[k]));
+        }
+        CHECK(window_calls > 0);
+        if (budget > 1000000) CHECK(most_halves > 100);  // the boxes of a level cut together
+      }
+    }
   }
 }
 

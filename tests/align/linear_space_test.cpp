@@ -310,10 +310,10 @@ TEST_CASE("linear space: checkpoint rows give optimal alignments", "[align][line
               [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& pair,
                   cudp::align::RowPassOutput out) {
                 for (const auto& p : passes) saving += p.save_every > 0;
-                // A call of windows: one strip of each half that is still walking, the upper half's read backwards
-                // first (a level of Myers-Miller has both halves of each box, the forward one first).
-                const bool windows = passes.size() == 1 || (passes.size() == 2 && passes[0].reversed && !passes[1].reversed);
-                if (windows && saving > 0) {
+                // A call of windows: one strip of each half that is still walking, crossed with a kept row.
+                const bool windows = cudp::align::crosses_kept_rows(passes);
+                if (windows) {
+                  REQUIRE(saving > 0);
                   for (const auto& p : passes) {
                     narrow += p.columns < m / 2;
                     // The same strip again, wider: its first window missed the path.
@@ -345,6 +345,66 @@ TEST_CASE("linear space: checkpoint rows give optimal alignments", "[align][line
   CHECK(compared == 3 * 3 * 3 * 16);
   CHECK(cut > 100);
   CHECK(retried > 5);
+}
+
+// A batch whose boxes are cut at checkpoints together (the batch regime on a device): every box's halves in one call,
+// then one call of windows per step for all of them, in groups as checkpoint_bytes allows; every pair gets its
+// optimum, in every mode, whether a group holds one box or all.
+TEST_CASE("linear space: a batch cut at checkpoint rows together gives each pair its optimum", "[align][linear]") {
+  std::mt19937_64 rng(1201);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 23);
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  for (int k = 0; k < 60; ++k) {
+    queries.push_back(cudp::test::random_codes(rng, k % 13 == 0 ? 0 : 1 + rng() % 220, 4));
+    targets.push_back(k % 4 ? mutate(rng, queries.back(), 4) : cudp::test::random_codes(rng, rng() % 220, 4));
+  }
+  std::vector<cudp::align::SequenceView> qv, tv;
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+  }
+  const cudp::align::PairBatch batch(qv, tv);
+  for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{0, 3}}) {
+    for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+      for (std::size_t budget : {std::size_t{16384}, std::size_t{200000}, std::size_t{1} << 30}) {
+        LinearSpaceOptions options;
+        options.leaf_cells = 100;
+        options.checkpoint_cells = 2000;
+        options.checkpoint_rows = 4;
+        options.checkpoint_count = 12;
+        options.checkpoint_bytes = budget;
+        std::size_t most_halves = 0, window_calls = 0;
+        const auto all = cudp::align::align_batch_linear_space(
+            mode, batch, matrix, gaps, options,
+            [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& pair,
+                cudp::align::RowPassOutput out) {
+              std::size_t keeping = 0;
+              for (const auto& p : passes) keeping += p.save_every > 0;
+              most_halves = std::max(most_halves, keeping);
+              // The rows kept at once fit the budget, or are one box's.
+              if (keeping > 2) REQUIRE(cudp::align::saved_row_entries(passes) * 8 <= budget);
+              window_calls += cudp::align::crosses_kept_rows(passes);
+              cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
+            });
+        for (std::size_t k = 0; k < queries.size(); ++k) {
+          const auto& q = queries[k];
+          const auto& t = targets[k];
+          const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
+          long optimum = 0;
+          if (m > 0 && n > 0)
+            optimum = cudp::test::reference_gotoh(cudp::test::mode_of(mode), t, q, matrix, gaps.open, gaps.extend);
+          else if (mode == AlignMode::Global && m + n > 0)
+            optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
+          INFO("pair " << k << " mode " << to_string(mode) << " m " << m << " n " << n << " budget " << budget);
+          REQUIRE(all[k].score == optimum);
+          REQUIRE(cudp::align::rescore(all[k], mode, q.data(), m, t.data(), n, matrix, gaps) == optimum);
+        }
+        CHECK(window_calls > 0);
+        // A gigabyte holds all of a level's boxes.
+        if (budget > 1000000) CHECK(most_halves > 20);
+      }
+    }
+  }
 }
 
 // Boxes that continue gaps at their corners, cut at checkpoints, score as align_full scores them.

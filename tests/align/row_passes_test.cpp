@@ -13,6 +13,7 @@
 #include "cudp/align/row_passes.hpp"
 
 #include "../support/reference_dp.hpp"
+#include "../support/kept_rows.hpp"
 #include "../support/sequence_pair.hpp"
 
 using cudp::align::RowPass;
@@ -121,5 +122,84 @@ TEST_CASE("host row passes: the crossings of boxes score the boxes' optima", "[a
     std::swap(passes[0], passes[1]);
     REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, crossings),
                       std::invalid_argument);
+  }
+}
+
+// Kept rows (RowPassOutput::kept): the halves of boxes keep exactly the checkpoint rows they would write, their
+// crossings and the rows' entries there are those of the rows themselves, and windows are crossed with the kept row
+// they name; windows without kept rows are refused.
+namespace {
+bool same(const cudp::align::Midpoint& a, const cudp::align::Midpoint& b) {
+  return a.score == b.score && a.column == b.column && a.in_vertical_gap == b.in_vertical_gap;
+}
+}  // namespace
+
+TEST_CASE("host row passes: kept checkpoint rows, and windows crossed with them", "[align][linear]") {
+  std::mt19937_64 rng(2026);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 9);
+  const cudp::test::Sequences s = cudp::test::make_sequences(rng, 400, 380, 4);
+  const cudp::align::SequencePair pair = s.view();
+  for (GapCosts gaps : {GapCosts{11, 1}, GapCosts{0, 2}, GapCosts{4, 3}}) {
+    INFO("gaps " << gaps.open << "/" << gaps.extend);
+    const std::vector<RowPass> halves = cudp::test::keeping_halves(rng, s, 30, 120);
+    const std::size_t boxes = halves.size() / 2;
+    // The rows themselves, and the checkpoint rows, written out.
+    std::vector<std::int32_t> h(cudp::align::row_entries(halves)), f(h.size());
+    std::vector<std::int32_t> saved_h(cudp::align::saved_row_entries(halves)), saved_f(saved_h.size());
+    cudp::align::run_row_passes_on_host(halves, pair, matrix, gaps,
+                                        RowPassOutput{h.data(), f.data(), saved_h.data(), saved_f.data()});
+    cudp::align::KeptRows kept;
+    std::vector<cudp::align::Midpoint> midpoints(boxes);
+    std::vector<cudp::align::CrossingEntries> entries(boxes);
+    RowPassOutput out;
+    out.midpoints = midpoints.data();
+    out.entries = entries.data();
+    out.kept = &kept;
+    cudp::align::run_row_passes_on_host(halves, pair, matrix, gaps, out);
+    REQUIRE_FALSE(kept.on_runner);
+    REQUIRE(kept.h.size() == saved_h.size());
+    for (const RowPass& p : halves)
+      for (std::size_t e = p.saved; e < p.saved + cudp::align::checkpoints_of(p) * (p.columns + 1u); ++e) {
+        REQUIRE(kept.h[e] == saved_h[e]);
+        REQUIRE(kept.pending_f[e] == saved_f[e]);
+      }
+    for (std::size_t k = 0; k < boxes; ++k) {
+      const RowPass& forward = halves[2 * k];
+      const RowPass& reverse = halves[2 * k + 1];
+      const auto mid = cudp::align::find_midpoint(h.data() + forward.out, f.data() + forward.out,
+                                                  h.data() + reverse.out, f.data() + reverse.out, forward.columns, gaps);
+      REQUIRE(same(midpoints[k], mid));
+      const std::size_t j = static_cast<std::size_t>(mid.column), back = forward.columns - j;
+      REQUIRE(entries[k].forward_h == h[forward.out + j]);
+      REQUIRE(entries[k].forward_f == f[forward.out + j]);
+      REQUIRE(entries[k].reverse_h == h[reverse.out + back]);
+      REQUIRE(entries[k].reverse_f == f[reverse.out + back]);
+    }
+    // Windows: crossed with the part of a kept row that they name.
+    const std::vector<RowPass> windows = cudp::test::windows_on(rng, s, halves, 60, 90);
+    REQUIRE(windows.size() == 60);
+    std::vector<std::int32_t> wh(cudp::align::row_entries(windows)), wf(wh.size());
+    cudp::align::run_row_passes_on_host(windows, pair, matrix, gaps, RowPassOutput{wh.data(), wf.data()});
+    midpoints.assign(windows.size(), {});
+    entries.assign(windows.size(), {});
+    out.midpoints = midpoints.data();
+    out.entries = entries.data();
+    cudp::align::run_row_passes_on_host(windows, pair, matrix, gaps, out);
+    for (std::size_t k = 0; k < windows.size(); ++k) {
+      const RowPass& w = windows[k];
+      const auto from = static_cast<std::size_t>(w.kept_row);
+      const auto mid = cudp::align::find_midpoint(saved_h.data() + from, saved_f.data() + from, wh.data() + w.out,
+                                                  wf.data() + w.out, w.columns, gaps);
+      INFO("window " << k << ": " << w.columns << " x " << w.rows);
+      REQUIRE(same(midpoints[k], mid));
+      REQUIRE(entries[k].forward_h == saved_h[from + mid.column]);
+      REQUIRE(entries[k].forward_f == saved_f[from + mid.column]);
+      REQUIRE(entries[k].reverse_h == wh[w.out + w.columns - mid.column]);
+    }
+    RowPassOutput no_kept;
+    no_kept.midpoints = midpoints.data();
+    REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(windows, pair, matrix, gaps, no_kept), std::invalid_argument);
+    // Halves that save rows need somewhere to keep them.
+    REQUIRE_THROWS_AS(cudp::align::run_row_passes_on_host(halves, pair, matrix, gaps, no_kept), std::invalid_argument);
   }
 }

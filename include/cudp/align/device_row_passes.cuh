@@ -447,8 +447,8 @@ __global__ void reverse_kernel(const T* from, T* to, std::size_t n) {
     to[k] = from[n - 1 - k];
 }
 
-// One box of a level whose crossings are asked for (RowPassOutput::midpoints): where its forward and reverse rows
-// start in the level's rows.
+// One crossing asked for (RowPassOutput::midpoints): where its forward row starts (a level's row, or a kept
+// checkpoint row) and where its reverse row starts in the level's rows.
 struct DeviceCrossing {
   std::int64_t forward = 0, reverse = 0;
   std::int32_t columns = 0;
@@ -457,14 +457,17 @@ struct DeviceCrossing {
 struct DeviceMidpoint {
   long long score = 0;
   std::int32_t column = 0, in_vertical_gap = 0;
+  CrossingEntries entries;
 };
 
-// find_midpoint over every box, one warp per box: lane r takes columns r, r + 32, ..., and the warp keeps
+// find_midpoint over every crossing, one warp per crossing: lane r takes columns r, r + 32, ..., and the warp keeps
 // find_midpoint's choice among equals (the smaller column, at one column a split before a gap) by ordering equal
-// scores by 2 column + in_gap. A template only so that the header defines no kernel in every translation unit.
+// scores by 2 column + in_gap. The forward rows are read from forward_h / forward_f, the reverse rows from h /
+// pending_f. A template only so that the header defines no kernel in every translation unit.
 template <class Gaps>
-__global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, const std::int32_t* h,
-                                const std::int32_t* pending_f, Gaps gaps, DeviceMidpoint* out) {
+__global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, const std::int32_t* forward_h,
+                                const std::int32_t* forward_f, const std::int32_t* h, const std::int32_t* pending_f,
+                                Gaps gaps, DeviceMidpoint* out) {
   const long long box = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kStripLanes;
   const int lane = threadIdx.x % kStripLanes;
   if (box >= count) return;  // whole warps: blocks hold whole warps
@@ -474,8 +477,8 @@ __global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, co
   int key = INT_MAX;
   for (int j = lane; j <= b.columns; j += kStripLanes) {
     const std::int64_t down = b.forward + j, up = b.reverse + (b.columns - j);
-    const long long split = static_cast<long long>(h[down]) + h[up];
-    const long long through_gap = static_cast<long long>(pending_f[down]) + pending_f[up] + gap_costs;
+    const long long split = static_cast<long long>(forward_h[down]) + h[up];
+    const long long through_gap = static_cast<long long>(forward_f[down]) + pending_f[up] + gap_costs;
     if (split > best) best = split, key = 2 * j;
     if (through_gap > best) best = through_gap, key = 2 * j + 1;
   }
@@ -484,7 +487,11 @@ __global__ void crossing_kernel(const DeviceCrossing* boxes, long long count, co
     const int other_key = __shfl_xor_sync(0xffffffffu, key, d);
     if (other > best || (other == best && other_key < key)) best = other, key = other_key;
   }
-  if (lane == 0) out[box] = DeviceMidpoint{best, key / 2, key % 2};
+  if (lane == 0) {
+    const int j = key / 2;
+    const std::int64_t down = b.forward + j, up = b.reverse + (b.columns - j);
+    out[box] = DeviceMidpoint{best, j, key % 2, CrossingEntries{forward_h[down], forward_f[down], h[up], pending_f[up]}};
+  }
 }
 
 }  // namespace detail
@@ -542,38 +549,58 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   }
 
   // Runs every pass and writes its row into host memory, as run_row_passes_on_host does; with
-  // host_out.midpoints, the crossings of the level's boxes instead (run_crossings).
+  // host_out.midpoints, the crossings of the level's boxes or windows instead (run_crossings).
   void run(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput host_out) {
-    if (host_out.midpoints) return run_crossings(passes, gaps, host_out.midpoints);
+    if (host_out.midpoints) return run_crossings(passes, gaps, host_out);
     run_level(passes, gaps, host_out, false);
   }
-  // The passes in pairs over the halves of boxes (RowPassOutput::midpoints): their rows stay in device memory
-  // (8 bytes per column of the level) and the crossing rule runs there, so that a level hands back 16 bytes a box.
-  void run_crossings(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, Midpoint* midpoints) {
-    check_midpoint_passes("DeviceRowPasses", passes);
-    const std::size_t entries = row_entries(passes), count = passes.size() / 2;
+  // The passes in pairs over the halves of boxes, or windows against kept rows (RowPassOutput::midpoints): their
+  // rows stay in device memory (8 bytes per column of the level) and the crossing rule runs there, so that a level
+  // hands back 16 bytes a box (48 with out.entries). With out.kept, the halves' checkpoint rows are kept on the
+  // device (out.kept->on_runner), until a later call that keeps rows: the windows of a walk are crossed with them.
+  void run_crossings(const std::vector<RowPass>& passes, recurrences::GapCosts gaps, RowPassOutput out) {
+    check_midpoint_passes("DeviceRowPasses", passes, out.kept != nullptr);
+    const bool windows = crosses_kept_rows(passes);
+    if (windows && !out.kept->on_runner)
+      throw std::invalid_argument("DeviceRowPasses: windows crossed with rows that the device did not keep");
+    const std::size_t entries = row_entries(passes), count = windows ? passes.size() : passes.size() / 2;
     if (count == 0) return;
     level_h_.reserve(entries);
     level_f_.reserve(entries);
-    run_level(passes, gaps, RowPassOutput{level_h_.get(), level_f_.get()}, true);
+    RowPassOutput device_out{level_h_.get(), level_f_.get()};
+    if (out.kept && !windows) {
+      const std::size_t saved = saved_row_entries(passes);
+      kept_h_.reserve(saved);
+      kept_f_.reserve(saved);
+      device_out.saved_h = kept_h_.get();
+      device_out.saved_pending_f = kept_f_.get();
+      out.kept->on_runner = true;
+      out.kept->h.clear();
+      out.kept->pending_f.clear();
+    }
+    run_level(passes, gaps, device_out, true);
     host_crossings_.resize(count);
-    for (std::size_t k = 0; k < count; ++k)
-      host_crossings_[k] = detail::DeviceCrossing{static_cast<std::int64_t>(passes[2 * k].out),
-                                                  static_cast<std::int64_t>(passes[2 * k + 1].out),
-                                                  passes[2 * k].columns};
+    for (std::size_t k = 0; k < count; ++k) {
+      const RowPass& forward = passes[windows ? k : 2 * k];
+      const RowPass& reverse = passes[windows ? k : 2 * k + 1];
+      host_crossings_[k] = detail::DeviceCrossing{windows ? forward.kept_row : static_cast<std::int64_t>(forward.out),
+                                                  static_cast<std::int64_t>(reverse.out), forward.columns};
+    }
     crossings_.upload(host_crossings_, stream_);
     midpoints_.reserve(count);
     constexpr int boxes_per_block = detail::kRowPassBlockThreads / detail::kStripLanes;
     const auto blocks = static_cast<unsigned>((count + boxes_per_block - 1) / boxes_per_block);
     detail::crossing_kernel<recurrences::GapCosts><<<blocks, detail::kRowPassBlockThreads, 0, stream_>>>(
-        crossings_.get(), static_cast<long long>(count), level_h_.get(), level_f_.get(), gaps, midpoints_.get());
+        crossings_.get(), static_cast<long long>(count), windows ? kept_h_.get() : level_h_.get(),
+        windows ? kept_f_.get() : level_f_.get(), level_h_.get(), level_f_.get(), gaps, midpoints_.get());
     CUDP_CUDA_CHECK(cudaGetLastError());
     midpoints_host_.reserve(count);
     midpoints_.download(midpoints_host_.data(), count, stream_);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
     for (std::size_t k = 0; k < count; ++k) {
       const detail::DeviceMidpoint& d = midpoints_host_.data()[k];
-      midpoints[k] = Midpoint{static_cast<long>(d.score), d.column, d.in_vertical_gap != 0};
+      out.midpoints[k] = Midpoint{static_cast<long>(d.score), d.column, d.in_vertical_gap != 0};
+      if (out.entries) out.entries[k] = d.entries;
     }
   }
   // The same with `device_out` in device memory (h and pending_f indexed by RowPass::out, as on the host); returns
@@ -881,6 +908,7 @@ class DeviceRowPasses<P, StripShapes<Rs...>> {
   engine::DeviceBuffer<Right> edges_;
   engine::DeviceBuffer<std::int32_t> out_h_, out_f_;
   engine::DeviceBuffer<std::int32_t> level_h_, level_f_;  // a level's rows when its crossings are asked for
+  engine::DeviceBuffer<std::int32_t> kept_h_, kept_f_;    // checkpoint rows kept for a walk's windows
   engine::DeviceBuffer<detail::DeviceCrossing> crossings_;
   engine::DeviceBuffer<detail::DeviceMidpoint> midpoints_;
   engine::DeviceBuffer<detail::DeviceBestCell> strip_best_;  // a best-cell wave's answer per strip

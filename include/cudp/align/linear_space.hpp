@@ -43,10 +43,11 @@ namespace cudp::align {
 struct LinearSpaceOptions {
   long leaf_cells = 1L << 16;  // boxes of at most this many cells ((rows + 1) x (columns + 1)) are solved whole
   int threads = 0;             // host threads for the leaves and the host passes (0: all cores)
-  // Checkpoint rows, for runners on which one pass fills the machine (the device; on the host one pass is one
+  // Checkpoint rows, for runners that keep them where they compute (the device; on the host one pass is one
   // thread, so the default leaves them off): a box of at least checkpoint_cells cells is cut at every h-th row at
-  // once (cut_at_checkpoints), at most checkpoint_count rows, in at most checkpoint_bytes (8 bytes per column of
-  // each), at least checkpoint_rows apart. About 1.2 times the cells of a score-only pass instead of Myers-Miller's 2.
+  // once (cut_at_checkpoints), at most checkpoint_count rows, at least checkpoint_rows apart; the boxes of a level
+  // are cut together, as many at once as checkpoint_bytes of kept rows hold (8 bytes per column of each row; one box
+  // at least). About 1.2 times the cells of a score-only pass instead of Myers-Miller's 2.
   double checkpoint_cells = 0;  // 0: never
   int checkpoint_count = 32;
   std::size_t checkpoint_bytes = std::size_t{1} << 28;
@@ -159,14 +160,14 @@ inline int checkpoint_spacing(const Box& b, const LinearSpaceOptions& options) {
   return 2 * spacing < b.rows() / 2 ? static_cast<int>(spacing) : 0;
 }
 
-// The score of the part of a box above a cut that `mid` crosses, from the forward pass's row at the cut (h and
-// pending f): H at the crossing; or, through a gap, the gap's F one row up (pending f + 2 extend) with the open cost
-// that the part leaves to the gap's later pieces added back (the left border's own open when the gap runs down it).
-inline long upper_score(const Box& b, const Midpoint& mid, const std::int32_t* forward_h,
-                        const std::int32_t* forward_f, recurrences::GapCosts gaps) {
-  if (!mid.in_vertical_gap) return forward_h[mid.column];
+// The score of the part of a box above a cut that `mid` crosses, from the forward pass's row at the cut, whose h and
+// pending f at the crossing's column are `h` and `f`: H at the crossing; or, through a gap, the gap's F one row up
+// (pending f + 2 extend) with the open cost that the part leaves to the gap's later pieces added back (the left
+// border's own open when the gap runs down it).
+inline long upper_score(const Box& b, const Midpoint& mid, std::int32_t h, std::int32_t f, recurrences::GapCosts gaps) {
+  if (!mid.in_vertical_gap) return h;
   const long refund = mid.column == 0 && b.gap_continues_at_start ? 0 : gaps.open;
-  return forward_f[mid.column] + 2L * gaps.extend + refund;
+  return f + 2L * gaps.extend + refund;
 }
 
 // Box b as the reversed pair sees it (query [m - end, m - begin), ...): its end corner becomes its start.
@@ -177,14 +178,13 @@ inline Box flipped(const Box& b, std::int64_t m, std::int64_t n) {
 
 // One half of a box cut at checkpoint rows, seen from its own end of the box: the upper half as it is, the lower
 // half in the reversed pair's coordinates, where it is an upper half too. Its checkpoints are rows k x spacing from
-// `origin`'s top (k = 1..count), kept by the half's pass; `rest` runs from origin's top-left corner to where the path
-// crosses the last checkpoint found, and scores `target`.
+// `origin`'s top (k = 1..count), kept by the half's pass from entry `kept` of the kept rows, `row` entries each;
+// `rest` runs from origin's top-left corner to where the path crosses the last checkpoint found, and scores `target`.
 struct CheckpointChain {
   bool reversed = false;
   Box origin, rest;
   int spacing = 0, next = 0;  // checkpoint `next` is the next to find (0: done)
-  const std::int32_t* saved_h = nullptr;
-  const std::int32_t* saved_f = nullptr;
+  std::size_t kept = 0, row = 0;
   long target = 0;
   int width = 0;              // of the current window (0: none yet for checkpoint `next`)
   std::vector<Piece> below;   // pieces below `rest`, the farthest first
@@ -194,71 +194,103 @@ struct CheckpointChain {
   }
 };
 
-// What cut_at_checkpoints did, for the progress report.
-struct CheckpointWork {
-  double cells = 0;  // of the half passes and the windows
-  long score = 0;    // the box's
+// A box to cut at checkpoints: the piece and its checkpoint spacing (checkpoint_spacing).
+struct CheckpointBox {
+  const Piece* piece = nullptr;
+  int spacing = 0;
 };
 
-// Cuts box `b` (owner `owner`) at every `spacing`-th row (CUDAlign's special rows), from both ends at once. A forward
-// pass over the upper half and a reverse pass over the lower half (one level of Myers-Miller, run together) keep
-// their checkpoint rows and meet at the middle row, where the crossing rule splits the box. Then each half walks
-// from the middle outwards, one strip between checkpoints per step, both halves' strips in one batch of passes: a
-// pass over the strip from where the path crossed the checkpoint nearer the middle finds where it crosses the next,
-// where the kept row and the pass's row sum to the score of the part before the nearer crossing (upper_score). A
-// window of the strip's columns next to that crossing that finds the sum is enough; one that does not is run again
-// twice as wide. The strips thus cover about the columns the path spans, and what is left are the pieces between
-// crossings, in path order: about (m x n) / checkpoints cells.
-template <class PassRunner>
-std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, std::size_t owner, int spacing,
-                                      recurrences::GapCosts gaps, PassRunner& run_passes, CheckpointWork& work) {
-  const std::int64_t m = pair.query_length, n = pair.target_length;
-  const int columns = b.columns(), cut = b.rows() / 2;
-  const std::size_t row = static_cast<std::size_t>(columns) + 1;
-  const std::array<RowPass, 2> both = halves(b, cut, m, n, 0);
-  std::vector<RowPass> passes(both.begin(), both.end());
-  RowPass& upper = passes[0];
-  upper.save_every = spacing;
-  RowPass& lower = passes[1];
-  lower.save_every = spacing;
-  lower.saved = row * checkpoints_of(upper);
-  const std::size_t saved_entries = lower.saved + row * checkpoints_of(lower);
-  // Written whole by the passes: not value-initialized (a gigabyte of zeros costs as much as the copy).
-  std::unique_ptr<std::int32_t[]> saved_h(new std::int32_t[saved_entries]);
-  std::unique_ptr<std::int32_t[]> saved_f(new std::int32_t[saved_entries]);
-  std::vector<std::int32_t> h(2 * row), f(2 * row);
-  run_passes(passes, pair, RowPassOutput{h.data(), f.data(), saved_h.get(), saved_f.get()});
-  work.cells = static_cast<double>(b.rows()) * columns;
-  const Midpoint mid = find_midpoint(h.data(), f.data(), h.data() + row, f.data() + row, columns, gaps);
-  work.score = mid.score;
-  const Split middle = split_box(b, b.target_begin + cut, mid);
+// The checkpoint rows a box's two halves keep, in entries (8 bytes each: h and pending f).
+inline std::size_t kept_entries_of(const Box& b, int spacing) {
+  const int cut = b.rows() / 2;
+  RowPass half;
+  half.save_every = spacing;
+  half.rows = cut;
+  std::size_t rows = static_cast<std::size_t>(checkpoints_of(half));
+  half.rows = b.rows() - cut;
+  rows += static_cast<std::size_t>(checkpoints_of(half));
+  return rows * (static_cast<std::size_t>(b.columns()) + 1);
+}
 
-  CheckpointChain chains[2];
-  chains[0].origin = b;
-  chains[0].rest = middle.upper;
-  chains[0].next = checkpoints_of(upper);
-  chains[0].saved_h = saved_h.get();
-  chains[0].saved_f = saved_f.get();
-  chains[0].target = upper_score(b, mid, h.data(), f.data(), gaps);
-  chains[1].reversed = true;
-  chains[1].origin = flipped(b, m, n);
-  chains[1].rest = flipped(middle.lower, m, n);
-  chains[1].next = checkpoints_of(lower);
-  chains[1].saved_h = saved_h.get() + lower.saved;
-  chains[1].saved_f = saved_f.get() + lower.saved;
-  const Midpoint mirrored{mid.score, columns - mid.column, mid.in_vertical_gap};
-  chains[1].target = upper_score(chains[1].origin, mirrored, h.data() + row, f.data() + row, gaps);
-  for (CheckpointChain& chain : chains) chain.spacing = spacing;
+// Cuts boxes at every `spacing`-th row (CUDAlign's special rows), all of them together and each from both ends at
+// once. A forward pass over each upper half and a reverse pass over each lower half (one level of Myers-Miller, run
+// together) keep their checkpoint rows where the runner computes them (RowPassOutput::kept) and meet at the middle
+// row, where the crossing rule splits the box. Then each half walks from the middle outwards, one strip between
+// checkpoints per step, the strips of every half of every box in one call: a pass over the strip from where the
+// path crossed the checkpoint nearer the middle finds where it crosses the next, where the kept row and the pass's
+// row sum to the score of the part before the nearer crossing (upper_score); the runner crosses them where the rows
+// are. A window of the strip's columns next to that crossing that finds the sum is enough; one that does not is run
+// again twice as wide. The strips thus cover about the columns the path spans, and what is left are the pieces
+// between crossings, in path order (parts[k] for boxes[k]): about (m x n) / checkpoints cells. Returns the cells of
+// the passes and windows; scores[k] = box k's score.
+template <class PassRunner>
+double cut_at_checkpoints(const SequencePair& pair, const std::vector<CheckpointBox>& boxes,
+                          recurrences::GapCosts gaps, PassRunner& run_passes, std::vector<std::vector<Piece>>& parts,
+                          std::vector<long>& scores) {
+  const std::int64_t m = pair.query_length, n = pair.target_length;
+  const std::size_t count = boxes.size();
+  std::vector<RowPass> passes;
+  passes.reserve(2 * count);
+  std::size_t entries = 0, kept_entries = 0;
+  double cells = 0;
+  for (const CheckpointBox& c : boxes) {
+    const Box& b = c.piece->box;
+    for (RowPass half : halves(b, b.rows() / 2, m, n, entries)) {
+      half.save_every = c.spacing;
+      half.saved = kept_entries;
+      kept_entries += static_cast<std::size_t>(checkpoints_of(half)) * (static_cast<std::size_t>(b.columns()) + 1);
+      passes.push_back(half);
+    }
+    entries += 2 * (static_cast<std::size_t>(b.columns()) + 1);
+    cells += static_cast<double>(b.rows()) * b.columns();
+  }
+  KeptRows kept;
+  std::vector<Midpoint> crossings(std::max(count, std::size_t{1}));
+  std::vector<CrossingEntries> at(crossings.size());
+  RowPassOutput out;
+  out.midpoints = crossings.data();
+  out.entries = at.data();
+  out.kept = &kept;
+  run_passes(passes, pair, out);
+
+  std::vector<CheckpointChain> chains(2 * count);
+  std::vector<Split> middles(count);
+  scores.assign(count, 0);
+  for (std::size_t k = 0; k < count; ++k) {
+    const Box& b = boxes[k].piece->box;
+    const int columns = b.columns();
+    const Midpoint mid = crossings[k];
+    scores[k] = mid.score;
+    middles[k] = split_box(b, b.target_begin + b.rows() / 2, mid);
+    CheckpointChain& upper = chains[2 * k];
+    upper.origin = b;
+    upper.rest = middles[k].upper;
+    upper.next = checkpoints_of(passes[2 * k]);
+    upper.kept = passes[2 * k].saved;
+    upper.target = upper_score(b, mid, at[k].forward_h, at[k].forward_f, gaps);
+    CheckpointChain& lower = chains[2 * k + 1];
+    lower.reversed = true;
+    lower.origin = flipped(b, m, n);
+    lower.rest = flipped(middles[k].lower, m, n);
+    lower.next = checkpoints_of(passes[2 * k + 1]);
+    lower.kept = passes[2 * k + 1].saved;
+    const Midpoint mirrored{mid.score, columns - mid.column, mid.in_vertical_gap};
+    lower.target = upper_score(lower.origin, mirrored, at[k].reverse_h, at[k].reverse_f, gaps);
+    for (CheckpointChain* chain : {&upper, &lower}) {
+      chain->spacing = boxes[k].spacing;
+      chain->row = static_cast<std::size_t>(columns) + 1;
+    }
+  }
 
   std::vector<CheckpointChain*> stepping;
   while (true) {
     passes.clear();
     stepping.clear();
-    std::size_t entries = 0;
+    entries = 0;
     for (CheckpointChain& chain : chains) {
       if (!chain.active()) continue;
       const Box& rest = chain.rest;
-      const int rows = rest.target_end - (chain.origin.target_begin + chain.next * spacing);
+      const int rows = rest.target_end - (chain.origin.target_begin + chain.next * chain.spacing);
       const int span = rest.columns();
       if (chain.width == 0) {
         // The path's slope so far, a quarter more, and a margin: most strips need one window.
@@ -266,7 +298,7 @@ std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, st
         chain.width = static_cast<int>(std::min<double>(span, std::ceil(1.25 * slope * rows) + 16));
       }
       // The strip's lower part read backwards, in the chain's coordinates: a reverse pass, or a forward one when
-      // the chain itself is reversed.
+      // the chain itself is reversed; crossed with the kept row at the window's columns.
       RowPass window;
       window.query_begin = m - rest.query_end;
       window.target_begin = n - rest.target_end;
@@ -275,22 +307,23 @@ std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, st
       window.reversed = !chain.reversed;
       window.left_gap_continues = rest.gap_continues_at_end;
       window.out = entries;
+      window.kept_row = static_cast<std::int64_t>(chain.kept + chain.row * static_cast<std::size_t>(chain.next - 1) +
+                                                  static_cast<std::size_t>(span - chain.width));
       entries += static_cast<std::size_t>(chain.width) + 1;
       passes.push_back(window);
       stepping.push_back(&chain);
-      work.cells += static_cast<double>(rows) * chain.width;
+      cells += static_cast<double>(rows) * chain.width;
     }
     if (passes.empty()) break;
-    h.resize(entries);
-    f.resize(entries);
-    run_passes(passes, pair, RowPassOutput{h.data(), f.data()});
+    crossings.resize(passes.size());
+    at.resize(passes.size());
+    out.midpoints = crossings.data();
+    out.entries = at.data();
+    run_passes(passes, pair, out);
     for (std::size_t k = 0; k < passes.size(); ++k) {
       CheckpointChain& chain = *stepping[k];
       const int span = chain.rest.columns(), skipped = span - chain.width;
-      const std::int32_t* kept_h = chain.saved_h + row * (chain.next - 1);
-      const std::int32_t* kept_f = chain.saved_f + row * (chain.next - 1);
-      Midpoint crossing = find_midpoint(kept_h + skipped, kept_f + skipped, h.data() + passes[k].out,
-                                        f.data() + passes[k].out, chain.width, gaps);
+      Midpoint crossing = crossings[k];
       if (crossing.score != chain.target) {
         if (chain.width == span)
           throw std::logic_error("align_boxes_linear_space: no crossing of a checkpoint row reaches the score " +
@@ -299,10 +332,11 @@ std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, st
         continue;
       }
       crossing.column += skipped;
-      const Split s = split_box(chain.rest, chain.origin.target_begin + chain.next * spacing, crossing);
+      const Split s = split_box(chain.rest, chain.origin.target_begin + chain.next * chain.spacing, crossing);
+      const std::size_t owner = boxes[(&chain - chains.data()) / 2].piece->owner;
       chain.below.push_back(Piece{s.lower, false, false, owner, {}});
       if (s.through_gap) chain.below.push_back(gap_piece(s, owner));
-      chain.target = upper_score(chain.rest, crossing, kept_h, kept_f, gaps);
+      chain.target = upper_score(chain.rest, crossing, at[k].forward_h, at[k].forward_f, gaps);
       chain.rest = s.upper;
       --chain.next;
       chain.width = 0;
@@ -311,16 +345,22 @@ std::vector<Piece> cut_at_checkpoints(const SequencePair& pair, const Box& b, st
 
   // Path order: the upper chain from the box's start, the middle crossing, the lower chain (whose own order runs
   // from the box's end) turned round.
-  std::vector<Piece> pieces;
-  pieces.push_back(Piece{chains[0].rest, false, false, owner, {}});
-  for (auto it = chains[0].below.rbegin(); it != chains[0].below.rend(); ++it) pieces.push_back(std::move(*it));
-  if (middle.through_gap) pieces.push_back(gap_piece(middle, owner));
-  for (Piece& piece : chains[1].below) {
-    piece.box = flipped(piece.box, m, n);
-    pieces.push_back(std::move(piece));
+  parts.assign(count, {});
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t owner = boxes[k].piece->owner;
+    CheckpointChain& upper = chains[2 * k];
+    CheckpointChain& lower = chains[2 * k + 1];
+    std::vector<Piece>& pieces = parts[k];
+    pieces.push_back(Piece{upper.rest, false, false, owner, {}});
+    for (auto it = upper.below.rbegin(); it != upper.below.rend(); ++it) pieces.push_back(std::move(*it));
+    if (middles[k].through_gap) pieces.push_back(gap_piece(middles[k], owner));
+    for (Piece& piece : lower.below) {
+      piece.box = flipped(piece.box, m, n);
+      pieces.push_back(std::move(piece));
+    }
+    pieces.push_back(Piece{flipped(lower.rest, m, n), false, false, owner, {}});
   }
-  pieces.push_back(Piece{flipped(chains[1].rest, m, n), false, false, owner, {}});
-  return pieces;
+  return cells;
 }
 
 }  // namespace detail
@@ -357,29 +397,52 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   std::vector<RowPass> passes;
   std::vector<std::size_t> split;  // indices of the pieces this level splits
   while (true) {
-    // Boxes big enough for checkpoint rows are cut at all of them, one box at a time (each pass fills the machine);
-    // their parts may be cut again.
-    const auto needs_checkpoints = [&](const Piece& piece) {
-      return !piece.solved && detail::checkpoint_spacing(piece.box, options) > 0;
-    };
-    if (options.checkpoint_cells > 0 && std::any_of(pieces.begin(), pieces.end(), needs_checkpoints)) {
-      std::vector<Piece> next;
-      for (Piece& piece : pieces) {
-        const int spacing = piece.solved ? 0 : detail::checkpoint_spacing(piece.box, options);
-        if (spacing == 0) {
-          next.push_back(std::move(piece));
-          continue;
+    // Boxes big enough for checkpoint rows are cut at all of them, all such boxes together, as many at once as
+    // options.checkpoint_bytes of kept rows allows; their parts may be cut again.
+    std::vector<std::size_t> to_cut;
+    std::vector<int> spacings;
+    if (options.checkpoint_cells > 0)
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const int spacing = pieces[k].solved ? 0 : detail::checkpoint_spacing(pieces[k].box, options);
+        if (spacing > 0) to_cut.push_back(k), spacings.push_back(spacing);
+      }
+    if (!to_cut.empty()) {
+      std::vector<std::vector<Piece>> parts_of(pieces.size());
+      std::size_t begin = 0;
+      while (begin < to_cut.size()) {
+        std::vector<detail::CheckpointBox> group;
+        std::size_t bytes = 0;
+        for (; begin < to_cut.size(); ++begin) {
+          const Piece& piece = pieces[to_cut[begin]];
+          const std::size_t b = detail::kept_entries_of(piece.box, spacings[begin]) * 2 * sizeof(std::int32_t);
+          if (!group.empty() && bytes + b > options.checkpoint_bytes) break;
+          bytes += b;
+          group.push_back({&piece, spacings[begin]});
         }
-        detail::CheckpointWork work;
-        std::vector<Piece> parts =
-            detail::cut_at_checkpoints(pair, piece.box, piece.owner, spacing, gaps, run_passes, work);
-        if (piece.whole) scores[piece.owner] = work.score;
-        // The box was expected to cost Myers-Miller's twice its cells; it cost `work`, and its parts will cost twice
-        // theirs.
-        expected_cells += work.cells - 2.0 * (piece.box.rows() + 1.0) * (piece.box.columns() + 1.0);
-        for (const Piece& part : parts) expected_cells += 2.0 * (part.box.rows() + 1.0) * (part.box.columns() + 1.0);
-        cells_done += work.cells;
-        for (Piece& part : parts) next.push_back(std::move(part));
+        std::vector<std::vector<Piece>> parts;
+        std::vector<long> group_scores;
+        const double cells = detail::cut_at_checkpoints(pair, group, gaps, run_passes, parts, group_scores);
+        // The boxes were expected to cost Myers-Miller's twice their cells; they cost `cells`, and their parts will
+        // cost twice theirs.
+        expected_cells += cells;
+        cells_done += cells;
+        for (std::size_t g = 0; g < group.size(); ++g) {
+          const Piece& piece = *group[g].piece;
+          if (piece.whole) scores[piece.owner] = group_scores[g];
+          expected_cells -= 2.0 * (piece.box.rows() + 1.0) * (piece.box.columns() + 1.0);
+          for (const Piece& part : parts[g]) expected_cells += 2.0 * (part.box.rows() + 1.0) * (part.box.columns() + 1.0);
+          parts_of[static_cast<std::size_t>(group[g].piece - pieces.data())] = std::move(parts[g]);
+        }
+      }
+      std::vector<Piece> next;
+      next.reserve(pieces.size());
+      for (std::size_t k = 0, c = 0; k < pieces.size(); ++k) {
+        if (c < to_cut.size() && to_cut[c] == k) {
+          ++c;
+          for (Piece& part : parts_of[k]) next.push_back(std::move(part));
+        } else {
+          next.push_back(std::move(pieces[k]));
+        }
       }
       pieces = std::move(next);
       if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));

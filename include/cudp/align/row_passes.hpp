@@ -46,6 +46,9 @@ struct RowPass {
   // k-th of them (k = 1, 2, ...) at saved + (k - 1) (columns + 1) in RowPassOutput::saved_h and saved_pending_f.
   int save_every = 0;
   std::size_t saved = 0;
+  // A window of a checkpoint walk (RowPassOutput::kept): its row is crossed with the kept checkpoint row whose
+  // entries start here, that row as the forward side and this pass's as the reverse; -1: not a window.
+  std::int64_t kept_row = -1;
 };
 
 // Rows a pass saves besides its last.
@@ -61,12 +64,31 @@ CUDP_HD int checkpoints_of(const RowPass& pass) {
 // forward over the rows above its cut, pass 2k + 1 reverse over the rows below, as a level of Myers-Miller sets
 // them) and the runner writes midpoints[k] = find_midpoint of their two rows; h and pending_f are then not written
 // (a device runner keeps the rows on the device and hands back 16 bytes a box instead of 16 a column).
+//
+// Checkpoint rows kept where they were computed: with `kept` (and midpoints), the level's passes may save rows
+// (RowPass::save_every) and the runner keeps them, at RowPass::saved, either in kept->h / kept->pending_f (the host)
+// or in its own memory (kept->on_runner: a device keeps them on the device, so that the rows of thousands of boxes
+// never cross to the host), until its next call that saves rows. A later call's windows (RowPass::kept_row: every
+// pass of the call is one) are crossed with them: midpoints[k] = find_midpoint(kept row at kept_row, pass k's row).
+// `entries`, when given, receives both rows' (h, pending f) where each crossing is, as upper_score needs them.
+struct KeptRows {
+  std::vector<std::int32_t> h, pending_f;  // when the runner keeps them on the host
+  bool on_runner = false;                  // the runner holds them in its own memory instead
+};
+
+struct CrossingEntries {
+  std::int32_t forward_h = 0, forward_f = 0;  // the forward row's (or kept row's) at the crossing's column
+  std::int32_t reverse_h = 0, reverse_f = 0;  // the reverse row's at columns - column
+};
+
 struct RowPassOutput {
   std::int32_t* h = nullptr;
   std::int32_t* pending_f = nullptr;
   std::int32_t* saved_h = nullptr;
   std::int32_t* saved_pending_f = nullptr;
   Midpoint* midpoints = nullptr;
+  KeptRows* kept = nullptr;
+  CrossingEntries* entries = nullptr;
 };
 
 // Entries of h / pending_f that `passes` write: the end of the farthest row.
@@ -76,14 +98,49 @@ inline std::size_t row_entries(const std::vector<RowPass>& passes) {
   return entries;
 }
 
-// Refuses passes that cannot be read as the halves of boxes (RowPassOutput::midpoints).
-inline void check_midpoint_passes(const char* who, const std::vector<RowPass>& passes) {
+// Entries of the checkpoint rows that `passes` save: the end of the farthest.
+inline std::size_t saved_row_entries(const std::vector<RowPass>& passes) {
+  std::size_t entries = 0;
+  for (const RowPass& p : passes)
+    entries = std::max(entries, p.saved + static_cast<std::size_t>(checkpoints_of(p)) * (static_cast<std::size_t>(p.columns) + 1));
+  return entries;
+}
+
+// Whether a call of crossings is one of windows against kept rows (RowPassOutput::kept): every pass names its row.
+inline bool crosses_kept_rows(const std::vector<RowPass>& passes) {
+  return !passes.empty() && passes.front().kept_row >= 0;
+}
+
+// Refuses passes that cannot be read as the halves of boxes (RowPassOutput::midpoints), or as windows against kept
+// rows; the halves may save rows only where the runner keeps them (`keeps`).
+inline void check_midpoint_passes(const char* who, const std::vector<RowPass>& passes, bool keeps = false) {
+  if (crosses_kept_rows(passes)) {
+    if (!keeps) throw std::invalid_argument(std::string(who) + ": windows are crossed with kept rows (RowPassOutput::kept)");
+    for (std::size_t k = 0; k < passes.size(); ++k)
+      if (passes[k].kept_row < 0 || passes[k].save_every > 0)
+        throw std::invalid_argument(std::string(who) + ": window " + std::to_string(k) +
+                                    " names no kept row, or saves rows of its own");
+    return;
+  }
   if (passes.size() % 2 != 0) throw std::invalid_argument(std::string(who) + ": crossings need passes in pairs");
   for (std::size_t k = 0; k < passes.size(); k += 2)
     if (passes[k].reversed || !passes[k + 1].reversed || passes[k].columns != passes[k + 1].columns ||
-        passes[k].save_every > 0 || passes[k + 1].save_every > 0)
+        passes[k].kept_row >= 0 || passes[k + 1].kept_row >= 0 ||
+        (!keeps && (passes[k].save_every > 0 || passes[k + 1].save_every > 0)))
       throw std::invalid_argument(std::string(who) + ": crossing pair " + std::to_string(k / 2) +
-                                  " is not a forward and a reverse pass over the same columns, keeping no rows");
+                                  " is not a forward and a reverse pass over the same columns" +
+                                  (keeps ? "" : ", keeping no rows"));
+}
+
+// The crossing of a forward row and a reverse row of `columns` + 1 entries, with their entries at it.
+inline Midpoint cross_rows(const std::int32_t* forward_h, const std::int32_t* forward_f, const std::int32_t* reverse_h,
+                           const std::int32_t* reverse_f, int columns, recurrences::GapCosts gaps,
+                           CrossingEntries* entries) {
+  const Midpoint mid = find_midpoint(forward_h, forward_f, reverse_h, reverse_f, columns, gaps);
+  if (entries)
+    *entries = CrossingEntries{forward_h[mid.column], forward_f[mid.column], reverse_h[columns - mid.column],
+                               reverse_f[columns - mid.column]};
+  return mid;
 }
 
 using GlobalS32 = recurrences::Gotoh<recurrences::AlignMode::Global, lanes::s32>;
@@ -126,18 +183,38 @@ template <class Matrix>
 void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePair& pair, const Matrix& matrix,
                             recurrences::GapCosts gaps, RowPassOutput out, int threads = 0) {
   if (out.midpoints) {
-    check_midpoint_passes("run_row_passes_on_host", passes);
+    check_midpoint_passes("run_row_passes_on_host", passes, out.kept != nullptr);
+    const bool windows = crosses_kept_rows(passes);
+    if (windows && (out.kept->on_runner || out.kept->h.empty()))
+      throw std::invalid_argument("run_row_passes_on_host: no kept rows on the host to cross the windows with");
     std::vector<std::int32_t> h(row_entries(passes)), f(h.size());
     Midpoint* midpoints = out.midpoints;
-    out.h = h.data(), out.pending_f = f.data(), out.midpoints = nullptr;
-    run_row_passes_on_host(passes, pair, matrix, gaps, out, threads);
+    CrossingEntries* entries = out.entries;
+    RowPassOutput rows{h.data(), f.data()};
+    if (out.kept && !windows) {
+      out.kept->on_runner = false;
+      out.kept->h.resize(saved_row_entries(passes));
+      out.kept->pending_f.resize(out.kept->h.size());
+      rows.saved_h = out.kept->h.data();
+      rows.saved_pending_f = out.kept->pending_f.data();
+    }
+    run_row_passes_on_host(passes, pair, matrix, gaps, rows, threads);
+    const std::size_t crossings = windows ? passes.size() : passes.size() / 2;
     tiers::parallel_for(
-        passes.size() / 2, threads, [] { return 0; },
+        crossings, threads, [] { return 0; },
         [&](int, std::size_t k) {
+          CrossingEntries* at = entries ? entries + k : nullptr;
+          if (windows) {
+            const RowPass& w = passes[k];
+            const auto from = static_cast<std::size_t>(w.kept_row);
+            midpoints[k] = cross_rows(out.kept->h.data() + from, out.kept->pending_f.data() + from, h.data() + w.out,
+                                      f.data() + w.out, w.columns, gaps, at);
+            return;
+          }
           const RowPass& forward = passes[2 * k];
           const RowPass& reverse = passes[2 * k + 1];
-          midpoints[k] = find_midpoint(h.data() + forward.out, f.data() + forward.out, h.data() + reverse.out,
-                                       f.data() + reverse.out, forward.columns, gaps);
+          midpoints[k] = cross_rows(h.data() + forward.out, f.data() + forward.out, h.data() + reverse.out,
+                                    f.data() + reverse.out, forward.columns, gaps, at);
         });
     return;
   }
