@@ -19,11 +19,13 @@
 // answer; the passes themselves keep one row.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -120,9 +122,11 @@ inline Split split_box(const Box& b, int cut_row, const Midpoint& mid) {
 }
 
 // The pieces of a split between its two parts: the gap's two deletions, solved already.
+inline Box gap_box(const Split& s) {
+  return Box{s.lower.query_begin, s.lower.query_begin, s.upper.target_end, s.lower.target_begin, false, false};
+}
 inline Piece gap_piece(const Split& s, std::size_t owner) {
-  return Piece{Box{s.lower.query_begin, s.lower.query_begin, s.upper.target_end, s.lower.target_begin, false, false},
-               true, false, owner, {EditRun{EditOp::Deletion, 2}}};
+  return Piece{gap_box(s), true, false, owner, {EditRun{EditOp::Deletion, 2}}};
 }
 
 // The two passes of one Myers-Miller step over box b of a pair of m x n residues: forward over its rows above `cut`
@@ -180,6 +184,8 @@ inline Box flipped(const Box& b, std::int64_t m, std::int64_t n) {
 // half in the reversed pair's coordinates, where it is an upper half too. Its checkpoints are rows k x spacing from
 // `origin`'s top (k = 1..count), kept by the half's pass from entry `kept` of the kept rows, `row` entries each;
 // `rest` runs from origin's top-left corner to where the path crosses the last checkpoint found, and scores `target`.
+// The parts found below `rest` (the farthest first) go to found[first, first + found) of the walk's list of parts,
+// which has room for two a checkpoint (a part and a vertical gap's two deletions).
 struct CheckpointChain {
   bool reversed = false;
   Box origin, rest;
@@ -187,11 +193,18 @@ struct CheckpointChain {
   std::size_t kept = 0, row = 0;
   long target = 0;
   int width = 0;              // of the current window (0: none yet for checkpoint `next`)
-  std::vector<Piece> below;   // pieces below `rest`, the farthest first
+  std::size_t first = 0;
+  int found = 0;
   bool active() {
     while (next >= 1 && origin.target_begin + next * spacing >= rest.target_end) --next;  // no row left under it
     return next >= 1 && rest.columns() > 0;
   }
+};
+
+// A part found by a checkpoint walk: a box to solve, or the two deletions of a vertical gap through a checkpoint.
+struct FoundPart {
+  Box box;
+  bool gap = false;
 };
 
 // A box to cut at checkpoints: the piece and its checkpoint spacing (checkpoint_spacing).
@@ -221,12 +234,13 @@ inline std::size_t kept_entries_of(const Box& b, int spacing) {
 // row sum to the score of the part before the nearer crossing (upper_score); the runner crosses them where the rows
 // are. A window of the strip's columns next to that crossing that finds the sum is enough; one that does not is run
 // again twice as wide. The strips thus cover about the columns the path spans, and what is left are the pieces
-// between crossings, in path order (parts[k] for boxes[k]): about (m x n) / checkpoints cells. Returns the cells of
-// the passes and windows; scores[k] = box k's score.
+// between crossings: about (m x n) / checkpoints cells. They go to `parts` in path order, box k's from parts_begin[k]
+// to parts_begin[k + 1]; scores[k] = box k's score. Returns the cells of the passes and windows. The bookkeeping of
+// the hundreds of thousands of parts of a batch runs on `threads` threads.
 template <class PassRunner>
 double cut_at_checkpoints(const SequencePair& pair, const std::vector<CheckpointBox>& boxes,
-                          recurrences::GapCosts gaps, PassRunner& run_passes, std::vector<std::vector<Piece>>& parts,
-                          std::vector<long>& scores) {
+                          recurrences::GapCosts gaps, PassRunner& run_passes, int threads, std::vector<Piece>& parts,
+                          std::vector<std::size_t>& parts_begin, std::vector<long>& scores) {
   const std::int64_t m = pair.query_length, n = pair.target_length;
   const std::size_t count = boxes.size();
   std::vector<RowPass> passes;
@@ -256,6 +270,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
   std::vector<CheckpointChain> chains(2 * count);
   std::vector<Split> middles(count);
   scores.assign(count, 0);
+  std::size_t found_room = 0;
   for (std::size_t k = 0; k < count; ++k) {
     const Box& b = boxes[k].piece->box;
     const int columns = b.columns();
@@ -279,10 +294,14 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
     for (CheckpointChain* chain : {&upper, &lower}) {
       chain->spacing = boxes[k].spacing;
       chain->row = static_cast<std::size_t>(columns) + 1;
+      chain->first = found_room;
+      found_room += 2 * static_cast<std::size_t>(chain->next);
     }
   }
+  std::vector<FoundPart> found(found_room);
 
   std::vector<CheckpointChain*> stepping;
+  std::atomic<bool> missed_the_score{false};
   while (true) {
     passes.clear();
     stepping.clear();
@@ -320,46 +339,61 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
     out.midpoints = crossings.data();
     out.entries = at.data();
     run_passes(passes, pair, out);
-    for (std::size_t k = 0; k < passes.size(); ++k) {
+    // Each window moves its own chain on.
+    auto step = [&](std::size_t k) {
       CheckpointChain& chain = *stepping[k];
       const int span = chain.rest.columns(), skipped = span - chain.width;
       Midpoint crossing = crossings[k];
       if (crossing.score != chain.target) {
-        if (chain.width == span)
-          throw std::logic_error("align_boxes_linear_space: no crossing of a checkpoint row reaches the score " +
-                                 std::to_string(chain.target));
+        if (chain.width == span) missed_the_score = true;
         chain.width = static_cast<int>(std::min<long>(span, 2L * chain.width));
-        continue;
+        return;
       }
       crossing.column += skipped;
       const Split s = split_box(chain.rest, chain.origin.target_begin + chain.next * chain.spacing, crossing);
-      const std::size_t owner = boxes[(&chain - chains.data()) / 2].piece->owner;
-      chain.below.push_back(Piece{s.lower, false, false, owner, {}});
-      if (s.through_gap) chain.below.push_back(gap_piece(s, owner));
+      found[chain.first + chain.found++] = FoundPart{s.lower, false};
+      if (s.through_gap) found[chain.first + chain.found++] = FoundPart{gap_box(s), true};
       chain.target = upper_score(chain.rest, crossing, at[k].forward_h, at[k].forward_f, gaps);
       chain.rest = s.upper;
       --chain.next;
       chain.width = 0;
+    };
+    if (passes.size() < 4096) {
+      for (std::size_t k = 0; k < passes.size(); ++k) step(k);
+    } else {
+      tiers::parallel_for(
+          passes.size(), threads, [] { return 0; }, [&](int, std::size_t k) { step(k); });
     }
+    if (missed_the_score)
+      throw std::logic_error("align_boxes_linear_space: no crossing of a checkpoint row reaches its score");
   }
 
   // Path order: the upper chain from the box's start, the middle crossing, the lower chain (whose own order runs
   // from the box's end) turned round.
-  parts.assign(count, {});
-  for (std::size_t k = 0; k < count; ++k) {
-    const std::size_t owner = boxes[k].piece->owner;
-    CheckpointChain& upper = chains[2 * k];
-    CheckpointChain& lower = chains[2 * k + 1];
-    std::vector<Piece>& pieces = parts[k];
-    pieces.push_back(Piece{upper.rest, false, false, owner, {}});
-    for (auto it = upper.below.rbegin(); it != upper.below.rend(); ++it) pieces.push_back(std::move(*it));
-    if (middles[k].through_gap) pieces.push_back(gap_piece(middles[k], owner));
-    for (Piece& piece : lower.below) {
-      piece.box = flipped(piece.box, m, n);
-      pieces.push_back(std::move(piece));
-    }
-    pieces.push_back(Piece{flipped(lower.rest, m, n), false, false, owner, {}});
-  }
+  parts_begin.assign(count + 1, 0);
+  for (std::size_t k = 0; k < count; ++k)
+    parts_begin[k + 1] = parts_begin[k] + 2 + (middles[k].through_gap ? 1 : 0) +
+                         static_cast<std::size_t>(chains[2 * k].found + chains[2 * k + 1].found);
+  parts.clear();
+  parts.resize(parts_begin[count]);
+  tiers::parallel_for(
+      count, threads, [] { return 0; },
+      [&](int, std::size_t k) {
+        const std::size_t owner = boxes[k].piece->owner;
+        const CheckpointChain& upper = chains[2 * k];
+        const CheckpointChain& lower = chains[2 * k + 1];
+        Piece* to = parts.data() + parts_begin[k];
+        auto put = [&](const FoundPart& part, bool flip) {
+          const Box b = flip ? flipped(part.box, m, n) : part.box;
+          *to++ = part.gap ? Piece{b, true, false, owner, {EditRun{EditOp::Deletion, 2}}}
+                           : Piece{b, false, false, owner, {}};
+        };
+        put({upper.rest, false}, false);
+        for (int f = upper.found; f-- > 0;) put(found[upper.first + static_cast<std::size_t>(f)], false);
+        if (middles[k].through_gap) *to++ = gap_piece(middles[k], owner);
+        for (int f = 0; f < lower.found; ++f) put(found[lower.first + static_cast<std::size_t>(f)], true);
+        put({lower.rest, false}, true);
+      });
   return cells;
 }
 
@@ -407,8 +441,10 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
         if (spacing > 0) to_cut.push_back(k), spacings.push_back(spacing);
       }
     if (!to_cut.empty()) {
-      std::vector<std::vector<Piece>> parts_of(pieces.size());
-      std::size_t begin = 0;
+      // Each cut box's parts, in the order of to_cut.
+      std::vector<std::vector<Piece>> parts_of_group;
+      std::vector<std::vector<std::size_t>> begins_of_group;
+      std::size_t begin = 0, total = pieces.size() - to_cut.size();
       while (begin < to_cut.size()) {
         std::vector<detail::CheckpointBox> group;
         std::size_t bytes = 0;
@@ -419,9 +455,11 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
           bytes += b;
           group.push_back({&piece, spacings[begin]});
         }
-        std::vector<std::vector<Piece>> parts;
+        std::vector<Piece> parts;
+        std::vector<std::size_t> parts_begin;
         std::vector<long> group_scores;
-        const double cells = detail::cut_at_checkpoints(pair, group, gaps, run_passes, parts, group_scores);
+        const double cells = detail::cut_at_checkpoints(pair, group, gaps, run_passes, options.threads, parts,
+                                                        parts_begin, group_scores);
         // The boxes were expected to cost Myers-Miller's twice their cells; they cost `cells`, and their parts will
         // cost twice theirs.
         expected_cells += cells;
@@ -430,19 +468,25 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
           const Piece& piece = *group[g].piece;
           if (piece.whole) scores[piece.owner] = group_scores[g];
           expected_cells -= 2.0 * (piece.box.rows() + 1.0) * (piece.box.columns() + 1.0);
-          for (const Piece& part : parts[g]) expected_cells += 2.0 * (part.box.rows() + 1.0) * (part.box.columns() + 1.0);
-          parts_of[static_cast<std::size_t>(group[g].piece - pieces.data())] = std::move(parts[g]);
         }
+        for (const Piece& part : parts) expected_cells += 2.0 * (part.box.rows() + 1.0) * (part.box.columns() + 1.0);
+        total += parts.size();
+        parts_of_group.push_back(std::move(parts));
+        begins_of_group.push_back(std::move(parts_begin));
       }
       std::vector<Piece> next;
-      next.reserve(pieces.size());
-      for (std::size_t k = 0, c = 0; k < pieces.size(); ++k) {
-        if (c < to_cut.size() && to_cut[c] == k) {
-          ++c;
-          for (Piece& part : parts_of[k]) next.push_back(std::move(part));
-        } else {
+      next.reserve(total);
+      for (std::size_t k = 0, c = 0, group = 0, in_group = 0; k < pieces.size(); ++k) {
+        if (c == to_cut.size() || to_cut[c] != k) {
           next.push_back(std::move(pieces[k]));
+          continue;
         }
+        ++c;
+        if (in_group + 1 == begins_of_group[group].size()) ++group, in_group = 0;
+        const std::vector<std::size_t>& begins = begins_of_group[group];
+        std::move(parts_of_group[group].begin() + static_cast<long>(begins[in_group]),
+                  parts_of_group[group].begin() + static_cast<long>(begins[in_group + 1]), std::back_inserter(next));
+        ++in_group;
       }
       pieces = std::move(next);
       if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
