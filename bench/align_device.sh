@@ -47,6 +47,8 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" batch 100000 100 1000 protein --leaf=1100000
     "$bench" batch 20000 100 1000 protein --leaf=4096 --host-leaves
     "$bench" batch 10000 1000 10000 dna --leaf=1100000
+    # The same cut at checkpoint rows as cudp-align sets them (boxes from 4e6 cells, 512 rows apart at least).
+    "$bench" batch 10000 1000 10000 dna --leaf=1100000 --checkpoints=4e6 --checkpoint-rows=512 --checkpoint-mib=16384
     "$bench" batch 2000 100 1000 protein --leaf=1100000 --check
     # Locating a long pair's ends: one 1 Mbp pass's best cell in each mode and scope.
     "$bench" locate 1000000
@@ -54,13 +56,13 @@ if [ "${BENCH:-1}" != 0 ]; then
     "$bench" batch 100000 100 1000 protein --leaf=1100000 --mode=local
     "$bench" batch 100000 100 1000 protein --leaf=1100000 --mode=semiglobal
     "$bench" batch 10000 1000 10000 dna --leaf=1100000 --mode=local
-    # Myers-Miller alone, then with checkpoint rows as cudp-align sets them (boxes of 2e11 cells, 32 rows, 2 GiB).
-    for n in 300000 1000000; do
+    # Myers-Miller alone, then with checkpoint rows as cudp-align sets them (boxes from 4e6 cells, up to 32 rows at
+    # least 512 apart, kept on the device).
+    for n in 100000 300000 1000000; do
       "$bench" align $n --leaf=1100000
-      "$bench" align $n --leaf=1100000 --checkpoints=1 --checkpoint-mib=2048
+      "$bench" align $n --leaf=1100000 --checkpoints=4e6 --checkpoint-rows=512 --checkpoint-mib=16384
     done
-    "$bench" align 1000000 --leaf=1100000 --checkpoints=2e11 --checkpoint-mib=2048
-    if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=2e11 --checkpoint-mib=2048; fi
-  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host|time:|score" | tee -a "$OUT/summary.txt"
+    if [ "${LONG:-0}" != 0 ]; then "$bench" align 10000000 --leaf=1100000 --checkpoints=4e6 --checkpoint-rows=512 --checkpoint-mib=16384; fi
+  } 2>&1 | tee "$OUT/bench.txt" | grep -E "batch|align|host|time:|score|checkpoints" | tee -a "$OUT/summary.txt"
 fi
 exit $rc

@@ -2,6 +2,7 @@
 // GPU path reports itself absent.
 #include "device.hpp"
 
+#include <algorithm>
 #include <future>
 #include <stdexcept>
 #include <utility>
@@ -19,11 +20,20 @@ namespace align_app {
 
 #if defined(__CUDACC__)
 constexpr long kDeviceLeafCells = 1100000;  // 1001 x 1050 cells
-// Boxes from this size on are cut at checkpoint rows: 32 of them, in up to 2 GiB. Myers-Miller alone was faster for
-// 100 kbp and 300 kbp pairs (copying the rows and walking the windows cost more than the levels saved), checkpoints
-// for 1 and 10 Mbp (bench/RESULTS.md, 2026-11-24).
-constexpr double kDeviceCheckpointCells = 2e11;
-constexpr std::size_t kDeviceCheckpointBytes = std::size_t{2} << 30;
+// Boxes from this size on are cut at checkpoint rows, kept on the device: up to 32 of them, at least 512 rows apart
+// (so that a batch's 5 kbp boxes leave parts of about 500 x 500 to the leaves, not hundreds of thousands of small
+// ones for the host to keep track of), the boxes of a level together in up to a quarter of the free device memory
+// (16 GiB at most). On an H200: 10,000 DNA pairs of 1-10 kbp in 0.36 s instead of 0.49 s with Myers-Miller alone,
+// one 100 kbp pair in 0.070 s instead of 0.080 s, one of 1 Mbp in 0.84 s (bench/RESULTS.md, 2026-12-01).
+constexpr double kDeviceCheckpointCells = 4e6;
+constexpr int kDeviceCheckpointRows = 512;
+constexpr std::size_t kDeviceCheckpointBytesAtMost = std::size_t{16} << 30;
+
+std::size_t checkpoint_bytes() {
+  std::size_t free = 0, total = 0;
+  CUDP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return std::min(kDeviceCheckpointBytesAtMost, free / 4);
+}
 
 using cudp::examples::StageTimes;
 
@@ -92,7 +102,8 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
   // kernel (bench/RESULTS.md, 2026-11-24).
   options.leaf_cells = kDeviceLeafCells;
   options.checkpoint_cells = kDeviceCheckpointCells;
-  options.checkpoint_bytes = kDeviceCheckpointBytes;
+  options.checkpoint_rows = kDeviceCheckpointRows;
+  options.checkpoint_bytes = checkpoint_bytes();
   return cudp::align::align_batch_linear_space(
       mode, batch, matrix, gaps, options,
       [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,

@@ -31,7 +31,8 @@
 //
 // Device memory of a run (DeviceRowPasses::bytes_of): per pass 8 bytes per row of column buffer when it has more
 // than one strip, 8 bytes per column for the output row and for each checkpoint row (RowPass::save_every: written
-// by the strips as they pass the row; host output only), and about 64 bytes of descriptor,
+// by the strips as they pass the row, into host output or, for a checkpoint walk, into rows kept on the device
+// until the walk's windows are crossed with them: RowPassOutput::kept), and about 64 bytes of descriptor,
 // ticket and progress entries; the class itself holds 4 bytes per residue pair position (query and target, forward
 // and reversed). A level whose buffers do not fit the budget (most of cudaMemGetInfo's free memory, or
 // set_memory_budget) runs in waves of passes. Asked for crossings (run_crossings), it keeps the whole level's rows on
