@@ -28,6 +28,10 @@ if [ "${TESTS:-1}" != 0 ]; then
     >"$OUT/align_checks_cuda.log" 2>&1; r=$?
   [ $r = 0 ] || rc=$r
   echo "align_checks (cuda): rc=$r $(tail -1 "$OUT/align_checks_cuda.log")" | tee -a "$OUT/summary.txt"
+  # Pairs cut at checkpoint rows on the device: the same scores as the host backend's.
+  python3 bench/align_checkpoint_check.py build-gpu/examples/align/cudp-align >"$OUT/align_checkpoint_check.log" 2>&1; r=$?
+  [ $r = 0 ] || rc=$r
+  echo "align_checkpoint_check: rc=$r $(tr '\n' ' ' <"$OUT/align_checkpoint_check.log")" | tee -a "$OUT/summary.txt"
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
   for t in ${SANITIZE_TESTS-device_leaves_test device_row_passes_test}; do
     for tool in memcheck racecheck synccheck; do
