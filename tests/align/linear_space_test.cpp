@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <climits>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -214,21 +215,45 @@ TEST_CASE("linear space: global scores from two half passes equal the optimum", 
                   std::invalid_argument);
 }
 
+// `count` random pairs of up to `longest` residues a side, an empty query every `empty_every`-th, an unrelated target
+// every `unrelated_every`-th and a mutated copy of the query otherwise; laid out as one batch.
+struct RandomBatch {
+  std::vector<std::vector<std::uint8_t>> queries, targets;
+  std::unique_ptr<cudp::align::PairBatch> batch;
+  RandomBatch(std::mt19937_64& rng, int count, int longest, int empty_every, int unrelated_every) {
+    for (int k = 0; k < count; ++k) {
+      queries.push_back(cudp::test::random_codes(rng, k % empty_every == 0 ? 0 : 1 + rng() % longest, 4));
+      targets.push_back(k % unrelated_every ? mutate(rng, queries.back(), 4)
+                                            : cudp::test::random_codes(rng, rng() % longest, 4));
+    }
+    std::vector<cudp::align::SequenceView> qv, tv;
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
+      tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
+    }
+    batch = std::make_unique<cudp::align::PairBatch>(qv, tv);
+  }
+  // The textbook optimum of pair k (an empty side: 0, or in global mode the gap over the other side).
+  template <class Matrix>
+  long optimum(std::size_t k, AlignMode mode, const Matrix& matrix, GapCosts gaps) const {
+    const auto& q = queries[k];
+    const auto& t = targets[k];
+    if (!q.empty() && !t.empty())
+      return cudp::test::reference_gotoh(cudp::test::mode_of(mode), t, q, matrix, gaps.open, gaps.extend);
+    if (mode == AlignMode::Global && q.size() + t.size() > 0)
+      return -(gaps.open + static_cast<long>(q.size() + t.size()) * gaps.extend);
+    return 0;
+  }
+};
+
 TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair its optimum", "[align][linear]") {
   // (and located_scores, in local and semi-global modes, each pair's optimum without its alignment)
   std::mt19937_64 rng(99);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 17);
-  std::vector<std::vector<std::uint8_t>> queries, targets;
-  for (int k = 0; k < 120; ++k) {
-    queries.push_back(cudp::test::random_codes(rng, k % 11 == 0 ? 0 : 1 + rng() % 150, 4));
-    targets.push_back(k % 3 ? mutate(rng, queries.back(), 4) : cudp::test::random_codes(rng, rng() % 150, 4));
-  }
-  std::vector<cudp::align::SequenceView> qv, tv;
-  for (std::size_t k = 0; k < queries.size(); ++k) {
-    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
-    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
-  }
-  const cudp::align::PairBatch batch(qv, tv);
+  const RandomBatch pairs(rng, 120, 150, 11, 3);
+  const auto& queries = pairs.queries;
+  const auto& targets = pairs.targets;
+  const cudp::align::PairBatch& batch = *pairs.batch;
   for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{2, 2}}) {
     for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
       LinearSpaceOptions options;
@@ -254,11 +279,7 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
         const auto& q = queries[k];
         const auto& t = targets[k];
         const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
-        long optimum = 0;
-        if (m > 0 && n > 0)
-          optimum = cudp::test::reference_gotoh(cudp::test::mode_of(mode), t, q, matrix, gaps.open, gaps.extend);
-        else if (mode == AlignMode::Global && m + n > 0)
-          optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
+        const long optimum = pairs.optimum(k, mode, matrix, gaps);
         INFO("pair " << k << " mode " << to_string(mode) << " m " << m << " n " << n);
         REQUIRE(all[k].score == optimum);
         REQUIRE(cudp::align::rescore(all[k], mode, q.data(), m, t.data(), n, matrix, gaps) == optimum);
@@ -353,17 +374,8 @@ TEST_CASE("linear space: checkpoint rows give optimal alignments", "[align][line
 TEST_CASE("linear space: a batch cut at checkpoint rows together gives each pair its optimum", "[align][linear]") {
   std::mt19937_64 rng(1201);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 23);
-  std::vector<std::vector<std::uint8_t>> queries, targets;
-  for (int k = 0; k < 60; ++k) {
-    queries.push_back(cudp::test::random_codes(rng, k % 13 == 0 ? 0 : 1 + rng() % 220, 4));
-    targets.push_back(k % 4 ? mutate(rng, queries.back(), 4) : cudp::test::random_codes(rng, rng() % 220, 4));
-  }
-  std::vector<cudp::align::SequenceView> qv, tv;
-  for (std::size_t k = 0; k < queries.size(); ++k) {
-    qv.push_back({queries[k].data(), static_cast<int>(queries[k].size())});
-    tv.push_back({targets[k].data(), static_cast<int>(targets[k].size())});
-  }
-  const cudp::align::PairBatch batch(qv, tv);
+  const RandomBatch pairs(rng, 60, 220, 13, 4);
+  const cudp::align::PairBatch& batch = *pairs.batch;
   for (GapCosts gaps : {GapCosts{10, 1}, GapCosts{0, 3}}) {
     for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
       for (std::size_t budget : {std::size_t{16384}, std::size_t{200000}, std::size_t{1} << 30}) {
@@ -386,15 +398,11 @@ TEST_CASE("linear space: a batch cut at checkpoint rows together gives each pair
               window_calls += cudp::align::crosses_kept_rows(passes);
               cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
             });
-        for (std::size_t k = 0; k < queries.size(); ++k) {
-          const auto& q = queries[k];
-          const auto& t = targets[k];
+        for (std::size_t k = 0; k < pairs.queries.size(); ++k) {
+          const auto& q = pairs.queries[k];
+          const auto& t = pairs.targets[k];
           const int m = static_cast<int>(q.size()), n = static_cast<int>(t.size());
-          long optimum = 0;
-          if (m > 0 && n > 0)
-            optimum = cudp::test::reference_gotoh(cudp::test::mode_of(mode), t, q, matrix, gaps.open, gaps.extend);
-          else if (mode == AlignMode::Global && m + n > 0)
-            optimum = -(gaps.open + static_cast<long>(m + n) * gaps.extend);
+          const long optimum = pairs.optimum(k, mode, matrix, gaps);
           INFO("pair " << k << " mode " << to_string(mode) << " m " << m << " n " << n << " budget " << budget);
           REQUIRE(all[k].score == optimum);
           REQUIRE(cudp::align::rescore(all[k], mode, q.data(), m, t.data(), n, matrix, gaps) == optimum);
