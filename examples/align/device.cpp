@@ -23,8 +23,9 @@ constexpr long kDeviceLeafCells = 1100000;  // 1001 x 1050 cells
 // Boxes from this size on are cut at checkpoint rows, kept on the device: up to 32 of them, at least 512 rows apart
 // (so that a batch's 5 kbp boxes leave parts of about 500 x 500 to the leaves, not hundreds of thousands of small
 // ones for the host to keep track of), the boxes of a level together in up to a quarter of the free device memory
-// (16 GiB at most). On an H200: 10,000 DNA pairs of 1-10 kbp in 0.36-0.37 s instead of 0.49-0.53 s with Myers-Miller alone,
-// one 100 kbp pair in 0.073 s instead of 0.080 s, one of 1 Mbp in 0.86 s (bench/RESULTS.md, 2026-12-01).
+// (16 GiB at most). On an H200: 10,000 DNA pairs of 1-10 kbp in 0.36-0.37 s instead of 0.49-0.53 s with
+// Myers-Miller alone, one 100 kbp pair in 0.073 s instead of 0.080 s, one of 1 Mbp in 0.86 s (bench/RESULTS.md,
+// 2026-12-01).
 constexpr double kDeviceCheckpointCells = 4e6;
 constexpr int kDeviceCheckpointRows = 512;
 constexpr std::size_t kDeviceCheckpointBytesAtMost = std::size_t{16} << 30;
