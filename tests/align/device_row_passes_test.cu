@@ -199,6 +199,13 @@ std::vector<RowPass> box_halves(std::mt19937_64& rng, const Sequences& s, int co
   return passes;
 }
 
+// A crossing found on the device is the host's: the same score, column and kind.
+void require_same_midpoint(const cudp::align::Midpoint& device, const cudp::align::Midpoint& host) {
+  REQUIRE(device.score == host.score);
+  REQUIRE(device.column == host.column);
+  REQUIRE(device.in_vertical_gap == host.in_vertical_gap);
+}
+
 // Crossings of the halves' rows, device (run_crossings) against host (find_midpoint on run_row_passes_on_host's
 // rows): the same score, column and kind, ties included.
 template <class Matrix>
@@ -214,9 +221,7 @@ void compare_crossings(DeviceRowPasses<>& device, const Sequences& s, const Matr
   for (std::size_t k = 0; k < on_host.size(); ++k) {
     INFO("box " << k << ": " << passes[2 * k].columns << " columns, " << passes[2 * k].rows + passes[2 * k + 1].rows
                 << " rows");
-    REQUIRE(on_device[k].score == on_host[k].score);
-    REQUIRE(on_device[k].column == on_host[k].column);
-    REQUIRE(on_device[k].in_vertical_gap == on_host[k].in_vertical_gap);
+    require_same_midpoint(on_device[k], on_host[k]);
   }
 }
 
@@ -451,9 +456,7 @@ void compare_kept(DeviceRowPasses<>& device, std::mt19937_64& rng, const Sequenc
     REQUIRE(device_kept.on_runner);
     for (std::size_t k = 0; k < count; ++k) {
       INFO((crossing_windows ? "window " : "box ") << k);
-      REQUIRE(on_device[k].score == on_host[k].score);
-      REQUIRE(on_device[k].column == on_host[k].column);
-      REQUIRE(on_device[k].in_vertical_gap == on_host[k].in_vertical_gap);
+      require_same_midpoint(on_device[k], on_host[k]);
       REQUIRE(device_at[k].forward_h == host_at[k].forward_h);
       REQUIRE(device_at[k].forward_f == host_at[k].forward_f);
       REQUIRE(device_at[k].reverse_h == host_at[k].reverse_h);

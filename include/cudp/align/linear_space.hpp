@@ -125,9 +125,10 @@ inline Split split_box(const Box& b, int cut_row, const Midpoint& mid) {
 inline Box gap_box(const Split& s) {
   return Box{s.lower.query_begin, s.lower.query_begin, s.upper.target_end, s.lower.target_begin, false, false};
 }
-inline Piece gap_piece(const Split& s, std::size_t owner) {
-  return Piece{gap_box(s), true, false, owner, {EditRun{EditOp::Deletion, 2}}};
+inline Piece gap_piece(const Box& gap, std::size_t owner) {
+  return Piece{gap, true, false, owner, {EditRun{EditOp::Deletion, 2}}};
 }
+inline Piece gap_piece(const Split& s, std::size_t owner) { return gap_piece(gap_box(s), owner); }
 
 // The two passes of one Myers-Miller step over box b of a pair of m x n residues: forward over its rows above `cut`
 // (rows counted from the box's top), reverse over the rest; their rows at out and out + columns + 1.
@@ -213,15 +214,20 @@ struct CheckpointBox {
   int spacing = 0;
 };
 
-// The checkpoint rows a box's two halves keep, in entries (8 bytes each: h and pending f).
+// The two halves of box b (a pair of m x n residues, their rows at `out`) keeping every `spacing`-th row, as
+// cut_at_checkpoints runs them.
+inline std::array<RowPass, 2> keeping_halves(const Box& b, int spacing, std::int64_t m, std::int64_t n,
+                                             std::size_t out) {
+  std::array<RowPass, 2> both = halves(b, b.rows() / 2, m, n, out);
+  for (RowPass& half : both) half.save_every = spacing;
+  return both;
+}
+
+// The checkpoint rows those halves keep, in entries (8 bytes each: h and pending f).
 inline std::size_t kept_entries_of(const Box& b, int spacing) {
-  const int cut = b.rows() / 2;
-  RowPass half;
-  half.save_every = spacing;
-  half.rows = cut;
-  std::size_t rows = static_cast<std::size_t>(checkpoints_of(half));
-  half.rows = b.rows() - cut;
-  rows += static_cast<std::size_t>(checkpoints_of(half));
+  std::size_t rows = 0;
+  for (const RowPass& half : keeping_halves(b, spacing, b.query_end, b.target_end, 0))
+    rows += static_cast<std::size_t>(checkpoints_of(half));
   return rows * (static_cast<std::size_t>(b.columns()) + 1);
 }
 
@@ -249,8 +255,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
   double cells = 0;
   for (const CheckpointBox& c : boxes) {
     const Box& b = c.piece->box;
-    for (RowPass half : halves(b, b.rows() / 2, m, n, entries)) {
-      half.save_every = c.spacing;
+    for (RowPass half : keeping_halves(b, c.spacing, m, n, entries)) {
       half.saved = kept_entries;
       kept_entries += static_cast<std::size_t>(checkpoints_of(half)) * (static_cast<std::size_t>(b.columns()) + 1);
       passes.push_back(half);
@@ -385,8 +390,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
         Piece* to = parts.data() + parts_begin[k];
         auto put = [&](const FoundPart& part, bool flip) {
           const Box b = flip ? flipped(part.box, m, n) : part.box;
-          *to++ = part.gap ? Piece{b, true, false, owner, {EditRun{EditOp::Deletion, 2}}}
-                           : Piece{b, false, false, owner, {}};
+          *to++ = part.gap ? gap_piece(b, owner) : Piece{b, false, false, owner, {}};
         };
         put({upper.rest, false}, false);
         for (int f = upper.found; f-- > 0;) put(found[upper.first + static_cast<std::size_t>(f)], false);
@@ -441,10 +445,10 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
         if (spacing > 0) to_cut.push_back(k), spacings.push_back(spacing);
       }
     if (!to_cut.empty()) {
-      // Each cut box's parts, in the order of to_cut.
-      std::vector<std::vector<Piece>> parts_of_group;
-      std::vector<std::vector<std::size_t>> begins_of_group;
-      std::size_t begin = 0, total = pieces.size() - to_cut.size();
+      // The cut boxes' parts, in the order of to_cut: box c's from cut_begin[c] to cut_begin[c + 1].
+      std::vector<Piece> cut_parts;
+      std::vector<std::size_t> cut_begin{0};
+      std::size_t begin = 0;
       while (begin < to_cut.size()) {
         std::vector<detail::CheckpointBox> group;
         std::size_t bytes = 0;
@@ -470,23 +474,19 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
           expected_cells -= 2.0 * (piece.box.rows() + 1.0) * (piece.box.columns() + 1.0);
         }
         for (const Piece& part : parts) expected_cells += 2.0 * (part.box.rows() + 1.0) * (part.box.columns() + 1.0);
-        total += parts.size();
-        parts_of_group.push_back(std::move(parts));
-        begins_of_group.push_back(std::move(parts_begin));
+        for (std::size_t g = 1; g < parts_begin.size(); ++g) cut_begin.push_back(cut_parts.size() + parts_begin[g]);
+        std::move(parts.begin(), parts.end(), std::back_inserter(cut_parts));
       }
       std::vector<Piece> next;
-      next.reserve(total);
-      for (std::size_t k = 0, c = 0, group = 0, in_group = 0; k < pieces.size(); ++k) {
+      next.reserve(pieces.size() - to_cut.size() + cut_parts.size());
+      for (std::size_t k = 0, c = 0; k < pieces.size(); ++k) {
         if (c == to_cut.size() || to_cut[c] != k) {
           next.push_back(std::move(pieces[k]));
           continue;
         }
+        std::move(cut_parts.begin() + static_cast<long>(cut_begin[c]),
+                  cut_parts.begin() + static_cast<long>(cut_begin[c + 1]), std::back_inserter(next));
         ++c;
-        if (in_group + 1 == begins_of_group[group].size()) ++group, in_group = 0;
-        const std::vector<std::size_t>& begins = begins_of_group[group];
-        std::move(parts_of_group[group].begin() + static_cast<long>(begins[in_group]),
-                  parts_of_group[group].begin() + static_cast<long>(begins[in_group + 1]), std::back_inserter(next));
-        ++in_group;
       }
       pieces = std::move(next);
       if (options.progress) options.progress(std::min(1.0, cells_done / expected_cells));
