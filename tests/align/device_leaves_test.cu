@@ -94,6 +94,10 @@ TEST_CASE("device leaves: one box of every strip shape, one of several strips (s
   DeviceLeaves<> device(s.view(), Dna{});
   require_same_as_host(device, s, boxes, Dna{}, GapCosts{5, 2});
   CHECK(device.last_run().on_host == 2);
+  CHECK(device.last_run().packed == device.last_run().on_device);  // every box fits 16-bit lanes
+  device.set_packed(false);
+  require_same_as_host(device, s, boxes, Dna{}, GapCosts{5, 2});
+  CHECK(device.last_run().packed == 0);
 }
 
 TEST_CASE("device leaves: random boxes up to 1500 x 1500", "[gpu]") {
@@ -102,13 +106,31 @@ TEST_CASE("device leaves: random boxes up to 1500 x 1500", "[gpu]") {
     const Sequences s = make_sequences(rng, 4000, 4000, alphabet);
     const std::vector<Box> boxes = random_boxes(rng, s, 600, 1500);
     DeviceLeaves<> dna(s.view(), Dna{}), protein(s.view(), blosum62());
-    for (GapCosts gaps : kGapCosts) {
-      if (alphabet == 4)
-        require_same_as_host(dna, s, boxes, Dna{}, gaps);
-      else
-        require_same_as_host(protein, s, boxes, blosum62(), gaps);
+    for (bool packed : {true, false}) {
+      INFO((packed ? "16-bit lanes where they fit" : "32-bit lanes"));
+      dna.set_packed(packed);
+      protein.set_packed(packed);
+      for (GapCosts gaps : kGapCosts) {
+        if (alphabet == 4)
+          require_same_as_host(dna, s, boxes, Dna{}, gaps);
+        else
+          require_same_as_host(protein, s, boxes, blosum62(), gaps);
+        const auto& run = alphabet == 4 ? dna.last_run() : protein.last_run();
+        CHECK((run.packed > 0) == packed);
+      }
     }
   }
+}
+
+TEST_CASE("device leaves: boxes on both sides of the 16-bit bound, in one run", "[gpu]") {
+  // Extending a gap costs 20: boxes up to a few hundred residues a side fit 16-bit lanes, longer ones do not.
+  std::mt19937_64 rng(7);
+  const Sequences s = make_sequences(rng, 3000, 3000, 4);
+  const std::vector<Box> boxes = random_boxes(rng, s, 400, 1400);
+  DeviceLeaves<> device(s.view(), Dna{});
+  require_same_as_host(device, s, boxes, Dna{}, GapCosts{10, 20});
+  CHECK(device.last_run().packed > 50);
+  CHECK(device.last_run().packed + 50 < device.last_run().on_device);
 }
 
 TEST_CASE("device leaves: thin and flat boxes, unrelated sequences", "[gpu]") {

@@ -85,3 +85,46 @@ TEST_CASE("s8x4 device == host", "[lanes][gpu]") { compare_device_with_host<lane
 TEST_CASE("u8x4 device == host", "[lanes][gpu]") { compare_device_with_host<lanes::u8x4>(3); }
 TEST_CASE("s32 device == host", "[lanes][gpu]") { compare_device_with_host<lanes::s32>(4); }
 TEST_CASE("h16x2 device == host", "[lanes][gpu]") { compare_device_with_host<lanes::h16x2>(5); }
+
+namespace {
+
+__global__ void max_noting_first_all(const std::uint32_t* a, const std::uint32_t* b, std::uint32_t* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  bool first0 = false, first1 = false;
+  out[2 * i] = lanes::s16x2::max_noting_first(a[i], b[i], first0, first1);
+  out[2 * i + 1] = (first0 ? 1u : 0u) | (first1 ? 2u : 0u) | (lanes::s16x2::pack_low_halves(a[i], b[i]) & ~3u);
+}
+
+}  // namespace
+
+TEST_CASE("s16x2 max_noting_first and pack_low_halves: device == host", "[lanes][gpu]") {
+  const int n = 1 << 20;
+  std::mt19937_64 rng(6);
+  std::vector<std::uint32_t> a(n), b(n), out(2 * static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    a[i] = static_cast<std::uint32_t>(rng());
+    // Every fourth pair ties in a lane, so that both predicates meet a >= b with a == b.
+    b[i] = i % 4 == 0 ? (a[i] & 0xffff0000u) | (static_cast<std::uint32_t>(rng()) & 0xffffu)
+                      : (i % 4 == 1 ? (a[i] & 0xffffu) | (static_cast<std::uint32_t>(rng()) & 0xffff0000u)
+                                    : static_cast<std::uint32_t>(rng()));
+  }
+  engine::DeviceBuffer<std::uint32_t> da(n), db(n), dout(out.size());
+  da.upload(a);
+  db.upload(b);
+  max_noting_first_all<<<(n + 255) / 256, 256>>>(da.get(), db.get(), dout.get(), n);
+  CUDP_CUDA_CHECK(cudaGetLastError());
+  CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+  dout.download(out.data(), out.size());
+  CUDP_CUDA_CHECK(cudaDeviceSynchronize());
+  std::size_t mismatches = 0;
+  for (int i = 0; i < n; ++i) {
+    bool first0 = false, first1 = false;
+    const std::uint32_t max = lanes::s16x2::max_noting_first(a[i], b[i], first0, first1);
+    const std::uint32_t flags = (first0 ? 1u : 0u) | (first1 ? 2u : 0u) | (lanes::s16x2::pack_low_halves(a[i], b[i]) & ~3u);
+    if ((max != out[2 * i] || flags != out[2 * i + 1]) && mismatches++ < 5)
+      WARN("a=" << std::hex << a[i] << " b=" << b[i] << " host " << max << "/" << flags << " device " << out[2 * i]
+                << "/" << out[2 * i + 1]);
+  }
+  REQUIRE(mismatches == 0);
+}

@@ -98,6 +98,22 @@ TEST_CASE("mask_from_bits, select and splat agree lane by lane", "[lanes]") {
   REQUIRE(lanes::s8x4::extract(lanes::s8x4::splat(-5), 3) == -5);
 }
 
+TEST_CASE("s16x2 max_noting_first: the maximum, and a >= b in each lane; pack_low_halves", "[lanes]") {
+  using L = lanes::s16x2;
+  bool first0 = false, first1 = false;
+  // Lane 0: -3 against 7 (b wins); lane 1: 5 against 5 (a tie goes to a).
+  const L::word a = L::insert(L::splat(5), 0, -3), b = L::insert(L::splat(5), 0, 7);
+  const L::word m = L::max_noting_first(a, b, first0, first1);
+  REQUIRE(L::extract(m, 0) == 7);
+  REQUIRE(L::extract(m, 1) == 5);
+  REQUIRE(!first0);
+  REQUIRE(first1);
+  L::max_noting_first(L::splat(-32768), L::splat(32767), first0, first1);
+  REQUIRE((!first0 && !first1));
+  REQUIRE(L::pack_low_halves(0x1234abcdu, 0x5678ef01u) == 0xef01abcdu);
+  REQUIRE(L::extract(L::pack_low_halves(static_cast<std::uint32_t>(-9), static_cast<std::uint32_t>(4)), 0) == -9);
+}
+
 TEST_CASE("gather packs profile rows lane by lane", "[lanes]") {
   std::int16_t r0[8] = {1, 2, 3, 4, 5, 6, 7, 8}, r1[8] = {-1, -2, -3, -4, -5, -6, -7, -8};
   const std::int16_t* rows[2] = {r0, r1};

@@ -33,6 +33,7 @@
 #include "../config.hpp"
 #include "../engine/cuda_check.cuh"
 #include "../engine/device_buffer.cuh"
+#include "../lanes/s16x2.hpp"
 #include "../recurrences/gotoh.hpp"
 #include "../tiers/parallel_for.hpp"
 #include "alignment.hpp"
@@ -73,6 +74,7 @@ struct DeviceLeaf {
   std::int32_t columns = 0, rows = 0;  // both >= 1
   std::uint8_t gap_at_start = 0, gap_at_end = 0;
   std::uint8_t shape = 0;  // index of its R in the shapes
+  std::uint8_t packed = 0;  // swept in 16-bit lanes (solve_packed_leaf_on_warp)
 };
 
 // Moves of strips of 32 * R columns over `columns` x `rows` cells: every full strip holds (rows + 31) steps of 32
@@ -95,7 +97,59 @@ inline double leaf_shape_cost(int columns, int rows, int R) {
   return steps * (R + 2);
 }
 
+// The packed sweep (solve_packed_leaf_on_warp) stores the 2R moves of a lane-step in one 32-bit word.
+constexpr int packed_move_word_bytes(int) { return 4; }
+constexpr int kPackedLanes = 2 * kStripLanes;  // virtual lanes of the packed sweep
+constexpr int kWidestPackedShape = 4;          // 2R moves of 4 bits in a word
+
+// Its words over `columns` x `rows` cells: strips of 64 * R columns, every lane storing at every step, a full strip
+// taking rows + 63 steps and the last rows + active - 1.
+CUDP_HD std::int64_t packed_leaf_move_words(int columns, int rows, int R) {
+  const int strip_columns = kPackedLanes * R;
+  const int strips = (columns + strip_columns - 1) / strip_columns;
+  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
+  return (static_cast<std::int64_t>(strips - 1) * (rows + kPackedLanes - 1) + rows + last_active - 1) * kStripLanes;
+}
+
+// Entries of each of the packed sweep's two edge columns: rows 0 .. rows, and the rows past the last that lane 0
+// reads ahead while the wavefront leaves the box (up to 64).
+CUDP_HD int packed_edge_rows(int rows) { return rows + kPackedLanes + 2; }
+
+// As leaf_shape_cost for the packed sweep: a lane-step is worth R cell pairs and about 1.25 pairs of its own work
+// (sm_90 code: about 25 instructions a pair, 31 a step).
+inline double packed_leaf_shape_cost(int columns, int rows, int R) {
+  const int strip_columns = kPackedLanes * R;
+  const int strips = (columns + strip_columns - 1) / strip_columns;
+  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
+  const double steps = static_cast<double>(strips - 1) * (rows + kPackedLanes - 1) + rows + last_active - 1;
+  return steps * (R + 1.25);
+}
+
+// Whether every value the packed sweep computes inside a box stays in 16 bits, with minus infinity (-16384) below
+// all of them, so that it takes the same branches as the 32-bit sweep. Every H is at least the path down column 0
+// and along its row, -(2 open + (rows + columns) extend), and at most min(rows, columns) times the best score; E,
+// F and the sums of a cell go at most two gap costs and a substitution below that.
+inline bool packed_leaf_fits(int columns, int rows, recurrences::GapCosts gaps, int min_score, int max_score) {
+  const std::int64_t open = gaps.open, extend = gaps.extend;
+  const std::int64_t lowest = -(2 * open + (static_cast<std::int64_t>(rows) + columns) * extend) -
+                              2 * (open + extend) + std::min(min_score, 0);
+  const std::int64_t highest = static_cast<std::int64_t>(std::min(rows, columns)) * std::max(max_score, 0) +
+                               std::max(max_score, 0);
+  // The sweep reads its branches off the signs of differences, so the highest value less minus infinity's
+  // neighbours must stay in 16 bits too.
+  return extend < 4096 && open < 4096 && lowest > lanes::s16x2::neg_inf + 8 &&
+         highest + extend - lanes::s16x2::neg_inf < lanes::s16x2::max_value;
+}
+
 CUDP_HD std::int64_t leaf_op_words(int columns, int rows) { return (static_cast<std::int64_t>(columns) + rows) / 16 + 1; }
+
+// A word of shared memory at a 32-bit shared address: the packed sweep keeps its columns' addresses in the score
+// table, so that a lookup is one add and one load.
+CUDP_DEVICE std::uint32_t load_shared(std::uint32_t address) {
+  std::uint32_t v;
+  asm("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(address));
+  return v;
+}
 
 // max(a, b), and whether it is a (a >= b): one DPX instruction on sm_90.
 CUDP_DEVICE std::int32_t max_noting_first(std::int32_t a, std::int32_t b, bool& first) {
@@ -105,6 +159,67 @@ CUDP_DEVICE std::int32_t max_noting_first(std::int32_t a, std::int32_t b, bool& 
   first = a >= b;
   return first ? a : b;
 #endif
+}
+
+// The walk back, as align_full's, by the whole warp in step, from the corner (rows, columns) whose H and F the sweep
+// left in corner_h and corner_f. The lanes hold a window of the moves (kWalkRows rows by kWalkWords words of R
+// columns ending at the current cell), loaded in one round trip through `moves_at(i, g)` (the R moves of row i,
+// columns gR+1 .. gR+R, 4 bits each, as a sweep stored them), and the walk reads it by shuffles until it leaves it.
+// An aligned pair is written as such; whoever reads the answer tells matches from mismatches. A move's low two bits
+// say where H came from: 0 the diagonal, 1 E, and F when bit 1 is set (bit 0 is then free).
+template <int R, class MovesAt>
+CUDP_DEVICE void walk_leaf_moves(const DeviceLeaf& leaf, recurrences::GapCosts gaps, int rank, std::int32_t corner_h,
+                                 std::int32_t corner_f, std::int32_t* score_out, std::int32_t* count_out,
+                                 std::uint32_t* ops_out, MovesAt moves_at) {
+  static_assert(R <= 8, "R moves of 4 bits are one shuffled word");
+  constexpr int G = kStripLanes, kWalkRows = 8, kWalkWords = G / kWalkRows;
+  std::int32_t score = corner_h;
+  bool in_f = false, in_e = false;
+  if (leaf.gap_at_end && corner_f + gaps.open > score) score = corner_f + gaps.open, in_f = true;
+  int i = leaf.rows, j = leaf.columns, count = 0;
+  std::uint32_t pending = 0;
+  auto emit = [&](std::uint32_t op) {
+    pending |= op << (2 * (count % 16));
+    if (++count % 16 == 0) {
+      if (rank == 0) ops_out[count / 16 - 1] = pending;
+      pending = 0;
+    }
+  };
+  int window_i = -1, window_g = -1;  // the window's bottom row and its rightmost word (word g: columns gR+1 .. gR+R)
+  std::uint32_t window = 0;
+  while (i > 0 && j > 0) {
+    const int g = (j - 1) / R;
+    int a = window_i - i, b = window_g - g;
+    if (a < 0 || a >= kWalkRows || b < 0 || b >= kWalkWords) {
+      window_i = i, window_g = g, a = 0, b = 0;
+      const int my_i = i - rank / kWalkWords, my_g = g - rank % kWalkWords;
+      window = my_i >= 1 && my_g >= 0 ? moves_at(my_i, my_g) : 0u;
+    }
+    const std::uint32_t word = __shfl_sync(0xffffffffu, window, a * kWalkWords + b);
+    const unsigned move = (word >> (4 * (j - 1 - g * R))) & 15u;
+    if (in_e) {
+      emit(kOpInsertion);
+      --j;
+      in_e = (move & 4u) != 0;
+    } else if (in_f) {
+      emit(kOpDeletion);
+      --i;
+      in_f = (move & 8u) != 0;
+    } else if ((move & 3u) == 0) {
+      emit(kOpPair);
+      --i, --j;
+    } else {
+      in_f = (move & 2u) != 0;
+      in_e = !in_f;
+    }
+  }
+  // On the borders a gap runs to the corner (a gap along row 0 inserts, one down column 0 deletes).
+  for (; j > 0; --j) emit(kOpInsertion);
+  for (; i > 0; --i) emit(kOpDeletion);
+  if (rank != 0) return;
+  if (count % 16) ops_out[count / 16] = pending;
+  *score_out = score;
+  *count_out = count;
 }
 
 // Box `leaf` by one warp (every lane calls it). `moves` and `edges` are the warp's slot, `scores` the codes x codes
@@ -199,65 +314,200 @@ CUDP_DEVICE void solve_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* 
     base += static_cast<std::int64_t>(steps) * active;
     __syncwarp();  // the strip's moves and edge column, before the next strip or the walk reads them
   }
-  // The walk back, as align_full's, by the whole warp in step: the lanes hold a window of the moves (kWalkRows rows
-  // by kWalkWords words ending at the current cell), loaded in one round trip, and the walk reads it by shuffles
-  // until it leaves it. An aligned pair is written as such; whoever reads the answer tells matches from mismatches.
-  static_assert(sizeof(Word) <= sizeof(std::uint32_t), "a window word is one shuffle");
-  constexpr int kWalkRows = 8, kWalkWords = G / kWalkRows;
-  std::int32_t score = corner_h;
-  bool in_f = false, in_e = false;
-  if (leaf.gap_at_end && corner_f + gaps.open > score) score = corner_f + gaps.open, in_f = true;
-  int i = rows, j = columns, count = 0;
-  std::uint32_t pending = 0;
-  auto emit = [&](std::uint32_t op) {
-    pending |= op << (2 * (count % 16));
-    if (++count % 16 == 0) {
-      if (rank == 0) ops_out[count / 16 - 1] = pending;
-      pending = 0;
-    }
-  };
   const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
-  int window_i = -1, window_g = -1;  // the window's bottom row and its rightmost word (word g: columns gR+1 .. gR+R)
-  std::uint32_t window = 0;
-  while (i > 0 && j > 0) {
-    const int g = (j - 1) / R;
-    int a = window_i - i, b = window_g - g;
-    if (a < 0 || a >= kWalkRows || b < 0 || b >= kWalkWords) {
-      window_i = i, window_g = g, a = 0, b = 0;
-      const int my_i = i - rank / kWalkWords, my_g = g - rank % kWalkWords;
-      window = 0;
-      if (my_i >= 1 && my_g >= 0) {
-        const int strip = my_g / G, lane = my_g - strip * G;
-        const int active = strip + 1 < strips ? G : last_active;
-        window = words[static_cast<std::int64_t>(strip) * (rows + G - 1) * G +
-                       static_cast<std::int64_t>(my_i - 1 + lane) * active + lane];
-      }
+  walk_leaf_moves<R>(leaf, gaps, rank, corner_h, corner_f, score_out, count_out, ops_out, [&](int my_i, int my_g) {
+    const int strip = my_g / G, lane = my_g - strip * G;
+    const int active = strip + 1 < strips ? G : last_active;
+    return static_cast<std::uint32_t>(words[static_cast<std::int64_t>(strip) * (rows + G - 1) * G +
+                                            static_cast<std::int64_t>(my_i - 1 + lane) * active + lane]);
+  });
+}
+
+// The R moves of one half (0 low, 1 high) of a packed sweep's word, 4 bits a cell as solve_leaf_on_warp stores them.
+template <int R>
+CUDP_DEVICE std::uint32_t packed_moves_of(std::uint32_t w, int half) {
+  std::uint32_t out = 0;
+  CUDP_UNROLL
+  for (int r = 0; r < R; ++r) {
+    const int at = 8 * half + r;
+    out |= ((w >> (at + 8 - R)) & 1u) << (4 * r);          // the diagonal lost to E
+    out |= ((w >> (at + 16 + 8 - R)) & 1u) << (4 * r + 1);  // F won
+    out |= ((w >> (at + 4 - R)) & 1u) << (4 * r + 2);       // E extends
+    out |= ((w >> (at + 16 + 4 - R)) & 1u) << (4 * r + 3);  // F extends
+  }
+  return out;
+}
+
+// The same box in 16-bit lanes, for boxes whose scores fit them (packed_leaf_fits): each lane holds two cells a
+// column in one s16x2 word, so every cell operation does two cells. The warp is a wavefront of 64 virtual lanes
+// over strips of 64 * R columns: virtual lane v < 32 lives in the low halves of lane v, v >= 32 in the high halves
+// of lane v - 32, and virtual lane v is on row q - v + 1 at step q, as in a 64-lane warp. So the high halves run 32
+// rows behind the low ones, and what lane 31's low half hands on at step q is what lane 0's high half needs at step
+// q + 1: one rotating shuffle carries both halves' Right values. A strip's left edge comes through the warp's edge
+// column (the box's left border for the first strip), one packed (H, E) word a row.
+//
+// Each branch of a cell is the sign of a difference (a sign bit in each half), and byte permutes gather them four
+// at a time, so that a cell pair's 8 moves cost 8 instructions rather than 12 selects and merges from predicates.
+// A lane-step's word holds, in byte b, bits 8-R .. 7 from the differences D (the diagonal lost to E: byte 0 for
+// the low half, 1 for the high half) and V (F won: bytes 2 and 3), and bits 4-R .. 3 from E (E extends: bytes 0
+// and 1) and F (F extends: bytes 2 and 3), cell r at offset r (packed_moves_of unpacks them).
+//
+// Steps where every virtual lane of the strip is inside the box run unguarded; the first and last 64 or so (the
+// wavefront entering and leaving) keep each half's state where its row is outside the box. Cells past the box's
+// last column compute what they like: they only feed cells further right, and the walk never reads them. Moves are
+// stored for every lane and step, one word of 2R moves (the low halves' R, then the high halves'), so that each
+// step's stores are one coalesced row.
+template <int R>
+CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* query_all,
+                                           const std::uint8_t* target_all, const std::int32_t* scores, int codes,
+                                           recurrences::GapCosts gaps, void* moves, int2* edge_slot, int rank,
+                                           std::int32_t* score_out, std::int32_t* count_out, std::uint32_t* ops_out) {
+  using L = lanes::s16x2;
+  static_assert(R <= 4, "2R moves in a 32-bit word");
+  constexpr int G = kStripLanes, V = 2 * G, strip_columns = V * R;
+  std::uint32_t* words = static_cast<std::uint32_t*>(moves);
+  std::uint32_t* edges = reinterpret_cast<std::uint32_t*>(edge_slot);
+  const int columns = leaf.columns, rows = leaf.rows;
+  const int strips = (columns + strip_columns - 1) / strip_columns;
+  const std::uint8_t* query = query_all + leaf.query_begin;
+  const std::uint8_t* target = target_all + leaf.target_begin;
+  const int extend = gaps.extend;
+  const L::word open2 = L::splat(gaps.open + gaps.extend), extend2 = L::splat(extend);
+  const int left_open = leaf.gap_at_start ? 0 : gaps.open;
+  auto top = [&](int j) { return j == 0 ? 0 : -(gaps.open + j * extend); };
+  auto pack = [](int lo, int hi) { return L::pack_low_halves(static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)); };
+  // The left border is the first strip's edge column: H down column 0, and E as minus infinity.
+  const int edge_rows = packed_edge_rows(rows);
+  for (int i = 1 + rank; i <= rows; i += G) edges[i] = pack(-(left_open + i * extend), L::neg_inf);
+  __syncwarp();
+  const unsigned from_left = static_cast<unsigned>(rank + G - 1) % G;
+  const auto table = static_cast<std::uint32_t>(__cvta_generic_to_shared(scores));
+  const std::uint32_t row_bytes = 4 * static_cast<std::uint32_t>(codes);
+  std::int32_t corner_h = 0, corner_f = 0;
+  std::int64_t base = 0;
+  for (int strip = 0; strip < strips; ++strip) {
+    const int first = strip * strip_columns;
+    const int width = columns - first < strip_columns ? columns - first : strip_columns;
+    const int active = (width + R - 1) / R;  // virtual lanes
+    const bool has_next = strip + 1 < strips;
+    const std::uint32_t* edge_in = edges + (strip % 2) * edge_rows;
+    std::uint32_t* edge_out = edges + ((strip + 1) % 2) * edge_rows;
+    const int j_low = first + rank * R + 1, j_high = j_low + G * R;
+    L::word h[R], f[R];
+    std::uint32_t query_low[R], query_high[R];  // shared addresses of the columns' scores in row 0 of the table
+    CUDP_UNROLL
+    for (int r = 0; r < R; ++r) {
+      h[r] = pack(top(j_low + r), top(j_high + r));
+      f[r] = L::splat(L::neg_inf);
+      query_low[r] = table + 4 * (j_low + r <= columns ? query[j_low + r - 1] : 0);
+      query_high[r] = table + 4 * (j_high + r <= columns ? query[j_high + r - 1] : 0);
     }
-    const std::uint32_t word = __shfl_sync(0xffffffffu, window, a * kWalkWords + b);
-    const unsigned move = (word >> (4 * (j - 1 - g * R))) & 15u;
-    if (in_e) {
-      emit(kOpInsertion);
-      --j;
-      in_e = (move & 4u) != 0;
-    } else if (in_f) {
-      emit(kOpDeletion);
-      --i;
-      in_f = (move & 8u) != 0;
-    } else if ((move & 3u) == 0) {
-      emit(kOpPair);
-      --i, --j;
-    } else {
-      in_e = (move & 3u) == 1;
-      in_f = (move & 3u) == 2;
+    L::word diag_next = pack(top(j_low - 1), top(j_high - 1)), carry_h = 0, carry_e = L::splat(L::neg_inf);
+    // Lane 0 reads the edge column and the residues, each a row ahead; the other lanes take a row's residue from
+    // the lane on their left with the Right values (the row offsets of the table, one a half).
+    const std::uint32_t* edge_at = edge_in + 2;  // all lanes read the same words, past the last row into the padding
+    std::uint32_t edge_next = edge_in[1];
+    int next_row = rows > 1 ? 1 : 0;  // 0-based: the residue lane 0 reads at the next step
+    std::uint32_t code_next = target[0], row_offsets = 0;
+    std::uint32_t* moves_at = words + base + rank;
+    const int steps = rows + active - 1;
+    auto step = [&](int q, auto guarded) {
+      const int i_low = q - rank + 1, i_high = i_low - G;
+      const L::word rotated_h = __shfl_sync(0xffffffffu, carry_h, from_left);
+      const L::word rotated_e = __shfl_sync(0xffffffffu, carry_e, from_left);
+      const std::uint32_t edge = edge_next;
+      edge_next = *edge_at++;
+      const std::uint32_t rotated_rows = __shfl_sync(0xffffffffu, row_offsets, from_left);
+      row_offsets = rank == 0 ? __byte_perm(code_next * row_bytes, rotated_rows, 0x5410) : rotated_rows;
+      code_next = target[next_row];
+      next_row = next_row + 1 < rows ? next_row + 1 : next_row;
+      // Lane 0: its low half from the edge column, its high half from lane 31's low half.
+      const L::word in_h = rank == 0 ? __byte_perm(edge, rotated_h, 0x5410) : rotated_h;
+      const L::word in_e = rank == 0 ? __byte_perm(edge, rotated_e, 0x5432) : rotated_e;
+      L::word inside = 0xffffffffu;
+      if constexpr (decltype(guarded)::value)
+        inside = L::mask_from_bits((i_low >= 1 && i_low <= rows ? 1u : 0u) | (i_high >= 1 && i_high <= rows ? 2u : 0u));
+      L::word diag = diag_next;
+      diag_next = decltype(guarded)::value ? L::select(inside, in_h, diag_next) : in_h;
+      const std::uint32_t row_low = row_offsets & 0xffffu, row_high = row_offsets >> 16;
+      std::uint32_t lost_or_f_won = 0, extends = 0;  // the D and V bytes, the E and F bytes
+      L::word left_h = in_h, left_e = in_e;
+      CUDP_UNROLL
+      for (int r = 0; r < R; ++r) {
+        // The ties of align_full's cell, as solve_leaf_on_warp has them, in each half: a gap extends only when
+        // that is strictly better than opening (the difference open - extend is negative), H comes from E only
+        // when E beats the diagonal, from F only when F beats both.
+        const L::word e_open = L::sub(left_h, open2), e_extend = L::sub(left_e, extend2);
+        const L::word f_open = L::sub(h[r], open2), f_extend = L::sub(f[r], extend2);
+        const L::word e = L::max(e_open, e_extend), f_new = L::max(f_open, f_extend);
+        const L::word substitution =
+            L::pack_low_halves(load_shared(query_low[r] + row_low), load_shared(query_high[r] + row_high));
+        const L::word diagonal = L::add(diag, substitution);
+        const L::word from_e = L::max(diagonal, e), v = L::max(from_e, f_new);
+        // Sign bits (bits 15 and 31) of D and V, then of E and F, into the top bits of the four bytes.
+        const std::uint32_t dv = __byte_perm(L::sub(diagonal, e), L::sub(from_e, f_new), 0x7531);
+        const std::uint32_t ef = __byte_perm(L::sub(e_open, e_extend), L::sub(f_open, f_extend), 0x7531);
+        lost_or_f_won |= (dv >> (R - 1 - r)) & (0x80808080u >> (R - 1 - r));
+        extends |= (ef >> (R - 1 - r)) & (0x80808080u >> (R - 1 - r));
+        diag = h[r];
+        if constexpr (decltype(guarded)::value) {
+          h[r] = L::select(inside, v, h[r]);
+          f[r] = L::select(inside, f_new, f[r]);
+        } else {
+          h[r] = v;
+          f[r] = f_new;
+        }
+        left_h = v;
+        left_e = e;
+      }
+      carry_h = left_h, carry_e = left_e;
+      *moves_at = lost_or_f_won | (extends >> 4);
+      moves_at += G;
+      if (has_next && rank == G - 1 && i_high >= 1 && i_high <= rows) edge_out[i_high] = __byte_perm(left_h, left_e, 0x7632);
+    };
+    // Unguarded from the step where the last active virtual lane enters the box to the one where lane 0 leaves it.
+    const int enter = active - 1 < steps ? active - 1 : steps;
+    const int leave = rows > enter ? rows : enter;
+    int q = 0;
+    for (; q < enter; ++q) step(q, std::true_type{});
+#pragma unroll 2
+    for (; q < leave; ++q) step(q, std::false_type{});
+    for (; q < steps; ++q) step(q, std::true_type{});
+    if (!has_next) {
+      const int last = columns - 1 - first;  // the corner column within the strip
+      const int v = last / R, owner = v % G;
+      L::word mine_h = 0, mine_f = 0;
+      CUDP_UNROLL
+      for (int r = 0; r < R; ++r)
+        if (r == last % R) mine_h = h[r], mine_f = f[r];
+      corner_h = L::extract(__shfl_sync(0xffffffffu, mine_h, owner), v / G);
+      corner_f = L::extract(__shfl_sync(0xffffffffu, mine_f, owner), v / G);
+    }
+    base += static_cast<std::int64_t>(steps) * G;
+    __syncwarp();  // the strip's moves and edge column, before the next strip or the walk reads them
+  }
+  walk_leaf_moves<R>(leaf, gaps, rank, corner_h, corner_f, score_out, count_out, ops_out, [&](int my_i, int my_g) {
+    const int strip = my_g / V, v = my_g - strip * V;
+    const std::uint32_t w = words[static_cast<std::int64_t>(strip) * (rows + V - 1) * G +
+                                  static_cast<std::int64_t>(my_i - 1 + v) * G + v % G];
+    return packed_moves_of<R>(w, v / G);
+  });
+}
+
+// Box `leaf` by one warp, packed when the host says it fits 16-bit lanes and its strips have a packed sweep.
+template <int R>
+CUDP_DEVICE void solve_leaf_of_width(const DeviceLeaf& leaf, const std::uint8_t* query, const std::uint8_t* target,
+                                     const std::int32_t* scores, int codes, recurrences::GapCosts gaps, void* moves,
+                                     int2* edges, int rank, std::int32_t* score_out, std::int32_t* count_out,
+                                     std::uint32_t* ops_out) {
+  if constexpr (R <= kWidestPackedShape) {
+    if (leaf.packed) {
+      solve_packed_leaf_on_warp<R>(leaf, query, target, scores, codes, gaps, moves, edges, rank, score_out, count_out,
+                                   ops_out);
+      return;
     }
   }
-  // On the borders a gap runs to the corner (a gap along row 0 inserts, one down column 0 deletes).
-  for (; j > 0; --j) emit(kOpInsertion);
-  for (; i > 0; --i) emit(kOpDeletion);
-  if (rank != 0) return;
-  if (count % 16) ops_out[count / 16] = pending;
-  *score_out = score;
-  *count_out = count;
+  solve_leaf_on_warp<R>(leaf, query, target, scores, codes, gaps, moves, edges, rank, score_out, count_out, ops_out);
 }
 
 template <int... Rs>
@@ -280,8 +530,8 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
     if (ticket >= count) break;
     const DeviceLeaf leaf = leaves[ticket];
     int k = 0;
-    ((leaf.shape == k++ ? solve_leaf_on_warp<Rs>(leaf, query, target, scores, codes, gaps, my_moves, my_edges, rank,
-                                         scores_out + ticket, counts_out + ticket, ops_out + leaf.ops)
+    ((leaf.shape == k++ ? solve_leaf_of_width<Rs>(leaf, query, target, scores, codes, gaps, my_moves, my_edges, rank,
+                                                  scores_out + ticket, counts_out + ticket, ops_out + leaf.ops)
                         : void()),
      ...);
   }
@@ -291,6 +541,7 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
 
 struct LeafRunStats {
   std::size_t on_device = 0, on_host = 0;  // leaves
+  std::size_t packed = 0;                  // of the device leaves, those swept in 16-bit lanes
   double cells = 0;                        // sum of rows x columns of the device leaves
   std::size_t device_bytes = 0;            // slots, descriptors and answers (sequences not included)
   int warps = 0;                           // the persistent grid
@@ -322,6 +573,11 @@ class DeviceLeaves<StripShapes<Rs...>> {
     std::vector<std::int32_t> table;
     detail::tabulate_substitutions<GlobalS32>(matrix, codes_, recurrences::GapCosts{}, table);
     matrix_.upload(table, stream_);
+    for (int a = 0; a < codes_; ++a)  // the range of the scores the pair's residues can meet
+      for (int b = 0; b < codes_; ++b) {
+        min_score_ = std::min(min_score_, table[static_cast<std::size_t>(a) * codes_ + b]);
+        max_score_ = std::max(max_score_, table[static_cast<std::size_t>(a) * codes_ + b]);
+      }
     host_leaf_ = [matrix, pair](const Box& b, recurrences::GapCosts gaps) {
       return detail::solve_leaf(pair, b, matrix, gaps);
     };
@@ -341,6 +597,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
   // the host. The memory budget (default: most of the free memory) bounds slots x warps.
   void set_slot_limit(std::size_t bytes) { slot_limit_ = bytes; }
   void set_memory_budget(std::size_t bytes) { budget_ = bytes; }
+  // Whether boxes whose scores fit 16 bits are swept two cells a word (the default), or every box in 32-bit lanes.
+  void set_packed(bool packed) { packed_ = packed; }
   const LeafRunStats& last_run() const { return stats_; }
 
   // out[k] = the global alignment of box leaves[k] (score and edits; the ranges are left as they are), as
@@ -360,16 +618,21 @@ class DeviceLeaves<StripShapes<Rs...>> {
         host.push_back(k);
         continue;
       }
-      const int shape = shape_of(b.columns(), b.rows()), R = Shapes::widths[shape];
-      const std::size_t need = move_bytes(b.columns(), b.rows(), R);
+      const bool packed = packed_ && has_packed_shape() &&
+                          detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
+      const int shape = shape_of(b.columns(), b.rows(), packed), R = Shapes::widths[shape];
+      const std::size_t need = move_bytes(b.columns(), b.rows(), R, packed);
       if (need > slot_limit_) {
         host.push_back(k);
         continue;
       }
-      shapes_[k] = static_cast<std::uint8_t>(shape);
+      shapes_[k] = static_cast<std::uint8_t>(shape | (packed ? kPackedFlag : 0));
       device.push_back(k);
+      stats_.packed += packed;
       slot_bytes = std::max(slot_bytes, need);
-      if (b.columns() > kStripLanes * R)  // several strips
+      if (packed)  // the packed sweep's left border and strip edges: two columns of packed words
+        edge_slot = std::max<std::size_t>(edge_slot, static_cast<std::size_t>(detail::packed_edge_rows(b.rows())));
+      else if (b.columns() > kStripLanes * R)  // several strips
         edge_slot = std::max<std::size_t>(edge_slot, 2 * (static_cast<std::size_t>(b.rows()) + 1));
     }
     stats_.on_device = device.size();
@@ -386,19 +649,31 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
  private:
   static constexpr int kStripLanes = detail::kStripLanes;
-  static int shape_of(int columns, int rows) {
-    int best = 0;
-    double best_cost = detail::leaf_shape_cost(columns, rows, Shapes::widths[0]);
-    for (int k = 1; k < Shapes::count; ++k) {
-      const double cost = detail::leaf_shape_cost(columns, rows, Shapes::widths[k]);
-      if (cost < best_cost) best = k, best_cost = cost;
+  static constexpr std::uint8_t kPackedFlag = 0x80;  // in shapes_, beside the shape's index
+  static double shape_cost(int columns, int rows, int R, bool packed) {
+    return packed ? detail::packed_leaf_shape_cost(columns, rows, R) : detail::leaf_shape_cost(columns, rows, R);
+  }
+  // The cheapest shape for the box; a packed box takes one of the widths the packed sweep has.
+  static int shape_of(int columns, int rows, bool packed) {
+    int best = -1;
+    double best_cost = 0;
+    for (int k = 0; k < Shapes::count; ++k) {
+      if (packed && Shapes::widths[k] > detail::kWidestPackedShape) continue;
+      const double cost = shape_cost(columns, rows, Shapes::widths[k], packed);
+      if (best < 0 || cost < best_cost) best = k, best_cost = cost;
     }
     return best;
   }
-  static std::size_t move_bytes(int columns, int rows, int R) {
-    const auto word = static_cast<std::size_t>(detail::move_word_bytes(R));
-    // Slots are 16-byte aligned.
-    return (static_cast<std::size_t>(detail::leaf_move_words(columns, rows, R)) * word + 15) / 16 * 16;
+  static bool has_packed_shape() {
+    for (int k = 0; k < Shapes::count; ++k)
+      if (Shapes::widths[k] <= detail::kWidestPackedShape) return true;
+    return false;
+  }
+  static std::size_t move_bytes(int columns, int rows, int R, bool packed) {
+    const std::size_t bytes =
+        packed ? static_cast<std::size_t>(detail::packed_leaf_move_words(columns, rows, R)) * detail::packed_move_word_bytes(R)
+               : static_cast<std::size_t>(detail::leaf_move_words(columns, rows, R)) * detail::move_word_bytes(R);
+    return (bytes + 15) / 16 * 16;  // slots are 16-byte aligned
   }
 
   void run_device(const std::vector<Box>& leaves, const std::vector<std::size_t>& device, recurrences::GapCosts gaps,
@@ -453,7 +728,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
       d.rows = b.rows();
       d.gap_at_start = b.gap_continues_at_start;
       d.gap_at_end = b.gap_continues_at_end;
-      d.shape = shapes_[order[t]];
+      d.shape = shapes_[order[t]] & ~kPackedFlag;
+      d.packed = (shapes_[order[t]] & kPackedFlag) != 0;
       d.ops = op_words;
       op_words += detail::leaf_op_words(d.columns, d.rows);
       stats_.cells += static_cast<double>(d.rows) * d.columns;
@@ -576,6 +852,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
   std::vector<std::uint8_t> shapes_;  // per box of the run
   engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_;
   engine::PinnedBuffer<std::uint32_t> ops_host_;
+  std::int32_t min_score_ = 0, max_score_ = 0;
+  bool packed_ = true;
   std::size_t slot_limit_ = std::size_t{4} << 20;
   std::size_t budget_ = 0;
   int resident_blocks_ = 0;

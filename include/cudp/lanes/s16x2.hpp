@@ -122,6 +122,25 @@ struct s16x2 {
     return model::map(a, b, 0, [](int x, int y, int) { return x > y ? -1 : 0; });
 #endif
   }
+  // max(a, b) in each lane, and whether a won (a >= b) in lane 0 and lane 1: one DPX instruction on sm_90, where
+  // the two predicates come with the maximum rather than from a second comparison.
+  CUDP_HD static word max_noting_first(word a, word b, bool& first0, bool& first1) {
+#if CUDP_DEVICE_PASS
+    return __vibmax_s16x2(a, b, &first1, &first0);
+#else
+    first0 = extract(a, 0) >= extract(b, 0);
+    first1 = extract(a, 1) >= extract(b, 1);
+    return max(a, b);
+#endif
+  }
+  // Lane 0 from the low 16 bits of x, lane 1 from the low 16 bits of y (one byte permute).
+  CUDP_HD static word pack_low_halves(std::uint32_t x, std::uint32_t y) {
+#if CUDP_DEVICE_PASS
+    return __byte_perm(x, y, 0x5410);
+#else
+    return (x & 0xffffu) | (y << 16);
+#endif
+  }
   CUDP_HD static bool any_greater(word a, word b) { return gt_mask(a, b) != 0u; }
   // All-ones in the lanes whose bit is set in `bits` (bit k selects lane k).
   CUDP_HD static word mask_from_bits(unsigned bits) { return ((bits & 1u) ? 0xffffu : 0u) | ((bits & 2u) ? 0xffff0000u : 0u); }
