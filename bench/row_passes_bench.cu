@@ -325,6 +325,40 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
               device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,
               l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0, l.chunks,
               l.prepare_ms, l.wait_ms, l.read_ms, l.on_host);
+  {
+    // Where the time outside the passes and the leaves goes: align_batch_linear_space's steps one by one, warm.
+    auto t = std::chrono::steady_clock::now();
+    align::detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const align::SequencePair&) {});
+    const double check_ms = 1e3 * seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    std::vector<align::Box> boxes;
+    std::vector<long> located;
+    align::detail::locate_boxes(mode, batch, gaps, options.threads, locator, boxes, located);
+    const double ends_ms = 1e3 * seconds_since(t);
+    level_seconds = leaf_seconds = 0;
+    t = std::chrono::steady_clock::now();
+    std::vector<align::Alignment> out = align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver);
+    const double boxes_ms = 1e3 * seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    tiers::parallel_for(
+        out.size(), options.threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          align::Alignment& a = out[k];
+          a.query_begin -= batch.query_base(k);
+          a.query_end -= batch.query_base(k);
+          a.target_begin -= batch.target_base(k);
+          a.target_end -= batch.target_base(k);
+          align::detail::check_alignment(a, mode, a.score, batch.pair(k), matrix, gaps);
+        });
+    const double rescore_ms = 1e3 * seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    out = {};
+    const double free_ms = 1e3 * seconds_since(t);
+    std::printf("  steps: 32-bit check %.1f ms, ends %.1f ms, boxes %.1f ms (levels %.1f ms, leaves %.1f ms, the rest "
+                "%.1f ms), rescoring %.1f ms; freeing the alignments %.1f ms\n",
+                check_ms, ends_ms, boxes_ms, 1e3 * level_seconds, 1e3 * leaf_seconds,
+                boxes_ms - 1e3 * (level_seconds + leaf_seconds), rescore_ms, free_ms);
+  }
   if (options.checkpoint_cells > 0)
     std::printf("  checkpoints (boxes from %.3g cells, %d rows apart at least, %d at most, %zu MiB at once): halves "
                 "keeping rows %.3f s, %d window calls %.3f s, other levels %.3f s\n",

@@ -56,7 +56,9 @@ constexpr int kLeafBlockThreads = 128;
 // Six blocks of 128 threads an SM (80 registers, no spills); 7 and 8 (72 and 64 registers, with spills) ran no
 // faster on an H100 (bench/RESULTS.md, 2026-11-24).
 constexpr int kLeafBlocksPerSm = 6;
-constexpr std::size_t kLeafChunks = 4;  // at most this many launches a run, each at least four leaves a warp
+// At most this many launches a run, each at least four leaves a warp: eight launches of the 100,000-pair protein
+// batch took 35.7 ms against 33.6 for four, and hid no more of the reading (bench/RESULTS.md, 2026-12-01).
+constexpr std::size_t kLeafChunks = 4;
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
 // The 2-bit operation codes of the answers.
 constexpr std::uint32_t kOpPair = 0, kOpInsertion = 1, kOpDeletion = 2;
@@ -609,31 +611,40 @@ class DeviceLeaves<StripShapes<Rs...>> {
     std::vector<std::size_t> device, host;
     std::size_t slot_bytes = 0, edge_slot = 0;
     shapes_.resize(leaves.size());
+    needs_.resize(leaves.size());
+    // Each box's lanes, shape and moves on the host threads, then the lists.
+    constexpr std::size_t kOnHost = 0;
+    tiers::parallel_for(
+        leaves.size(), threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          const Box& b = leaves[k];
+          if (b.query_begin < 0 || b.target_begin < 0 || b.query_end > pair_.query_length ||
+              b.target_end > pair_.target_length || b.columns() < 0 || b.rows() < 0)
+            throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
+          needs_[k] = kOnHost;
+          if (b.columns() == 0 || b.rows() == 0) return;
+          const bool packed = packed_ && has_packed_shape() &&
+                              detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
+          const int shape = shape_of(b.columns(), b.rows(), packed);
+          const std::size_t need = move_bytes(b.columns(), b.rows(), Shapes::widths[shape], packed);
+          if (need > slot_limit_) return;
+          shapes_[k] = static_cast<std::uint8_t>(shape | (packed ? kPackedFlag : 0));
+          needs_[k] = need;
+        });
     for (std::size_t k = 0; k < leaves.size(); ++k) {
+      if (needs_[k] == kOnHost) {
+        host.push_back(k);
+        continue;
+      }
       const Box& b = leaves[k];
-      if (b.query_begin < 0 || b.target_begin < 0 || b.query_end > pair_.query_length ||
-          b.target_end > pair_.target_length || b.columns() < 0 || b.rows() < 0)
-        throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
-      if (b.columns() == 0 || b.rows() == 0) {
-        host.push_back(k);
-        continue;
-      }
-      const bool packed = packed_ && has_packed_shape() &&
-                          detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
-      const int shape = shape_of(b.columns(), b.rows(), packed), R = Shapes::widths[shape];
-      const std::size_t need = move_bytes(b.columns(), b.rows(), R, packed);
-      if (need > slot_limit_) {
-        host.push_back(k);
-        continue;
-      }
-      shapes_[k] = static_cast<std::uint8_t>(shape | (packed ? kPackedFlag : 0));
       device.push_back(k);
-      stats_.packed += packed;
-      slot_bytes = std::max(slot_bytes, need);
-      if (packed)  // the packed sweep's left border and strip edges: two columns of packed words
+      slot_bytes = std::max(slot_bytes, needs_[k]);
+      if (shapes_[k] & kPackedFlag) {  // the packed sweep's left border and strip edges: two columns of packed words
+        ++stats_.packed;
         edge_slot = std::max<std::size_t>(edge_slot, static_cast<std::size_t>(detail::packed_edge_rows(b.rows())));
-      else if (b.columns() > kStripLanes * R)  // several strips
+      } else if (b.columns() > kStripLanes * Shapes::widths[shapes_[k]]) {  // several strips
         edge_slot = std::max<std::size_t>(edge_slot, 2 * (static_cast<std::size_t>(b.rows()) + 1));
+      }
     }
     stats_.on_device = device.size();
     stats_.on_host = host.size();
@@ -703,7 +714,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
     // The run in chunks of whole grids' worth, so that the host reads one chunk's answers while the next computes:
     // chunk c takes every chunks-th leaf of the longest-first order, so that each is longest first too and its
-    // launch ends on short leaves.
+    // launch ends on short leaves. (Shrinking shares, so that the last chunk's reading is short, do not pay while
+    // reading a chunk takes about as long as computing it.)
     const std::size_t chunks = std::clamp<std::size_t>(count / (4 * warps), 1, kChunks);
     stats_.chunks = static_cast<int>(chunks);
     const std::vector<std::size_t> longest = detail::longest_first(count, [&](std::size_t k) {
@@ -850,6 +862,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
   engine::DeviceBuffer<std::uint32_t> ops_;
   std::vector<detail::DeviceLeaf> host_leaves_;
   std::vector<std::uint8_t> shapes_;  // per box of the run
+  std::vector<std::size_t> needs_;    // per box of the run: bytes of moves, 0 for the host
   engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_;
   engine::PinnedBuffer<std::uint32_t> ops_host_;
   std::int32_t min_score_ = 0, max_score_ = 0;

