@@ -30,3 +30,22 @@ TEST_CASE("parallel_for: a body's exception reaches the caller and stops the han
     CHECK(done < 100000 - 1);
   }
 }
+
+TEST_CASE("parallel_for_small_items: every item exactly once, in runs, with each thread's scratch", "[tiers][host]") {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{1000}, std::size_t{100003}})
+    for (int threads : {0, 1, 3, 64}) {
+      INFO(n << " items, " << threads << " threads");
+      std::vector<std::atomic<int>> visits(n);
+      std::atomic<int> scratches{0};
+      cudp::tiers::parallel_for_small_items(
+          n, threads, [&] { return ++scratches; }, [&](int, std::size_t i) { ++visits[i]; });
+      for (auto& v : visits) REQUIRE(v == 1);
+      CHECK(scratches <= (threads == 0 ? 1 << 20 : threads));
+    }
+  REQUIRE_THROWS_WITH(cudp::tiers::parallel_for_small_items(
+                          100000, 4, [] { return 0; },
+                          [&](int, std::size_t i) {
+                            if (i == 77) throw std::runtime_error("item 77");
+                          }),
+                      "item 77");
+}

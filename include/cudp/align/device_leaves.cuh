@@ -79,24 +79,34 @@ struct DeviceLeaf {
   std::uint8_t packed = 0;  // swept in 16-bit lanes (solve_packed_leaf_on_warp)
 };
 
+// A sweep of `columns` in strips of `lanes` * R columns, `lanes` lanes of R columns each: its strips, the active
+// lanes of the last one, and its lane-steps over `rows` rows (a full strip takes rows + lanes - 1 steps, the last
+// rows + last_active - 1).
+struct StripSweep {
+  int strips = 0, last_active = 0;
+  std::int64_t steps = 0;
+};
+CUDP_HD StripSweep strip_sweep(int columns, int rows, int R, int lanes) {
+  StripSweep s;
+  const int strip_columns = lanes * R;
+  s.strips = (columns + strip_columns - 1) / strip_columns;
+  s.last_active = (columns - (s.strips - 1) * strip_columns + R - 1) / R;
+  s.steps = static_cast<std::int64_t>(s.strips - 1) * (rows + lanes - 1) + rows + s.last_active - 1;
+  return s;
+}
+
 // Moves of strips of 32 * R columns over `columns` x `rows` cells: every full strip holds (rows + 31) steps of 32
 // words, the last (rows + active - 1) steps of `active` words.
 CUDP_HD std::int64_t leaf_move_words(int columns, int rows, int R) {
-  const int strip_columns = kStripLanes * R;
-  const int strips = (columns + strip_columns - 1) / strip_columns;
-  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
-  return static_cast<std::int64_t>(strips - 1) * (rows + kStripLanes - 1) * kStripLanes +
-         static_cast<std::int64_t>(rows + last_active - 1) * last_active;
+  const StripSweep s = strip_sweep(columns, rows, R, kStripLanes);
+  return static_cast<std::int64_t>(s.strips - 1) * (rows + kStripLanes - 1) * kStripLanes +
+         static_cast<std::int64_t>(rows + s.last_active - 1) * s.last_active;
 }
 
 // The time of a box swept in strips of R columns per lane: its lane-steps, each worth R cells plus the step's own
 // work (shuffles, stores, the row's residue), about two cells' worth.
 inline double leaf_shape_cost(int columns, int rows, int R) {
-  const int strip_columns = kStripLanes * R;
-  const int strips = (columns + strip_columns - 1) / strip_columns;
-  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
-  const double steps = static_cast<double>(strips - 1) * (rows + kStripLanes - 1) + rows + last_active - 1;
-  return steps * (R + 2);
+  return static_cast<double>(strip_sweep(columns, rows, R, kStripLanes).steps) * (R + 2);
 }
 
 // The packed sweep (solve_packed_leaf_on_warp) stores the 2R moves of a lane-step in one 32-bit word.
@@ -104,13 +114,9 @@ constexpr int packed_move_word_bytes(int) { return 4; }
 constexpr int kPackedLanes = 2 * kStripLanes;  // virtual lanes of the packed sweep
 constexpr int kWidestPackedShape = 4;          // 2R moves of 4 bits in a word
 
-// Its words over `columns` x `rows` cells: strips of 64 * R columns, every lane storing at every step, a full strip
-// taking rows + 63 steps and the last rows + active - 1.
+// Its words over `columns` x `rows` cells: strips of 64 * R columns, every lane storing at every step.
 CUDP_HD std::int64_t packed_leaf_move_words(int columns, int rows, int R) {
-  const int strip_columns = kPackedLanes * R;
-  const int strips = (columns + strip_columns - 1) / strip_columns;
-  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
-  return (static_cast<std::int64_t>(strips - 1) * (rows + kPackedLanes - 1) + rows + last_active - 1) * kStripLanes;
+  return strip_sweep(columns, rows, R, kPackedLanes).steps * kStripLanes;
 }
 
 // Entries of each of the packed sweep's two edge columns: rows 0 .. rows, and the rows past the last that lane 0
@@ -120,11 +126,7 @@ CUDP_HD int packed_edge_rows(int rows) { return rows + kPackedLanes + 2; }
 // As leaf_shape_cost for the packed sweep: a lane-step is worth R cell pairs and about 1.25 pairs of its own work
 // (sm_90 code: about 25 instructions a pair, 31 a step).
 inline double packed_leaf_shape_cost(int columns, int rows, int R) {
-  const int strip_columns = kPackedLanes * R;
-  const int strips = (columns + strip_columns - 1) / strip_columns;
-  const int last_active = (columns - (strips - 1) * strip_columns + R - 1) / R;
-  const double steps = static_cast<double>(strips - 1) * (rows + kPackedLanes - 1) + rows + last_active - 1;
-  return steps * (R + 1.25);
+  return static_cast<double>(strip_sweep(columns, rows, R, kPackedLanes).steps) * (R + 1.25);
 }
 
 // Whether every value the packed sweep computes inside a box stays in 16 bits, with minus infinity (-16384) below
@@ -614,7 +616,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     needs_.resize(leaves.size());
     // Each box's lanes, shape and moves on the host threads, then the lists.
     constexpr std::size_t kOnHost = 0;
-    tiers::parallel_for(
+    tiers::parallel_for_small_items(
         leaves.size(), threads, [] { return 0; },
         [&](int, std::size_t k) {
           const Box& b = leaves[k];
@@ -787,7 +789,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
       arrived[c]->synchronize();
       stats_.wait_ms += milliseconds_since(waiting);
       const auto reading = std::chrono::steady_clock::now();
-      tiers::parallel_for(
+      tiers::parallel_for_small_items(
           chunk_begin[c + 1] - chunk_begin[c], threads, [] { return 0; },
           [&](int, std::size_t k) {
             const std::size_t t = chunk_begin[c] + k;

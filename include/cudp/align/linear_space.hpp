@@ -367,7 +367,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
     if (passes.size() < 4096) {
       for (std::size_t k = 0; k < passes.size(); ++k) step(k);
     } else {
-      tiers::parallel_for(
+      tiers::parallel_for_small_items(
           passes.size(), threads, [] { return 0; }, [&](int, std::size_t k) { step(k); });
     }
     if (missed_the_score)
@@ -382,7 +382,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
                          static_cast<std::size_t>(chains[2 * k].found + chains[2 * k + 1].found);
   parts.clear();
   parts.resize(parts_begin[count]);
-  tiers::parallel_for(
+  tiers::parallel_for_small_items(
       count, threads, [] { return 0; },
       [&](int, std::size_t k) {
         const std::size_t owner = boxes[k].piece->owner;
@@ -571,7 +571,7 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   std::vector<std::size_t> first(boxes.size() + 1, pieces.size());  // box k's pieces: [first[k], first[k + 1])
   for (std::size_t p = pieces.size(); p-- > 0;) first[pieces[p].owner] = p;
   for (std::size_t k = boxes.size(); k-- > 0;) first[k] = std::min(first[k], first[k + 1]);
-  tiers::parallel_for(
+  tiers::parallel_for_small_items(
       boxes.size(), options.threads, [] { return 0; },
       [&](int, std::size_t k) {
         std::vector<EditRun>& edits = out[k].edits;
@@ -699,7 +699,7 @@ class PairBatch {
     constexpr std::size_t kBlock = std::size_t{1} << 20;
     const std::size_t query_blocks = (query_.size() + kBlock - 1) / kBlock;
     const std::size_t target_blocks = (target_.size() + kBlock - 1) / kBlock;
-    tiers::parallel_for(
+    tiers::parallel_for_small_items(
         queries.size(), 0, [] { return 0; },
         [&](int, std::size_t k) {
           if (queries[k].length > 0) std::memcpy(query_.data() + query_base_[k], queries[k].data, queries[k].length);
@@ -777,7 +777,7 @@ void for_each_checked_pair(const PairBatch& batch, const Matrix& matrix, recurre
                            Body body) {
   int whole_max = 0, whole_min = 0;
   const bool whole_known = WholeMatrixRange<Matrix>::known(matrix, whole_max, whole_min);
-  tiers::parallel_for(
+  tiers::parallel_for_small_items(
       batch.size(), threads, [] { return ScoreRangeCache{}; },
       [&](ScoreRangeCache& ranges, std::size_t k) {
         const SequencePair p = batch.pair(k);
@@ -849,7 +849,7 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
     located[k] = e.score;
     boxes[k] = Box{e.query_end - b.query_end, e.query_end, e.target_end - b.target_end, e.target_end, false, false};
   }
-  tiers::parallel_for(
+  tiers::parallel_for_small_items(
       batch.size(), threads, [] { return 0; },
       [&](int, std::size_t k) {
         Box& box = boxes[k];
@@ -878,7 +878,7 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   detail::locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
   std::vector<Alignment> out =
       align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
-  tiers::parallel_for(
+  tiers::parallel_for_small_items(
       out.size(), options.threads, [] { return 0; },
       [&](int, std::size_t k) {
         Alignment& a = out[k];
