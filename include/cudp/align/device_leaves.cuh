@@ -351,7 +351,8 @@ CUDP_DEVICE std::uint32_t packed_moves_of(std::uint32_t w, int half) {
 // column (the box's left border for the first strip), one packed (H, E) word a row.
 //
 // Each branch of a cell is the sign of a difference (a sign bit in each half), and byte permutes gather them four
-// at a time, so that a cell pair's 8 moves cost 8 instructions rather than 12 selects and merges from predicates.
+// at a time, so that a cell pair's 8 moves cost about 10 instructions rather than the 15 selects and merges that
+// predicates took.
 // A lane-step's word holds, in byte b, bits 8-R .. 7 from the differences D (the diagonal lost to E: byte 0 for
 // the low half, 1 for the high half) and V (F won: bytes 2 and 3), and bits 4-R .. 3 from E (E extends: bytes 0
 // and 1) and F (F extends: bytes 2 and 3), cell r at offset r (packed_moves_of unpacks them).
@@ -359,8 +360,7 @@ CUDP_DEVICE std::uint32_t packed_moves_of(std::uint32_t w, int half) {
 // Steps where every virtual lane of the strip is inside the box run unguarded; the first and last 64 or so (the
 // wavefront entering and leaving) keep each half's state where its row is outside the box. Cells past the box's
 // last column compute what they like: they only feed cells further right, and the walk never reads them. Moves are
-// stored for every lane and step, one word of 2R moves (the low halves' R, then the high halves'), so that each
-// step's stores are one coalesced row.
+// stored for every lane and step, one word a lane, so that each step's stores are one coalesced row.
 template <int R>
 CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::uint8_t* query_all,
                                            const std::uint8_t* target_all, const std::int32_t* scores, int codes,
@@ -716,7 +716,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
     // The run in chunks of whole grids' worth, so that the host reads one chunk's answers while the next computes:
     // chunk c takes every chunks-th leaf of the longest-first order, so that each is longest first too and its
-    // launch ends on short leaves. (Shrinking shares, so that the last chunk's reading is short, do not pay while
+    // launch ends on short leaves. (Shrinking shares, so that the last chunk's reading is short, would not pay while
     // reading a chunk takes about as long as computing it.)
     const std::size_t chunks = std::clamp<std::size_t>(count / (4 * warps), 1, kChunks);
     stats_.chunks = static_cast<int>(chunks);
