@@ -340,16 +340,7 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
     std::vector<align::Alignment> out = align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver);
     const double boxes_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
-    tiers::parallel_for(
-        out.size(), options.threads, [] { return 0; },
-        [&](int, std::size_t k) {
-          align::Alignment& a = out[k];
-          a.query_begin -= batch.query_base(k);
-          a.query_end -= batch.query_base(k);
-          a.target_begin -= batch.target_base(k);
-          a.target_end -= batch.target_base(k);
-          align::detail::check_alignment(a, mode, a.score, batch.pair(k), matrix, gaps);
-        });
+    align::detail::place_and_check(mode, batch, located, matrix, gaps, options.threads, out);
     const double rescore_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
     out = {};

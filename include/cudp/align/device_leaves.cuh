@@ -625,7 +625,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
             throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
           needs_[k] = kOnHost;
           if (b.columns() == 0 || b.rows() == 0) return;
-          const bool packed = packed_ && has_packed_shape() &&
+          const bool packed = packed_ && kHasPackedShape &&
                               detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
           const int shape = shape_of(b.columns(), b.rows(), packed);
           const std::size_t need = move_bytes(b.columns(), b.rows(), Shapes::widths[shape], packed);
@@ -677,11 +677,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     }
     return best;
   }
-  static bool has_packed_shape() {
-    for (int k = 0; k < Shapes::count; ++k)
-      if (Shapes::widths[k] <= detail::kWidestPackedShape) return true;
-    return false;
-  }
+  static constexpr bool kHasPackedShape = ((Rs <= detail::kWidestPackedShape) || ...);
   static std::size_t move_bytes(int columns, int rows, int R, bool packed) {
     const std::size_t bytes =
         packed ? static_cast<std::size_t>(detail::packed_leaf_move_words(columns, rows, R)) * detail::packed_move_word_bytes(R)

@@ -860,6 +860,31 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
       });
 }
 
+
+// The last step of align_batch_linear_space: each pair's alignment `out[k]` (from align_boxes_linear_space, in the
+// batch's coordinates) moved to the pair's own, or made the empty one where a local or semi-global pair had nothing
+// to align, and checked (check_alignment) against what its ends were located with.
+template <class Matrix>
+void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const std::vector<long>& located,
+                     const Matrix& matrix, recurrences::GapCosts gaps, int threads, std::vector<Alignment>& out) {
+  using recurrences::AlignMode;
+  tiers::parallel_for_small_items(
+      out.size(), threads, [] { return 0; },
+      [&](int, std::size_t k) {
+        Alignment& a = out[k];
+        if (mode != AlignMode::Global && a.edits.empty()) {  // nothing to align: the empty alignment
+          a = Alignment{};
+          a.score = located[k];
+        } else {
+          a.query_begin -= batch.query_base(k);
+          a.query_end -= batch.query_base(k);
+          a.target_begin -= batch.target_base(k);
+          a.target_end -= batch.target_base(k);
+        }
+        check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], batch.pair(k), matrix, gaps);
+      });
+}
+
 }  // namespace detail
 
 // The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one: ends
@@ -878,22 +903,7 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   detail::locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
   std::vector<Alignment> out =
       align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
-  tiers::parallel_for_small_items(
-      out.size(), options.threads, [] { return 0; },
-      [&](int, std::size_t k) {
-        Alignment& a = out[k];
-        if (mode != AlignMode::Global && a.edits.empty()) {  // nothing to align: the empty alignment
-          a = Alignment{};
-          a.score = located[k];
-        } else {
-          a.query_begin -= batch.query_base(k);
-          a.query_end -= batch.query_base(k);
-          a.target_begin -= batch.target_base(k);
-          a.target_end -= batch.target_base(k);
-        }
-        const SequencePair p = batch.pair(k);
-        detail::check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], p, matrix, gaps);
-      });
+  detail::place_and_check(mode, batch, located, matrix, gaps, options.threads, out);
   return out;
 }
 
