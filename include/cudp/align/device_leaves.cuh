@@ -11,7 +11,8 @@
 // strip's moves are laid out step by step, one word of R cells per active lane, so that each step's stores are one
 // coalesced row; the next strip reads the strip's right edge from a double-buffered column in the warp's slot.
 // The warp then walks the moves back from the corner, through a window of them held across its lanes, and writes
-// the edit string, 2 bits an operation, last first; the host tells matches from mismatches as it reads it.
+// the edit string, 2 bits an operation, last first (edit_codes.hpp); then its lanes tell the matches from the
+// mismatches side by side (finish_pair_codes), so that the host decodes runs from the words alone.
 //
 // Memory: warps are persistent and each owns a slot (the largest box's moves: about half a byte per cell, plus 16
 // bytes per row for the edge columns), so a batch of any size runs in a fixed working set; boxes with an empty
@@ -38,6 +39,7 @@
 #include "../tiers/parallel_for.hpp"
 #include "alignment.hpp"
 #include "device_row_passes.cuh"
+#include "edit_codes.hpp"
 #include "full_traceback.hpp"
 #include "linear_space.hpp"
 
@@ -60,8 +62,6 @@ constexpr int kLeafBlocksPerSm = 6;
 // batch took 35.7 ms against 33.6 for four, and hid no more of the reading (bench/RESULTS.md, 2026-12-01).
 constexpr std::size_t kLeafChunks = 4;
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
-// The 2-bit operation codes of the answers.
-constexpr std::uint32_t kOpPair = 0, kOpInsertion = 1, kOpDeletion = 2;
 
 // R cells of moves, 4 bits each.
 constexpr int move_word_bytes(int R) { return R <= 2 ? 1 : (R <= 4 ? 2 : (R <= 8 ? 4 : 8)); }
@@ -169,7 +169,7 @@ CUDP_DEVICE std::int32_t max_noting_first(std::int32_t a, std::int32_t b, bool& 
 // left in corner_h and corner_f. The lanes hold a window of the moves (kWalkRows rows by kWalkWords words of R
 // columns ending at the current cell), loaded in one round trip through `moves_at(i, g)` (the R moves of row i,
 // columns gR+1 .. gR+R, 4 bits each, as a sweep stored them), and the walk reads it by shuffles until it leaves it.
-// An aligned pair is written as such; whoever reads the answer tells matches from mismatches. A move's low two bits
+// An aligned pair is written as such; finish_pair_codes tells matches from mismatches. A move's low two bits
 // say where H came from: 0 the diagonal, 1 E, and F when bit 1 is set (bit 0 is then free).
 template <int R, class MovesAt>
 CUDP_DEVICE void walk_leaf_moves(const DeviceLeaf& leaf, recurrences::GapCosts gaps, int rank, std::int32_t corner_h,
@@ -202,15 +202,15 @@ CUDP_DEVICE void walk_leaf_moves(const DeviceLeaf& leaf, recurrences::GapCosts g
     const std::uint32_t word = __shfl_sync(0xffffffffu, window, a * kWalkWords + b);
     const unsigned move = (word >> (4 * (j - 1 - g * R))) & 15u;
     if (in_e) {
-      emit(kOpInsertion);
+      emit(kCodeInsertion);
       --j;
       in_e = (move & 4u) != 0;
     } else if (in_f) {
-      emit(kOpDeletion);
+      emit(kCodeDeletion);
       --i;
       in_f = (move & 8u) != 0;
     } else if ((move & 3u) == 0) {
-      emit(kOpPair);
+      emit(kCodePair);
       --i, --j;
     } else {
       in_f = (move & 2u) != 0;
@@ -218,8 +218,8 @@ CUDP_DEVICE void walk_leaf_moves(const DeviceLeaf& leaf, recurrences::GapCosts g
     }
   }
   // On the borders a gap runs to the corner (a gap along row 0 inserts, one down column 0 deletes).
-  for (; j > 0; --j) emit(kOpInsertion);
-  for (; i > 0; --i) emit(kOpDeletion);
+  for (; j > 0; --j) emit(kCodeInsertion);
+  for (; i > 0; --i) emit(kCodeDeletion);
   if (rank != 0) return;
   if (count % 16) ops_out[count / 16] = pending;
   *score_out = score;
@@ -498,6 +498,49 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
   });
 }
 
+// The walk's `count` codes of `leaf` (words, last first) with each pair made a match or a mismatch by its residues.
+// Lane r takes word r of each 32 in turn; a scan of the residues the words consume (query and target counts in
+// the two halves of one word: at most 512 each) tells each lane which cell its word starts from, and its loads
+// are independent of one another, so a word's sixteen codes cost about one round trip to memory.
+CUDP_DEVICE void finish_pair_codes(const DeviceLeaf& leaf, const std::uint8_t* query_all,
+                                   const std::uint8_t* target_all, int count, std::uint32_t* words, int rank) {
+  constexpr int G = kStripLanes;
+  const std::uint8_t* query = query_all + leaf.query_begin;
+  const std::uint8_t* target = target_all + leaf.target_begin;
+  int j = leaf.columns, i = leaf.rows;  // the cell the walk left from: the box's corner
+  const int word_count = static_cast<int>(edit_code_words(count));
+  for (int base = 0; base < word_count; base += G) {
+    const int w = base + rank;
+    const int valid = w < word_count ? (count - 16 * w < 16 ? count - 16 * w : 16) : 0;
+    const std::uint32_t in_word = valid == 16 ? 0xffffffffu : (1u << (2 * valid)) - 1u;
+    const std::uint32_t x = w < word_count ? words[w] : 0u;
+    const std::uint32_t low = x & 0x55555555u & in_word, high = (x >> 1) & 0x55555555u & in_word;
+    const int pairs = valid - __popc(low | high);
+    // Insertions take a query residue, deletions a target residue, pairs one of each.
+    const int mine = ((pairs + __popc(low)) << 16) | (pairs + __popc(high));
+    int before = mine;
+    CUDP_UNROLL
+    for (int d = 1; d < G; d *= 2) {
+      const int up = __shfl_up_sync(0xffffffffu, before, d);
+      if (rank >= d) before += up;
+    }
+    const int all = __shfl_sync(0xffffffffu, before, G - 1);
+    before -= mine;
+    int my_j = j - (before >> 16), my_i = i - (before & 0xffff);
+    std::uint32_t out = x;
+    CUDP_UNROLL
+    for (int c = 0; c < 16; ++c) {
+      const std::uint32_t code = (x >> (2 * c)) & 3u;
+      if (c < valid && code == kCodePair && query[my_j - 1] != target[my_i - 1]) out |= kCodeMismatch << (2 * c);
+      my_j -= c < valid && code != kCodeDeletion;
+      my_i -= c < valid && code != kCodeInsertion;
+    }
+    if (w < word_count) words[w] = out;
+    j -= all >> 16;
+    i -= all & 0xffff;
+  }
+}
+
 // Box `leaf` by one warp, packed when the host says it fits 16-bit lanes and its strips have a packed sweep.
 template <int R>
 CUDP_DEVICE void solve_leaf_of_width(const DeviceLeaf& leaf, const std::uint8_t* query, const std::uint8_t* target,
@@ -538,6 +581,8 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
                                                   scores_out + ticket, counts_out + ticket, ops_out + leaf.ops)
                         : void()),
      ...);
+    __syncwarp();  // lane 0's count and codes, before every lane reads them
+    finish_pair_codes(leaf, query, target, counts_out[ticket], ops_out + leaf.ops, rank);
   }
 }
 
@@ -786,10 +831,10 @@ class DeviceLeaves<StripShapes<Rs...>> {
       stats_.wait_ms += milliseconds_since(waiting);
       const auto reading = std::chrono::steady_clock::now();
       tiers::parallel_for_small_items(
-          chunk_begin[c + 1] - chunk_begin[c], threads, [] { return 0; },
-          [&](int, std::size_t k) {
+          chunk_begin[c + 1] - chunk_begin[c], threads, [] { return std::vector<EditRun>(); },
+          [&](std::vector<EditRun>& scratch, std::size_t k) {
             const std::size_t t = chunk_begin[c] + k;
-            read_answer(leaves[order[t]], t, out[order[t]]);
+            read_answer(t, out[order[t]], scratch);
           });
       stats_.read_ms += milliseconds_since(reading);
     }
@@ -800,33 +845,11 @@ class DeviceLeaves<StripShapes<Rs...>> {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
   }
 
-  // The answer of descriptor t (box b) into a: its score, and its edits from the 2-bit operations, which the walk
-  // wrote last first; a pair is a match or a mismatch as its residues say.
-  void read_answer(const Box& b, std::size_t t, Alignment& a) const {
+  // The answer of descriptor t into a: its score, and its edits from the classified codes.
+  void read_answer(std::size_t t, Alignment& a, std::vector<EditRun>& scratch) const {
     a.score = scores_host_.data()[t];
     a.edits.clear();
-    const std::uint32_t* words = ops_host_.data() + host_leaves_[t].ops;
-    const std::uint8_t* query = pair_.query + b.query_begin;
-    const std::uint8_t* target = pair_.target + b.target_begin;
-    EditOp run_op = EditOp::Match;
-    int run = 0;
-    for (int k = counts_host_.data()[t] - 1; k >= 0; --k) {
-      const std::uint32_t code = (words[k / 16] >> (2 * (k % 16))) & 3u;
-      EditOp op;
-      if (code == detail::kOpPair)
-        op = *query++ == *target++ ? EditOp::Match : EditOp::Mismatch;
-      else if (code == detail::kOpInsertion)
-        op = EditOp::Insertion, ++query;
-      else
-        op = EditOp::Deletion, ++target;
-      if (op == run_op && run > 0) {
-        ++run;
-        continue;
-      }
-      if (run > 0) a.edits.push_back({run_op, run});
-      run_op = op, run = 1;
-    }
-    if (run > 0) a.edits.push_back({run_op, run});
+    append_coded_edits(ops_host_.data() + host_leaves_[t].ops, counts_host_.data()[t], a.edits, scratch);
   }
 
   std::size_t budget() const {

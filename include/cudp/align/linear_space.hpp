@@ -427,6 +427,22 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
                                                 PassRunner&& run_passes, LeafSolver&& solve_leaves) {
   using detail::Piece;
   const std::int64_t m = pair.query_length, n = pair.target_length;
+  // Boxes that are all leaves already (a batch of pairs of a few hundred residues) take one call of the solver,
+  // whose answers are the alignments themselves: no pieces to make, move and join.
+  if (std::all_of(boxes.begin(), boxes.end(), [&](const Box& b) {
+        return detail::is_leaf(b, options.leaf_cells) && detail::checkpoint_spacing(b, options) == 0;
+      })) {
+    std::vector<Alignment> out;
+    if (!boxes.empty()) solve_leaves(boxes, out);
+    if (out.size() != boxes.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
+    for (std::size_t k = 0; k < boxes.size(); ++k) {
+      out[k].query_begin = boxes[k].query_begin;
+      out[k].query_end = boxes[k].query_end;
+      out[k].target_begin = boxes[k].target_begin;
+      out[k].target_end = boxes[k].target_end;
+    }
+    return out;
+  }
   std::vector<Piece> pieces;
   pieces.reserve(boxes.size());
   for (std::size_t k = 0; k < boxes.size(); ++k) pieces.push_back(Piece{boxes[k], false, true, k, {}});
