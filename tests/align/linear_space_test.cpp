@@ -111,7 +111,7 @@ TEST_CASE("linear space: corner cases", "[align][linear]") {
 // A box whose corners continue gaps scores like the same box inside a larger problem: prefix the target with a
 // deleted row whose gap the box continues (start), or suffix one (end), and the larger problem's best alignment that
 // deletes that row right at the corner, minus that row's extension, is the box's score.
-TEST_CASE("full traceback: boxes with continuing gaps", "[align][linear]") {
+TEST_CASE("full traceback: boxes with continuing gaps, and their rescoring", "[align][linear]") {
   std::mt19937_64 rng(7);
   const cudp::test::RandomMatrix matrix(4, -4, 4, 9);
   int compared = 0;
@@ -148,6 +148,10 @@ TEST_CASE("full traceback: boxes with continuing gaps", "[align][linear]") {
       }
       INFO("m " << m << " n " << n << " start " << start << " end " << end << " cigar " << cudp::align::cigar(a));
       REQUIRE(a.score == expected);
+      // Rescored as a box's own (what DeviceLeaves checks its host boxes with).
+      const cudp::align::SequencePair pair{q.data(), nullptr, m, t.data(), nullptr, n};
+      REQUIRE(cudp::align::detail::rescore_box(pair, cudp::align::Box{0, m, 0, n, start, end}, a, matrix, gaps) ==
+              a.score);
       ++compared;
     }
   }
@@ -288,6 +292,42 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
       // One list of passes per level for the whole batch: about log2 of the longest target, not one per pair.
       CHECK(levels <= 12);
     }
+  }
+}
+
+TEST_CASE("linear space: a batch of leaves trusts a solver that rescored them, and rescores the others", "[align][linear]") {
+  std::mt19937_64 rng(31);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 17);
+  const RandomBatch pairs(rng, 60, 40, 11, 3);
+  const cudp::align::PairBatch& batch = *pairs.batch;
+  const GapCosts gaps{10, 1};
+  LinearSpaceOptions options;
+  options.leaf_cells = 1L << 20;  // every pair one leaf
+  auto no_levels = [](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair&,
+                      cudp::align::RowPassOutput) { REQUIRE(passes.empty()); };
+  // A solver whose answers are all right but one, that it says it rescored: the batch takes its word.
+  auto solve = [&](const std::vector<cudp::align::Box>& boxes, std::vector<Alignment>& out) {
+    cudp::align::solve_leaves_on_host(batch.pair(), boxes, matrix, gaps, out);
+    for (std::size_t k = 0; k < boxes.size(); ++k)
+      REQUIRE(cudp::align::detail::rescore_box(batch.pair(), boxes[k], out[k], matrix, gaps) == out[k].score);
+    out[1].score -= 1;  // pair 1 has residues on both sides
+  };
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local}) {
+    INFO("mode " << to_string(mode));
+    auto with_word = [&](const std::vector<cudp::align::Box>& boxes, std::vector<Alignment>& out) {
+      solve(boxes, out);
+      return true;
+    };
+    auto without = [&](const std::vector<cudp::align::Box>& boxes, std::vector<Alignment>& out) { solve(boxes, out); };
+    if (mode == AlignMode::Global) {  // its score is the leaf's own: nothing else to hold it against
+      const auto trusted = cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, with_word);
+      CHECK(trusted[1].score == pairs.optimum(1, mode, matrix, gaps) - 1);
+    } else {  // the located score still catches it
+      CHECK_THROWS_AS(cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, with_word),
+                      std::logic_error);
+    }
+    CHECK_THROWS_AS(cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, without),
+                    std::logic_error);
   }
 }
 

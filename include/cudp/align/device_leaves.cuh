@@ -12,7 +12,8 @@
 // coalesced row; the next strip reads the strip's right edge from a double-buffered column in the warp's slot.
 // The warp then walks the moves back from the corner, through a window of them held across its lanes, and writes
 // the edit string, 2 bits an operation, last first (edit_codes.hpp); then its lanes tell the matches from the
-// mismatches side by side (finish_pair_codes), so that the host decodes runs from the words alone.
+// mismatches side by side and rescore the walk (finish_leaf_codes), so that the host decodes runs from the words
+// alone and need not rescore them.
 //
 // Memory: warps are persistent and each owns a slot (the largest box's moves: about half a byte per cell, plus 16
 // bytes per row for the edge columns), so a batch of any size runs in a fixed working set; boxes with an empty
@@ -169,7 +170,7 @@ CUDP_DEVICE std::int32_t max_noting_first(std::int32_t a, std::int32_t b, bool& 
 // left in corner_h and corner_f. The lanes hold a window of the moves (kWalkRows rows by kWalkWords words of R
 // columns ending at the current cell), loaded in one round trip through `moves_at(i, g)` (the R moves of row i,
 // columns gR+1 .. gR+R, 4 bits each, as a sweep stored them), and the walk reads it by shuffles until it leaves it.
-// An aligned pair is written as such; finish_pair_codes tells matches from mismatches. A move's low two bits
+// An aligned pair is written as such; finish_leaf_codes tells matches from mismatches. A move's low two bits
 // say where H came from: 0 the diagonal, 1 E, and F when bit 1 is set (bit 0 is then free).
 template <int R, class MovesAt>
 CUDP_DEVICE void walk_leaf_moves(const DeviceLeaf& leaf, recurrences::GapCosts gaps, int rank, std::int32_t corner_h,
@@ -498,17 +499,27 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
   });
 }
 
-// The walk's `count` codes of `leaf` (words, last first) with each pair made a match or a mismatch by its residues.
+// The walk's `count` codes of `leaf` (words, last first) with each pair made a match or a mismatch by its residues,
+// and the box's score recomputed from them into *rescored_out (lane 0): its pairs' substitution scores from
+// `scores`, and each gap run's open and extension costs, less the open of a deletion run at a corner where the box
+// says its gap continues. The host holds it against the sweep's score, so that every walk is checked as
+// align::rescore checks an alignment, on the device, beside the later leaves' sweeps.
 // Lane r takes word r of each 32 in turn; a scan of the residues the words consume (query and target counts in
 // the two halves of one word: at most 512 each) tells each lane which cell its word starts from, and its loads
-// are independent of one another, so a word's sixteen codes cost about one round trip to memory.
-CUDP_DEVICE void finish_pair_codes(const DeviceLeaf& leaf, const std::uint8_t* query_all,
-                                   const std::uint8_t* target_all, int count, std::uint32_t* words, int rank) {
+// are independent of one another, so a word's sixteen codes cost about one round trip to memory. Gap runs start
+// where a gap code differs from the code before it (one XOR of the word with itself shifted by a code).
+CUDP_DEVICE void finish_leaf_codes(const DeviceLeaf& leaf, const std::uint8_t* query_all,
+                                   const std::uint8_t* target_all, const std::int32_t* scores, int codes,
+                                   recurrences::GapCosts gaps, int count, std::uint32_t* words, int rank,
+                                   std::int32_t* rescored_out) {
   constexpr int G = kStripLanes;
   const std::uint8_t* query = query_all + leaf.query_begin;
   const std::uint8_t* target = target_all + leaf.target_begin;
   int j = leaf.columns, i = leaf.rows;  // the cell the walk left from: the box's corner
   const int word_count = static_cast<int>(edit_code_words(count));
+  std::int32_t substitutions = 0;
+  int gap_codes = 0, gap_runs = 0;
+  std::uint32_t before_group = 0;  // the last word of the group before
   for (int base = 0; base < word_count; base += G) {
     const int w = base + rank;
     const int valid = w < word_count ? (count - 16 * w < 16 ? count - 16 * w : 16) : 0;
@@ -526,12 +537,24 @@ CUDP_DEVICE void finish_pair_codes(const DeviceLeaf& leaf, const std::uint8_t* q
     }
     const int all = __shfl_sync(0xffffffffu, before, G - 1);
     before -= mine;
+    // Gap runs: the code before this word's first is the last of the word before (full, as every word but the
+    // last is); the walk's first code starts a run whatever it is.
+    const std::uint32_t previous_word = __shfl_up_sync(0xffffffffu, x, 1);
+    const std::uint32_t previous = w == 0 ? (x & 3u) ^ 1u : ((rank == 0 ? before_group : previous_word) >> 30);
+    const std::uint32_t differs = x ^ ((x << 2) | previous);
+    gap_runs += __popc((differs | (differs >> 1)) & (low ^ high));
+    gap_codes += __popc(low ^ high);
+    before_group = __shfl_sync(0xffffffffu, x, G - 1);
     int my_j = j - (before >> 16), my_i = i - (before & 0xffff);
     std::uint32_t out = x;
     CUDP_UNROLL
     for (int c = 0; c < 16; ++c) {
       const std::uint32_t code = (x >> (2 * c)) & 3u;
-      if (c < valid && code == kCodePair && query[my_j - 1] != target[my_i - 1]) out |= kCodeMismatch << (2 * c);
+      if (c < valid && code == kCodePair) {
+        const std::uint8_t q = query[my_j - 1], t = target[my_i - 1];
+        substitutions += scores[t * codes + q];
+        if (q != t) out |= kCodeMismatch << (2 * c);
+      }
       my_j -= c < valid && code != kCodeDeletion;
       my_i -= c < valid && code != kCodeInsertion;
     }
@@ -539,6 +562,19 @@ CUDP_DEVICE void finish_pair_codes(const DeviceLeaf& leaf, const std::uint8_t* q
     j -= all >> 16;
     i -= all & 0xffff;
   }
+  CUDP_UNROLL
+  for (int d = G / 2; d > 0; d /= 2) {
+    substitutions += __shfl_xor_sync(0xffffffffu, substitutions, d);
+    gap_codes += __shfl_xor_sync(0xffffffffu, gap_codes, d);
+    gap_runs += __shfl_xor_sync(0xffffffffu, gap_runs, d);
+  }
+  __syncwarp();  // every word written, before lane 0 reads the ends
+  if (rank != 0) return;
+  std::int32_t score = substitutions - gap_codes * gaps.extend - gap_runs * gaps.open;
+  if (count > 0 && leaf.gap_at_end && (words[0] & 3u) == kCodeDeletion) score += gaps.open;
+  if (count > 0 && leaf.gap_at_start && ((words[(count - 1) / 16] >> (2 * ((count - 1) % 16))) & 3u) == kCodeDeletion)
+    score += gaps.open;
+  *rescored_out = score;
 }
 
 // Box `leaf` by one warp, packed when the host says it fits 16-bit lanes and its strips have a packed sweep.
@@ -562,7 +598,8 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
     leaf_kernel(StripShapes<Rs...>, const DeviceLeaf* leaves, int count, int* next_ticket, const std::uint8_t* query,
                 const std::uint8_t* target, const std::int32_t* matrix, int codes, recurrences::GapCosts gaps,
                 unsigned char* moves, std::size_t slot_bytes, int2* edges, std::size_t edge_slot,
-                std::int32_t* scores_out, std::int32_t* counts_out, std::uint32_t* ops_out) {
+                std::int32_t* scores_out, std::int32_t* counts_out, std::uint32_t* ops_out,
+                std::int32_t* rescored_out) {
   __shared__ std::int32_t scores[kMaxCodes * kMaxCodes];
   for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) scores[k] = matrix[k];
   __syncthreads();
@@ -582,7 +619,8 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
                         : void()),
      ...);
     __syncwarp();  // lane 0's count and codes, before every lane reads them
-    finish_pair_codes(leaf, query, target, counts_out[ticket], ops_out + leaf.ops, rank);
+    finish_leaf_codes(leaf, query, target, scores, codes, gaps, counts_out[ticket], ops_out + leaf.ops, rank,
+                      rescored_out + ticket);
   }
 }
 
@@ -630,6 +668,12 @@ class DeviceLeaves<StripShapes<Rs...>> {
     host_leaf_ = [matrix, pair](const Box& b, recurrences::GapCosts gaps) {
       return detail::solve_leaf(pair, b, matrix, gaps);
     };
+    host_check_ = [matrix, pair](const Box& b, const Alignment& a, recurrences::GapCosts gaps) {
+      const long rescored = detail::rescore_box(pair, b, a, matrix, gaps);
+      if (rescored != a.score)
+        throw std::logic_error("DeviceLeaves: a host box rescores to " + std::to_string(rescored) + ", not " +
+                               std::to_string(a.score));
+    };
     const auto m = static_cast<std::size_t>(pair.query_length), n = static_cast<std::size_t>(pair.target_length);
     if (shared.query != nullptr || shared.target != nullptr) {
       on_device_ = shared;
@@ -652,7 +696,10 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
   // out[k] = the global alignment of box leaves[k] (score and edits; the ranges are left as they are), as
   // detail::solve_leaf computes it on the host. `threads`: host threads for the answers and the host's boxes.
-  void solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
+  // Every answer is rescored against its box (on the device by finish_leaf_codes, on the host by
+  // detail::rescore_box for the boxes left to it), and one that does not rescore to its score throws
+  // std::logic_error; returns true to say so (the leaf solvers' contract, align_boxes_linear_space).
+  bool solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
     stats_ = LeafRunStats{};
     out.resize(leaves.size());
     std::vector<std::size_t> device, host;
@@ -702,7 +749,9 @@ class DeviceLeaves<StripShapes<Rs...>> {
           const Alignment a = host_leaf_(leaves[host[k]], gaps);
           out[host[k]].score = a.score;
           out[host[k]].edits = a.edits;
+          host_check_(leaves[host[k]], a, gaps);
         });
+    return true;
   }
 
  private:
@@ -737,7 +786,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     std::int64_t op_words = 0;
     for (std::size_t k : device) op_words += detail::leaf_op_words(leaves[k].columns(), leaves[k].rows());
     constexpr std::size_t kChunks = detail::kLeafChunks;
-    const std::size_t fixed = count * (sizeof(detail::DeviceLeaf) + 2 * sizeof(std::int32_t)) +
+    const std::size_t fixed = count * (sizeof(detail::DeviceLeaf) + 3 * sizeof(std::int32_t)) +
                               static_cast<std::size_t>(op_words) * sizeof(std::uint32_t) + kChunks * sizeof(int);
     const std::size_t per_warp = slot_bytes + edge_slot * sizeof(int2);
     const std::size_t limit = budget();
@@ -797,6 +846,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
     counts_.reserve(count + chunks);  // the last entries are the chunks' ticket counters
     ops_.reserve(static_cast<std::size_t>(op_words));
     scores_host_.reserve(count);
+    rescored_host_.reserve(count);
+    rescored_.reserve(count);
     counts_host_.reserve(count);
     ops_host_.reserve(static_cast<std::size_t>(op_words));
     CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, chunks * sizeof(int), stream_));
@@ -811,10 +862,12 @@ class DeviceLeaves<StripShapes<Rs...>> {
       kernel<<<static_cast<unsigned>(std::min(blocks, blocks_for(n))), detail::kLeafBlockThreads, 0, stream_>>>(
           Shapes{}, leaves_.get() + begin, static_cast<int>(n), counts_.get() + count + c, on_device_.query,
           on_device_.target, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
-          edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get());
+          edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get(), rescored_.get() + begin);
       CUDP_CUDA_CHECK(cudaGetLastError());
       timers.back()->stop(stream_);
       CUDP_CUDA_CHECK(cudaMemcpyAsync(scores_host_.data() + begin, scores_.get() + begin, n * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, stream_));
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(rescored_host_.data() + begin, rescored_.get() + begin, n * sizeof(std::int32_t),
                                       cudaMemcpyDeviceToHost, stream_));
       CUDP_CUDA_CHECK(cudaMemcpyAsync(counts_host_.data() + begin, counts_.get() + begin, n * sizeof(std::int32_t),
                                       cudaMemcpyDeviceToHost, stream_));
@@ -848,6 +901,9 @@ class DeviceLeaves<StripShapes<Rs...>> {
   // The answer of descriptor t into a: its score, and its edits from the classified codes.
   void read_answer(std::size_t t, Alignment& a, std::vector<EditRun>& scratch) const {
     a.score = scores_host_.data()[t];
+    if (rescored_host_.data()[t] != a.score)
+      throw std::logic_error("DeviceLeaves: a box's walk rescores to " + std::to_string(rescored_host_.data()[t]) +
+                             ", not its score " + std::to_string(a.score));
     a.edits.clear();
     append_coded_edits(ops_host_.data() + host_leaves_[t].ops, counts_host_.data()[t], a.edits, scratch);
   }
@@ -858,7 +914,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     CUDP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
     const std::size_t held = moves_.capacity() + edges_.capacity() * sizeof(int2) +
                              leaves_.capacity() * sizeof(detail::DeviceLeaf) +
-                             (scores_.capacity() + counts_.capacity()) * sizeof(std::int32_t) +
+                             (scores_.capacity() + counts_.capacity() + rescored_.capacity()) * sizeof(std::int32_t) +
                              ops_.capacity() * sizeof(std::uint32_t);
     return (free + held) / 10 * 8;
   }
@@ -873,18 +929,19 @@ class DeviceLeaves<StripShapes<Rs...>> {
   SequencePair pair_;
   int codes_ = 1;
   std::function<Alignment(const Box&, recurrences::GapCosts)> host_leaf_;
+  std::function<void(const Box&, const Alignment&, recurrences::GapCosts)> host_check_;
   engine::DeviceBuffer<std::uint8_t> sequences_;  // query, then target, unless shared
   DeviceSequences on_device_;
   engine::DeviceBuffer<std::int32_t> matrix_;
   engine::DeviceBuffer<detail::DeviceLeaf> leaves_;
   engine::DeviceBuffer<unsigned char> moves_;
   engine::DeviceBuffer<int2> edges_;
-  engine::DeviceBuffer<std::int32_t> scores_, counts_;
+  engine::DeviceBuffer<std::int32_t> scores_, counts_, rescored_;
   engine::DeviceBuffer<std::uint32_t> ops_;
   std::vector<detail::DeviceLeaf> host_leaves_;
   std::vector<std::uint8_t> shapes_;  // per box of the run
   std::vector<std::size_t> needs_;    // per box of the run: bytes of moves, 0 for the host
-  engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_;
+  engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_, rescored_host_;
   engine::PinnedBuffer<std::uint32_t> ops_host_;
   std::int32_t min_score_ = 0, max_score_ = 0;
   bool packed_ = true;

@@ -2,7 +2,7 @@
 // Alignments as 2-bit edit codes, sixteen to a 32-bit word: what a device writes while it walks a traceback back
 // from the end cell (so the last edit comes first), and their decoding into the EditRuns of an Alignment on the host.
 // A walk knows only that a step was diagonal (kCodePair); whoever has the residues at hand turns it into
-// kCodeMatch or kCodeMismatch (finish_pair_codes in device_leaves.cuh does it on the device, lanes side by side),
+// kCodeMatch or kCodeMismatch (finish_leaf_codes in device_leaves.cuh does it on the device, lanes side by side),
 // so that decoding is bit arithmetic on the words alone: a run costs a few instructions, a code almost none.
 #include <cstdint>
 #include <vector>

@@ -103,6 +103,24 @@ Alignment solve_leaf(const SequencePair& pair, const Box& b, const Matrix& matri
                     pair.target + b.target_begin, b.rows(), matrix, gaps, b.gap_continues_at_end);
 }
 
+// The score of `a`, the edits of box b of `pair`, as the box's own (what solve_leaf returns): rescore's global score
+// over the box's residues, less the open cost of a deletion run at a corner where the box says its gap continues.
+template <class Matrix>
+long rescore_box(const SequencePair& pair, const Box& b, const Alignment& a, const Matrix& matrix,
+                 recurrences::GapCosts gaps) {
+  Alignment in_box;
+  in_box.query_end = b.columns();
+  in_box.target_end = b.rows();
+  in_box.edits = a.edits;
+  long score = rescore(in_box, recurrences::AlignMode::Global, pair.query + b.query_begin, b.columns(),
+                       pair.target + b.target_begin, b.rows(), matrix, gaps);
+  if (a.edits.empty()) return score;
+  const bool starts = b.gap_continues_at_start && a.edits.front().op == EditOp::Deletion;
+  const bool ends = b.gap_continues_at_end && a.edits.back().op == EditOp::Deletion;
+  // One run from corner to corner (a box with no query residue) opens nowhere, and pays its open once.
+  return score + (starts || ends ? gaps.open : 0) + (starts && ends && a.edits.size() > 1 ? gaps.open : 0);
+}
+
 // Box b cut where `mid` (its column counted from b's left edge) crosses target row `cut_row`: the part above and
 // the part below, joined at a node or, through_gap, by a vertical gap that deletes the target residues on both
 // sides of the cut (rows cut_row - 1 and cut_row, 0-based), which then belongs to neither part.
@@ -415,16 +433,35 @@ void solve_leaves_on_host(const SequencePair& pair, const std::vector<Box>& leav
       [&](int, std::size_t k) { out[k] = detail::solve_leaf(pair, leaves[k], matrix, gaps); });
 }
 
+namespace detail {
+
+// Runs a leaf solver: true when it says it rescored every answer against its box (DeviceLeaves::solve returns
+// so), false for one that returns nothing.
+template <class LeafSolver>
+bool solve_leaves_rescored(LeafSolver& solve, const std::vector<Box>& leaves, std::vector<Alignment>& out) {
+  if constexpr (std::is_same_v<decltype(solve(leaves, out)), bool>) {
+    return solve(leaves, out);
+  } else {
+    solve(leaves, out);
+    return false;
+  }
+}
+
+}  // namespace detail
+
 // The best global alignment of each box of `pair` (a box's own score: a gap continuing at a corner pays no open),
 // all boxes' levels together: a batch of pairs is one concatenated pair whose boxes lie each inside one of them.
 // `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level, as
 // run_row_passes_on_host does (rows, checkpoint rows, or the crossings of a level's boxes), and
 // `solve_leaves(const std::vector<Box>&, std::vector<Alignment>&)` the boxes of at most options.leaf_cells cells,
-// as solve_leaves_on_host does.
+// as solve_leaves_on_host does; a solver may return true to say that it rescored each answer against its box
+// (detail::rescore_box), and `rescored`, when given, says whether every alignment returned is such an answer.
 template <class PassRunner, class LeafSolver>
 std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const std::vector<Box>& boxes,
                                                 recurrences::GapCosts gaps, const LinearSpaceOptions& options,
-                                                PassRunner&& run_passes, LeafSolver&& solve_leaves) {
+                                                PassRunner&& run_passes, LeafSolver&& solve_leaves,
+                                                bool* rescored = nullptr) {
+  if (rescored) *rescored = false;
   using detail::Piece;
   const std::int64_t m = pair.query_length, n = pair.target_length;
   // Boxes that are all leaves already (a batch of pairs of a few hundred residues) take one call of the solver,
@@ -433,8 +470,9 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
         return detail::is_leaf(b, options.leaf_cells) && detail::checkpoint_spacing(b, options) == 0;
       })) {
     std::vector<Alignment> out;
-    if (!boxes.empty()) solve_leaves(boxes, out);
+    const bool checked = !boxes.empty() && detail::solve_leaves_rescored(solve_leaves, boxes, out);
     if (out.size() != boxes.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
+    if (rescored) *rescored = checked;
     for (std::size_t k = 0; k < boxes.size(); ++k) {
       out[k].query_begin = boxes[k].query_begin;
       out[k].query_end = boxes[k].query_end;
@@ -665,12 +703,14 @@ void check_fits(const std::uint8_t* query, int m, const std::uint8_t* target, in
 }
 
 // An alignment that does not score what its ends were located with, or does not rescore to its own score, is a bug.
+// `rescore_it` false: the leaf solver has rescored it already (a pair solved as one leaf).
 template <class Matrix>
 void check_alignment(const Alignment& a, recurrences::AlignMode mode, long expected, const SequencePair& p,
-                     const Matrix& matrix, recurrences::GapCosts gaps) {
+                     const Matrix& matrix, recurrences::GapCosts gaps, bool rescore_it = true) {
   if (a.score != expected)
     throw std::logic_error("align_linear_space: the box's global score " + std::to_string(a.score) +
                            " differs from the located " + std::to_string(expected));
+  if (!rescore_it) return;
   const long rescored = rescore(a, mode, p.query, static_cast<int>(p.query_length), p.target,
                                 static_cast<int>(p.target_length), matrix, gaps);
   if (rescored != a.score)
@@ -879,10 +919,12 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
 
 // The last step of align_batch_linear_space: each pair's alignment `out[k]` (from align_boxes_linear_space, in the
 // batch's coordinates) moved to the pair's own, or made the empty one where a local or semi-global pair had nothing
-// to align, and checked (check_alignment) against what its ends were located with.
+// to align, and checked (check_alignment) against what its ends were located with; rescored unless `rescored` says
+// the leaf solver did it.
 template <class Matrix>
 void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const std::vector<long>& located,
-                     const Matrix& matrix, recurrences::GapCosts gaps, int threads, std::vector<Alignment>& out) {
+                     const Matrix& matrix, recurrences::GapCosts gaps, int threads, std::vector<Alignment>& out,
+                     bool rescored = false) {
   using recurrences::AlignMode;
   tiers::parallel_for_small_items(
       out.size(), threads, [] { return 0; },
@@ -897,7 +939,8 @@ void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const 
           a.target_begin -= batch.target_base(k);
           a.target_end -= batch.target_base(k);
         }
-        check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], batch.pair(k), matrix, gaps);
+        check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], batch.pair(k), matrix, gaps,
+                        !rescored);
       });
 }
 
@@ -917,9 +960,10 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   std::vector<Box> boxes;
   std::vector<long> located;
   detail::locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
+  bool rescored = false;
   std::vector<Alignment> out =
-      align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
-  detail::place_and_check(mode, batch, located, matrix, gaps, options.threads, out);
+      align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves, &rescored);
+  detail::place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
   return out;
 }
 
