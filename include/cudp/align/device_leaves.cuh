@@ -806,8 +806,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
 
     // The run in chunks of whole grids' worth, so that the host reads one chunk's answers while the next computes:
     // chunk c takes every chunks-th leaf of the longest-first order, so that each is longest first too and its
-    // launch ends on short leaves. (Shrinking shares, so that the last chunk's reading is short, would not pay while
-    // reading a chunk takes about as long as computing it.)
+    // launch ends on short leaves. (Shrinking shares, 4:3:2:1 of the leaves so that the last chunk's reading is
+    // short, ran no faster: 0.048-0.055 s for the protein batch against 0.046-0.052, bench/RESULTS.md, 2026-12-02.)
     const std::size_t chunks = std::clamp<std::size_t>(count / (4 * warps), 1, kChunks);
     stats_.chunks = static_cast<int>(chunks);
     const std::vector<std::size_t> longest = detail::longest_first(count, [&](std::size_t k) {

@@ -435,6 +435,14 @@ void solve_leaves_on_host(const SequencePair& pair, const std::vector<Box>& leav
 
 namespace detail {
 
+// The ranges of an alignment of box b: the whole box.
+inline void cover(Alignment& a, const Box& b) {
+  a.query_begin = b.query_begin;
+  a.query_end = b.query_end;
+  a.target_begin = b.target_begin;
+  a.target_end = b.target_end;
+}
+
 // Runs a leaf solver: true when it says it rescored every answer against its box (DeviceLeaves::solve returns
 // so), false for one that returns nothing.
 template <class LeafSolver>
@@ -473,12 +481,7 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     const bool checked = !boxes.empty() && detail::solve_leaves_rescored(solve_leaves, boxes, out);
     if (out.size() != boxes.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
     if (rescored) *rescored = checked;
-    for (std::size_t k = 0; k < boxes.size(); ++k) {
-      out[k].query_begin = boxes[k].query_begin;
-      out[k].query_end = boxes[k].query_end;
-      out[k].target_begin = boxes[k].target_begin;
-      out[k].target_end = boxes[k].target_end;
-    }
+    for (std::size_t k = 0; k < boxes.size(); ++k) detail::cover(out[k], boxes[k]);
     return out;
   }
   std::vector<Piece> pieces;
@@ -617,10 +620,7 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   std::vector<Alignment> out(boxes.size());
   for (std::size_t k = 0; k < boxes.size(); ++k) {
     out[k].score = scores[k];
-    out[k].query_begin = boxes[k].query_begin;
-    out[k].query_end = boxes[k].query_end;
-    out[k].target_begin = boxes[k].target_begin;
-    out[k].target_end = boxes[k].target_end;
+    detail::cover(out[k], boxes[k]);
   }
   std::vector<std::size_t> first(boxes.size() + 1, pieces.size());  // box k's pieces: [first[k], first[k + 1])
   for (std::size_t p = pieces.size(); p-- > 0;) first[pieces[p].owner] = p;
