@@ -335,12 +335,20 @@ CUDP_DEVICE std::uint32_t packed_moves_of(std::uint32_t w, int half) {
   CUDP_UNROLL
   for (int r = 0; r < R; ++r) {
     const int at = 8 * half + r;
-    out |= ((w >> (at + 8 - R)) & 1u) << (4 * r);          // the diagonal lost to E
-    out |= ((w >> (at + 16 + 8 - R)) & 1u) << (4 * r + 1);  // F won
-    out |= ((w >> (at + 4 - R)) & 1u) << (4 * r + 2);       // E extends
-    out |= ((w >> (at + 16 + 4 - R)) & 1u) << (4 * r + 3);  // F extends
+    out |= ((w >> (at + 4)) & 1u) << (4 * r);       // the diagonal lost to E
+    out |= ((w >> (at + 16 + 4)) & 1u) << (4 * r + 1);  // F won
+    out |= ((w >> at) & 1u) << (4 * r + 2);            // E extends
+    out |= ((w >> (at + 16)) & 1u) << (4 * r + 3);     // F extends
   }
   return out;
+}
+
+// The signs of a and b's 16-bit halves as bytes of all ones or all zeros: byte 0 from a's low half, 1 from its high
+// half, 2 and 3 from b's (one permute, its selectors replicating each byte's top bit).
+CUDP_DEVICE std::uint32_t half_signs(std::uint32_t a, std::uint32_t b) {
+  std::uint32_t d;
+  asm("prmt.b32 %0, %1, %2, 0xFDB9;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
 }
 
 // The same box in 16-bit lanes, for boxes whose scores fit them (packed_leaf_fits): each lane holds two cells a
@@ -351,12 +359,12 @@ CUDP_DEVICE std::uint32_t packed_moves_of(std::uint32_t w, int half) {
 // q + 1: one rotating shuffle carries both halves' Right values. A strip's left edge comes through the warp's edge
 // column (the box's left border for the first strip), one packed (H, E) word a row.
 //
-// Each branch of a cell is the sign of a difference (a sign bit in each half), and byte permutes gather them four
-// at a time, so that a cell pair's 8 moves cost about 10 instructions rather than the 15 selects and merges that
-// predicates took.
-// A lane-step's word holds, in byte b, bits 8-R .. 7 from the differences D (the diagonal lost to E: byte 0 for
-// the low half, 1 for the high half) and V (F won: bytes 2 and 3), and bits 4-R .. 3 from E (E extends: bytes 0
-// and 1) and F (F extends: bytes 2 and 3), cell r at offset r (packed_moves_of unpacks them).
+// Each branch of a cell is the sign of a difference (a sign bit in each half). One byte permute turns two
+// differences' signs into four bytes of all ones or zeros (half_signs), and one masked merge puts a cell's bit of
+// each byte in place, so that a cell pair's 8 moves cost 8 instructions: 4 differences, 2 permutes, 2 merges.
+// A lane-step's word holds, in byte b, bit 4 + r from the differences D (the diagonal lost to E: byte 0 for the
+// low half, 1 for the high half) and V (F won: bytes 2 and 3) of cell r, and bit r from E (E extends: bytes 0 and
+// 1) and F (F extends: bytes 2 and 3) (packed_moves_of unpacks them).
 //
 // Steps where every virtual lane of the strip is inside the box run unguarded; the first and last 64 or so (the
 // wavefront entering and leaving) keep each half's state where its row is outside the box. Cells past the box's
@@ -386,7 +394,9 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
   for (int i = 1 + rank; i <= rows; i += G) edges[i] = pack(-(left_open + i * extend), L::neg_inf);
   __syncwarp();
   const unsigned from_left = static_cast<unsigned>(rank + G - 1) % G;
+  // The low halves' scores zero-extended and the high halves' shifted, so that a pair's two scores pack by one add.
   const auto table = static_cast<std::uint32_t>(__cvta_generic_to_shared(scores));
+  const std::uint32_t table_low = table + 4 * kMaxCodes * kMaxCodes, table_high = table + 8 * kMaxCodes * kMaxCodes;
   const std::uint32_t row_bytes = 4 * static_cast<std::uint32_t>(codes);
   std::int32_t corner_h = 0, corner_f = 0;
   std::int64_t base = 0;
@@ -395,25 +405,25 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
     const int width = columns - first < strip_columns ? columns - first : strip_columns;
     const int active = (width + R - 1) / R;  // virtual lanes
     const bool has_next = strip + 1 < strips;
+    const bool hands_on = has_next && rank == G - 1;  // the lane whose high halves feed the next strip's edge
     const std::uint32_t* edge_in = edges + (strip % 2) * edge_rows;
     std::uint32_t* edge_out = edges + ((strip + 1) % 2) * edge_rows;
     const int j_low = first + rank * R + 1, j_high = j_low + G * R;
     L::word h[R], f[R];
-    std::uint32_t query_low[R], query_high[R];  // shared addresses of the columns' scores in row 0 of the table
+    std::uint32_t query_low[R], query_high[R];  // shared addresses of the columns' scores in row 0 of the tables
     CUDP_UNROLL
     for (int r = 0; r < R; ++r) {
       h[r] = pack(top(j_low + r), top(j_high + r));
       f[r] = L::splat(L::neg_inf);
-      query_low[r] = table + 4 * (j_low + r <= columns ? query[j_low + r - 1] : 0);
-      query_high[r] = table + 4 * (j_high + r <= columns ? query[j_high + r - 1] : 0);
+      query_low[r] = table_low + 4 * (j_low + r <= columns ? query[j_low + r - 1] : 0);
+      query_high[r] = table_high + 4 * (j_high + r <= columns ? query[j_high + r - 1] : 0);
     }
     L::word diag_next = pack(top(j_low - 1), top(j_high - 1)), carry_h = 0, carry_e = L::splat(L::neg_inf);
     // Lane 0 reads the edge column and the residues, each a row ahead; the other lanes take a row's residue from
-    // the lane on their left with the Right values (the row offsets of the table, one a half).
+    // the lane on their left with the Right values (the rows' offsets in the tables, a register a half).
     const std::uint32_t* edge_at = edge_in + 2;  // all lanes read the same words, past the last row into the padding
     std::uint32_t edge_next = edge_in[1];
-    int next_row = rows > 1 ? 1 : 0;  // 0-based: the residue lane 0 reads at the next step
-    std::uint32_t code_next = target[0], row_offsets = 0;
+    std::uint32_t code_next = target[0], row_low = 0, row_high = 0;  // each half's row offset in the tables
     std::uint32_t* moves_at = words + base + rank;
     const int steps = rows + active - 1;
     auto step = [&](int q, auto guarded) {
@@ -422,10 +432,13 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
       const L::word rotated_e = __shfl_sync(0xffffffffu, carry_e, from_left);
       const std::uint32_t edge = edge_next;
       edge_next = *edge_at++;
-      const std::uint32_t rotated_rows = __shfl_sync(0xffffffffu, row_offsets, from_left);
-      row_offsets = rank == 0 ? __byte_perm(code_next * row_bytes, rotated_rows, 0x5410) : rotated_rows;
-      code_next = target[next_row];
-      next_row = next_row + 1 < rows ? next_row + 1 : next_row;
+      const std::uint32_t rotated_low = __shfl_sync(0xffffffffu, row_low, from_left);
+      const std::uint32_t rotated_high = __shfl_sync(0xffffffffu, row_high, from_left);
+      row_low = rank == 0 ? code_next * row_bytes : rotated_low;
+      row_high = rank == 0 ? rotated_low : rotated_high;
+      // The residue of the next step's row (0-based q + 1), the last row's once past it; unguarded steps end a
+      // row early so that theirs is always inside.
+      code_next = target[decltype(guarded)::value && q + 1 >= rows ? rows - 1 : q + 1];
       // Lane 0: its low half from the edge column, its high half from lane 31's low half.
       const L::word in_h = rank == 0 ? __byte_perm(edge, rotated_h, 0x5410) : rotated_h;
       const L::word in_e = rank == 0 ? __byte_perm(edge, rotated_e, 0x5432) : rotated_e;
@@ -434,8 +447,7 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
         inside = L::mask_from_bits((i_low >= 1 && i_low <= rows ? 1u : 0u) | (i_high >= 1 && i_high <= rows ? 2u : 0u));
       L::word diag = diag_next;
       diag_next = decltype(guarded)::value ? L::select(inside, in_h, diag_next) : in_h;
-      const std::uint32_t row_low = row_offsets & 0xffffu, row_high = row_offsets >> 16;
-      std::uint32_t lost_or_f_won = 0, extends = 0;  // the D and V bytes, the E and F bytes
+      std::uint32_t moves = 0;
       L::word left_h = in_h, left_e = in_e;
       CUDP_UNROLL
       for (int r = 0; r < R; ++r) {
@@ -445,15 +457,13 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
         const L::word e_open = L::sub(left_h, open2), e_extend = L::sub(left_e, extend2);
         const L::word f_open = L::sub(h[r], open2), f_extend = L::sub(f[r], extend2);
         const L::word e = L::max(e_open, e_extend), f_new = L::max(f_open, f_extend);
-        const L::word substitution =
-            L::pack_low_halves(load_shared(query_low[r] + row_low), load_shared(query_high[r] + row_high));
+        const L::word substitution = load_shared(query_low[r] + row_low) + load_shared(query_high[r] + row_high);
         const L::word diagonal = L::add(diag, substitution);
         const L::word from_e = L::max(diagonal, e), v = L::max(from_e, f_new);
-        // Sign bits (bits 15 and 31) of D and V, then of E and F, into the top bits of the four bytes.
-        const std::uint32_t dv = __byte_perm(L::sub(diagonal, e), L::sub(from_e, f_new), 0x7531);
-        const std::uint32_t ef = __byte_perm(L::sub(e_open, e_extend), L::sub(f_open, f_extend), 0x7531);
-        lost_or_f_won |= (dv >> (R - 1 - r)) & (0x80808080u >> (R - 1 - r));
-        extends |= (ef >> (R - 1 - r)) & (0x80808080u >> (R - 1 - r));
+        const std::uint32_t dv = half_signs(L::sub(diagonal, e), L::sub(from_e, f_new));
+        const std::uint32_t ef = half_signs(L::sub(e_open, e_extend), L::sub(f_open, f_extend));
+        moves = (dv & (0x10101010u << r)) | moves;
+        moves = (ef & (0x01010101u << r)) | moves;
         diag = h[r];
         if constexpr (decltype(guarded)::value) {
           h[r] = L::select(inside, v, h[r]);
@@ -466,13 +476,15 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
         left_e = e;
       }
       carry_h = left_h, carry_e = left_e;
-      *moves_at = lost_or_f_won | (extends >> 4);
+      *moves_at = moves;
       moves_at += G;
-      if (has_next && rank == G - 1 && i_high >= 1 && i_high <= rows) edge_out[i_high] = __byte_perm(left_h, left_e, 0x7632);
+      // Unguarded steps of a strip with a next one have every row inside the box (the strip is full).
+      if (hands_on && (!decltype(guarded)::value || (i_high >= 1 && i_high <= rows)))
+        edge_out[i_high] = __byte_perm(left_h, left_e, 0x7632);
     };
-    // Unguarded from the step where the last active virtual lane enters the box to the one where lane 0 leaves it.
+    // Unguarded from the step where the last active virtual lane enters the box to the one before lane 0's last row.
     const int enter = active - 1 < steps ? active - 1 : steps;
-    const int leave = rows > enter ? rows : enter;
+    const int leave = rows - 1 > enter ? rows - 1 : enter;
     int q = 0;
     for (; q < enter; ++q) step(q, std::true_type{});
 #pragma unroll 2
@@ -600,8 +612,14 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
                 unsigned char* moves, std::size_t slot_bytes, int2* edges, std::size_t edge_slot,
                 std::int32_t* scores_out, std::int32_t* counts_out, std::uint32_t* ops_out,
                 std::int32_t* rescored_out) {
-  __shared__ std::int32_t scores[kMaxCodes * kMaxCodes];
-  for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) scores[k] = matrix[k];
+  // The scores, then the packed sweep's two copies of them (packed_score_tables).
+  __shared__ std::int32_t scores[3 * kMaxCodes * kMaxCodes];
+  for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) {
+    const std::int32_t v = matrix[k];
+    scores[k] = v;
+    scores[kMaxCodes * kMaxCodes + k] = v & 0xffff;
+    scores[2 * kMaxCodes * kMaxCodes + k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << 16);
+  }
   __syncthreads();
   const int rank = threadIdx.x % kStripLanes;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kStripLanes;
@@ -635,6 +653,7 @@ struct LeafRunStats {
   int chunks = 0;                          // launches, each read while the next computes
   double kernel_ms = 0;                    // the launches, summed
   double prepare_ms = 0, wait_ms = 0, read_ms = 0;  // host: descriptors and launches, waiting, reading answers
+  double first_launch_ms = 0;                        // from the call to the first launch (the device idle till then)
 };
 
 // Solves global boxes of one SequencePair on the current device. Keeps pointers to `pair` and a copy of `matrix`
@@ -700,6 +719,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
   // detail::rescore_box for the boxes left to it), and one that does not rescore to its score throws
   // std::logic_error; returns true to say so (the leaf solvers' contract, align_boxes_linear_space).
   bool solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
+    solve_started_ = std::chrono::steady_clock::now();
     stats_ = LeafRunStats{};
     out.resize(leaves.size());
     std::vector<std::size_t> device, host;
@@ -821,41 +841,47 @@ class DeviceLeaves<StripShapes<Rs...>> {
       for (std::size_t t = c; t < count; t += chunks) order.push_back(device[longest[t]]);
     }
     chunk_begin[chunks] = count;
-    host_leaves_.resize(count);
-    op_words = 0;
-    for (std::size_t t = 0; t < count; ++t) {
-      const Box& b = leaves[order[t]];
-      detail::DeviceLeaf& d = host_leaves_[t];
-      d.query_begin = b.query_begin;
-      d.target_begin = b.target_begin;
-      d.columns = b.columns();
-      d.rows = b.rows();
-      d.gap_at_start = b.gap_continues_at_start;
-      d.gap_at_end = b.gap_continues_at_end;
-      d.shape = shapes_[order[t]] & ~kPackedFlag;
-      d.packed = (shapes_[order[t]] & kPackedFlag) != 0;
-      d.ops = op_words;
-      op_words += detail::leaf_op_words(d.columns, d.rows);
-      stats_.cells += static_cast<double>(d.rows) * d.columns;
-    }
-
-    leaves_.upload(host_leaves_, stream_);
+    leaves_.reserve(count);
     moves_.reserve(warps * slot_bytes);
     edges_.reserve(std::max<std::size_t>(warps * edge_slot, 1));
     scores_.reserve(count);
     counts_.reserve(count + chunks);  // the last entries are the chunks' ticket counters
     ops_.reserve(static_cast<std::size_t>(op_words));
+    host_leaves_.reserve(count);
     scores_host_.reserve(count);
     rescored_host_.reserve(count);
     rescored_.reserve(count);
     counts_host_.reserve(count);
     ops_host_.reserve(static_cast<std::size_t>(op_words));
     CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, chunks * sizeof(int), stream_));
-    auto ops_of = [&](std::size_t t) { return t < count ? host_leaves_[t].ops : op_words; };
+    std::vector<std::int64_t> chunk_ops(chunks + 1, 0);  // each chunk's first word of codes
     std::vector<std::unique_ptr<detail::StreamTimer>> timers;
     std::vector<std::unique_ptr<detail::StreamEvent>> arrived;
+    // Each chunk's descriptors are laid out and launched before the next chunk's, so that the device starts on the
+    // first while the host lays out the rest.
+    detail::DeviceLeaf* descriptors = host_leaves_.data();
+    std::int64_t ops_at = 0;
     for (std::size_t c = 0; c < chunks; ++c) {
       const std::size_t begin = chunk_begin[c], n = chunk_begin[c + 1] - begin;
+      chunk_ops[c] = ops_at;
+      for (std::size_t t = begin; t < begin + n; ++t) {
+        const Box& b = leaves[order[t]];
+        detail::DeviceLeaf& d = descriptors[t];
+        d.query_begin = b.query_begin;
+        d.target_begin = b.target_begin;
+        d.columns = b.columns();
+        d.rows = b.rows();
+        d.gap_at_start = b.gap_continues_at_start;
+        d.gap_at_end = b.gap_continues_at_end;
+        d.shape = shapes_[order[t]] & ~kPackedFlag;
+        d.packed = (shapes_[order[t]] & kPackedFlag) != 0;
+        d.ops = ops_at;
+        ops_at += detail::leaf_op_words(d.columns, d.rows);
+        stats_.cells += static_cast<double>(d.rows) * d.columns;
+      }
+      chunk_ops[c + 1] = ops_at;
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(leaves_.get() + begin, descriptors + begin, n * sizeof(detail::DeviceLeaf),
+                                      cudaMemcpyHostToDevice, stream_));
       timers.push_back(std::make_unique<detail::StreamTimer>());
       arrived.push_back(std::make_unique<detail::StreamEvent>());
       timers.back()->start(stream_);
@@ -865,14 +891,15 @@ class DeviceLeaves<StripShapes<Rs...>> {
           edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get(), rescored_.get() + begin);
       CUDP_CUDA_CHECK(cudaGetLastError());
       timers.back()->stop(stream_);
+      if (c == 0) stats_.first_launch_ms = milliseconds_since(solve_started_);
       CUDP_CUDA_CHECK(cudaMemcpyAsync(scores_host_.data() + begin, scores_.get() + begin, n * sizeof(std::int32_t),
                                       cudaMemcpyDeviceToHost, stream_));
       CUDP_CUDA_CHECK(cudaMemcpyAsync(rescored_host_.data() + begin, rescored_.get() + begin, n * sizeof(std::int32_t),
                                       cudaMemcpyDeviceToHost, stream_));
       CUDP_CUDA_CHECK(cudaMemcpyAsync(counts_host_.data() + begin, counts_.get() + begin, n * sizeof(std::int32_t),
                                       cudaMemcpyDeviceToHost, stream_));
-      const auto words = static_cast<std::size_t>(ops_of(begin + n) - ops_of(begin));
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(ops_host_.data() + ops_of(begin), ops_.get() + ops_of(begin),
+      const auto words = static_cast<std::size_t>(chunk_ops[c + 1] - chunk_ops[c]);
+      CUDP_CUDA_CHECK(cudaMemcpyAsync(ops_host_.data() + chunk_ops[c], ops_.get() + chunk_ops[c],
                                       words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
       arrived.back()->record(stream_);
     }
@@ -905,7 +932,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
       throw std::logic_error("DeviceLeaves: a box's walk rescores to " + std::to_string(rescored_host_.data()[t]) +
                              ", not its score " + std::to_string(a.score));
     a.edits.clear();
-    append_coded_edits(ops_host_.data() + host_leaves_[t].ops, counts_host_.data()[t], a.edits, scratch);
+    append_coded_edits(ops_host_.data() + host_leaves_.data()[t].ops, counts_host_.data()[t], a.edits, scratch);
   }
 
   std::size_t budget() const {
@@ -938,7 +965,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
   engine::DeviceBuffer<int2> edges_;
   engine::DeviceBuffer<std::int32_t> scores_, counts_, rescored_;
   engine::DeviceBuffer<std::uint32_t> ops_;
-  std::vector<detail::DeviceLeaf> host_leaves_;
+  engine::PinnedBuffer<detail::DeviceLeaf> host_leaves_;  // the run's descriptors, copied to leaves_ chunk by chunk
+  std::chrono::steady_clock::time_point solve_started_;
   std::vector<std::uint8_t> shapes_;  // per box of the run
   std::vector<std::size_t> needs_;    // per box of the run: bytes of moves, 0 for the host
   engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_, rescored_host_;
