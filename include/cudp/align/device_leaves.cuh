@@ -35,6 +35,7 @@
 #include "../config.hpp"
 #include "../engine/cuda_check.cuh"
 #include "../engine/device_buffer.cuh"
+#include "../engine/device_stream.cuh"
 #include "../lanes/s16x2.hpp"
 #include "../recurrences/gotoh.hpp"
 #include "../tiers/parallel_for.hpp"
@@ -721,8 +722,12 @@ class DeviceLeaves<StripShapes<Rs...>> {
   bool solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
     solve_started_ = std::chrono::steady_clock::now();
     stats_ = LeafRunStats{};
-    out.resize(leaves.size());
-    std::vector<std::size_t> device, host;
+    // The lists live in the object so that a warm call touches no new pages (100,000 boxes' worth of fresh memory
+    // cost milliseconds of page faults before the first launch); `out` is sized once the device has work.
+    std::vector<std::size_t>& device = device_list_;
+    std::vector<std::size_t>& host = host_list_;
+    device.clear();
+    host.clear();
     std::size_t slot_bytes = 0, edge_slot = 0;
     shapes_.resize(leaves.size());
     needs_.resize(leaves.size());
@@ -763,6 +768,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     stats_.on_device = device.size();
     stats_.on_host = host.size();
     if (!device.empty()) run_device(leaves, device, gaps, slot_bytes, edge_slot, out, threads);
+    out.resize(leaves.size());
     tiers::parallel_for(
         host.size(), threads, [] { return 0; },
         [&](int, std::size_t k) {
@@ -830,10 +836,15 @@ class DeviceLeaves<StripShapes<Rs...>> {
     // short, ran no faster: 0.048-0.055 s for the protein batch against 0.046-0.052, bench/RESULTS.md, 2026-12-02.)
     const std::size_t chunks = std::clamp<std::size_t>(count / (4 * warps), 1, kChunks);
     stats_.chunks = static_cast<int>(chunks);
-    const std::vector<std::size_t> longest = detail::longest_first(count, [&](std::size_t k) {
-      return static_cast<std::uint64_t>(leaves[device[k]].rows()) * leaves[device[k]].columns();
-    });
-    std::vector<std::size_t> order;  // box index, by descriptor
+    detail::longest_first(
+        count,
+        [&](std::size_t k) {
+          return static_cast<std::uint64_t>(leaves[device[k]].rows()) * leaves[device[k]].columns();
+        },
+        longest_);
+    const std::vector<std::size_t>& longest = longest_;
+    std::vector<std::size_t>& order = order_;  // box index, by descriptor
+    order.clear();
     order.reserve(count);
     std::vector<std::size_t> chunk_begin(chunks + 1, 0);
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -856,7 +867,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, chunks * sizeof(int), stream_));
     std::vector<std::int64_t> chunk_ops(chunks + 1, 0);  // each chunk's first word of codes
     std::vector<std::unique_ptr<detail::StreamTimer>> timers;
-    std::vector<std::unique_ptr<detail::StreamEvent>> arrived;
+    std::vector<std::unique_ptr<detail::StreamEvent>> computed, arrived;
     // Each chunk's descriptors are laid out and launched before the next chunk's, so that the device starts on the
     // first while the host lays out the rest.
     detail::DeviceLeaf* descriptors = host_leaves_.data();
@@ -892,17 +903,23 @@ class DeviceLeaves<StripShapes<Rs...>> {
       CUDP_CUDA_CHECK(cudaGetLastError());
       timers.back()->stop(stream_);
       if (c == 0) stats_.first_launch_ms = milliseconds_since(solve_started_);
+      // The answers come back on a stream of their own, so that the next launch does not wait behind the copies.
+      computed.push_back(std::make_unique<detail::StreamEvent>());
+      computed.back()->record(stream_);
+      const cudaStream_t copies = copy_stream_.get();
+      computed.back()->hold(copies);
       CUDP_CUDA_CHECK(cudaMemcpyAsync(scores_host_.data() + begin, scores_.get() + begin, n * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, stream_));
+                                      cudaMemcpyDeviceToHost, copies));
       CUDP_CUDA_CHECK(cudaMemcpyAsync(rescored_host_.data() + begin, rescored_.get() + begin, n * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, stream_));
+                                      cudaMemcpyDeviceToHost, copies));
       CUDP_CUDA_CHECK(cudaMemcpyAsync(counts_host_.data() + begin, counts_.get() + begin, n * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, stream_));
+                                      cudaMemcpyDeviceToHost, copies));
       const auto words = static_cast<std::size_t>(chunk_ops[c + 1] - chunk_ops[c]);
       CUDP_CUDA_CHECK(cudaMemcpyAsync(ops_host_.data() + chunk_ops[c], ops_.get() + chunk_ops[c],
-                                      words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
-      arrived.back()->record(stream_);
+                                      words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, copies));
+      arrived.back()->record(copies);
     }
+    out.resize(leaves.size());  // while the device computes
     stats_.prepare_ms = milliseconds_since(started);
 
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -953,6 +970,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
   }
 
   cudaStream_t stream_;
+  engine::DeviceStream copy_stream_;  // the answers' copies to the host
   SequencePair pair_;
   int codes_ = 1;
   std::function<Alignment(const Box&, recurrences::GapCosts)> host_leaf_;
@@ -967,6 +985,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
   engine::DeviceBuffer<std::uint32_t> ops_;
   engine::PinnedBuffer<detail::DeviceLeaf> host_leaves_;  // the run's descriptors, copied to leaves_ chunk by chunk
   std::chrono::steady_clock::time_point solve_started_;
+  std::vector<std::size_t> device_list_, host_list_, longest_, order_;  // solve's lists, kept for the next call
   std::vector<std::uint8_t> shapes_;  // per box of the run
   std::vector<std::size_t> needs_;    // per box of the run: bytes of moves, 0 for the host
   engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_, rescored_host_;
