@@ -19,11 +19,7 @@
 //       --mode, local or semi-global ones, their ends located on the device, then on the host for comparison
 //
 // --narrow runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 32; --widest=2|4|8|16
-// any of them. --keep-freed-memory has the C library keep what the program frees instead of handing it back to the
-// system, as an application that aligns batch after batch would set it: the alignments' runs then land on pages
-// already mapped, where a fresh page costs a fault (about 4x the time of filling 100,000 alignments' runs).
-#include <malloc.h>
-
+// any of them.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -406,10 +402,6 @@ int main(int argc, char** argv) {
     else if (a.rfind("--widest=", 0) == 0) widest = std::atoi(a.c_str() + 9);
     else if (a == "--check") check = true;
     else if (a == "--host-leaves") host_leaves = true;
-    else if (a == "--keep-freed-memory") {
-      mallopt(M_TRIM_THRESHOLD, 1 << 30);  // heaps are not trimmed
-      mallopt(M_MMAP_THRESHOLD, 32 << 20);  // the largest allowed: large blocks from the heaps, not mmap
-    }
     else if (a.rfind("--leaf=", 0) == 0) options.leaf_cells = std::atol(a.c_str() + 7);
     else if (a.rfind("--checkpoints=", 0) == 0) options.checkpoint_cells = std::atof(a.c_str() + 14);
     else if (a.rfind("--checkpoint-rows=", 0) == 0) options.checkpoint_rows = std::atoi(a.c_str() + 18);

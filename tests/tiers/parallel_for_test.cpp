@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 #include "cudp/tiers/parallel_for.hpp"
@@ -49,36 +48,4 @@ TEST_CASE("parallel_for_small_items: every item exactly once, in runs, with each
                             if (i == 77) throw std::runtime_error("item 77");
                           }),
                       "item 77");
-}
-
-TEST_CASE("parallel_for_small_items: callers side by side and a body handing out work of its own", "[tiers][host]") {
-  // One caller holds the pool; the others, and the nested hand-outs, start threads of their own.
-  constexpr int kCallers = 4;
-  constexpr std::size_t kItems = 20000, kInner = 50;
-  std::vector<std::vector<std::atomic<int>>> visits(kCallers);
-  for (auto& v : visits) v = std::vector<std::atomic<int>>(kItems * kInner);
-  std::vector<std::thread> callers;
-  for (int c = 0; c < kCallers; ++c)
-    callers.emplace_back([&, c] {
-      cudp::tiers::parallel_for_small_items(
-          kItems, 3, [] { return 0; },
-          [&](int, std::size_t i) {
-            if (i % 1000 == 0) {
-              cudp::tiers::parallel_for_small_items(
-                  kInner, 2, [] { return 0; }, [&](int, std::size_t j) { ++visits[c][i * kInner + j]; });
-            } else {
-              for (std::size_t j = 0; j < kInner; ++j) ++visits[c][i * kInner + j];
-            }
-          });
-    });
-  for (auto& t : callers) t.join();
-  for (auto& v : visits)
-    for (auto& x : v) REQUIRE(x == 1);
-  // The pool is free again: many short hand-outs in a row each see every item once.
-  for (int round = 0; round < 200; ++round) {
-    std::atomic<std::size_t> sum{0};
-    cudp::tiers::parallel_for_small_items(
-        1000, 0, [] { return 0; }, [&](int, std::size_t i) { sum += i; });
-    REQUIRE(sum == 999 * 1000 / 2);
-  }
 }

@@ -5,21 +5,19 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "host_cores.hpp"
-#include "worker_pool.hpp"
 
 namespace cudp::tiers {
 
-namespace detail {
-
-// parallel_for's hand-out; `pooled`: the helper threads come from WorkerPool::shared() when it is free.
+// Calls body(i) for every i in [0, n) on `threads` threads (0: all hardware threads); `setup()` makes each
+// thread's scratch state, passed to body as its first argument. An exception thrown by a body stops the handing
+// out of items and is rethrown here once every thread has stopped (the first one, if several threw).
 template <class Setup, class Body>
-void hand_out(std::size_t n, int threads, Setup& setup, Body& body, bool pooled) {
+void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
   if (threads <= 0) threads = usable_cores();
   threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(1, n)));
   std::atomic<std::size_t> next{0};
@@ -37,7 +35,7 @@ void hand_out(std::size_t n, int threads, Setup& setup, Body& body, bool pooled)
   };
   if (threads == 1) {
     worker();
-  } else if (!pooled || !WorkerPool::shared().run(threads - 1, std::function<void()>(worker))) {
+  } else {
     std::vector<std::thread> pool;
     for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
     for (auto& th : pool) th.join();
@@ -45,31 +43,17 @@ void hand_out(std::size_t n, int threads, Setup& setup, Body& body, bool pooled)
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace detail
-
-// Calls body(i) for every i in [0, n) on `threads` threads (0: all hardware threads); `setup()` makes each
-// thread's scratch state, passed to body as its first argument. An exception thrown by a body stops the handing
-// out of items and is rethrown here once every thread has stopped (the first one, if several threw). The threads
-// are started for the call: a body may keep state of its thread (a CUDA device) without touching anyone else's.
-template <class Setup, class Body>
-void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
-  detail::hand_out(n, threads, setup, body, false);
-}
-
 // parallel_for for many small items (a pair's bookkeeping, an alignment to rescore): they are handed out in runs of
 // about n / (32 threads) consecutive items, since one atomic increment per item, contended by every thread, can
-// cost more than the item itself. Uneven items still balance, to a thirty-second of a thread's share. The helper
-// threads are the WorkerPool's when it is free (bursts of a millisecond pay no thread starts), so bodies must leave
-// their thread as they found it.
+// cost more than the item itself. Uneven items still balance, to a thirty-second of a thread's share.
 template <class Setup, class Body>
 void parallel_for_small_items(std::size_t n, int threads, Setup setup, Body body) {
   if (threads <= 0) threads = usable_cores();
   const std::size_t run = std::max<std::size_t>(1, n / (32 * static_cast<std::size_t>(threads)));
-  auto runs = [&](auto& scratch, std::size_t r) {
+  parallel_for((n + run - 1) / run, threads, setup, [&](auto& scratch, std::size_t r) {
     const std::size_t end = std::min(n, (r + 1) * run);
     for (std::size_t i = r * run; i < end; ++i) body(scratch, i);
-  };
-  detail::hand_out((n + run - 1) / run, threads, setup, runs, true);
+  });
 }
 
 // Calls body(i) for every i in [0, n), each on a thread of its own (the calling thread when n is 1), so that the
