@@ -318,9 +318,8 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   const auto& l = leaves.last_run();
   std::printf("batch of %d pairs, %d..%d residues, leaf %ld (%s): %.3f s, %.1f GCUPS over sum(m x n) (levels %.3f s, "
               "leaves %.3f s, the rest %.3f s); device sequences %.1f MiB; last leaf run: %zu on the device (%.3g cells, "
-              "%.2f ms, %.1f GCUPS, %d warps, %.1f MiB, %d chunks; host: first launch at %.1f ms, prepare %.1f ms, wait %.1f ms, "
-              "read %.1f ms), "
-              "%zu on the host\n",
+              "%.2f ms, %.1f GCUPS, %d warps, %.1f MiB, %d chunks; host: first launch at %.1f ms, prepare %.1f ms, "
+              "wait %.1f ms, read %.1f ms), %zu on the host\n",
               count, low, high, options.leaf_cells, host_leaves ? "host leaves" : "device leaves", seconds,
               cells / seconds / 1e9, level_seconds, leaf_seconds, seconds - level_seconds - leaf_seconds,
               device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,

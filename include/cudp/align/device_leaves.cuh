@@ -60,9 +60,10 @@ constexpr int kLeafBlockThreads = 128;
 // Six blocks of 128 threads an SM (80 registers, no spills); 7 and 8 (72 and 64 registers, with spills) ran no
 // faster on an H100 (bench/RESULTS.md, 2026-11-24).
 constexpr int kLeafBlocksPerSm = 6;
-// At most this many launches a run, each at least four leaves a warp: eight launches of the 100,000-pair protein
-// batch took 35.7 ms against 33.6 for four, and hid no more of the reading (bench/RESULTS.md, 2026-12-01).
-constexpr std::size_t kLeafChunks = 4;
+// At most this many launches a run, each at least four leaves a warp. More launches hide more of the reading but
+// each ends in a tail: the 100,000-pair protein batch (bench/RESULTS.md, 2026-12-02, second session) took 0.040-0.041 s
+// with 4 (kernel 29.7 ms), 0.039 s with 6 (30.4 ms), 0.039-0.040 s with 8 (31.4 ms), 0.042 s with 12 (33.3 ms).
+constexpr std::size_t kLeafChunks = 6;
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
 
 // R cells of moves, 4 bits each.
