@@ -337,10 +337,10 @@ CUDP_DEVICE std::uint32_t packed_moves_of(std::uint32_t w, int half) {
   CUDP_UNROLL
   for (int r = 0; r < R; ++r) {
     const int at = 8 * half + r;
-    out |= ((w >> (at + 4)) & 1u) << (4 * r);       // the diagonal lost to E
+    out |= ((w >> (at + 4)) & 1u) << (4 * r);           // the diagonal lost to E
     out |= ((w >> (at + 16 + 4)) & 1u) << (4 * r + 1);  // F won
-    out |= ((w >> at) & 1u) << (4 * r + 2);            // E extends
-    out |= ((w >> (at + 16)) & 1u) << (4 * r + 3);     // F extends
+    out |= ((w >> at) & 1u) << (4 * r + 2);             // E extends
+    out |= ((w >> (at + 16)) & 1u) << (4 * r + 3);      // F extends
   }
   return out;
 }
@@ -614,7 +614,7 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
                 unsigned char* moves, std::size_t slot_bytes, int2* edges, std::size_t edge_slot,
                 std::int32_t* scores_out, std::int32_t* counts_out, std::uint32_t* ops_out,
                 std::int32_t* rescored_out) {
-  // The scores, then the packed sweep's two copies of them (packed_score_tables).
+  // The scores, then solve_packed_leaf_on_warp's two copies of them: zero-extended, and shifted to the high half.
   __shared__ std::int32_t scores[3 * kMaxCodes * kMaxCodes];
   for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) {
     const std::int32_t v = matrix[k];
