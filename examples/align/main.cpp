@@ -463,19 +463,21 @@ int main(int argc, char** argv) {
     // The records of this process's jobs, and what comes before and after every record of the run.
     std::ostringstream head, tail;
     std::string body;  // the records, in job order
-    // Each job's record formatted on its own, on all threads, then joined in job order into one buffer sized once
-    // (100,000 SAM records are 55 MB: a stream grown record by record and copied out cost more than the formatting).
+    // The records formatted in runs of consecutive jobs, one stream a run, on all threads, then joined in job order
+    // into one buffer sized once (100,000 SAM records are 55 MB: one stream grown record by record and copied out
+    // cost more than the formatting, and a stream and a string per record spent most of their time allocating).
     const auto write_records = [&](auto write_record) {
-      std::vector<std::string> records(jobs.size());
-      cudp::tiers::parallel_for(jobs.size(), threads, [] { return 0; }, [&](int, std::size_t k) {
-        std::ostringstream record;
-        write_record(record, k);
-        records[k] = record.str();
+      const std::size_t runs = std::min<std::size_t>(jobs.size(), 64 * static_cast<std::size_t>(std::max(threads, 1)));
+      std::vector<std::string> parts(runs);
+      cudp::tiers::parallel_for(runs, threads, [] { return 0; }, [&](int, std::size_t r) {
+        std::ostringstream part;
+        for (std::size_t k = jobs.size() * r / runs; k < jobs.size() * (r + 1) / runs; ++k) write_record(part, k);
+        parts[r] = part.str();
       });
       std::size_t bytes = 0;
-      for (const std::string& r : records) bytes += r.size();
+      for (const std::string& p : parts) bytes += p.size();
       body.reserve(bytes);
-      for (const std::string& r : records) body += r;
+      for (const std::string& p : parts) body += p;
     };
     if (o.format == "pair") {
       head << pair_report_header(o.args, o.out.empty() ? "stdout" : o.out) << "\n";

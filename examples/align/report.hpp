@@ -222,7 +222,8 @@ inline void write_sam(std::ostream& out, const ReportContext& ctx, const Sequenc
     return;
   }
   std::string cigar;
-  for (const CigarOp& r : s.cigar) cigar += std::to_string(r.length) + r.op;
+  cigar.reserve(s.cigar.size() * 4);
+  for (const CigarOp& r : s.cigar) cudp::align::append_cigar_op(cigar, r.length, r.op);
   out << q.name << '\t' << (secondary ? 256 : 0) << '\t' << t.name << '\t' << s.pos << "\t255\t" << cigar
       << "\t*\t0\t0\t" << seq << "\t*\tAS:i:" << a.score << "\tNM:i:" << s.edit_distance << "\n";
 }

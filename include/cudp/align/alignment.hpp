@@ -3,6 +3,7 @@
 // that BLAST tabular and EMBOSS pair outputs print. `rescore` walks an alignment and recomputes its score from the
 // substitution matrix and gap costs alone, so that every producer of alignments (full traceback, Myers-Miller
 // midpoints, the GPU) is checked against the DP score it claims.
+#include <charconv>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -40,9 +41,19 @@ inline void append(std::vector<EditRun>& edits, EditOp op, int length = 1) {
 }
 
 // "12=1X3I": the extended CIGAR.
+// Appends one CIGAR operation, `length` then `op`, with no string made on the way (a CIGAR of a hundred runs built
+// from std::to_string took most of the time of a SAM record).
+inline void append_cigar_op(std::string& s, int length, char op) {
+  char digits[16];
+  const auto end = std::to_chars(digits, digits + sizeof digits, length).ptr;
+  s.append(digits, end);
+  s.push_back(op);
+}
+
 inline std::string cigar(const Alignment& a) {
   std::string s;
-  for (const EditRun& r : a.edits) s += std::to_string(r.length) + static_cast<char>(r.op);
+  s.reserve(a.edits.size() * 4);
+  for (const EditRun& r : a.edits) append_cigar_op(s, r.length, static_cast<char>(r.op));
   return s;
 }
 
