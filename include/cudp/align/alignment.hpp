@@ -40,9 +40,8 @@ inline void append(std::vector<EditRun>& edits, EditOp op, int length = 1) {
     edits.push_back({op, length});
 }
 
-// "12=1X3I": the extended CIGAR.
-// Appends one CIGAR operation, `length` then `op`, with no string made on the way (a CIGAR of a hundred runs built
-// from std::to_string took most of the time of a SAM record).
+// Appends one CIGAR operation, `length` then `op`, with no string made on the way (two temporary strings a run
+// cost about a tenth of cudp-align's SAM formatting).
 inline void append_cigar_op(std::string& s, int length, char op) {
   char digits[16];
   const auto end = std::to_chars(digits, digits + sizeof digits, length).ptr;
@@ -50,6 +49,7 @@ inline void append_cigar_op(std::string& s, int length, char op) {
   s.push_back(op);
 }
 
+// "12=1X3I": the extended CIGAR.
 inline std::string cigar(const Alignment& a) {
   std::string s;
   s.reserve(a.edits.size() * 4);
