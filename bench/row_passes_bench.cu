@@ -318,13 +318,13 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   const auto& l = leaves.last_run();
   std::printf("batch of %d pairs, %d..%d residues, leaf %ld (%s): %.3f s, %.1f GCUPS over sum(m x n) (levels %.3f s, "
               "leaves %.3f s, the rest %.3f s); device sequences %.1f MiB; last leaf run: %zu on the device (%.3g cells, "
-              "%.2f ms, %.1f GCUPS, %d warps, %.1f MiB, %d chunks; host: first launch at %.1f ms, prepare %.1f ms, "
-              "wait %.1f ms, read %.1f ms), %zu on the host\n",
+              "%.2f ms, %.1f GCUPS, %d warps, %.1f MiB; host: launch at %.1f ms, last answer read at %.1f ms), %zu on "
+              "the host\n",
               count, low, high, options.leaf_cells, host_leaves ? "host leaves" : "device leaves", seconds,
               cells / seconds / 1e9, level_seconds, leaf_seconds, seconds - level_seconds - leaf_seconds,
               device.sequence_bytes() / 1048576.0, l.on_device, l.cells, l.kernel_ms,
-              l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0, l.chunks,
-              l.first_launch_ms, l.prepare_ms, l.wait_ms, l.read_ms, l.on_host);
+              l.kernel_ms > 0 ? l.cells / l.kernel_ms / 1e6 : 0.0, l.warps, l.device_bytes / 1048576.0,
+              l.first_launch_ms, l.answers_ms, l.on_host);
   {
     // Where the time outside the passes and the leaves goes: align_batch_linear_space's steps one by one, warm.
     auto t = std::chrono::steady_clock::now();

@@ -21,6 +21,8 @@
 // once (1 byte per residue of each), or not at all when a DeviceRowPasses over the same pair lends its copy
 // (forward_sequences); the answers take a quarter byte per row and column of every box.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cstddef>
@@ -29,7 +31,9 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../config.hpp"
@@ -60,10 +64,6 @@ constexpr int kLeafBlockThreads = 128;
 // Six blocks of 128 threads an SM (80 registers, no spills); 7 and 8 (72 and 64 registers, with spills) ran no
 // faster on an H100 (bench/RESULTS.md, 2026-11-24).
 constexpr int kLeafBlocksPerSm = 6;
-// At most this many launches a run, each at least four leaves a warp. More launches hide more of the reading but
-// each ends in a tail: the 100,000-pair protein batch (bench/RESULTS.md, 2026-12-02, second session) took 0.040-0.041 s
-// with 4 (kernel 29.7 ms), 0.039 s with 6 (30.4 ms), 0.039-0.040 s with 8 (31.4 ms), 0.042 s with 12 (33.3 ms).
-constexpr std::size_t kLeafChunks = 6;
 constexpr std::int32_t kLeafNegative = INT32_MIN / 2;  // below every value of a problem fits_in_32_bits admits
 
 // R cells of moves, 4 bits each.
@@ -74,7 +74,7 @@ using MoveWord = std::conditional_t<move_word_bytes(R) == 1, std::uint8_t,
                                                        std::conditional_t<move_word_bytes(R) == 4, std::uint32_t, std::uint64_t>>>;
 
 struct DeviceLeaf {
-  std::int64_t ops = 0;  // its answer's words start here
+  std::int64_t ops = 0;  // its answer's codes start at this word
   std::int32_t query_begin = 0, target_begin = 0;
   std::int32_t columns = 0, rows = 0;  // both >= 1
   std::uint8_t gap_at_start = 0, gap_at_end = 0;
@@ -513,19 +513,19 @@ CUDP_DEVICE void solve_packed_leaf_on_warp(const DeviceLeaf& leaf, const std::ui
   });
 }
 
-// The walk's `count` codes of `leaf` (words, last first) with each pair made a match or a mismatch by its residues,
-// and the box's score recomputed from them into *rescored_out (lane 0): its pairs' substitution scores from
-// `scores`, and each gap run's open and extension costs, less the open of a deletion run at a corner where the box
-// says its gap continues. The host holds it against the sweep's score, so that every walk is checked as
-// align::rescore checks an alignment, on the device, beside the later leaves' sweeps.
+// The walk's `count` codes of `leaf` (words, last first) written to `finished` with each pair made a match or a
+// mismatch by its residues, and the box's score recomputed from them into *rescored_out (lane 0): its pairs'
+// substitution scores from `scores`, and each gap run's open and extension costs, less the open of a deletion run
+// at a corner where the box says its gap continues. The host holds it against the sweep's score, so that every walk
+// is checked as align::rescore checks an alignment, on the device, beside the later leaves' sweeps.
 // Lane r takes word r of each 32 in turn; a scan of the residues the words consume (query and target counts in
 // the two halves of one word: at most 512 each) tells each lane which cell its word starts from, and its loads
 // are independent of one another, so a word's sixteen codes cost about one round trip to memory. Gap runs start
 // where a gap code differs from the code before it (one XOR of the word with itself shifted by a code).
 CUDP_DEVICE void finish_leaf_codes(const DeviceLeaf& leaf, const std::uint8_t* query_all,
                                    const std::uint8_t* target_all, const std::int32_t* scores, int codes,
-                                   recurrences::GapCosts gaps, int count, std::uint32_t* words, int rank,
-                                   std::int32_t* rescored_out) {
+                                   recurrences::GapCosts gaps, int count, const std::uint32_t* words, int rank,
+                                   std::uint32_t* finished, std::int32_t* rescored_out) {
   constexpr int G = kStripLanes;
   const std::uint8_t* query = query_all + leaf.query_begin;
   const std::uint8_t* target = target_all + leaf.target_begin;
@@ -572,7 +572,7 @@ CUDP_DEVICE void finish_leaf_codes(const DeviceLeaf& leaf, const std::uint8_t* q
       my_j -= c < valid && code != kCodeDeletion;
       my_i -= c < valid && code != kCodeInsertion;
     }
-    if (w < word_count) words[w] = out;
+    if (w < word_count) finished[w] = out;
     j -= all >> 16;
     i -= all & 0xffff;
   }
@@ -582,7 +582,6 @@ CUDP_DEVICE void finish_leaf_codes(const DeviceLeaf& leaf, const std::uint8_t* q
     gap_codes += __shfl_xor_sync(0xffffffffu, gap_codes, d);
     gap_runs += __shfl_xor_sync(0xffffffffu, gap_runs, d);
   }
-  __syncwarp();  // every word written, before lane 0 reads the ends
   if (rank != 0) return;
   std::int32_t score = substitutions - gap_codes * gaps.extend - gap_runs * gaps.open;
   if (count > 0 && leaf.gap_at_end && (words[0] & 3u) == kCodeDeletion) score += gaps.open;
@@ -607,17 +606,56 @@ CUDP_DEVICE void solve_leaf_of_width(const DeviceLeaf& leaf, const std::uint8_t*
   solve_leaf_on_warp<R>(leaf, query, target, scores, codes, gaps, moves, edges, rank, score_out, count_out, ops_out);
 }
 
+// A spinning host thread's pause between two looks at memory the device writes.
+inline void pause_a_moment() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// A leaf's answer in pinned host memory, which the kernel writes over the bus while it runs (its codes stay in
+// device memory, at the leaf's `ops`: written to the host in place they slowed the run by 10-30%). `run` is written
+// last, once the codes and the rest are visible to the host, with the number of the run (LeafKernelArgs::run), so
+// that the host needs no reset between runs to tell a new answer from an old one.
+struct LeafAnswer {
+  std::int32_t score = 0, count = 0, rescored = 0;
+  std::int32_t run = 0;
+};
+
+// What every warp of the leaf kernel reads besides its leaves.
+struct LeafKernelArgs {
+  const DeviceLeaf* leaves = nullptr;  // in ticket order
+  int count = 0;
+  unsigned long long* next_ticket = nullptr;
+  const std::uint8_t* query = nullptr;
+  const std::uint8_t* target = nullptr;
+  const std::int32_t* matrix = nullptr;
+  int codes = 1;
+  recurrences::GapCosts gaps;
+  unsigned char* moves = nullptr;  // a slot of slot_bytes a warp
+  std::size_t slot_bytes = 0;
+  int2* edges = nullptr;  // edge_slot entries a warp
+  std::size_t edge_slot = 0;
+  std::uint32_t* walks = nullptr;  // walk_words a warp: the walk's codes before finish_leaf_codes
+  std::size_t walk_words = 0;
+  std::uint32_t* codes_out = nullptr;  // from each leaf's ops
+  LeafAnswer* answers = nullptr;       // pinned host memory, by ticket
+  int run = 0;
+};
+
+// One persistent grid over all the leaves: each warp takes the next ticket, solves that leaf in its slot, and
+// tells the host in its pinned memory, so that the host copies and reads answers while later leaves compute and
+// the grid never drains between launches.
 template <int... Rs>
 __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
-    leaf_kernel(StripShapes<Rs...>, const DeviceLeaf* leaves, int count, int* next_ticket, const std::uint8_t* query,
-                const std::uint8_t* target, const std::int32_t* matrix, int codes, recurrences::GapCosts gaps,
-                unsigned char* moves, std::size_t slot_bytes, int2* edges, std::size_t edge_slot,
-                std::int32_t* scores_out, std::int32_t* counts_out, std::uint32_t* ops_out,
-                std::int32_t* rescored_out) {
+    leaf_kernel(StripShapes<Rs...>, LeafKernelArgs args) {
   // The scores, then solve_packed_leaf_on_warp's two copies of them: zero-extended, and shifted to the high half.
   __shared__ std::int32_t scores[3 * kMaxCodes * kMaxCodes];
+  const int codes = args.codes;
   for (int k = threadIdx.x; k < codes * codes; k += blockDim.x) {
-    const std::int32_t v = matrix[k];
+    const std::int32_t v = args.matrix[k];
     scores[k] = v;
     scores[kMaxCodes * kMaxCodes + k] = v & 0xffff;
     scores[2 * kMaxCodes * kMaxCodes + k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << 16);
@@ -625,22 +663,38 @@ __global__ void __launch_bounds__(kLeafBlockThreads, kLeafBlocksPerSm)
   __syncthreads();
   const int rank = threadIdx.x % kStripLanes;
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kStripLanes;
-  void* my_moves = moves + warp * slot_bytes;
-  int2* my_edges = edges + warp * edge_slot;
+  void* my_moves = args.moves + warp * args.slot_bytes;
+  int2* my_edges = args.edges + warp * args.edge_slot;
+  std::uint32_t* my_walk = args.walks + warp * args.walk_words;
   while (true) {
-    int ticket = 0;
-    if (rank == 0) ticket = atomicAdd(next_ticket, 1);
+    unsigned long long ticket = 0;
+    if (rank == 0) ticket = atomicAdd(args.next_ticket, 1ull);
     ticket = __shfl_sync(0xffffffffu, ticket, 0);
-    if (ticket >= count) break;
-    const DeviceLeaf leaf = leaves[ticket];
+    if (ticket >= static_cast<unsigned long long>(args.count)) break;
+    const DeviceLeaf leaf = args.leaves[ticket];
+    std::int32_t score = 0, count = 0;  // lane 0's
     int k = 0;
-    ((leaf.shape == k++ ? solve_leaf_of_width<Rs>(leaf, query, target, scores, codes, gaps, my_moves, my_edges, rank,
-                                                  scores_out + ticket, counts_out + ticket, ops_out + leaf.ops)
+    ((leaf.shape == k++ ? solve_leaf_of_width<Rs>(leaf, args.query, args.target, scores, codes, args.gaps, my_moves,
+                                                  my_edges, rank, &score, &count, my_walk)
                         : void()),
      ...);
-    __syncwarp();  // lane 0's count and codes, before every lane reads them
-    finish_leaf_codes(leaf, query, target, scores, codes, gaps, counts_out[ticket], ops_out + leaf.ops, rank,
-                      rescored_out + ticket);
+    __syncwarp();  // lane 0's codes, before every lane reads them
+    count = __shfl_sync(0xffffffffu, count, 0);
+    std::int32_t rescored = 0;
+    finish_leaf_codes(leaf, args.query, args.target, scores, codes, args.gaps, count, my_walk, rank,
+                      args.codes_out + leaf.ops, &rescored);
+    // Every lane's codes visible to the host's copies before lane 0 says the answer is there; the slot is free
+    // again once the whole warp is past this point.
+    __threadfence_system();
+    __syncwarp();
+    if (rank == 0) {
+      LeafAnswer& answer = args.answers[ticket];
+      answer.score = score;
+      answer.count = count;
+      answer.rescored = rescored;
+      __threadfence_system();
+      *static_cast<volatile std::int32_t*>(&answer.run) = args.run;
+    }
   }
 }
 
@@ -650,12 +704,11 @@ struct LeafRunStats {
   std::size_t on_device = 0, on_host = 0;  // leaves
   std::size_t packed = 0;                  // of the device leaves, those swept in 16-bit lanes
   double cells = 0;                        // sum of rows x columns of the device leaves
-  std::size_t device_bytes = 0;            // slots, descriptors and answers (sequences not included)
+  std::size_t device_bytes = 0;            // slots, descriptors and codes (sequences not included)
   int warps = 0;                           // the persistent grid
-  int chunks = 0;                          // launches, each read while the next computes
-  double kernel_ms = 0;                    // the launches, summed
-  double prepare_ms = 0, wait_ms = 0, read_ms = 0;  // host: descriptors and launches, waiting, reading answers
-  double first_launch_ms = 0;                        // from the call to the first launch (the device idle till then)
+  double kernel_ms = 0;                    // the launch
+  double first_launch_ms = 0;              // from the call to the launch (the device idle till then)
+  double answers_ms = 0;                   // from the call to the last device answer read
 };
 
 // Solves global boxes of one SequencePair on the current device. Keeps pointers to `pair` and a copy of `matrix`
@@ -704,6 +757,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
       if (n) CUDP_CUDA_CHECK(cudaMemcpyAsync(sequences_.get() + m, pair.target, n, cudaMemcpyHostToDevice, stream_));
       on_device_ = DeviceSequences{sequences_.get(), sequences_.get() + m, codes_};
     }
+    next_ticket_.reserve(1);
     CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
@@ -723,60 +777,76 @@ class DeviceLeaves<StripShapes<Rs...>> {
   bool solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
     solve_started_ = std::chrono::steady_clock::now();
     stats_ = LeafRunStats{};
-    // The lists live in the object so that a warm call touches no new pages (100,000 boxes' worth of fresh memory
-    // cost milliseconds of page faults before the first launch); `out` is sized once the device has work.
-    std::vector<std::size_t>& device = device_list_;
-    std::vector<std::size_t>& host = host_list_;
-    device.clear();
-    host.clear();
-    std::size_t slot_bytes = 0, edge_slot = 0;
-    shapes_.resize(leaves.size());
-    needs_.resize(leaves.size());
-    // Each box's lanes, shape and moves on the host threads, then the lists.
-    constexpr std::size_t kOnHost = 0;
+    const std::size_t n = leaves.size();
+    // Each box's shape and size class on the host threads, each thread adding up what it saw in a tally of its own;
+    // the object keeps its lists between calls, so that a warm call touches no new pages (100,000 boxes' worth of
+    // fresh memory cost milliseconds of page faults before the launch).
+    shapes_.resize(n);
+    classes_.resize(n);
+    const int workers = threads > 0 ? threads : tiers::usable_cores();
+    std::vector<Tally> tallies(static_cast<std::size_t>(std::max(workers, 1)));
+    std::atomic<int> next_tally{0};
     tiers::parallel_for_small_items(
-        leaves.size(), threads, [] { return 0; },
-        [&](int, std::size_t k) {
+        n, threads, [&] { return &tallies[static_cast<std::size_t>(next_tally++)]; },
+        [&](Tally* tally, std::size_t k) {
           const Box& b = leaves[k];
           if (b.query_begin < 0 || b.target_begin < 0 || b.query_end > pair_.query_length ||
               b.target_end > pair_.target_length || b.columns() < 0 || b.rows() < 0)
             throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
-          needs_[k] = kOnHost;
+          classes_[k] = kHostClass;
+          ++tally->per_class[kHostClass];
           if (b.columns() == 0 || b.rows() == 0) return;
           const bool packed = packed_ && kHasPackedShape &&
                               detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
           const int shape = shape_of(b.columns(), b.rows(), packed);
           const std::size_t need = move_bytes(b.columns(), b.rows(), Shapes::widths[shape], packed);
           if (need > slot_limit_) return;
+          --tally->per_class[kHostClass];
+          const auto cells = static_cast<std::uint64_t>(b.rows()) * static_cast<std::uint64_t>(b.columns());
+          classes_[k] = static_cast<std::uint8_t>(detail::size_class(cells));
+          ++tally->per_class[classes_[k]];
           shapes_[k] = static_cast<std::uint8_t>(shape | (packed ? kPackedFlag : 0));
-          needs_[k] = need;
+          tally->slot_bytes = std::max(tally->slot_bytes, need);
+          tally->packed += packed;
+          tally->cells += static_cast<double>(cells);
+          // The packed sweep's left border and strip edges are two columns of packed words; the 32-bit sweep of
+          // several strips keeps two columns of (H, E).
+          std::size_t edge_entries = 0;
+          if (packed)
+            edge_entries = static_cast<std::size_t>(detail::packed_edge_rows(b.rows()));
+          else if (b.columns() > kStripLanes * Shapes::widths[shape])
+            edge_entries = 2 * (static_cast<std::size_t>(b.rows()) + 1);
+          tally->edge_slot = std::max(tally->edge_slot, edge_entries);
+          const std::int64_t words = detail::leaf_op_words(b.columns(), b.rows());
+          tally->code_words += words;
+          tally->walk_words = std::max(tally->walk_words, words);
         });
-    for (std::size_t k = 0; k < leaves.size(); ++k) {
-      if (needs_[k] == kOnHost) {
-        host.push_back(k);
-        continue;
-      }
-      const Box& b = leaves[k];
-      device.push_back(k);
-      slot_bytes = std::max(slot_bytes, needs_[k]);
-      if (shapes_[k] & kPackedFlag) {  // the packed sweep's left border and strip edges: two columns of packed words
-        ++stats_.packed;
-        edge_slot = std::max<std::size_t>(edge_slot, static_cast<std::size_t>(detail::packed_edge_rows(b.rows())));
-      } else if (b.columns() > kStripLanes * Shapes::widths[shapes_[k]]) {  // several strips
-        edge_slot = std::max<std::size_t>(edge_slot, 2 * (static_cast<std::size_t>(b.rows()) + 1));
-      }
+    Tally all;
+    for (const Tally& t : tallies) all.add(t);
+    // The device's boxes longest first (a stable counting sort on the size classes), then the host's.
+    std::array<std::size_t, kHostClass + 2> start{};
+    for (int c = 0; c <= kHostClass; ++c) start[c + 1] = start[c] + all.per_class[c];
+    std::vector<std::size_t>& order = order_;
+    order.resize(n);
+    for (std::size_t k = 0; k < n; ++k) order[start[classes_[k]]++] = k;
+    const std::size_t on_device = n - all.per_class[kHostClass];
+    stats_.on_device = on_device;
+    stats_.on_host = n - on_device;
+    stats_.packed = all.packed;
+    stats_.cells = all.cells;
+    if (on_device > 0) {
+      run_device(leaves, on_device, gaps, all, out, threads);
+    } else {
+      out.resize(n);
     }
-    stats_.on_device = device.size();
-    stats_.on_host = host.size();
-    if (!device.empty()) run_device(leaves, device, gaps, slot_bytes, edge_slot, out, threads);
-    out.resize(leaves.size());
     tiers::parallel_for(
-        host.size(), threads, [] { return 0; },
-        [&](int, std::size_t k) {
-          const Alignment a = host_leaf_(leaves[host[k]], gaps);
-          out[host[k]].score = a.score;
-          out[host[k]].edits = a.edits;
-          host_check_(leaves[host[k]], a, gaps);
+        n - on_device, threads, [] { return 0; },
+        [&](int, std::size_t h) {
+          const std::size_t k = order[on_device + h];
+          const Alignment a = host_leaf_(leaves[k], gaps);
+          out[k].score = a.score;
+          out[k].edits = a.edits;
+          host_check_(leaves[k], a, gaps);
         });
     return true;
   }
@@ -784,6 +854,26 @@ class DeviceLeaves<StripShapes<Rs...>> {
  private:
   static constexpr int kStripLanes = detail::kStripLanes;
   static constexpr std::uint8_t kPackedFlag = 0x80;  // in shapes_, beside the shape's index
+  static constexpr int kHostClass = 64;              // in classes_: past every size class
+  // Tickets a host reader waits for, copies and decodes at a time: small enough that the last block's reading
+  // after the kernel is short, large enough that a copy's round trip costs little per answer.
+  static constexpr std::size_t kAnswerBlock = 256;
+  // What one host thread saw of the boxes it classified.
+  struct Tally {
+    std::array<std::size_t, kHostClass + 1> per_class{};
+    std::size_t packed = 0, slot_bytes = 0, edge_slot = 0;
+    std::int64_t code_words = 0, walk_words = 0;  // the answers' words, summed and the most of one box
+    double cells = 0;
+    void add(const Tally& t) {
+      for (int c = 0; c <= kHostClass; ++c) per_class[c] += t.per_class[c];
+      packed += t.packed;
+      slot_bytes = std::max(slot_bytes, t.slot_bytes);
+      edge_slot = std::max(edge_slot, t.edge_slot);
+      code_words += t.code_words;
+      walk_words = std::max(walk_words, t.walk_words);
+      cells += t.cells;
+    }
+  };
   static double shape_cost(int columns, int rows, int R, bool packed) {
     return packed ? detail::packed_leaf_shape_cost(columns, rows, R) : detail::leaf_shape_cost(columns, rows, R);
   }
@@ -806,151 +896,155 @@ class DeviceLeaves<StripShapes<Rs...>> {
     return (bytes + 15) / 16 * 16;  // slots are 16-byte aligned
   }
 
-  void run_device(const std::vector<Box>& leaves, const std::vector<std::size_t>& device, recurrences::GapCosts gaps,
-                  std::size_t slot_bytes, std::size_t edge_slot, std::vector<Alignment>& out, int threads) {
-    const auto started = std::chrono::steady_clock::now();
-    const std::size_t count = device.size();
-    std::int64_t op_words = 0;
-    for (std::size_t k : device) op_words += detail::leaf_op_words(leaves[k].columns(), leaves[k].rows());
-    constexpr std::size_t kChunks = detail::kLeafChunks;
-    const std::size_t fixed = count * (sizeof(detail::DeviceLeaf) + 3 * sizeof(std::int32_t)) +
-                              static_cast<std::size_t>(op_words) * sizeof(std::uint32_t) + kChunks * sizeof(int);
-    const std::size_t per_warp = slot_bytes + edge_slot * sizeof(int2);
+  // The first `count` boxes of order_ on the device, in one launch of a persistent grid whose warps tell the host of
+  // each answer as they finish it (leaf_kernel). The host threads take the tickets in blocks, in order: once a
+  // block's answers are all there, its codes come over on the thread's own stream and the thread decodes them, while
+  // later leaves compute, so that little is read after the kernel and the grid never drains between launches (six
+  // launches read one after another cost 0.7 ms of kernel time, and 2 ms of reading after the last).
+  void run_device(const std::vector<Box>& leaves, std::size_t count, recurrences::GapCosts gaps, const Tally& all,
+                  std::vector<Alignment>& out, int threads) {
+    const std::size_t slot_bytes = all.slot_bytes, edge_slot = all.edge_slot;
+    const auto walk_words = static_cast<std::size_t>(all.walk_words);
+    const auto code_words = static_cast<std::size_t>(all.code_words);
+    const std::size_t fixed =
+        count * sizeof(detail::DeviceLeaf) + code_words * sizeof(std::uint32_t) + sizeof(unsigned long long);
+    const std::size_t per_warp = slot_bytes + edge_slot * sizeof(int2) + walk_words * sizeof(std::uint32_t);
     const std::size_t limit = budget();
     constexpr int warps_per_block = detail::kLeafBlockThreads / kStripLanes;
     if (fixed + warps_per_block * per_warp > limit)
       throw engine::CudaError("DeviceLeaves: " + std::to_string(fixed + warps_per_block * per_warp) +
                               " device bytes needed, over the budget of " + std::to_string(limit));
     auto kernel = detail::leaf_kernel<Rs...>;
-    const auto blocks_for = [&](std::size_t leaves) {
-      return static_cast<long>((leaves + warps_per_block - 1) / warps_per_block);
-    };
-    long blocks = std::min<long>(blocks_for(count), resident_blocks(kernel));
+    long blocks = std::min<long>(static_cast<long>((count + warps_per_block - 1) / warps_per_block),
+                                 resident_blocks(kernel));
     blocks = std::min<long>(blocks, static_cast<long>((limit - fixed) / (per_warp * warps_per_block)));
     const std::size_t warps = static_cast<std::size_t>(blocks) * warps_per_block;
     stats_.warps = static_cast<int>(warps);
     stats_.device_bytes = fixed + warps * per_warp;
 
-    // The run in chunks of whole grids' worth, so that the host reads one chunk's answers while the next computes:
-    // chunk c takes every chunks-th leaf of the longest-first order, so that each is longest first too and its
-    // launch ends on short leaves. (Shrinking shares, 4:3:2:1 of the leaves so that the last chunk's reading is
-    // short, ran no faster: 0.048-0.055 s for the protein batch against 0.046-0.052, bench/RESULTS.md, 2026-12-02.)
-    const std::size_t chunks = std::clamp<std::size_t>(count / (4 * warps), 1, kChunks);
-    stats_.chunks = static_cast<int>(chunks);
-    detail::longest_first(
-        count,
-        [&](std::size_t k) {
-          return static_cast<std::uint64_t>(leaves[device[k]].rows()) * leaves[device[k]].columns();
-        },
-        longest_);
-    const std::vector<std::size_t>& longest = longest_;
-    std::vector<std::size_t>& order = order_;  // box index, by descriptor
-    order.clear();
-    order.reserve(count);
-    std::vector<std::size_t> chunk_begin(chunks + 1, 0);
-    for (std::size_t c = 0; c < chunks; ++c) {
-      chunk_begin[c] = order.size();
-      for (std::size_t t = c; t < count; t += chunks) order.push_back(device[longest[t]]);
-    }
-    chunk_begin[chunks] = count;
     leaves_.reserve(count);
     moves_.reserve(warps * slot_bytes);
     edges_.reserve(std::max<std::size_t>(warps * edge_slot, 1));
-    scores_.reserve(count);
-    counts_.reserve(count + chunks);  // the last entries are the chunks' ticket counters
-    ops_.reserve(static_cast<std::size_t>(op_words));
+    walks_.reserve(warps * walk_words);
+    codes_out_.reserve(code_words);
     host_leaves_.reserve(count);
-    scores_host_.reserve(count);
-    rescored_host_.reserve(count);
-    rescored_.reserve(count);
-    counts_host_.reserve(count);
-    ops_host_.reserve(static_cast<std::size_t>(op_words));
-    CUDP_CUDA_CHECK(cudaMemsetAsync(counts_.get() + count, 0, chunks * sizeof(int), stream_));
-    std::vector<std::int64_t> chunk_ops(chunks + 1, 0);  // each chunk's first word of codes
-    std::vector<std::unique_ptr<detail::StreamTimer>> timers;
-    std::vector<std::unique_ptr<detail::StreamEvent>> computed, arrived;
-    // Each chunk's descriptors are laid out and launched before the next chunk's, so that the device starts on the
-    // first while the host lays out the rest.
+    host_codes_.reserve(code_words);
+    if (answers_.capacity() < count) {  // fresh pinned memory holds anything: no run's number
+      answers_.reserve(count);
+      std::fill_n(answers_.data(), answers_.capacity(), detail::LeafAnswer{});
+    }
+    run_ = run_ == INT32_MAX ? 1 : run_ + 1;
+    const std::vector<std::size_t>& order = order_;
     detail::DeviceLeaf* descriptors = host_leaves_.data();
-    std::int64_t ops_at = 0;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const std::size_t begin = chunk_begin[c], n = chunk_begin[c + 1] - begin;
-      chunk_ops[c] = ops_at;
-      for (std::size_t t = begin; t < begin + n; ++t) {
-        const Box& b = leaves[order[t]];
-        detail::DeviceLeaf& d = descriptors[t];
-        d.query_begin = b.query_begin;
-        d.target_begin = b.target_begin;
-        d.columns = b.columns();
-        d.rows = b.rows();
-        d.gap_at_start = b.gap_continues_at_start;
-        d.gap_at_end = b.gap_continues_at_end;
-        d.shape = shapes_[order[t]] & ~kPackedFlag;
-        d.packed = (shapes_[order[t]] & kPackedFlag) != 0;
-        d.ops = ops_at;
-        ops_at += detail::leaf_op_words(d.columns, d.rows);
-        stats_.cells += static_cast<double>(d.rows) * d.columns;
-      }
-      chunk_ops[c + 1] = ops_at;
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(leaves_.get() + begin, descriptors + begin, n * sizeof(detail::DeviceLeaf),
-                                      cudaMemcpyHostToDevice, stream_));
-      timers.push_back(std::make_unique<detail::StreamTimer>());
-      arrived.push_back(std::make_unique<detail::StreamEvent>());
-      timers.back()->start(stream_);
-      kernel<<<static_cast<unsigned>(std::min(blocks, blocks_for(n))), detail::kLeafBlockThreads, 0, stream_>>>(
-          Shapes{}, leaves_.get() + begin, static_cast<int>(n), counts_.get() + count + c, on_device_.query,
-          on_device_.target, matrix_.get(), codes_, gaps, moves_.get(), slot_bytes, edges_.get(),
-          edge_slot, scores_.get() + begin, counts_.get() + begin, ops_.get(), rescored_.get() + begin);
-      CUDP_CUDA_CHECK(cudaGetLastError());
-      timers.back()->stop(stream_);
-      if (c == 0) stats_.first_launch_ms = milliseconds_since(solve_started_);
-      // The answers come back on a stream of their own, so that the next launch does not wait behind the copies.
-      computed.push_back(std::make_unique<detail::StreamEvent>());
-      computed.back()->record(stream_);
-      const cudaStream_t copies = copy_stream_.get();
-      computed.back()->hold(copies);
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(scores_host_.data() + begin, scores_.get() + begin, n * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, copies));
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(rescored_host_.data() + begin, rescored_.get() + begin, n * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, copies));
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(counts_host_.data() + begin, counts_.get() + begin, n * sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, copies));
-      const auto words = static_cast<std::size_t>(chunk_ops[c + 1] - chunk_ops[c]);
-      CUDP_CUDA_CHECK(cudaMemcpyAsync(ops_host_.data() + chunk_ops[c], ops_.get() + chunk_ops[c],
-                                      words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, copies));
-      arrived.back()->record(copies);
+    tiers::parallel_for_small_items(
+        count, threads, [] { return 0; },
+        [&](int, std::size_t t) {
+          const Box& b = leaves[order[t]];
+          detail::DeviceLeaf& d = descriptors[t];
+          d.query_begin = b.query_begin;
+          d.target_begin = b.target_begin;
+          d.columns = b.columns();
+          d.rows = b.rows();
+          d.gap_at_start = b.gap_continues_at_start;
+          d.gap_at_end = b.gap_continues_at_end;
+          d.shape = shapes_[order[t]] & ~kPackedFlag;
+          d.packed = (shapes_[order[t]] & kPackedFlag) != 0;
+        });
+    std::int64_t at = 0;  // each answer's codes, in ticket order
+    for (std::size_t t = 0; t < count; ++t) {
+      descriptors[t].ops = at;
+      at += detail::leaf_op_words(descriptors[t].columns, descriptors[t].rows);
     }
+    CUDP_CUDA_CHECK(cudaMemcpyAsync(leaves_.get(), descriptors, count * sizeof(detail::DeviceLeaf),
+                                    cudaMemcpyHostToDevice, stream_));
+    CUDP_CUDA_CHECK(cudaMemsetAsync(next_ticket_.get(), 0, sizeof(unsigned long long), stream_));
+    detail::LeafKernelArgs args;
+    args.leaves = leaves_.get();
+    args.count = static_cast<int>(count);
+    args.next_ticket = next_ticket_.get();
+    args.query = on_device_.query;
+    args.target = on_device_.target;
+    args.matrix = matrix_.get();
+    args.codes = codes_;
+    args.gaps = gaps;
+    args.moves = moves_.get();
+    args.slot_bytes = slot_bytes;
+    args.edges = edges_.get();
+    args.edge_slot = edge_slot;
+    args.walks = walks_.get();
+    args.walk_words = walk_words;
+    args.codes_out = codes_out_.get();
+    args.answers = answers_.data();
+    args.run = run_;
+    detail::StreamTimer timer;
+    detail::StreamEvent finished;
+    timer.start(stream_);
+    kernel<<<static_cast<unsigned>(blocks), detail::kLeafBlockThreads, 0, stream_>>>(Shapes{}, args);
+    CUDP_CUDA_CHECK(cudaGetLastError());
+    timer.stop(stream_);
+    finished.record(stream_);
+    stats_.first_launch_ms = milliseconds_since(solve_started_);
     out.resize(leaves.size());  // while the device computes
-    stats_.prepare_ms = milliseconds_since(started);
-
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const auto waiting = std::chrono::steady_clock::now();
-      arrived[c]->synchronize();
-      stats_.wait_ms += milliseconds_since(waiting);
-      const auto reading = std::chrono::steady_clock::now();
-      tiers::parallel_for_small_items(
-          chunk_begin[c + 1] - chunk_begin[c], threads, [] { return std::vector<EditRun>(); },
-          [&](std::vector<EditRun>& scratch, std::size_t k) {
-            const std::size_t t = chunk_begin[c] + k;
-            read_answer(t, out[order[t]], scratch);
+    const int readers = threads > 0 ? threads : tiers::usable_cores();
+    while (static_cast<int>(reader_streams_.size()) < readers)
+      reader_streams_.push_back(std::make_unique<engine::DeviceStream>());
+    std::atomic<int> next_reader{0};
+    const std::size_t answer_blocks = (count + kAnswerBlock - 1) / kAnswerBlock;
+    try {
+      tiers::parallel_for(
+          answer_blocks, threads,
+          [&] {
+            return std::make_pair(reader_streams_[static_cast<std::size_t>(next_reader++)]->get(),
+                                  std::vector<EditRun>());
+          },
+          [&](std::pair<cudaStream_t, std::vector<EditRun>>& reader, std::size_t block) {
+            const std::size_t first = block * kAnswerBlock, end = std::min(count, first + kAnswerBlock);
+            for (std::size_t t = first; t < end; ++t) wait_for_answer(t, finished);
+            const std::int64_t from = descriptors[first].ops,
+                               to = descriptors[end - 1].ops +
+                                    detail::leaf_op_words(descriptors[end - 1].columns, descriptors[end - 1].rows);
+            CUDP_CUDA_CHECK(cudaMemcpyAsync(host_codes_.data() + from, codes_out_.get() + from,
+                                            static_cast<std::size_t>(to - from) * sizeof(std::uint32_t),
+                                            cudaMemcpyDeviceToHost, reader.first));
+            CUDP_CUDA_CHECK(cudaStreamSynchronize(reader.first));
+            for (std::size_t t = first; t < end; ++t) read_answer(t, out[order[t]], reader.second);
           });
-      stats_.read_ms += milliseconds_since(reading);
+    } catch (...) {
+      cudaStreamSynchronize(stream_);  // the kernel still writes into this object's buffers
+      throw;
     }
-    for (const auto& timer : timers) stats_.kernel_ms += timer->milliseconds();
+    stats_.answers_ms = milliseconds_since(solve_started_);
+    finished.synchronize();
+    stats_.kernel_ms = timer.milliseconds();
   }
 
   static double milliseconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
   }
 
-  // The answer of descriptor t into a: its score, and its edits from the classified codes.
+  // Ticket t's answer, once the kernel has published it: spins on its run number, and asks the kernel's event now
+  // and then (a millisecond or so apart: the query takes the driver's lock, which sixteen spinning threads would
+  // fight over) whether the kernel failed, or ended without the answer, so as to throw instead of hanging.
+  void wait_for_answer(std::size_t t, const detail::StreamEvent& finished) const {
+    const detail::LeafAnswer& answer = answers_.data()[t];
+    for (unsigned spins = 1;; ++spins) {
+      if (__atomic_load_n(&answer.run, __ATOMIC_ACQUIRE) == run_) return;
+      detail::pause_a_moment();
+      if (spins % 256 == 0) std::this_thread::yield();  // in case the readers outnumber the cores
+      if (spins % 16384 == 0 && finished.passed() && __atomic_load_n(&answer.run, __ATOMIC_ACQUIRE) != run_)
+        throw std::logic_error("DeviceLeaves: the kernel ended without the answer of leaf " + std::to_string(t));
+    }
+  }
+
+  // Ticket t's answer into a: its score, and its edits from the classified codes.
   void read_answer(std::size_t t, Alignment& a, std::vector<EditRun>& scratch) const {
-    a.score = scores_host_.data()[t];
-    if (rescored_host_.data()[t] != a.score)
-      throw std::logic_error("DeviceLeaves: a box's walk rescores to " + std::to_string(rescored_host_.data()[t]) +
+    const detail::LeafAnswer& answer = answers_.data()[t];
+    a.score = answer.score;
+    if (answer.rescored != a.score)
+      throw std::logic_error("DeviceLeaves: a box's walk rescores to " + std::to_string(answer.rescored) +
                              ", not its score " + std::to_string(a.score));
     a.edits.clear();
-    append_coded_edits(ops_host_.data() + host_leaves_.data()[t].ops, counts_host_.data()[t], a.edits, scratch);
+    append_coded_edits(host_codes_.data() + host_leaves_.data()[t].ops, answer.count, a.edits, scratch);
   }
 
   std::size_t budget() const {
@@ -959,8 +1053,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     CUDP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
     const std::size_t held = moves_.capacity() + edges_.capacity() * sizeof(int2) +
                              leaves_.capacity() * sizeof(detail::DeviceLeaf) +
-                             (scores_.capacity() + counts_.capacity() + rescored_.capacity()) * sizeof(std::int32_t) +
-                             ops_.capacity() * sizeof(std::uint32_t);
+                             (walks_.capacity() + codes_out_.capacity()) * sizeof(std::uint32_t);
     return (free + held) / 10 * 8;
   }
 
@@ -971,7 +1064,6 @@ class DeviceLeaves<StripShapes<Rs...>> {
   }
 
   cudaStream_t stream_;
-  engine::DeviceStream copy_stream_;  // the answers' copies to the host
   SequencePair pair_;
   int codes_ = 1;
   std::function<Alignment(const Box&, recurrences::GapCosts)> host_leaf_;
@@ -982,15 +1074,17 @@ class DeviceLeaves<StripShapes<Rs...>> {
   engine::DeviceBuffer<detail::DeviceLeaf> leaves_;
   engine::DeviceBuffer<unsigned char> moves_;
   engine::DeviceBuffer<int2> edges_;
-  engine::DeviceBuffer<std::int32_t> scores_, counts_, rescored_;
-  engine::DeviceBuffer<std::uint32_t> ops_;
-  engine::PinnedBuffer<detail::DeviceLeaf> host_leaves_;  // the run's descriptors, copied to leaves_ chunk by chunk
+  engine::DeviceBuffer<std::uint32_t> walks_, codes_out_;
+  engine::DeviceBuffer<unsigned long long> next_ticket_;
+  engine::PinnedBuffer<detail::DeviceLeaf> host_leaves_;  // the run's descriptors, copied to leaves_
+  engine::PinnedBuffer<std::uint32_t> host_codes_;        // codes_out_, block by block
+  engine::PinnedBuffer<detail::LeafAnswer> answers_;      // by ticket, written by the kernel
+  std::vector<std::unique_ptr<engine::DeviceStream>> reader_streams_;  // a host reader's copies
+  int run_ = 0;                                           // the number of the last run
   std::chrono::steady_clock::time_point solve_started_;
-  std::vector<std::size_t> device_list_, host_list_, longest_, order_;  // solve's lists, kept for the next call
+  std::vector<std::size_t> order_;    // the boxes by ticket, then the host's
   std::vector<std::uint8_t> shapes_;  // per box of the run
-  std::vector<std::size_t> needs_;    // per box of the run: bytes of moves, 0 for the host
-  engine::PinnedBuffer<std::int32_t> scores_host_, counts_host_, rescored_host_;
-  engine::PinnedBuffer<std::uint32_t> ops_host_;
+  std::vector<std::uint8_t> classes_;  // per box of the run: size class, or kHostClass
   std::int32_t min_score_ = 0, max_score_ = 0;
   bool packed_ = true;
   std::size_t slot_limit_ = std::size_t{4} << 20;

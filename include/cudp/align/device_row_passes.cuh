@@ -194,6 +194,13 @@ class StreamEvent {
   ~StreamEvent() { cudaEventDestroy(event_); }
   void record(cudaStream_t stream) { CUDP_CUDA_CHECK(cudaEventRecord(event_, stream)); }
   void synchronize() const { CUDP_CUDA_CHECK(cudaEventSynchronize(event_)); }
+  // Whether the stream has passed the event, without waiting; throws if the work before it failed.
+  bool passed() const {
+    const cudaError_t status = cudaEventQuery(event_);
+    if (status == cudaErrorNotReady) return false;
+    CUDP_CUDA_CHECK(status);
+    return true;
+  }
   // Work queued on `stream` after this call starts once the event's stream has passed the event.
   void hold(cudaStream_t stream) const { CUDP_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0)); }
 
@@ -233,24 +240,18 @@ void tabulate_substitutions(const Matrix& matrix, int codes, const recurrences::
     for (int q = 0; q < codes; ++q) out[static_cast<std::size_t>(t) * codes + q] = P::substitution(gaps, matrix, t, q);
 }
 
-// Indices 0 .. count - 1 by decreasing cells_of(k), in powers of two (a stable counting sort keeps the given order
+// The size class of work of `cells` cells, in powers of two: 63 - floor(log2(cells + 1)), 0 for the longest.
+inline int size_class(std::uint64_t cells) { return __builtin_clzll(cells + 1); }
+
+// Indices 0 .. count - 1 by decreasing cells_of(k), in size classes (a stable counting sort keeps the given order
 // within a class): work of a persistent grid, longest first, so that the last tickets are the short ones.
-// Into `order` (its storage reused).
-template <class CellsOf>
-void longest_first(std::size_t count, CellsOf cells_of, std::vector<std::size_t>& order) {
-  auto klass = [&](std::size_t k) {  // 63 - floor(log2(cells + 1)): 0 for the longest
-    return static_cast<std::size_t>(__builtin_clzll(static_cast<std::uint64_t>(cells_of(k)) + 1));
-  };
-  std::array<std::size_t, 65> start{};
-  for (std::size_t k = 0; k < count; ++k) ++start[klass(k) + 1];
-  for (int c = 1; c < 65; ++c) start[c] += start[c - 1];
-  order.resize(count);
-  for (std::size_t k = 0; k < count; ++k) order[start[klass(k)]++] = k;
-}
 template <class CellsOf>
 std::vector<std::size_t> longest_first(std::size_t count, CellsOf cells_of) {
-  std::vector<std::size_t> order;
-  longest_first(count, cells_of, order);
+  std::array<std::size_t, 65> start{};
+  for (std::size_t k = 0; k < count; ++k) ++start[size_class(cells_of(k)) + 1];
+  for (int c = 1; c < 65; ++c) start[c] += start[c - 1];
+  std::vector<std::size_t> order(count);
+  for (std::size_t k = 0; k < count; ++k) order[start[size_class(cells_of(k))]++] = k;
   return order;
 }
 

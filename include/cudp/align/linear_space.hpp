@@ -481,7 +481,8 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     const bool checked = !boxes.empty() && detail::solve_leaves_rescored(solve_leaves, boxes, out);
     if (out.size() != boxes.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
     if (rescored) *rescored = checked;
-    for (std::size_t k = 0; k < boxes.size(); ++k) detail::cover(out[k], boxes[k]);
+    tiers::parallel_for_small_items(
+        boxes.size(), options.threads, [] { return 0; }, [&](int, std::size_t k) { detail::cover(out[k], boxes[k]); });
     return out;
   }
   std::vector<Piece> pieces;
@@ -856,15 +857,22 @@ template <class BestCellRunner>
 void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrences::GapCosts gaps, int threads,
                   BestCellRunner&& find_best_cells, std::vector<Box>& boxes, std::vector<long>& located) {
   using recurrences::AlignMode;
-  boxes.assign(batch.size(), Box{});
   located.assign(batch.size(), 0);
+  if (mode == AlignMode::Global) {  // the whole pairs
+    boxes.resize(batch.size());
+    tiers::parallel_for_small_items(
+        batch.size(), threads, [] { return 0; },
+        [&](int, std::size_t k) {
+          boxes[k] = Box{batch.query_base(k), batch.query_base(k + 1), batch.target_base(k), batch.target_base(k + 1),
+                         false, false};
+        });
+    return;
+  }
+  boxes.assign(batch.size(), Box{});
   std::vector<std::size_t> searched;  // pairs whose ends the passes find
   for (std::size_t k = 0; k < batch.size(); ++k) {
     const int m = batch.query_base(k + 1) - batch.query_base(k), n = batch.target_base(k + 1) - batch.target_base(k);
-    if (mode == AlignMode::Global)
-      boxes[k] = Box{0, m, 0, n, false, false};
-    else if (m > 0 && n > 0)
-      searched.push_back(k);  // else the empty alignment, scoring 0
+    if (m > 0 && n > 0) searched.push_back(k);  // else the empty alignment, scoring 0
   }
   const SequencePair all = batch.pair();
   const CellScope scope = mode == AlignMode::Local ? CellScope::Anywhere : CellScope::Edges;

@@ -86,7 +86,7 @@ class DeviceBuffer {
 };
 
 // Page-locked host memory, grown on demand and never shrunk: copies from the device into it run at the bus's speed,
-// several times faster than into pageable memory.
+// several times faster than into pageable memory, and kernels may read and write it in place (unified addressing).
 template <class T>
 class PinnedBuffer {
  public:
@@ -105,6 +105,7 @@ class PinnedBuffer {
     capacity_ = n;
   }
   T* data() const { return ptr_; }
+  std::size_t capacity() const { return capacity_; }
 
  private:
   T* ptr_ = nullptr;
