@@ -28,6 +28,7 @@
 #include <cudp/io/output_files.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 #include <cudp/tiers/host_cores.hpp>
+#include <cudp/tiers/keep_freed_memory.hpp>
 #include <cudp/tiers/parallel_for.hpp>
 
 #include "backend.hpp"
@@ -276,6 +277,7 @@ void require_regular_file(const std::string& path, const char* option) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  cudp::tiers::keep_freed_memory();
   std::optional<cudp::examples::MpiWorld> world_holder;
   if (!cudp::examples::start_world(world_holder, argc, argv, "cudp-align")) return 1;
   const cudp::examples::MpiWorld& world = *world_holder;
