@@ -793,33 +793,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
           if (b.query_begin < 0 || b.target_begin < 0 || b.query_end > pair_.query_length ||
               b.target_end > pair_.target_length || b.columns() < 0 || b.rows() < 0)
             throw std::out_of_range("DeviceLeaves: a box reaches past its sequences");
-          classes_[k] = kHostClass;
-          ++tally->per_class[kHostClass];
-          if (b.columns() == 0 || b.rows() == 0) return;
-          const bool packed = packed_ && kHasPackedShape &&
-                              detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
-          const int shape = shape_of(b.columns(), b.rows(), packed);
-          const std::size_t need = move_bytes(b.columns(), b.rows(), Shapes::widths[shape], packed);
-          if (need > slot_limit_) return;
-          --tally->per_class[kHostClass];
-          const auto cells = static_cast<std::uint64_t>(b.rows()) * static_cast<std::uint64_t>(b.columns());
-          classes_[k] = static_cast<std::uint8_t>(detail::size_class(cells));
+          classes_[k] = classify(b, k, gaps, *tally);
           ++tally->per_class[classes_[k]];
-          shapes_[k] = static_cast<std::uint8_t>(shape | (packed ? kPackedFlag : 0));
-          tally->slot_bytes = std::max(tally->slot_bytes, need);
-          tally->packed += packed;
-          tally->cells += static_cast<double>(cells);
-          // The packed sweep's left border and strip edges are two columns of packed words; the 32-bit sweep of
-          // several strips keeps two columns of (H, E).
-          std::size_t edge_entries = 0;
-          if (packed)
-            edge_entries = static_cast<std::size_t>(detail::packed_edge_rows(b.rows()));
-          else if (b.columns() > kStripLanes * Shapes::widths[shape])
-            edge_entries = 2 * (static_cast<std::size_t>(b.rows()) + 1);
-          tally->edge_slot = std::max(tally->edge_slot, edge_entries);
-          const std::int64_t words = detail::leaf_op_words(b.columns(), b.rows());
-          tally->code_words += words;
-          tally->walk_words = std::max(tally->walk_words, words);
         });
     Tally all;
     for (const Tally& t : tallies) all.add(t);
@@ -874,6 +849,33 @@ class DeviceLeaves<StripShapes<Rs...>> {
       cells += t.cells;
     }
   };
+  // Box k's size class, or kHostClass for a box the host solves; its shape into shapes_[k], and what the device
+  // needs for it into the thread's tally.
+  std::uint8_t classify(const Box& b, std::size_t k, recurrences::GapCosts gaps, Tally& tally) {
+    if (b.columns() == 0 || b.rows() == 0) return kHostClass;
+    const bool packed = packed_ && kHasPackedShape &&
+                        detail::packed_leaf_fits(b.columns(), b.rows(), gaps, min_score_, max_score_);
+    const int shape = shape_of(b.columns(), b.rows(), packed);
+    const std::size_t need = move_bytes(b.columns(), b.rows(), Shapes::widths[shape], packed);
+    if (need > slot_limit_) return kHostClass;
+    const auto cells = static_cast<std::uint64_t>(b.rows()) * static_cast<std::uint64_t>(b.columns());
+    shapes_[k] = static_cast<std::uint8_t>(shape | (packed ? kPackedFlag : 0));
+    tally.slot_bytes = std::max(tally.slot_bytes, need);
+    tally.packed += packed;
+    tally.cells += static_cast<double>(cells);
+    // The packed sweep's left border and strip edges are two columns of packed words; the 32-bit sweep of
+    // several strips keeps two columns of (H, E).
+    std::size_t edge_entries = 0;
+    if (packed)
+      edge_entries = static_cast<std::size_t>(detail::packed_edge_rows(b.rows()));
+    else if (b.columns() > kStripLanes * Shapes::widths[shape])
+      edge_entries = 2 * (static_cast<std::size_t>(b.rows()) + 1);
+    tally.edge_slot = std::max(tally.edge_slot, edge_entries);
+    const std::int64_t words = detail::leaf_op_words(b.columns(), b.rows());
+    tally.code_words += words;
+    tally.walk_words = std::max(tally.walk_words, words);
+    return static_cast<std::uint8_t>(detail::size_class(cells));
+  }
   static double shape_cost(int columns, int rows, int R, bool packed) {
     return packed ? detail::packed_leaf_shape_cost(columns, rows, R) : detail::leaf_shape_cost(columns, rows, R);
   }

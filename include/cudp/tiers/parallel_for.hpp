@@ -39,11 +39,15 @@ class WorkerPool {
     for (auto& t : threads_) t.join();
   }
 
-  // Runs job(w) for every w in [0, workers), worker 0 on the calling thread, and returns once all have returned
-  // (job must not throw). False, with nothing run, when the pool is busy.
-  bool run(int workers, const std::function<void(int)>& job) {
-    std::unique_lock<std::mutex> mine(job_lock_, std::try_to_lock);
-    if (!mine.owns_lock()) return false;
+  // Runs job() on `workers` threads, one of them the calling thread, and returns once all have returned (job must
+  // not throw). False, with nothing run, when the pool is busy. (A flag rather than a mutex: a body on the calling
+  // thread that calls parallel_for would try to lock a mutex its own thread holds.)
+  bool run(int workers, const std::function<void()>& job) {
+    if (busy_.exchange(true, std::memory_order_acquire)) return false;
+    struct Release {
+      std::atomic<bool>& busy;
+      ~Release() { busy.store(false, std::memory_order_release); }
+    } release{busy_};
     {
       std::unique_lock<std::mutex> hold(lock_);
       while (static_cast<int>(threads_.size()) < workers - 1) {
@@ -56,7 +60,7 @@ class WorkerPool {
       ++generation_;
     }
     wake_.notify_all();
-    job(0);
+    job();
     std::unique_lock<std::mutex> hold(lock_);
     done_.wait(hold, [&] { return pending_ == 0; });
     job_ = nullptr;
@@ -73,19 +77,19 @@ class WorkerPool {
       if (stopping_) return;
       seen = generation_;
       if (index >= workers_) continue;
-      const std::function<void(int)>* job = job_;
+      const std::function<void()>* job = job_;
       hold.unlock();
-      (*job)(index);
+      (*job)();
       hold.lock();
       if (--pending_ == 0) done_.notify_one();
     }
   }
 
-  std::mutex job_lock_;  // held by the caller whose job runs
-  std::mutex lock_;      // guards what follows
+  std::atomic<bool> busy_{false};  // set by the caller whose job runs
+  std::mutex lock_;                // guards what follows
   std::condition_variable wake_, done_;
   std::vector<std::thread> threads_;
-  const std::function<void(int)>* job_ = nullptr;
+  const std::function<void()>* job_ = nullptr;
   int workers_ = 0, pending_ = 0;
   std::uint64_t generation_ = 0;
   bool stopping_ = false;
@@ -115,7 +119,7 @@ void parallel_for(std::size_t n, int threads, Setup setup, Body body) {
   };
   if (threads == 1) {
     worker();
-  } else if (!detail::WorkerPool::instance().run(threads, [&](int) { worker(); })) {
+  } else if (!detail::WorkerPool::instance().run(threads, worker)) {
     std::vector<std::thread> pool;
     for (int w = 0; w < threads; ++w) pool.emplace_back(worker);
     for (auto& th : pool) th.join();
