@@ -19,6 +19,7 @@
 #include <utility>
 
 #include <cudp/engine/sequences.hpp>
+#include <cudp/hmmer/plan7_parser_groups.hpp>
 #include <cudp/tiers/default_init_allocator.hpp>
 #include <cudp/tiers/parallel_for.hpp>
 
@@ -146,7 +147,9 @@ std::vector<std::uint32_t> clear_forward_failures(const Plan7Pipeline& pipeline,
 // have taken all of it). So the workers never wait for the device, and the device never computes a target the
 // host reached first unless it had it in hand already. Without a device (or when it fails, or the model is too
 // large for it) the workers take the targets longest first. In Mode::kDevice (for tests) they take only the
-// device's rows and wait for them.
+// device's rows and wait for them. A worker takes the targets it computes itself four at a time where the CPU has
+// AVX-512 (parsers_for_group, neighbours in the list and so of about one length), keeps the first and hands the
+// other three's rows out as it hands out the device's.
 template <class Filters>
 class ParserShare {
  public:
@@ -158,9 +161,17 @@ class ParserShare {
     return mode == "0" ? Mode::kHost : mode == "wait" ? Mode::kDevice : Mode::kShared;
   }
 
+  // CUDP_HOST_PARSER_GROUPS=0: the workers compute their targets one at a time (for side-by-side timings).
+  static std::size_t group_width_from_environment() {
+    const char* setting = std::getenv("CUDP_HOST_PARSER_GROUPS");
+    if (setting != nullptr && std::string(setting) == "0") return 1;
+    return static_cast<std::size_t>(cudp::hmmer::parser_group_width());
+  }
+
   ParserShare(Filters& filters, const cudp::hmmer::StripedOddsProfile& om, const cudp::io::SequenceSet& db,
               const std::vector<std::uint32_t>& targets, Mode mode)
-      : filters_(filters), db_(db), targets_(targets), mode_(mode), back_(targets.size()) {
+      : filters_(filters), om_(om), db_(db), targets_(targets), mode_(mode), back_(targets.size()),
+        group_width_(group_width_from_environment()) {
     if (mode_ == Mode::kHost || targets_.empty()) {
       finished_ = true;
       return;
@@ -192,14 +203,20 @@ class ParserShare {
         if (--piece.unread == 0) piece.rows.reset();
         return next;
       }
-      if (finished_ && front_ < back_) return {front_++, std::nullopt, nullptr};  // no device: longest first
-      if (mode_ == Mode::kShared && back_ > done_) {
-        --back_;
+      // Targets for this worker to compute, [begin, end): without a device longest first, else from the short end.
+      std::size_t begin = 0, end = 0;
+      if (finished_ && front_ < back_) {
+        begin = front_;
+        end = front_ = std::min(back_, front_ + group_width_);
+      } else if (mode_ == Mode::kShared && !finished_ && back_ > done_) {
+        end = back_;
+        begin = back_ = back_ - std::min(group_width_, back_ - done_);
         // Every target taken, the last of them out of the device's hands: its list is of no more use.
         if (back_ == done_ && !finished_) filters_.call_off_parsers(true);
-        return {back_, std::nullopt, nullptr};
       }
-      if (finished_) throw std::logic_error("ParserShare::next: called more times than targets");
+      if (end - begin == 1) return {begin, std::nullopt, nullptr};
+      if (end > begin) return compute_group(lock, begin, end);
+      if (finished_ && computing_ == 0) throw std::logic_error("ParserShare::next: called more times than targets");
       changed_.wait(lock);
     }
   }
@@ -218,6 +235,58 @@ class ParserShare {
     std::shared_ptr<const cudp::hmmer::ParserRowsBatch> rows;
     std::size_t unread;
   };
+  // Targets [begin, end) computed by the calling worker with `lock` released; it keeps the first, the others' rows
+  // are handed out next.
+  Next compute_group(std::unique_lock<std::mutex>& lock, std::size_t begin, std::size_t end) {
+    ++computing_;
+    lock.unlock();
+    std::shared_ptr<cudp::hmmer::ParserRowsBatch> rows;
+    try {
+      rows = parsers_for_group(begin, end);
+    } catch (...) {
+      lock.lock();
+      --computing_;
+      changed_.notify_all();
+      throw;
+    }
+    lock.lock();
+    --computing_;
+    for (std::size_t j = begin + 1; j < end; ++j) {
+      ready_.push_back(j);
+      piece_of_ready_.push_back(pieces_.size());
+    }
+    pieces_.push_back(Piece{begin, rows, end - begin - 1});
+    changed_.notify_all();
+    return Next{begin, rows->at(0), rows};
+  }
+
+  std::shared_ptr<cudp::hmmer::ParserRowsBatch> parsers_for_group(std::size_t begin, std::size_t end) const {
+    namespace hmmer = cudp::hmmer;
+    auto rows = std::make_shared<hmmer::ParserRowsBatch>();
+    std::uint64_t total = 0;
+    for (std::size_t j = begin; j < end; ++j) {
+      rows->first_row.push_back(total);
+      total += db_.length(targets_[j]) + 1;
+    }
+    rows->forward.assign(total * hmmer::kSpecialCount, 0.0f);
+    rows->backward.assign(total * hmmer::kSpecialCount, 0.0f);
+    hmmer::ParserGroupTarget group[hmmer::kParserGroupSize];
+    std::size_t of_group[hmmer::kParserGroupSize];
+    int count = 0;
+    for (std::size_t j = begin; j < end; ++j) {
+      const std::size_t i = targets_[j];
+      if (db_.length(i) == 0) continue;  // before_envelopes reads no rows of an empty target
+      const std::uint64_t at = rows->first_row[j - begin] * hmmer::kSpecialCount;
+      group[count] = {db_.data(i), static_cast<int>(db_.length(i)), rows->forward.data() + at,
+                      rows->backward.data() + at, false};
+      of_group[count++] = j - begin;
+    }
+    hmmer::parsers_for_group(om_, group, count);
+    rows->backward_own_scales.assign(end - begin, 0);
+    for (int t = 0; t < count; ++t) rows->backward_own_scales[of_group[t]] = group[t].backward_own_scales ? 1 : 0;
+    return rows;
+  }
+
   // At most this many residues a list, so that a list's rows (48 bytes a residue) stay a few hundred megabytes.
   static constexpr std::uint64_t kMostResidues = std::uint64_t{1} << 23;
 
@@ -281,13 +350,16 @@ class ParserShare {
   }
 
   Filters& filters_;
+  const cudp::hmmer::StripedOddsProfile& om_;
   const cudp::io::SequenceSet& db_;
   const std::vector<std::uint32_t>& targets_;
   Mode mode_;
   // The device has taken [0, front_) and is done with [0, done_); the workers have taken [back_, size()) and
   // computed those themselves (back_ may pass below front_, into the list the device has in hand).
   std::size_t front_ = 0, done_ = 0, back_;
-  std::deque<std::size_t> ready_, piece_of_ready_;  // targets with the device's rows, not yet handed out
+  std::size_t group_width_;  // how many targets a worker computes at once
+  std::size_t computing_ = 0;  // groups being computed by workers, whose rows are still to come
+  std::deque<std::size_t> ready_, piece_of_ready_;  // targets with rows (the device's or a group's), not handed out
   std::vector<Piece> pieces_;
   bool finished_ = false, stop_ = false;
   std::mutex mutex_;
