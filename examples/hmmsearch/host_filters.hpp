@@ -32,6 +32,12 @@ std::optional<std::vector<cudp::hmmer::FilterResult>> vector_viterbi(HostFilters
                                                                      const std::vector<std::uint32_t>& ids);
 #endif
 
+// HMMER's exact Forward scores of the targets `ids` of `db` (p7_ForwardParser, in nats), four at a time in AVX-512
+// words on `threads` threads (host_exact_forward.cpp), or nothing where the CPU has no AVX-512.
+std::optional<std::vector<float>> exact_forward(const cudp::engine::SequencesView& db, int threads,
+                                                const cudp::hmmer::Plan7Profile& profile,
+                                                const std::vector<std::uint32_t>& ids);
+
 class HostFilters {
  public:
   HostFilters(const cudp::engine::SequencesView& db, int threads) : db_(db), threads_(threads), all_(db.count) {
@@ -127,7 +133,10 @@ class HostFilters {
     return false;
   }
 
+  // The F3 pre-filter's scores. Where the CPU has AVX-512 they are HMMER's exact Forward scores, four targets at a
+  // time: the float Forward filter runs in scalar lanes on the host, four times slower.
   std::vector<float> forward(const cudp::hmmer::Plan7Profile& profile, const std::vector<std::uint32_t>& ids) {
+    if (auto out = exact_forward(db_, threads_, profile, ids)) return std::move(*out);
     const auto tables = cudp::hmmer::stripe_forward(profile, cudp::hmmer::striped_shape_for(profile.M, 1, 1));
     const auto raw = cudp::tiers::striped_rows_on_host<cudp::hmmer::Plan7Forward>(tables.host_model(),
                                                                                          targets(ids), threads_);
@@ -135,6 +144,7 @@ class HostFilters {
     for (std::size_t i = 0; i < raw.size(); ++i) out[i] = raw[i].nats;
     return out;
   }
+
 #endif
 
  private:

@@ -20,4 +20,26 @@ inline void use_hmmer_float_mode() {
 #endif
 }
 
+// HMMER's floating-point mode for the calling thread while in scope, the thread's own mode restored after it (for
+// threads that run other work too, such as a shared pool's).
+class ScopedHmmerFloatMode {
+ public:
+  ScopedHmmerFloatMode() {
+#ifdef CUDP_HAS_MXCSR
+    saved_ = _mm_getcsr();
+#endif
+    use_hmmer_float_mode();
+  }
+  ~ScopedHmmerFloatMode() {
+#ifdef CUDP_HAS_MXCSR
+    _mm_setcsr(saved_);
+#endif
+  }
+  ScopedHmmerFloatMode(const ScopedHmmerFloatMode&) = delete;
+  ScopedHmmerFloatMode& operator=(const ScopedHmmerFloatMode&) = delete;
+
+ private:
+  unsigned saved_ = 0;
+};
+
 }  // namespace cudp::hmmer

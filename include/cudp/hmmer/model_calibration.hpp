@@ -96,27 +96,6 @@ inline double calibration_lambda(const HmmModel& hmm, const NullModel& null_mode
 
 namespace detail {
 
-// Sets HMMER's floating-point mode for the calling thread while in scope.
-class ScopedHmmerFloatMode {
- public:
-  ScopedHmmerFloatMode() {
-#ifdef CUDP_HAS_MXCSR
-    saved_ = _mm_getcsr();
-#endif
-    use_hmmer_float_mode();
-  }
-  ~ScopedHmmerFloatMode() {
-#ifdef CUDP_HAS_MXCSR
-    _mm_setcsr(saved_);
-#endif
-  }
-  ScopedHmmerFloatMode(const ScopedHmmerFloatMode&) = delete;
-  ScopedHmmerFloatMode& operator=(const ScopedHmmerFloatMode&) = delete;
-
- private:
-  unsigned saved_ = 0;
-};
-
 // (score - null1) in bits, as evalues.c stores a sample: a float difference divided in double.
 inline double calibration_bits(float nats, float null_nats) {
   return static_cast<double>(nats - null_nats) / 0.69314718055994529;
@@ -129,7 +108,7 @@ inline HmmStats calibrate(const HmmModel& hmm, const NullModel& null_model, cons
                           EaselFastRandom& random) {
   CUDP_PLAN7_NO_FP_CONTRACT
   if (hmm.length < 1) throw std::invalid_argument("calibrate: the model has no nodes");
-  const detail::ScopedHmmerFloatMode float_mode;
+  const ScopedHmmerFloatMode float_mode;
   const double lambda = calibration_lambda(hmm, null_model);
   // The profile is configured for length EvL; each simulation sets its own length.
   const Plan7Profile profile = configure_profile(hmm, null_model, Plan7Mode::MultihitLocal, options.EvL);

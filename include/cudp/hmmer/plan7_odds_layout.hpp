@@ -31,6 +31,13 @@ inline OddsSpecials specials_for_length(OddsSpecials e, bool multihit, std::int6
   return e;
 }
 
+// The specials of multihit mode for targets of length L, as StripedOddsProfile::set_mode(true, L) sets them.
+inline OddsSpecials multihit_specials(std::int64_t L) {
+  OddsSpecials e;
+  e.e_move = e.e_loop = 0.5f;
+  return specials_for_length(e, true, L);
+}
+
 // A matrix row's special states, in the order StripedMatrix stores them, with the row's scale factor last.
 enum OddsSpecialState { kSpecialE = 0, kSpecialN, kSpecialJ, kSpecialB, kSpecialC, kSpecialScale, kSpecialCount };
 

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "plan7_posterior.hpp"
@@ -198,9 +199,7 @@ inline void write_specials(float* rows, int i, float xE, float xN, float xJ, flo
 
 // Every target's length model in multihit mode, as the pipeline's workspace sets it (Plan7Pipeline::prepare).
 inline void length_models(const ParserGroupTarget* tg, int count, OddsSpecials xf[kParserGroupSize]) {
-  OddsSpecials multihit;
-  multihit.e_move = multihit.e_loop = 0.5f;
-  for (int t = 0; t < kParserGroupSize; ++t) xf[t] = specials_for_length(multihit, true, t < count ? tg[t].L : 1);
+  for (int t = 0; t < kParserGroupSize; ++t) xf[t] = multihit_specials(t < count ? tg[t].L : 1);
 }
 
 inline void forward(const StripedOddsProfile& om, const ParserGroupTarget* tg, int count, Rows& rows) {
@@ -487,8 +486,22 @@ inline void parsers_for_group(const StripedOddsProfile& om, ParserGroupTarget* t
   detail::parser_groups::backward(om, targets, count, rows);
 }
 
+// The Forward parser alone (the targets' `backward` rows are not written), as for HMMER's F3 decision.
+inline void forward_parsers_for_group(const StripedOddsProfile& om, ParserGroupTarget* targets, int count) {
+  detail::parser_groups::Rows rows(om.Q());
+  detail::parser_groups::forward(om, targets, count, rows);
+}
+
 #pragma GCC diagnostic pop
 #pragma GCC pop_options
+#else
+// Without the 512-bit code parser_group_width() is 1, and these are never called.
+inline void parsers_for_group(const StripedOddsProfile&, ParserGroupTarget*, int) {
+  throw std::logic_error("parsers_for_group: this build has no grouped parsers (parser_group_width() is 1)");
+}
+inline void forward_parsers_for_group(const StripedOddsProfile&, ParserGroupTarget*, int) {
+  throw std::logic_error("forward_parsers_for_group: this build has no grouped parsers (parser_group_width() is 1)");
+}
 #endif  // CUDP_HAS_PARSER_GROUPS
 
 }  // namespace cudp::hmmer

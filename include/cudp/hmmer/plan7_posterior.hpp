@@ -118,11 +118,15 @@ inline void adopt_parser_specials(StripedMatrix& ox, int M, int Q, int L, const 
   }
 }
 
-// The Forward score in nats of a forward parser matrix (what striped_forward returns).
-inline float forward_parser_score(const StripedOddsProfile& om, const StripedMatrix& fwd) {
+// The Forward score in nats of a forward parser matrix (what striped_forward returns), with the length model it was
+// computed in.
+inline float forward_parser_score(const OddsSpecials& xf, const StripedMatrix& fwd) {
   CUDP_PLAN7_NO_FP_CONTRACT
-  const float end = fwd.x(fwd.L, StripedMatrix::kC) * om.xf().c_move;
+  const float end = fwd.x(fwd.L, StripedMatrix::kC) * xf.c_move;
   return static_cast<float>(static_cast<double>(fwd.totscale) + std::log(static_cast<double>(end)));
+}
+inline float forward_parser_score(const StripedOddsProfile& om, const StripedMatrix& fwd) {
+  return forward_parser_score(om.xf(), fwd);
 }
 
 // p7_Forward (keep_all_rows) or p7_ForwardParser, on dsq[0..L-1]. Returns the Forward score in nats.
