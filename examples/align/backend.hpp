@@ -15,9 +15,17 @@ namespace align_app {
 
 enum class AlignBackend { Host, Device };
 
-// --backend auto|host|cuda: auto takes the GPU when this build has the path and a device is present.
-inline AlignBackend choose_backend(const std::string& requested) {
+// Below about this many cells a run is faster on the host: the GPU path starts at 0.3-0.4 s (its context, its
+// buffers) and the host threads align 1.5 GCUPS of protein pairs (bench/align_crossover.sh on an H200 with 16
+// cores: 1000 protein pairs of 100-1000 residues, 3.6e8 cells, 0.23 s on the host and 0.34 s on the GPU; one 10 kbp
+// DNA pair, 1e8 cells, 0.21 s and 0.30 s; ten DNA pairs of 1-10 kbp, 2.6e8 cells, 0.52 s and 0.38 s).
+constexpr double kHostBelowCells = 2e8;
+
+// --backend auto|host|cuda: auto takes the GPU when this build has the path and a device is present, unless the
+// run is known to be small (`at_most_cells` below kHostBelowCells: a bound on its cells, 0 when unknown).
+inline AlignBackend choose_backend(const std::string& requested, double at_most_cells = 0) {
   if (requested == "host") return AlignBackend::Host;
+  if (requested == "auto" && at_most_cells > 0 && at_most_cells < kHostBelowCells) return AlignBackend::Host;
   const bool gpu = gpu_available();
   if (requested == "cuda" && !gpu)
     throw std::runtime_error("--backend cuda: no CUDA device found, or this cudp-align was built without CUDA");
