@@ -17,6 +17,7 @@
 #include "cudp/hmmer/plan7_posterior.hpp"
 #include "cudp/hmmer/plan7_profile.hpp"
 #include "device_parsers_runner.hpp"
+#include "parser_rows_check.hpp"
 #include "random_plan7.hpp"
 
 namespace {
@@ -24,11 +25,7 @@ namespace {
 using namespace cudp;
 using SM = hmmer::StripedMatrix;
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
+using test::bits_of;
 
 // Row i of the device's special rows (`got`) against the host's Forward and Backward matrices, bit for bit.
 void require_same_specials(const hmmer::ParserSpecials& got, const SM& fwd, const SM& bck, int i) {
@@ -62,24 +59,11 @@ void check_model(const test::RandomModelOptions& options, int count, int max_len
   const hmmer::ParserRowsBatch rows = test::run_device_parsers(om.tables(), residues, lengths, room);
   REQUIRE(rows.size() == targets.size());
 
-  SM fwd, bck, adopted_fwd, adopted_bck;
   for (std::size_t j = 0; j < targets.size(); ++j) {
     const int L = static_cast<int>(lengths[j]);
     om.set_mode(true, L);
-    const float score = hmmer::striped_forward(om, residues[j], L, fwd, false);
-    hmmer::striped_backward(om, residues[j], L, fwd, bck, false);
-    const hmmer::ParserSpecials got = rows.at(j);
     INFO("M=" << options.M << " seed " << options.seed << " target " << j << " L=" << L);
-    for (int i = 0; i <= L; ++i) {
-      require_same_specials(got, fwd, bck, i);
-      tally.scaled_forward_rows += fwd.x(i, SM::kScale) != 1.0f;
-    }
-    REQUIRE(got.backward_own_scales == bck.has_own_scales);
-    hmmer::adopt_parser_specials(adopted_fwd, om.M(), om.Q(), L, got.forward, true, true);
-    hmmer::adopt_parser_specials(adopted_bck, om.M(), om.Q(), L, got.backward, false, got.backward_own_scales);
-    REQUIRE(bits_of(adopted_fwd.totscale) == bits_of(fwd.totscale));
-    REQUIRE(bits_of(adopted_bck.totscale) == bits_of(bck.totscale));
-    REQUIRE(bits_of(hmmer::forward_parser_score(om, adopted_fwd)) == bits_of(score));
+    tally.scaled_forward_rows += test::require_same_parser_rows(om, residues[j], L, rows.at(j));
     tally.rows += L + 1;
     tally.targets += 1;
   }

@@ -5,7 +5,6 @@
 // long enough to rescale rows, unequal lengths in one group (from 1 residue), and groups of 1 to 4.
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -14,6 +13,7 @@
 #include "cudp/hmmer/plan7_parser_groups.hpp"
 #include "cudp/hmmer/plan7_posterior.hpp"
 #include "cudp/hmmer/plan7_profile.hpp"
+#include "parser_rows_check.hpp"
 #include "random_plan7.hpp"
 
 namespace {
@@ -21,14 +21,8 @@ namespace {
 using namespace cudp;
 using SM = hmmer::StripedMatrix;
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
 struct Tally {
-  long rows = 0, scaled_forward_rows = 0, targets = 0, own_scales = 0;
+  long rows = 0, scaled_forward_rows = 0, targets = 0;
 };
 
 // Groups of `group` consecutive targets (the last one shorter) against the single-target parsers.
@@ -40,7 +34,6 @@ void check_model(const test::RandomModelOptions& options, int count, int max_len
   hmmer::StripedOddsProfile om(profile);
   auto targets = test::random_targets(profile, count, max_length, options.seed * 7 + 3);
   targets.push_back({static_cast<std::uint8_t>(options.seed % 20)});  // one residue, beside longer ones
-  SM fwd, bck, adopted_fwd, adopted_bck;
   for (std::size_t first = 0; first < targets.size(); first += static_cast<std::size_t>(group)) {
     const int n = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(group), targets.size() - first));
     std::vector<std::vector<float>> forward(static_cast<std::size_t>(n)), backward(static_cast<std::size_t>(n));
@@ -55,27 +48,10 @@ void check_model(const test::RandomModelOptions& options, int count, int max_len
     for (int t = 0; t < n; ++t) {
       const int L = tg[t].L;
       om.set_mode(true, L);
-      const float score = hmmer::striped_forward(om, tg[t].dsq, L, fwd, false);
-      hmmer::striped_backward(om, tg[t].dsq, L, fwd, bck, false);
       INFO("M=" << options.M << (options.sticky_deletes ? " sticky" : "") << " seed " << options.seed << " target "
                 << first + static_cast<std::size_t>(t) << " of a group of " << n << ", L=" << L);
-      for (int i = 0; i <= L; ++i) {
-        for (int s = 0; s < SM::kSpecials; ++s) {
-          const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
-          INFO("row " << i << " special " << s);
-          REQUIRE(bits_of(forward[t][at]) == bits_of(fwd.x(i, static_cast<SM::Special>(s))));
-          REQUIRE(bits_of(backward[t][at]) == bits_of(bck.x(i, static_cast<SM::Special>(s))));
-        }
-        tally.scaled_forward_rows += fwd.x(i, SM::kScale) != 1.0f;
-      }
-      REQUIRE(tg[t].backward_own_scales == bck.has_own_scales);
-      tally.own_scales += bck.has_own_scales;
-      hmmer::adopt_parser_specials(adopted_fwd, om.M(), om.Q(), L, forward[t].data(), true, true);
-      hmmer::adopt_parser_specials(adopted_bck, om.M(), om.Q(), L, backward[t].data(), false,
-                                   tg[t].backward_own_scales);
-      REQUIRE(bits_of(adopted_fwd.totscale) == bits_of(fwd.totscale));
-      REQUIRE(bits_of(adopted_bck.totscale) == bits_of(bck.totscale));
-      REQUIRE(bits_of(hmmer::forward_parser_score(om, adopted_fwd)) == bits_of(score));
+      tally.scaled_forward_rows += test::require_same_parser_rows(
+          om, tg[t].dsq, L, {forward[t].data(), backward[t].data(), tg[t].backward_own_scales});
       tally.rows += L + 1;
       tally.targets += 1;
     }

@@ -187,6 +187,16 @@ class Rows {
   std::vector<Cell> cells_;
 };
 
+// Every cell of a row times its target's factor (1 for the targets not rescaled: exact, see above).
+inline void scale_row(W* row, int Q, const float factor[kParserGroupSize]) {
+  const W f = splats(factor);
+  for (int q = 0; q < Q; ++q) {
+    Rows::at(row, q, SM::kM) = mul(Rows::at(row, q, SM::kM), f);
+    Rows::at(row, q, SM::kD) = mul(Rows::at(row, q, SM::kD), f);
+    Rows::at(row, q, SM::kI) = mul(Rows::at(row, q, SM::kI), f);
+  }
+}
+
 inline void write_specials(float* rows, int i, float xE, float xN, float xJ, float xB, float xC, float scale) {
   float* r = rows + static_cast<std::size_t>(i) * SM::kSpecials;
   r[SM::kE] = xE;
@@ -294,14 +304,7 @@ inline void forward(const StripedOddsProfile& om, const ParserGroupTarget* tg, i
         write_specials(tg[t].forward, i, xE[t], xN[t], xJ[t], xB[t], xC[t], 1.0f);
       }
     }
-    if (rescaled) {
-      const W factor = splats(scale);
-      for (int q = 0; q < Q; ++q) {
-        Rows::at(dpc, q, SM::kM) = mul(Rows::at(dpc, q, SM::kM), factor);
-        Rows::at(dpc, q, SM::kD) = mul(Rows::at(dpc, q, SM::kD), factor);
-        Rows::at(dpc, q, SM::kI) = mul(Rows::at(dpc, q, SM::kI), factor);
-      }
-    }
+    if (rescaled) scale_row(dpc, Q, scale);
   }
 }
 
@@ -388,14 +391,7 @@ inline void backward(const StripedOddsProfile& om, ParserGroupTarget* tg, int co
     }
     write_specials(tg[t].backward, tg[t].L, xE[t], xN[t], xJ[t], xB[t], xC[t], scale_L);
   }
-  if (rescaled) {
-    const W f = splats(factor);
-    for (int q = 0; q < Q; ++q) {
-      Rows::at(dpc, q, SM::kM) = mul(Rows::at(dpc, q, SM::kM), f);
-      Rows::at(dpc, q, SM::kD) = mul(Rows::at(dpc, q, SM::kD), f);
-      Rows::at(dpc, q, SM::kI) = mul(Rows::at(dpc, q, SM::kI), f);
-    }
-  }
+  if (rescaled) scale_row(dpc, Q, factor);
   for (int t = 0; t < count; ++t)
     if (tg[t].L == 1) backward_row0(om, tg[t], t, dpc, xf[t], xN[t]);
 
@@ -461,14 +457,7 @@ inline void backward(const StripedOddsProfile& om, ParserGroupTarget* tg, int co
       }
       write_specials(tg[t].backward, i, xE[t], xN[t], xJ[t], xB[t], xC[t], scale);
     }
-    if (rescaled) {
-      const W f = splats(factor);
-      for (int q = 0; q < Q; ++q) {
-        Rows::at(dpc, q, SM::kM) = mul(Rows::at(dpc, q, SM::kM), f);
-        Rows::at(dpc, q, SM::kD) = mul(Rows::at(dpc, q, SM::kD), f);
-        Rows::at(dpc, q, SM::kI) = mul(Rows::at(dpc, q, SM::kI), f);
-      }
-    }
+    if (rescaled) scale_row(dpc, Q, factor);
     for (int t = 0; t < count; ++t)
       if (row_of(t, s) == 1) backward_row0(om, tg[t], t, dpc, xf[t], xN[t]);
   }
