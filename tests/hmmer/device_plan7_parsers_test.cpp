@@ -26,17 +26,7 @@ using namespace cudp;
 using SM = hmmer::StripedMatrix;
 
 using test::bits_of;
-
-// Row i of the device's special rows (`got`) against the host's Forward and Backward matrices, bit for bit.
-void require_same_specials(const hmmer::ParserSpecials& got, const SM& fwd, const SM& bck, int i) {
-  for (int s = 0; s < SM::kSpecials; ++s) {
-    const auto special = static_cast<SM::Special>(s);
-    const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
-    INFO("row " << i << " special " << s);
-    REQUIRE(bits_of(got.forward[at]) == bits_of(fwd.x(i, special)));
-    REQUIRE(bits_of(got.backward[at]) == bits_of(bck.x(i, special)));
-  }
-}
+using test::require_same_specials;
 
 struct Tally {
   long rows = 0, scaled_forward_rows = 0, targets = 0;

@@ -18,6 +18,19 @@ inline std::uint32_t bits_of(float f) {
   return u;
 }
 
+// Row i of special rows computed elsewhere (`got`) against the host's Forward and Backward matrices, bit for bit.
+inline void require_same_specials(const hmmer::ParserSpecials& got, const hmmer::StripedMatrix& fwd,
+                                  const hmmer::StripedMatrix& bck, int i) {
+  using SM = hmmer::StripedMatrix;
+  for (int s = 0; s < SM::kSpecials; ++s) {
+    const auto special = static_cast<SM::Special>(s);
+    const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
+    INFO("row " << i << " special " << s);
+    REQUIRE(bits_of(got.forward[at]) == bits_of(fwd.x(i, special)));
+    REQUIRE(bits_of(got.backward[at]) == bits_of(bck.x(i, special)));
+  }
+}
+
 // `om` in multihit mode for L; returns how many of the target's Forward rows were rescaled.
 inline long require_same_parser_rows(const hmmer::StripedOddsProfile& om, const std::uint8_t* dsq, int L,
                                      const hmmer::ParserSpecials& got) {
@@ -27,13 +40,7 @@ inline long require_same_parser_rows(const hmmer::StripedOddsProfile& om, const 
   hmmer::striped_backward(om, dsq, L, fwd, bck, false);
   long scaled = 0;
   for (int i = 0; i <= L; ++i) {
-    for (int s = 0; s < SM::kSpecials; ++s) {
-      const auto special = static_cast<SM::Special>(s);
-      const std::size_t at = static_cast<std::size_t>(i) * SM::kSpecials + static_cast<std::size_t>(s);
-      INFO("row " << i << " special " << s);
-      REQUIRE(bits_of(got.forward[at]) == bits_of(fwd.x(i, special)));
-      REQUIRE(bits_of(got.backward[at]) == bits_of(bck.x(i, special)));
-    }
+    require_same_specials(got, fwd, bck, i);
     scaled += fwd.x(i, SM::kScale) != 1.0f;
   }
   REQUIRE(got.backward_own_scales == bck.has_own_scales);
