@@ -268,24 +268,6 @@ std::pair<std::size_t, std::size_t> jobs_of_process(const std::vector<double>& j
 }
 
 // mpirun hands standard input to the first process alone, and a pipe can be read by one process only.
-// A bound on a run's cells known before reading its inputs: the product of the two files' sizes (every pairing
-// aligns at most sum(m) x sum(n) cells, and a FASTA file holds at least its residues' bytes), or 0 when a file is
-// not a plain regular file (a pipe, or gzip, whose size says little).
-double cells_bound(const std::string& query, const std::string& target) {
-  const auto plain_size = [](const std::string& path) -> double {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) return 0;
-    unsigned char magic[2] = {0, 0};
-    const std::size_t got = std::fread(magic, 1, 2, f);
-    std::fclose(f);
-    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return 0;
-    return static_cast<double>(st.st_size);
-  };
-  return plain_size(query) * plain_size(target);
-}
-
 void require_regular_file(const std::string& path, const char* option) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))

@@ -1,6 +1,8 @@
 // cudp-align's report writers and command line, on hand-made alignments whose every number is worked out here.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include <cudp/bio/alphabet.hpp>
 #include <cudp/io/matrix.hpp>
 
+#include "backend.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -145,4 +148,20 @@ TEST_CASE("options: defaults and refusals", "[align_report]") {
   CHECK_THROWS_WITH(parse({"--query", "q", "--target", "t", "--match", "2", "--matrix", "NUC.4.4"}),
                     Catch::Contains("exclude"));
   CHECK_THROWS_AS(parse({"--query", "q", "--target", "t", "--backend", "gpu"}), std::invalid_argument);
+}
+
+TEST_CASE("--backend auto knows a run is small from plain files' sizes, and only from those", "[align][app]") {
+  const std::string small = "align_report_test_small.fa", large = "align_report_test_large.fa",
+                    gzip = "align_report_test.fa.gz";
+  std::ofstream(small) << ">s\n" << std::string(96, 'A') << "\n";  // 100 bytes
+  std::ofstream(large) << ">l\n" << std::string(19996, 'A') << "\n";  // 20,000 bytes
+  std::ofstream(gzip) << "\x1f\x8b" << std::string(98, 'x');  // gzip's magic: its size says nothing
+  CHECK(cells_bound(small, small) == 1e4);
+  CHECK(small_for_gpu(cells_bound(small, large)));  // 2e6 cells at most
+  CHECK_FALSE(small_for_gpu(cells_bound(large, large)));  // 4e8
+  CHECK(cells_bound(small, gzip) == 0);
+  CHECK(cells_bound(small, "align_report_test_missing.fa") == 0);
+  CHECK(cells_bound(small, ".") == 0);  // not a regular file
+  CHECK_FALSE(small_for_gpu(0));
+  for (const auto& f : {small, large, gzip}) std::remove(f.c_str());
 }
