@@ -48,8 +48,7 @@ elif mode == "halfway":
     print("closed")
     sys.exit(0)
 elif mode == "gone":  # a whole request, then away before the answer
-    # A small model file, so that the request is all in the socket's buffer and the client gone long before the
-    # daemon has read and checked it.
+    # A small model file, so that the whole request fits in the socket's buffer while the daemon is stopped.
     words = [b"--connect=" + path.encode(), b"--", b"globins4.hmm", b"db.cudpdb"]
     s.sendall(message([b"cudp daemon request 3", b"hmmsearch", os.getcwd().encode(), open("globins4.hmm", "rb").read()]
                       + words))
@@ -118,9 +117,13 @@ bad=()
 "$python" raw_client.py garbage "$work/sock" > garbage.txt 2>&1 & bad+=($!)
 "$python" raw_client.py halfway "$work/sock" > halfway.txt 2>&1 & bad+=($!)
 "$python" raw_client.py old "$work/sock" > old.txt 2>&1 & bad+=($!)
-"$python" raw_client.py gone "$work/sock" > gone.txt 2>&1 & bad+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || fail "a search in the daemon failed (see c_*/stderr)"; done
 for pid in "${bad[@]}"; do wait "$pid" || true; done
+# A client that sends a whole request and hangs up: the daemon is stopped meanwhile, so that when it reads the
+# request the hang-up is already there (running, an idle daemon could start the search before the client left).
+kill -STOP "$daemon_pid"
+"$python" raw_client.py gone "$work/sock" > gone.txt 2>&1 || true
+kill -CONT "$daemon_pid"
 
 same_outputs one_db c_db
 same_outputs one_db c_db2
