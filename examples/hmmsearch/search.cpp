@@ -212,7 +212,7 @@ class ParserShare {
         end = back_;
         begin = back_ = back_ - std::min(group_width_, back_ - done_);
         // Every target taken, the last of them out of the device's hands: its list is of no more use.
-        if (back_ == done_ && !finished_) filters_.call_off_parsers(true);
+        if (back_ == done_) filters_.call_off_parsers(true);
       }
       if (end - begin == 1) return {begin, std::nullopt, nullptr};
       if (end > begin) return compute_group(lock, begin, end);

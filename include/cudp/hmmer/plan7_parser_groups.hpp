@@ -70,101 +70,51 @@ inline int parser_group_width() {
 namespace detail::parser_groups {
 
 using SM = StripedMatrix;
-constexpr int kRegisters = kParserGroupSize / 4;
-// A striped vector of every target of a group: target t in quarter t % 4 of register t / 4. Groups of eight (two
-// registers, two sets of chains interleaved) measured no faster than four on an AVX-512 Xeon core, and pad more.
-struct W {
-  __m512 r[kRegisters];
-};
-using Lanes = std::uint32_t;  // a bit per float of a W: register k's 16 lanes from bit 16 k
-using Quarters = unsigned;    // a bit per target
+// A striped vector of the four targets of a group, target t in quarter t. (Groups of eight, two registers with two
+// sets of chains interleaved, measured no faster on an AVX-512 Xeon core, and pad more.)
+using W = __m512;
+static_assert(kParserGroupSize == 4, "a group is one 512-bit register of four 128-bit quarters");
+using Quarters = unsigned;  // a bit per target
 
-inline W zero() {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) w.r[k] = _mm512_setzero_ps();
-  return w;
-}
-inline W add(const W& a, const W& b) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) w.r[k] = _mm512_add_ps(a.r[k], b.r[k]);
-  return w;
-}
-inline W mul(const W& a, const W& b) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) w.r[k] = _mm512_mul_ps(a.r[k], b.r[k]);
-  return w;
-}
+inline W zero() { return _mm512_setzero_ps(); }
+inline W add(W a, W b) { return _mm512_add_ps(a, b); }
+inline W mul(W a, W b) { return _mm512_mul_ps(a, b); }
 // lanes4::shift_up and shift_down in every quarter: lane r takes lane r-1 (r+1), the emptied lane 0.
-inline W shift_up(const W& a) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) w.r[k] = _mm512_maskz_permute_ps(0xEEEE, a.r[k], _MM_SHUFFLE(2, 1, 0, 0));
-  return w;
-}
-inline W shift_down(const W& a) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) w.r[k] = _mm512_maskz_permute_ps(0x7777, a.r[k], _MM_SHUFFLE(3, 3, 2, 1));
-  return w;
-}
+inline W shift_up(W a) { return _mm512_maskz_permute_ps(0xEEEE, a, _MM_SHUFFLE(2, 1, 0, 0)); }
+inline W shift_down(W a) { return _mm512_maskz_permute_ps(0x7777, a, _MM_SHUFFLE(3, 3, 2, 1)); }
 inline __m128 lanes4_of(const Lanes4& a) { return reinterpret_cast<const __m128&>(a.v); }
 // The model's vector in every quarter.
-inline W wide(const Lanes4& a) {
-  W w;
-  w.r[0] = _mm512_broadcast_f32x4(lanes4_of(a));
-  for (int k = 1; k < kRegisters; ++k) w.r[k] = w.r[0];
-  return w;
-}
+inline W wide(const Lanes4& a) { return _mm512_broadcast_f32x4(lanes4_of(a)); }
 // Vector q of every target's own row (its residue's match odds).
 inline W quarters(const Lanes4* const rows[kParserGroupSize], int q) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) {
-    const Lanes4* const* r = rows + 4 * k;
-    __m512 v = _mm512_broadcast_f32x4(lanes4_of(r[0][q]));
-    v = _mm512_insertf32x4(v, lanes4_of(r[1][q]), 1);
-    v = _mm512_insertf32x4(v, lanes4_of(r[2][q]), 2);
-    w.r[k] = _mm512_insertf32x4(v, lanes4_of(r[3][q]), 3);
-  }
-  return w;
+  W v = _mm512_broadcast_f32x4(lanes4_of(rows[0][q]));
+  v = _mm512_insertf32x4(v, lanes4_of(rows[1][q]), 1);
+  v = _mm512_insertf32x4(v, lanes4_of(rows[2][q]), 2);
+  return _mm512_insertf32x4(v, lanes4_of(rows[3][q]), 3);
 }
 inline W splats(const float s[kParserGroupSize]) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) {
-    const float* x = s + 4 * k;
-    w.r[k] = _mm512_setr_ps(x[0], x[0], x[0], x[0], x[1], x[1], x[1], x[1], x[2], x[2], x[2], x[2], x[3], x[3], x[3],
-                            x[3]);
-  }
-  return w;
+  return _mm512_setr_ps(s[0], s[0], s[0], s[0], s[1], s[1], s[1], s[1], s[2], s[2], s[2], s[2], s[3], s[3], s[3],
+                        s[3]);
 }
 // The lanes where a > b (_mm_cmpgt_ps).
-inline Lanes greater(const W& a, const W& b) {
-  Lanes out = 0;
-  for (int k = 0; k < kRegisters; ++k) out |= Lanes{_mm512_cmp_ps_mask(a.r[k], b.r[k], _CMP_GT_OS)} << (16 * k);
-  return out;
-}
-inline Quarters quarters_of(Lanes lanes) {
+inline __mmask16 greater(W a, W b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OS); }
+inline Quarters quarters_of(__mmask16 lanes) {
   Quarters out = 0;
   for (int t = 0; t < kParserGroupSize; ++t) out |= ((lanes >> (4 * t)) & 0xFu) != 0 ? 1u << t : 0u;
   return out;
 }
 // The quarters of `keep` as they are, the others 0.
-inline W keep(Quarters quarters, const W& a) {
-  W w;
-  for (int k = 0; k < kRegisters; ++k) {
-    __mmask16 lanes = 0;
-    for (int t = 0; t < 4; ++t)
-      if (quarters & (1u << (4 * k + t))) lanes = static_cast<__mmask16>(lanes | (0xFu << (4 * t)));
-    w.r[k] = _mm512_maskz_mov_ps(lanes, a.r[k]);
-  }
-  return w;
+inline W keep(Quarters quarters, W a) {
+  __mmask16 lanes = 0;
+  for (int t = 0; t < kParserGroupSize; ++t)
+    if (quarters & (1u << t)) lanes = static_cast<__mmask16>(lanes | (0xFu << (4 * t)));
+  return _mm512_maskz_mov_ps(lanes, a);
 }
-inline bool all_zero(const W& a) {
-  for (int k = 0; k < kRegisters; ++k)
-    if (_mm512_cmp_ps_mask(a.r[k], _mm512_setzero_ps(), _CMP_EQ_OQ) != 0xFFFF) return false;
-  return true;
-}
+inline bool all_zero(W a) { return _mm512_cmp_ps_mask(a, _mm512_setzero_ps(), _CMP_EQ_OQ) == 0xFFFF; }
 // lanes4::sum of every quarter.
-inline void sums(const W& a, float out[kParserGroupSize]) {
-  alignas(64) float lanes[16 * kRegisters];
-  for (int k = 0; k < kRegisters; ++k) _mm512_store_ps(lanes + 16 * k, a.r[k]);
+inline void sums(W a, float out[kParserGroupSize]) {
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, a);
   for (int t = 0; t < kParserGroupSize; ++t) {
     const float low = lanes[4 * t] + lanes[4 * t + 1];
     const float high = lanes[4 * t + 2] + lanes[4 * t + 3];
@@ -265,11 +215,11 @@ inline void forward(const StripedOddsProfile& om, const ParserGroupTarget* tg, i
     for (int j = 1; j < 4; ++j) {
       dcv = keep(going, shift_up(dcv));
       xEv = xEv_from_m;
-      Lanes changed = 0;
+      __mmask16 changed = 0;
       int q = 0;
       while (q < Q) {
         const W sv = add(dcv, Rows::at(dpc, q, SM::kD));
-        changed |= greater(sv, Rows::at(dpc, q, SM::kD));
+        changed = static_cast<__mmask16>(changed | greater(sv, Rows::at(dpc, q, SM::kD)));
         Rows::at(dpc, q, SM::kD) = sv;
         xEv = add(sv, xEv);
         dcv = mul(dcv, wide(om.dd(q)));
@@ -354,7 +304,9 @@ inline void backward(const StripedOddsProfile& om, ParserGroupTarget* tg, int co
   for (int t = 0; t < count; ++t) longest = std::max(longest, tg[t].L);
   // Step s computes row L_t - s of every target t: its last row first.
   const auto row_of = [&](int t, int s) { return t < count ? tg[t].L - s : 0; };
-  const auto forward_scale = [&](int t, int i) { return tg[t].forward[static_cast<std::size_t>(i) * SM::kSpecials + SM::kScale]; };
+  const auto forward_scale = [&](int t, int i) {
+    return tg[t].forward[static_cast<std::size_t>(i) * SM::kSpecials + SM::kScale];
+  };
   float xE[kParserGroupSize], xN[kParserGroupSize], xJ[kParserGroupSize], xB[kParserGroupSize], xC[kParserGroupSize];
   float factor[kParserGroupSize];
   bool own_scales[kParserGroupSize] = {};
