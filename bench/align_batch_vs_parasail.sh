@@ -18,7 +18,7 @@ cpu=/tmp/cpu-parasail
 mkdir -p "$cpu"
 for deb in "$tools"/parasail_*.deb "$tools"/libparasail8_*.deb "$tools"/libgomp1_*.deb; do dpkg -x "$deb" "$cpu"; done
 export LD_LIBRARY_PATH="$cpu/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-align=$build/examples/align/cudp-align
+align=$build/bin/cudp-align
 log() { echo "$*" | tee -a "$OUT/align_batch_vs_parasail.txt"; }
 threads=$(nproc)
 log "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), host cores: $threads"

@@ -2,7 +2,7 @@
 """cudp-align on the GPU against its host backend on pairs large enough to be cut at checkpoint rows (300 DNA pairs of
 1-9 kbp, a seeded mutated copy each, every mode): the scores of the SAM records (AS:i) must be equal.
 
-    python3 bench/align_checkpoint_check.py build-gpu/examples/align/cudp-align
+    python3 bench/align_checkpoint_check.py build-gpu/bin/cudp-align
 """
 import os
 import random

@@ -11,7 +11,7 @@ set -uo pipefail
 build=$1
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-align=$build/examples/align/cudp-align
+align=$build/bin/cudp-align
 data=/tmp/align-crossover
 mkdir -p "$data"
 host_cells=${HOST_CELLS:-2e10}

@@ -24,12 +24,12 @@ if [ "${TESTS:-1}" != 0 ]; then
     echo "$t: rc=$r $(grep -E 'All tests passed|test cases' "$OUT/$t.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
   done
   # Every cudp-align format recomputed from its inputs, every run on the GPU.
-  CUDP_ALIGN_ARGS="--backend cuda" python3 tests/examples/align_checks.py build-gpu/examples/align/cudp-align . \
+  CUDP_ALIGN_ARGS="--backend cuda" python3 tests/apps/align_checks.py build-gpu/bin/cudp-align . \
     >"$OUT/align_checks_cuda.log" 2>&1; r=$?
   [ $r = 0 ] || rc=$r
   echo "align_checks (cuda): rc=$r $(tail -1 "$OUT/align_checks_cuda.log")" | tee -a "$OUT/summary.txt"
   # Pairs cut at checkpoint rows on the device: the same scores as the host backend's.
-  python3 bench/align_checkpoint_check.py build-gpu/examples/align/cudp-align >"$OUT/align_checkpoint_check.log" 2>&1; r=$?
+  python3 bench/align_checkpoint_check.py build-gpu/bin/cudp-align >"$OUT/align_checkpoint_check.log" 2>&1; r=$?
   [ $r = 0 ] || rc=$r
   echo "align_checkpoint_check: rc=$r $(tr '\n' ' ' <"$OUT/align_checkpoint_check.log")" | tee -a "$OUT/summary.txt"
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)

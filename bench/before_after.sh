@@ -36,9 +36,9 @@ for round in $(seq "$rounds"); do
     b=$([ $side = before ] && echo "$base/build" || echo build-gpu)
     sw=$("$b/bench/cudp-sw-bench" "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 2>&1 | grep OVERALL)
     hmm=$("$b/bench/cudp-hmm-filter-bench" "$DATA/db.fa" $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm 2>&1 | grep OVERALL)
-    e2e=$( { /usr/bin/time -f "%e" "$b/examples/swsearch/cudp-swsearch" --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
+    e2e=$( { /usr/bin/time -f "%e" "$b/bin/cudp-swsearch" --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
              --format tsv --out "$OUT/swsearch-$side.tsv" >/dev/null; } 2>&1 | tail -1)
-    hs=$( { /usr/bin/time -f "%e" "$b/examples/hmmsearch/cudp-hmmsearch" --tblout "$OUT/hmmsearch-$side.tbl" -o /dev/null \
+    hs=$( { /usr/bin/time -f "%e" "$b/bin/cudp-hmmsearch" --tblout "$OUT/hmmsearch-$side.tbl" -o /dev/null \
             $M/SMC_N.hmm "$DATA/db.cudpdb" >/dev/null; } 2>&1 | tail -1)
     echo "round $round $side: sw $sw | hmm filters $hmm | cudp-swsearch 20 queries ${e2e} s | cudp-hmmsearch SMC_N ${hs} s" | tee -a "$report"
   done

@@ -92,7 +92,7 @@ if [ -n "${PLANT_HMM:-}" ] && [ ! -f "$DATA/planted" ]; then
   done | sed "s/^>/>planted_/" >>"$DATA/db.fa"
   touch "$DATA/planted"
 fi
-/usr/bin/time -v build-gpu/examples/makedb/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" 2>"$OUT/makedb.log"
+/usr/bin/time -v build-gpu/bin/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" 2>"$OUT/makedb.log"
 log "makedb: $(grep -E 'Elapsed' "$OUT/makedb.log")"
 
 # HMMER: the filters alone (GCUPS per model size), then cudp-hmmsearch against hmmsearch on all cores, same data:
@@ -119,10 +119,10 @@ if [ -z "${SKIP_HMM:-}" ]; then
   # refuses a file mixing save formats).
   ls $M/*.hmm | sort > /tmp/models.list
   for f in $(cat /tmp/models.list) $(head -8 /tmp/models.list); do hmmconvert "$f"; done > /tmp/batch20.hmm
-  if [ -x build-gpu/examples/hmmsearch/cudp-hmmsearch ] && [ "$have_cpu_tools" = 1 ]; then
+  if [ -x build-gpu/bin/cudp-hmmsearch ] && [ "$have_cpu_tools" = 1 ]; then
     for model in ${HMM_MODELS:-$M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm /tmp/batch20.hmm}; do
       name=$(basename "$model" .hmm)
-      CUDP_STAGE_TIMES=1 /usr/bin/time -f "%e" -o "$OUT/cudp-hmmsearch-$name.time" build-gpu/examples/hmmsearch/cudp-hmmsearch \
+      CUDP_STAGE_TIMES=1 /usr/bin/time -f "%e" -o "$OUT/cudp-hmmsearch-$name.time" build-gpu/bin/cudp-hmmsearch \
         --tblout "$OUT/cudp-$name.tbl" -o "$OUT/cudp-$name.out" "$model" "$DATA/db.cudpdb" 2>"$OUT/cudp-hmmsearch-$name.err"
       /usr/bin/time -f "%e" -o "$OUT/hmmsearch-$name.time" hmmsearch --cpu "$JOBS" --tblout "$OUT/hmmer-$name.tbl" \
         -o "$OUT/hmmer-$name.out" "$model" "$DATA/db.fa"
@@ -133,14 +133,14 @@ if [ -z "${SKIP_HMM:-}" ]; then
     # time as the client sees it, twice per model, against the hmmsearch times measured above.
     sock=/tmp/cudp-hmmsearch-bench.sock
     t0=$(date +%s.%N)
-    build-gpu/examples/hmmsearch/cudp-hmmsearch --daemon "$sock" "$DATA/db.cudpdb" 2>"$OUT/daemon.err" &
+    build-gpu/bin/cudp-hmmsearch --daemon "$sock" "$DATA/db.cudpdb" 2>"$OUT/daemon.err" &
     daemon=$!
     until grep -q serving "$OUT/daemon.err" 2>/dev/null || ! kill -0 "$daemon" 2>/dev/null; do sleep 0.02; done
     log "daemon: ready in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s: $(head -1 "$OUT/daemon.err")"
     for model in ${HMM_MODELS:-$M/2OG-FeII_Oxy_3.hmm $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm /tmp/batch20.hmm}; do
       name=$(basename "$model" .hmm)
       for run in 1 2; do
-        /usr/bin/time -f "%e" -o "$OUT/daemon-$name-$run.time" build-gpu/examples/hmmsearch/cudp-hmmsearch --connect "$sock" \
+        /usr/bin/time -f "%e" -o "$OUT/daemon-$name-$run.time" build-gpu/bin/cudp-hmmsearch --connect "$sock" \
           --tblout "$OUT/daemon-$name.tbl" -o "$OUT/daemon-$name.out" "$model" "$DATA/db.cudpdb"
       done
       log "hmmsearch $name in the daemon: $(cat "$OUT/daemon-$name-1.time") s, again $(cat "$OUT/daemon-$name-2.time") s; hmmsearch --cpu $JOBS $(cat "$OUT/hmmsearch-$name.time") s; $(agreement daemon "$name")"
@@ -173,7 +173,7 @@ for shape in ${WARP_SWEEP:-}; do
 done
 
 # End to end, application as a user runs it: all queries, from the packed database.
-/usr/bin/time -f "%e s wall" build-gpu/examples/swsearch/cudp-swsearch --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
+/usr/bin/time -f "%e s wall" build-gpu/bin/cudp-swsearch --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
   --format text --out "$OUT/swsearch.txt" 2>"$OUT/swsearch.time"
 log "cudp-swsearch end to end: $(cat "$OUT/swsearch.time") ; $(grep GCUPS "$OUT/swsearch.txt")"
 

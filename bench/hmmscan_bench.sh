@@ -31,7 +31,7 @@ if [ ! -f "$W/lib.hmm.h3m" ]; then
   log "library: $(grep -c '^NAME' "$W/lib.hmm") models, $(awk '/^LENG/ {s += $2} END {print s}' "$W/lib.hmm") nodes; proteome: $(grep -c '>' "$W/proteome.fa") sequences, $(grep -v '>' "$W/proteome.fa" | tr -d '\n' | wc -c) residues; made in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", b - a}') s"
 fi
 for run in 1 2; do
-  CUDP_STAGE_TIMES=1 /usr/bin/time -f "%e" -o "$OUT/cudp-$run.time" build-gpu/examples/hmmscan/cudp-hmmscan \
+  CUDP_STAGE_TIMES=1 /usr/bin/time -f "%e" -o "$OUT/cudp-$run.time" build-gpu/bin/cudp-hmmscan \
     --backend cuda --tblout "$OUT/cudp.tbl" -o "$OUT/cudp.out" "$W/lib.hmm" "$W/proteome.fa" 2>"$OUT/cudp-$run.err"
 done
 log "cudp-hmmscan --backend cuda: $(cat "$OUT/cudp-1.time") s, again $(cat "$OUT/cudp-2.time") s; $(grep -E 'stage|filter kernels' "$OUT/cudp-2.err" | sed 's/^cudp-[a-z]*: //; s/stage *//; s/ *(.*times)//' | tr -s ' ' | tr '\n' ';')"

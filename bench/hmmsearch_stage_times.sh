@@ -21,13 +21,13 @@ for m in ${PLANT_HMM:-}; do
   hmmemit -N 150 --seed 7 "$m"
   hmmemit -p -N 150 --seed 8 "$m"
 done | sed "s/^>/>planted_/" >>/tmp/db.fa
-build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/dev/null 2>&1
+build-gpu/bin/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/dev/null 2>&1
 # SETTINGS: the environment of each variant, ";" between variants (default: the envelopes shared, then on the host).
 IFS=';' read -r -a settings <<<"${SETTINGS:-CUDP_DEVICE_ENVELOPES=;CUDP_DEVICE_ENVELOPES=0}"
 for model in $MODELS; do
   for setting in "${settings[@]}"; do
     for run in 1 2; do
-      env $setting CUDP_STAGE_TIMES=1 build-gpu/examples/hmmsearch/cudp-hmmsearch --backend cuda --tblout /tmp/t.tbl \
+      env $setting CUDP_STAGE_TIMES=1 build-gpu/bin/cudp-hmmsearch --backend cuda --tblout /tmp/t.tbl \
         -o /dev/null "$model" /tmp/db.cudpdb 2>"$OUT/stages.err"
       echo "== $(basename "$model") ${setting:-defaults} run $run: $(grep -vc '^#' /tmp/t.tbl) hits"
       grep -E "stage|main" "$OUT/stages.err" | grep -vE "read|cuda|backend start" | sed 's/^cudp-hmmsearch: stage/  /'

@@ -32,7 +32,7 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
 cmake --build build-gpu -j"$JOBS" --target cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-gen-db cudp-makedb device_plan7_filters_test device_plan7_parsers_test device_envelopes_test \
   >"$OUT/build.log" 2>&1 || { log "build failed"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 log "build ok"
-hmmsearch=build-gpu/examples/hmmsearch/cudp-hmmsearch
+hmmsearch=build-gpu/bin/cudp-hmmsearch
 examples=${CUDP_EXAMPLES:-/tmp/cputools/usr/share/doc/hmmer/examples}
 
 if [ "${TESTS:-1}" = 1 ]; then
@@ -72,7 +72,7 @@ if [ "${TESTS:-1}" = 1 ]; then
     cat /tmp/small.hmm "$examples/tutorial/Pkinase.hmm" >/tmp/small3.hmm
     head -c 300000 /tmp/small.fa | awk '/^>/ { n++ } n <= 400' >/tmp/queries.fa
     for tool in memcheck racecheck synccheck; do
-      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/examples/hmmscan/cudp-hmmscan --backend cuda \
+      timeout 300 "$cs" --tool $tool --error-exitcode 9 build-gpu/bin/cudp-hmmscan --backend cuda \
         --cpu 6 -o /tmp/scan-$tool.out /tmp/small3.hmm /tmp/queries.fa >"$OUT/sanitizer-scan-$tool.log" 2>&1
       log "compute-sanitizer $tool, hmmscan with three models at once: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-scan-$tool.log" | tr '\n' ' ')"
     done
@@ -84,7 +84,7 @@ DATA=/tmp/streamdata
 mkdir -p "$DATA"
 t0=$(date +%s.%N)
 build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out "$DATA/db.fa" 2>"$OUT/gen.log" >/dev/null
-build-gpu/examples/makedb/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" >"$OUT/makedb.log" 2>&1
+build-gpu/bin/cudp-makedb "$DATA/db.fa" "$DATA/db.cudpdb" >"$OUT/makedb.log" 2>&1
 rm -f "$DATA/db.fa"
 log "database: $(tail -1 "$OUT/gen.log"); made in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 residues=$(grep -o '[0-9]* residues' "$OUT/gen.log" | head -1 | awk '{print $1}')

@@ -48,7 +48,7 @@ printf "query\tlength\tcudp_s\tcudp_gcups\tssearch36_s\tssearch36_gcups\tparasai
 for q in $QUERIES; do
   query="$DATA/$q.fa"
   m=$(grep -v '^>' "$query" | tr -d '\n' | wc -c)
-  t_cudp=$(seconds "$OUT/cudp_$q" "$BUILD/examples/swsearch/cudp-swsearch" --backend host --threads "$THREADS" \
+  t_cudp=$(seconds "$OUT/cudp_$q" "$BUILD/bin/cudp-swsearch" --backend host --threads "$THREADS" \
     --query "$query" --db "$DATA/db.fa" --format tsv --top 1 --out "$OUT/cudp_$q.tsv")
   t_ss=$(seconds "$OUT/ssearch36_$q" ssearch36 -T "$THREADS" -q -p -s "$matrix" -f 11 -g 1 -d 0 -b 1 -O "$OUT/ssearch36_$q.txt" \
     "$query" "$DATA/db.fa")

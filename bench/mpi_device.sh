@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cudp-swsearch and cudp-hmmsearch as several MPI processes on the GPU machine: with TESTS=1 first the GPU tests of
-# the HMMER programs (bench/hmmsearch_stream.sh, TEST_REGEX), then tests/examples/swsearch_mpi.sh and hmmsearch_mpi.sh
+# the HMMER programs (bench/hmmsearch_stream.sh, TEST_REGEX), then tests/apps/swsearch_mpi.sh and hmmsearch_mpi.sh
 # with the CUDA backend (1, 2 and 3 processes sharing the machine's GPUs, outputs identical to one process), then
 # cudp-swsearch with one process per GPU (and 2 and 3 on one GPU) against the generated benchmark database, wall
 # times side by side.
@@ -25,18 +25,18 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
 grep -E "cudp: MPI" "$OUT/configure.log" | tee -a "$OUT/summary.txt"
 cmake --build build-gpu -j"$(nproc)" --target cudp-swsearch cudp-hmmsearch cudp-makedb cudp-gen-db >"$OUT/build.log" 2>&1 ||
   { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
-sw=build-gpu/examples/swsearch/cudp-swsearch
-BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
+sw=build-gpu/bin/cudp-swsearch
+BACKEND=cuda bash tests/apps/swsearch_mpi.sh "$sw" build-gpu/bin/cudp-makedb mpirun apps/data \
   >"$OUT/swsearch_mpi.log" 2>&1
 log "swsearch_mpi.sh with the CUDA backend: rc=$? $(tail -3 "$OUT/swsearch_mpi.log" | tr '\n' ' ')"
-BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh build-gpu/examples/hmmsearch/cudp-hmmsearch \
-  build-gpu/examples/makedb/cudp-makedb mpirun "$(command -v hmmemit)" /tmp/cputools/usr/share/doc/hmmer/examples \
+BACKEND=cuda bash tests/apps/hmmsearch_mpi.sh build-gpu/bin/cudp-hmmsearch \
+  build-gpu/bin/cudp-makedb mpirun "$(command -v hmmemit)" /tmp/cputools/usr/share/doc/hmmer/examples \
   >"$OUT/hmmsearch_mpi.log" 2>&1
 log "hmmsearch_mpi.sh with the CUDA backend: rc=$? $(tail -3 "$OUT/hmmsearch_mpi.log" | tr '\n' ' ')"
 
 gpus=$(nvidia-smi -L | wc -l)
 build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out /tmp/db.fa --queries-out /tmp/q.fa --plant 5 >/dev/null 2>&1
-build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/dev/null 2>&1
+build-gpu/bin/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/dev/null 2>&1
 threads=$(( $(nproc) / gpus ))
 /usr/bin/time -f %e -o /tmp/t1 "$sw" --query /tmp/q.fa --db /tmp/db.cudpdb --backend cuda --format text --out /tmp/one.txt
 log "one process: $(cat /tmp/t1) s; $(grep -o '[0-9.]* GCUPS (scoring wall time)' /tmp/one.txt)"

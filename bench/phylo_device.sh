@@ -2,7 +2,7 @@
 # The tree likelihood's part of bench/device.sh: builds its targets for sm_90, runs its GPU tests, compute-sanitizer
 # (memcheck, racecheck, synccheck) on their small cases, cudp-phylo on the GPU against the host on real data, and
 # the synthetictest-shaped benchmark (bench/phylo_bench.cu). Results under $OUT.
-# The BEAGLE-compatible library too (examples/beagle): its GPU test, the same under compute-sanitizer, and unmodified
+# The BEAGLE-compatible library too (apps/beagle): its GPU test, the same under compute-sanitizer, and unmodified
 # MrBayes on its CUDA resource against its host one (tests/beagle/mb_trace.sh gpu).
 # Needs what the GPU machine lacks: carry .debs-phylo/ (`cd .debs-phylo && apt-get download libeigen3-dev
 # libboost1.74-dev catch2 libhmsbeagle-dev libhmsbeagle1v5 mrbayes libreadline8`).
@@ -93,7 +93,7 @@ if [ "${TESTS:-1}" != 0 ]; then
     for precision in double single; do
       for backend in cuda host; do
         run="$OUT/phylo-$backend-$precision"
-        /usr/bin/time -f "%e s" "$BUILD_DIR"/examples/phylo/cudp-phylo evaluate --alignment /tmp/sim.fa \
+        /usr/bin/time -f "%e s" "$BUILD_DIR"/bin/cudp-phylo evaluate --alignment /tmp/sim.fa \
           --tree /tmp/sim.nwk --model "$model" --precision $precision --backend $backend >"$run.txt" 2>"$run.time"
         echo "cudp-phylo $backend $precision: $(grep log-likelihood "$run.txt") ($(tail -1 "$run.time"))" |
           tee -a "$OUT/summary.txt"
@@ -103,7 +103,7 @@ if [ "${TESTS:-1}" != 0 ]; then
     python3 tests/oracle/make_phylo_data.py /tmp/opt --seed 4 --taxa 60 --sites 5000 >/dev/null
     for backend in cuda host; do
       run="$OUT/phylo-optimize-$backend"
-      /usr/bin/time -f "%e s" "$BUILD_DIR"/examples/phylo/cudp-phylo evaluate --alignment /tmp/opt.fa \
+      /usr/bin/time -f "%e s" "$BUILD_DIR"/bin/cudp-phylo evaluate --alignment /tmp/opt.fa \
         --tree /tmp/opt.nwk --model GTR+F+G4+I --optimize branches,model --backend $backend >"$run.txt" 2>"$run.time"
       echo "cudp-phylo --optimize branches,model $backend: $(grep -E '^(optimised \(|log-likelihood)' "$run.txt" |
         tr '\n' ' ') ($(tail -1 "$run.time"))" | tee -a "$OUT/summary.txt"

@@ -34,8 +34,8 @@ targets=(cudp-swsearch cudp-hmmsearch cudp-makedb cudp-gen-db)
 [ "${TESTS:-0}" = 1 ] && targets+=(device_scorer_front_door_test cudp-phmmer cudp-hmmscan)
 cmake --build build-gpu -j"$cores" --target "${targets[@]}" >"$OUT/build.log" 2>&1 ||
   { log "build failed"; grep -E "error" "$OUT/build.log" | head -20; exit 1; }
-sw=build-gpu/examples/swsearch/cudp-swsearch
-hs=build-gpu/examples/hmmsearch/cudp-hmmsearch
+sw=build-gpu/bin/cudp-swsearch
+hs=build-gpu/bin/cudp-hmmsearch
 examples=/tmp/cputools/usr/share/doc/hmmer/examples
 
 if [ "${TESTS:-0}" = 1 ]; then
@@ -48,17 +48,17 @@ if [ "${TESTS:-0}" = 1 ]; then
     log "compute-sanitizer $tool, the database split across devices: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-split-$tool.log" | tr '\n' ' ')"
   done
   if [[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" swsearch "* ]]; then
-    BACKEND=cuda bash tests/examples/swsearch_mpi.sh "$sw" build-gpu/examples/makedb/cudp-makedb mpirun examples/data \
+    BACKEND=cuda bash tests/apps/swsearch_mpi.sh "$sw" build-gpu/bin/cudp-makedb mpirun apps/data \
       >"$OUT/swsearch_mpi.log" 2>&1
     log "swsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/swsearch_mpi.log")"
   fi
   if [[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" align "* ]]; then
-    BACKEND=cuda bash tests/examples/align_mpi.sh build-gpu/examples/align/cudp-align mpirun >"$OUT/align_mpi.log" 2>&1
+    BACKEND=cuda bash tests/apps/align_mpi.sh build-gpu/bin/cudp-align mpirun >"$OUT/align_mpi.log" 2>&1
     log "align_mpi.sh, CUDA backend: rc=$? $(tail -1 "$OUT/align_mpi.log")"
   fi
   if [[ " ${MPI_TESTS-swsearch hmmsearch align} " == *" hmmsearch "* ]]; then
-    BACKEND=cuda bash tests/examples/hmmsearch_mpi.sh "$hs" build-gpu/examples/makedb/cudp-makedb mpirun \
-      "$(command -v hmmemit)" "$examples" build-gpu/examples/phmmer/cudp-phmmer build-gpu/examples/hmmscan/cudp-hmmscan \
+    BACKEND=cuda bash tests/apps/hmmsearch_mpi.sh "$hs" build-gpu/bin/cudp-makedb mpirun \
+      "$(command -v hmmemit)" "$examples" build-gpu/bin/cudp-phmmer build-gpu/bin/cudp-hmmscan \
       >"$OUT/hmmsearch_mpi.log" 2>&1
     log "hmmsearch_mpi.sh, CUDA backend, with --gpus all: rc=$? $(tail -1 "$OUT/hmmsearch_mpi.log")"
   fi
@@ -67,7 +67,7 @@ fi
 [ "${BENCH:-1}" = 1 ] || exit 0
 t0=$(date +%s)
 build-gpu/bench/cudp-gen-db --seed 42 --sequences "$SEQS" --out /tmp/db.fa --queries-out /tmp/q.fa --plant 5 >/dev/null 2>&1
-build-gpu/examples/makedb/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/tmp/makedb.log 2>&1
+build-gpu/bin/cudp-makedb /tmp/db.fa /tmp/db.cudpdb >/tmp/makedb.log 2>&1
 rm -f /tmp/db.fa
 log "database: $(tail -1 /tmp/makedb.log) (generated and packed in $(($(date +%s) - t0)) s)"
 cat "$examples/tutorial/globins4.hmm" "$examples/tutorial/fn3.hmm" "$examples/tutorial/Pkinase.hmm" >/tmp/models.hmm

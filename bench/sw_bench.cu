@@ -10,7 +10,7 @@
 #include <cudp/io/matrix.hpp>
 #include <cudp/recurrences/gotoh.hpp>
 
-#include "tuning_env.hpp"
+#include "kit/tuning_env.hpp"
 
 template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
 
@@ -22,7 +22,7 @@ void run(const char* label, const cudp::io::SequenceSet& queries, const cudp::io
   auto view = cudp::engine::view_of(db);
   // The tuning of the device's architecture; CUDP_TIERS and CUDP_WARP_SHAPE override it for tuning runs.
   cudp::engine::DeviceScorer<LocalSW, Lane> scorer(view, static_cast<std::uint8_t>(matrix.size),
-                                                   cudp::examples::dispatch_options_from_env());
+                                                   cudp::apps::dispatch_options_from_env());
   double cells_all = 0, secs_all = 0;
   std::uint64_t mismatches = 0;
   for (std::size_t q = 0; q < queries.size(); ++q) {

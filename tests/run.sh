@@ -21,7 +21,7 @@ ctest --test-dir "$build" -L host --output-on-failure -j"$jobs"
 
 # libFuzzer on the FASTA reader, bounded.
 CXX=clang++ cmake -S . -B "$build-fuzz" -DCUDP_ENABLE_CUDA=OFF -DCUDP_FUZZ=ON -DCUDP_BUILD_TESTS=ON \
-  -DCUDP_BUILD_EXAMPLES=OFF -DCUDP_BUILD_BENCH=OFF >/dev/null
+  -DCUDP_BUILD_APPS=OFF -DCUDP_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build-fuzz" --target fuzz_fasta -j"$jobs"
 corpus=$(mktemp -d)
 "$build-fuzz/tests/io/fuzz_fasta" -max_total_time="${CUDP_FUZZ_SECONDS:-60}" -print_final_stats=1 "$corpus" tests/io/fuzz_corpus

@@ -1,5 +1,5 @@
 #pragma once
-// Likelihood problems for tests of the BEAGLE API (libhmsbeagle.so.1 built from examples/beagle): a tree, tip data
+// Likelihood problems for tests of the BEAGLE API (libhmsbeagle.so.1 built from apps/beagle): a tree, tip data
 // (observed states, missing data, ambiguous tips given as partials), a random reversible model with gamma-like
 // categories; how to load one into an instance and evaluate it through the API; and two references that share no
 // code with the library: the sum over every assignment of states to the internal nodes (small trees) and a plain

@@ -52,7 +52,7 @@ def main():
         if "nvcc" in text and flags not in text:
             errors.append(f"{page}: mentions nvcc without the flags device code needs ({flags})")
 
-    cmake = read("tests/examples/CMakeLists.txt")
+    cmake = read("tests/apps/CMakeLists.txt")
     cases = re.search(r"foreach\(case ([^)]*)\)", cmake).group(1).split()
     hmm = flat("docs/hmmsearch.md")
     m = re.search(r"same data, (\w+) cases:", hmm)

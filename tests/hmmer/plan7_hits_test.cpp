@@ -1,6 +1,6 @@
 // The E-values HMMER's programs print: with the FTZ and DAZ bits set on every thread, a value below the normal
 // double range is 0 (an issue found on a 2691-node model's hits of 1020-1075 bits; the whole outputs are compared
-// with hmmsearch's in tests/examples/hmmsearch_vs_hmmsearch.py, case protein-underflow).
+// with hmmsearch's in tests/apps/hmmsearch_vs_hmmsearch.py, case protein-underflow).
 #include <catch2/catch.hpp>
 #include <cfloat>
 #include <cmath>

@@ -1,0 +1,40 @@
+#pragma once
+// Which GPUs a process of an example program searches with (--gpus N|all). A lone process takes all that it sees
+// unless told otherwise; under mpirun each process takes one unless told otherwise, so that one process per GPU,
+// the usual launch, shares nothing. Process r of a node asking for N takes the N devices from r*N on, wrapping
+// around: processes beyond the GPUs share them. CUDA_VISIBLE_DEVICES narrows what a process sees, and the
+// runtime numbers those it lets through from 0.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+
+namespace cudp::apps {
+
+// --gpus not given.
+constexpr int kGpusUnset = -1;
+// --gpus all.
+constexpr int kGpusAll = 0;
+
+inline int parse_gpus(const std::string& flag, const std::string& value) {
+  if (value == "all") return kGpusAll;
+  const int n = parse_int(flag, value);
+  if (n < 1) usage_error(flag + " must be 'all' or a number >= 1, got '" + value + "'");
+  return n;
+}
+
+// The CUDA ids process `process_on_node` of a world of `processes` takes, of `visible` devices.
+inline std::vector<int> choose_gpus(int gpus, int visible, int process_on_node, int processes) {
+  if (visible < 1) return {};
+  if (gpus == kGpusUnset) gpus = processes > 1 ? 1 : kGpusAll;
+  const int n = gpus == kGpusAll ? visible : gpus;
+  if (n > visible)
+    throw std::invalid_argument("--gpus " + std::to_string(gpus) + ": this process sees " + std::to_string(visible) +
+                                " CUDA device(s) (CUDA_VISIBLE_DEVICES may hide others)");
+  std::vector<int> ids;
+  for (int i = 0; i < n; ++i) ids.push_back((process_on_node * n + i) % visible);
+  return ids;
+}
+
+}  // namespace cudp::apps
