@@ -1,72 +1,22 @@
 #pragma once
-// A search's hits and pipeline counts as bytes, for the processes of an MPI run (apps/kit/mpi_world.hpp)
-// to hand their shard's results to the first, which merges them. Numbers travel as their bytes, so the merged
-// report's floats are the searching process's to the last bit.
+// A search's hits and pipeline counts as bytes (kit/byte_records.hpp), for the processes of an MPI run to hand their
+// shard's results to the first, which merges them.
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <cudp/hmmer/plan7_pipeline.hpp>
 
+#include "kit/byte_records.hpp"
 #include "report.hpp"
 
 namespace hmmsearch {
 
-namespace transfer {
-
-class Writer {
- public:
-  explicit Writer(std::string& out) : out_(out) {}
-  template <class T>
-  void put(const T& value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
-  }
-  void put(const std::string& text) {
-    put(static_cast<std::uint64_t>(text.size()));
-    out_ += text;
-  }
-
- private:
-  std::string& out_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::string& in) : in_(in) {}
-  template <class T>
-  void get(T& value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    take(sizeof value);
-    std::memcpy(&value, in_.data() + at_, sizeof value);
-    at_ += sizeof value;
-  }
-  void get(std::string& text) {
-    std::uint64_t size = 0;
-    get(size);
-    take(size);
-    text.assign(in_, at_, size);
-    at_ += size;
-  }
-  bool done() const { return at_ == in_.size(); }
-
- private:
-  void take(std::uint64_t bytes) const {
-    if (in_.size() - at_ < bytes) throw std::runtime_error("internal error: a process's hits arrived cut short");
-  }
-  const std::string& in_;
-  std::size_t at_ = 0;
-};
-
-}  // namespace transfer
-
 // `hits` and `counts` appended to `out`.
 inline void put_results(std::string& out, const std::vector<Hit>& hits, const cudp::hmmer::Plan7PipelineCounts& counts) {
-  transfer::Writer w(out);
+  cudp::apps::ByteWriter w(out);
   w.put(counts);
   w.put(static_cast<std::uint64_t>(hits.size()));
   for (const Hit& h : hits) {
@@ -98,7 +48,7 @@ inline void put_results(std::string& out, const std::vector<Hit>& hits, const cu
 
 // What put_results wrote, its hits appended to `hits` and its counts merged into `counts`.
 inline void get_results(const std::string& in, std::vector<Hit>& hits, cudp::hmmer::Plan7PipelineCounts& counts) {
-  transfer::Reader r(in);
+  cudp::apps::ByteReader r(in);
   cudp::hmmer::Plan7PipelineCounts theirs;
   r.get(theirs);
   counts.merge(theirs);
