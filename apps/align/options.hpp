@@ -52,6 +52,7 @@ struct Options {
 inline constexpr int kMaxMagnitude = 1000000;
 
 using cudp::apps::check_choice;
+using cudp::apps::OptionValue;
 using cudp::apps::usage_error;
 
 // An integer option, also kept within kMaxMagnitude.
@@ -66,28 +67,39 @@ inline int parse_int(const std::string& flag, const std::string& text) {
 inline std::optional<Options> parse_args(int argc, const char* const* argv) {
   Options o;
   for (int a = 1; a < argc; ++a) o.args.emplace_back(argv[a]);
-  for (int a = 1; a < argc; ++a) {
-    const std::string flag = argv[a];
-    const auto value = [&] { return cudp::apps::option_value(argc, argv, a, flag); };
-    if (flag == "--help" || flag == "-h") return std::nullopt;
-    else if (flag == "--query") o.query = value();
-    else if (flag == "--target") o.target = value();
-    else if (flag == "--mode") o.mode = value();
-    else if (flag == "--pairs") o.pairs = value();
-    else if (flag == "--alphabet") o.alphabet = value();
-    else if (flag == "--matrix") o.matrix = value();
-    else if (flag == "--match") o.match = parse_int(flag, value());
-    else if (flag == "--mismatch") o.mismatch = parse_int(flag, value());
-    else if (flag == "--gap-open") o.gap_open = parse_int(flag, value());
-    else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, value());
-    else if (flag == "--format") o.format = value();
-    else if (flag == "--backend") o.backend = value();
-    else if (flag == "--threads") o.threads = parse_int(flag, value());
-    else if (flag == "--out") o.out = value();
-    else if (flag.size() < 2 || flag[0] != '-')
-      usage_error("unexpected argument '" + flag + "': the inputs are given with --query and --target");
-    else usage_error("unknown option " + flag);
-  }
+  static const cudp::apps::OptionTable table(
+      cudp::apps::OptionSyntax::gnu,
+      {{"--help", OptionValue::none},          {"-h", OptionValue::none},           {"--query", OptionValue::word},
+       {"--target", OptionValue::word},        {"--mode", OptionValue::word},       {"--pairs", OptionValue::word},
+       {"--alphabet", OptionValue::word},      {"--matrix", OptionValue::word},     {"--match", OptionValue::number},
+       {"--mismatch", OptionValue::number},    {"--gap-open", OptionValue::number}, {"--gap-extend", OptionValue::number},
+       {"--format", OptionValue::word},        {"--backend", OptionValue::word},    {"--threads", OptionValue::number},
+       {"--out", OptionValue::word}});
+  bool help = false;
+  table.scan(
+      argc, argv, 1,
+      [&](const cudp::apps::OptionWord& w) {
+        const std::string& flag = w.name;
+        if (flag == "--help" || flag == "-h") help = true;
+        else if (flag == "--query") o.query = w.value;
+        else if (flag == "--target") o.target = w.value;
+        else if (flag == "--mode") o.mode = w.value;
+        else if (flag == "--pairs") o.pairs = w.value;
+        else if (flag == "--alphabet") o.alphabet = w.value;
+        else if (flag == "--matrix") o.matrix = w.value;
+        else if (flag == "--match") o.match = parse_int(flag, w.value);
+        else if (flag == "--mismatch") o.mismatch = parse_int(flag, w.value);
+        else if (flag == "--gap-open") o.gap_open = parse_int(flag, w.value);
+        else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, w.value);
+        else if (flag == "--format") o.format = w.value;
+        else if (flag == "--backend") o.backend = w.value;
+        else if (flag == "--threads") o.threads = parse_int(flag, w.value);
+        else if (flag == "--out") o.out = w.value;
+      },
+      [](const std::string& word) {
+        usage_error("unexpected argument '" + word + "': the inputs are given with --query and --target");
+      });
+  if (help) return std::nullopt;
   if (o.query.empty()) usage_error("--query is required");
   if (o.target.empty()) usage_error("--target is required");
   check_choice("--mode", o.mode, {"global", "local", "semiglobal"});

@@ -2,7 +2,7 @@
 // A tool's main as the kit runs it: the MPI world started (a world of one without mpirun), the tool's body run, and
 // every way it can fail turned into one message on standard error and an exit status: a usage error (UsageError,
 // std::invalid_argument) with the tool's usage status, a failure in some processes of an MPI run as each said it,
-// anything else with status 1. Under mpirun the first process prints the errors met before the processes compare
+// a failed self-check (InternalError) with 3, anything else with 1. Under mpirun the first process prints the errors met before the processes compare
 // notes (mpi_world.hpp).
 #include <unistd.h>
 
@@ -20,6 +20,11 @@ namespace cudp::apps {
 struct ToolInfo {
   const char* name;       // "cudp-swsearch": the prefix of every message
   int usage_status = 2;   // the exit status of a usage error (HMMER's tools: 1, as HMMER's)
+};
+
+/// A failed self-check: a bug, not bad input (exit status 3).
+struct InternalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 /// What a tool's body is handed.
@@ -43,6 +48,8 @@ int run_tool(int argc, char** argv, const ToolInfo& tool, Body&& body) {
     return 1;
   } catch (const std::invalid_argument& e) {
     return errors.fail(e.what(), tool.usage_status);
+  } catch (const InternalError& e) {
+    return errors.fail(e.what(), 3);
   } catch (const std::exception& e) {
     return errors.fail(e.what(), 1);
   }
