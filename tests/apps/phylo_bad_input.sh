@@ -35,7 +35,7 @@ expect_error() {
 ev=(evaluate --backend host)
 expect_error "no command" 2 "^cudp-phylo: unknown command '--out'" --
 expect_error "unknown command" 2 "^cudp-phylo: unknown command 'optimise'" -- optimise
-expect_error "unknown option" 2 "^cudp-phylo: unknown option '--bogus'" -- "${ev[@]}" --alignment "$aln" --bogus
+expect_error "unknown option" 2 "^cudp-phylo: unknown option --bogus " -- "${ev[@]}" --alignment "$aln" --bogus
 expect_error "no --model" 2 "^cudp-phylo: --model is required" -- "${ev[@]}" --alignment "$aln" --tree "$tree"
 expect_error "no --tree" 2 "^cudp-phylo: --tree is required" -- "${ev[@]}" --alignment "$aln" --model JC
 expect_error "bad --optimize" 2 "^cudp-phylo: --optimize takes branches, model or both \\(branches,model\\), not 'tree'" -- \
