@@ -36,7 +36,7 @@
 #include <cudp/align/linear_space.hpp>
 #include <cudp/align/row_passes.hpp>
 #include <cudp/io/matrix.hpp>
-#include <cudp/tiers/keep_freed_memory.hpp>
+#include <cudp/host/keep_freed_memory.hpp>
 
 namespace {
 
@@ -393,7 +393,7 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudp::tiers::keep_freed_memory();  // as cudp-align does
+  cudp::host::keep_freed_memory();  // as cudp-align does
   std::vector<std::string> args(argv + 1, argv + argc);
   bool check = false;
   int widest = 32;  // columns per lane of the widest strip shape

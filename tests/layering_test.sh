@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The include layering of include/cudp (docs/architecture.md): the generic folders (lanes, recurrences, tiers,
+# The include layering of include/cudp (docs/architecture.md): the generic folders (host, lanes, recurrences, tiers,
 # engine, io, bio) include nothing from the modules built on them (hmmer/, align/, phylo/), io/ includes no Plan7 header,
-# and the folders include each other without a cycle (io -> bio/alphabet.hpp is fine as long as bio never
-# includes io).
+# host/ (the host runtime utilities) includes no other folder of include/cudp (config.hpp is fine), io/ and tiers/
+# do not include each other, and the folders include each other without a cycle (io -> bio/alphabet.hpp is fine as
+# long as bio never includes io).
 # Usage: layering_test.sh [include/cudp directory]; exits non-zero and names each offending include.
 set -euo pipefail
 root=${1:-"$(dirname "$0")/../include/cudp"}
 root=$(cd "$root" && pwd)
-generic="lanes recurrences tiers engine io bio"
+generic="host lanes recurrences tiers engine io bio"
 failures=0
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
@@ -48,6 +49,14 @@ while IFS= read -r file; do
       echo "layering: $rel includes $resolved: io/ must not depend on Plan7 profiles" >&2
       failures=$((failures + 1))
     fi
+    if [ "$from" = host ] && [ "$to" != host ] && [ "$to" != config.hpp ]; then
+      echo "layering: $rel includes $resolved: host/ holds runtime utilities and includes no other cudp folder" >&2
+      failures=$((failures + 1))
+    fi
+    if { [ "$from" = io ] && [ "$to" = tiers ]; } || { [ "$from" = tiers ] && [ "$to" = io ]; }; then
+      echo "layering: $rel includes $resolved: io/ and tiers/ sit side by side and do not include each other" >&2
+      failures=$((failures + 1))
+    fi
   done < <(sed -n -E -e 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1/p' \
                   -e 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<(cudp\/[^>]*)>.*/\1/p' "$file")
 done < <(find "$root" -type f \( -name '*.hpp' -o -name '*.cuh' \) | sort)
@@ -71,4 +80,4 @@ if [ "$failures" -ne 0 ]; then
   echo "layering: $failures problem(s)" >&2
   exit 1
 fi
-echo "layering: $(cut -d' ' -f1,2 "$edges" | sort -u | wc -l) folder dependencies, no cycle, no generic folder includes hmmer/, align/ or phylo/"
+echo "layering: $(cut -d' ' -f1,2 "$edges" | sort -u | wc -l) folder dependencies, no cycle, no generic folder includes hmmer/, align/ or phylo/, host/ includes no other folder"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <cudp/tiers/host_cores.hpp>
+#include <cudp/host/host_cores.hpp>
 
 #include "instance.hpp"
 
@@ -45,7 +45,7 @@ struct Resource {
 const std::vector<Resource>& resources() {
   static const std::vector<Resource> list = [] {
     std::vector<Resource> out;
-    const unsigned cores = static_cast<unsigned>(cudp::tiers::usable_cores());
+    const unsigned cores = static_cast<unsigned>(cudp::host::usable_cores());
     out.push_back({"CPU (cudp host tier)", "cudp's host pruning tier, up to " + std::to_string(cores) + " threads",
                    common_flags | BEAGLE_FLAG_PROCESSOR_CPU | BEAGLE_FLAG_THREADING_NONE | BEAGLE_FLAG_THREADING_CPP |
                        BEAGLE_FLAG_FRAMEWORK_CPU,

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cudp/recurrences/felsenstein.hpp>
-#include <cudp/tiers/host_cores.hpp>
+#include <cudp/host/host_cores.hpp>
 #include <cudp/tiers/pruning_host.hpp>
 #include <thread>
 
@@ -150,7 +150,7 @@ class HostBackend final : public Backend {
   // are busy), as much as about 2^21 units of `work` (a multiply-add each, about a third of a nanosecond): MrBayes'
   // moves touch a few nodes of a few hundred patterns, which one thread does sooner than several would start.
   int threads_for(std::size_t work) const {
-    const int most = threads_ > 0 ? threads_ : cudp::tiers::usable_cores();
+    const int most = threads_ > 0 ? threads_ : cudp::host::usable_cores();
     const std::size_t wanted = work >> 21;
     return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(most), wanted)));
   }

@@ -18,7 +18,7 @@
 #include <cudp/hmmer/device_filters.cuh>
 #include <cudp/hmmer/device_envelopes.cuh>
 #include <cudp/hmmer/device_parsers.cuh>
-#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/host/parallel_for.hpp>
 
 #include "device_filters.hpp"
 #include "kit/gpu_choice.hpp"
@@ -266,7 +266,7 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::Impl::host_msv(const cudp:
   return host.msv(profile);
 #else
   std::vector<cudp::hmmer::FilterResult> out(all.size());
-  cudp::tiers::parallel_for(
+  cudp::host::parallel_for(
       out.size(), 0, [&] { return profile; },
       [&](cudp::hmmer::MsvFilterProfile& p, std::size_t i) {
         p.set_target_length(db.length(i));
@@ -318,7 +318,7 @@ std::vector<cudp::hmmer::FilterResult> DeviceFilters::viterbi(const cudp::hmmer:
   const std::vector<cudp::hmmer::FilterResult> scored = impl_->host.viterbi(profile, on_host);
   for (std::size_t n = 0; n < positions.size(); ++n) out[positions[n]] = scored[n];
 #else
-  cudp::tiers::parallel_for(
+  cudp::host::parallel_for(
       positions.size(), 0, [&] { return profile; },
       [&](cudp::hmmer::ViterbiFilterProfile& p, std::size_t n) {
         const std::uint32_t id = targets[positions[n]];

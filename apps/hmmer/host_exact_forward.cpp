@@ -26,7 +26,7 @@ std::optional<std::vector<float>> exact_forward(const cudp::engine::SequencesVie
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return db.length(ids[a]) > db.length(ids[b]); });
   std::vector<float> nats(ids.size(), -std::numeric_limits<float>::infinity());
-  cudp::tiers::parallel_for((ids.size() + G - 1) / G, threads, [] { return 0; }, [&](int, std::size_t g) {
+  cudp::host::parallel_for((ids.size() + G - 1) / G, threads, [] { return 0; }, [&](int, std::size_t g) {
     const hmmer::ScopedHmmerFloatMode float_mode;
     hmmer::ParserGroupTarget group[G];
     std::vector<float> rows[G];

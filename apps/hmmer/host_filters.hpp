@@ -17,7 +17,7 @@
 #include <cudp/hmmer/striped_tables.hpp>
 #include <cudp/engine/sequences.hpp>
 #include <cudp/lanes/sse.hpp>
-#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/host/parallel_for.hpp>
 #include <cudp/tiers/striped_rows_host.hpp>
 
 namespace hmmsearch {
@@ -107,7 +107,7 @@ class HostFilters {
           tables.host_model(), targets(ids), threads_, Run<cudp::hmmer::Plan7ViterbiFilter<L>>{});
     }
     // Targets the words cannot score exactly (see viterbi_filter_fits_words) take the scalar reference.
-    cudp::tiers::parallel_for(ids.size(), threads_, [&] { return profile; },
+    cudp::host::parallel_for(ids.size(), threads_, [&] { return profile; },
                               [&](cudp::hmmer::ViterbiFilterProfile& p, std::size_t n) {
                                 const std::uint32_t id = ids[n];
                                 if (!words_exact || cudp::hmmer::holds_any_code(db_, id, unsafe_codes)) {

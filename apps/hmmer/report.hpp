@@ -29,7 +29,7 @@
 
 #include <cudp/hmmer/plan7_alignment.hpp>
 #include <cudp/hmmer/plan7_hits.hpp>
-#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/host/parallel_for.hpp>
 
 namespace hmmsearch {
 
@@ -483,7 +483,7 @@ inline void write_domains(std::string& out, const QueryReport& q) {
     for (const Hit* h : reported) write_hit_domains(out, q, *h);
   } else {
     std::vector<std::string> parts(reported.size());
-    cudp::tiers::parallel_for(
+    cudp::host::parallel_for(
         reported.size(), 0, [] { return 0; },
         [&](int, std::size_t i) { write_hit_domains(parts[i], q, *reported[i]); });
     for (const std::string& part : parts) out += part;

@@ -27,8 +27,8 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/output_files.hpp>
 #include <cudp/io/shards.hpp>
-#include <cudp/tiers/host_cores.hpp>
-#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/host/host_cores.hpp>
+#include <cudp/host/parallel_for.hpp>
 
 #include "hit_transfer.hpp"
 #include "report.hpp"
@@ -71,7 +71,7 @@ Hit to_report_hit(cudp::hmmer::Plan7SequenceHit&& h, const cudp::io::SequenceSet
 void start_parts(Searcher& searcher, const std::vector<int>& devices) {
   const int n = static_cast<int>(devices.size());
   searcher.parts.resize(devices.size());
-  cudp::tiers::each_on_own_thread(devices.size(), [&](std::size_t p) {
+  cudp::host::each_on_own_thread(devices.size(), [&](std::size_t p) {
     GpuPart& part = searcher.parts[p];
     const auto [first, last] = cudp::io::shard_bounds(searcher.db.offsets, static_cast<int>(p), n);
     part.first = first;
@@ -82,7 +82,7 @@ void start_parts(Searcher& searcher, const std::vector<int>& devices) {
 
 // Every part's filters on its GPU, uploaded side by side.
 void upload_parts(Searcher& searcher, const std::vector<int>& devices) {
-  cudp::tiers::each_on_own_thread(devices.size(), [&](std::size_t p) {
+  cudp::host::each_on_own_thread(devices.size(), [&](std::size_t p) {
     searcher.parts[p].device = std::make_unique<DeviceFilters>(cudp::engine::view_of(searcher.parts[p].db), devices[p]);
   });
 }
@@ -128,7 +128,7 @@ MsvPass msv_pass(const Searcher& searcher, const std::vector<MsvRequest>& reques
     pass[0] = searcher.device->msv(requests);
     return pass;
   }
-  cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(requests); });
+  cudp::host::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) { pass[p] = searcher.parts[p].device->msv(requests); });
   return pass;
 }
 
@@ -162,7 +162,7 @@ std::vector<Hit> search_database(const cudp::hmmer::Plan7Pipeline& pipeline, con
                                                        progress, false, msv_of(0))
                                   : search_on_host(pipeline, searcher.db, searcher.threads, progress);
   } else {
-    cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
+    cudp::host::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
       const GpuPart& part = searcher.parts[p];
       outcomes[p] = search_with_device(pipeline, part.db, *part.device, part.threads, progress, false, msv_of(p));
     });
@@ -177,7 +177,7 @@ std::vector<FilteredSearchPtr> filter_database(const cudp::hmmer::Plan7Pipeline&
   if (searcher.parts.empty()) {
     filtered[0] = filter_with_device(pipeline, searcher.db, *searcher.device, searcher.threads, progress, &pass[0][0]);
   } else {
-    cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
+    cudp::host::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
       const GpuPart& part = searcher.parts[p];
       filtered[p] = filter_with_device(pipeline, part.db, *part.device, part.threads, progress, &pass[p][0]);
     });
@@ -190,7 +190,7 @@ std::vector<Hit> finish_database(const cudp::hmmer::Plan7Pipeline& pipeline, con
   if (searcher.parts.empty()) {
     outcomes[0] = finish_with_device(pipeline, searcher.db, *searcher.device, *filtered[0]);
   } else {
-    cudp::tiers::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
+    cudp::host::each_on_own_thread(searcher.parts.size(), [&](std::size_t p) {
       const GpuPart& part = searcher.parts[p];
       outcomes[p] = finish_with_device(pipeline, part.db, *part.device, *filtered[p]);
     });
@@ -285,7 +285,7 @@ void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::s
 }
 
 int host_threads(const Options& o) {
-  return o.cpu ? *o.cpu : cudp::tiers::usable_cores();
+  return o.cpu ? *o.cpu : cudp::host::usable_cores();
 }
 
 std::future<std::vector<int>> start_cuda_unless_host(const std::string& backend, int gpus, int process_on_node,

@@ -20,8 +20,8 @@
 
 #include <cudp/engine/sequences.hpp>
 #include <cudp/hmmer/plan7_parser_groups.hpp>
-#include <cudp/tiers/default_init_allocator.hpp>
-#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/host/default_init_allocator.hpp>
+#include <cudp/host/parallel_for.hpp>
 
 #include "host_filters.hpp"
 #include "stage_times.hpp"
@@ -49,7 +49,7 @@ class Workers {
   // workers queue on the shared counter and neighbouring items written from different cores share cache lines.
   template <class Body>
   void run(std::size_t n, Body body, std::size_t grain = 1) {
-    cudp::tiers::parallel_for(
+    cudp::host::parallel_for(
         (n + grain - 1) / grain, std::max(1, threads_),
         [this] {
           cudp::hmmer::use_hmmer_float_mode();
@@ -113,7 +113,7 @@ class PassRecorder {
 
 // Each target's null score for the stages after MSV (Plan7Pipeline::AfterMsv::filter_nats), by target: written and
 // read only for the targets that pass the MSV stage, so not zeroed first.
-using FilterNats = std::vector<float, cudp::tiers::DefaultInitAllocator<float>>;
+using FilterNats = std::vector<float, cudp::host::DefaultInitAllocator<float>>;
 
 // Targets whose device Forward score, given 0.05 bits to spare (a thousand times the float rounding), still fails
 // F3 are dropped; the others go on. Everything goes on when the device has no Forward for the model or F3 is off.

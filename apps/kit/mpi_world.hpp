@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include <cudp/tiers/host_cores.hpp>
+#include <cudp/host/host_cores.hpp>
 
 #if CUDP_HAS_MPI
 #include <mpi.h>
@@ -170,7 +170,7 @@ class MpiWorld {
 inline bool start_world(std::optional<MpiWorld>& world, int& argc, char**& argv, const char* program) {
   try {
     world.emplace(argc, argv);
-    if (world->size() > 1 && world->root() && cudp::tiers::usable_cores() == 1 && std::thread::hardware_concurrency() > 1)
+    if (world->size() > 1 && world->root() && cudp::host::usable_cores() == 1 && std::thread::hardware_concurrency() > 1)
       std::fprintf(stderr,
                    "%s: mpirun bound this process to one core (its default for 2 processes or fewer); give them "
                    "more with mpirun --bind-to none, or --map-by slot:PE=N for N cores each\n",

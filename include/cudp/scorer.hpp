@@ -33,8 +33,8 @@
 #include "lanes/s16x2.hpp"
 #include "lanes/s32.hpp"
 #include "recurrences/concepts.hpp"
-#include "tiers/host_cores.hpp"
-#include "tiers/parallel_for.hpp"
+#include "host/host_cores.hpp"
+#include "host/parallel_for.hpp"
 
 #if defined(__CUDACC__)
 #include "engine/device_scorer.cuh"
@@ -146,7 +146,7 @@ class DatabaseScorer {
       );
     backend_ = config.backend == Backend::Host || !device ? Backend::Host : Backend::Device;
     if (backend_ == Backend::Host) {
-      threads_ = config.threads > 0 ? config.threads : cudp::tiers::usable_cores();
+      threads_ = config.threads > 0 ? config.threads : cudp::host::usable_cores();
       stats_.where = "host, " + std::to_string(threads_) + " threads";
 #if defined(CUDP_HAS_HOST_VECTOR)
       if constexpr (engine::host_vector::has_kernels_v<Policy>) {
@@ -277,7 +277,7 @@ class DatabaseScorer {
       body(p, parts_[p]);
     };
     if (parts_.size() > 1) {
-      tiers::each_on_own_thread(parts_.size(), on_its_device);
+      host::each_on_own_thread(parts_.size(), on_its_device);
       return;
     }
     std::exception_ptr error;

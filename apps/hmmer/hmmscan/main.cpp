@@ -25,7 +25,7 @@
 #include <cudp/hmmer/null_model.hpp>
 #include <cudp/hmmer/plan7_pipeline.hpp>
 #include <cudp/io/error.hpp>
-#include <cudp/tiers/parallel_for.hpp>
+#include <cudp/host/parallel_for.hpp>
 
 #include "hmmer/database.hpp"
 #include "hmmer/device_filters.hpp"
@@ -101,7 +101,7 @@ hmmsearch::RunOutputs scan_queries(const hmmscan::Options& p, const std::vector<
   std::vector<hmmsearch::SearchOutcome> outcomes(models.size());
   std::vector<cudp::hmmer::Plan7PipelineOptions> used(models.size());
   std::atomic<std::size_t> workers_started{0};
-  cudp::tiers::parallel_for(
+  cudp::host::parallel_for(
       models.size(), at_once,
       [&]() -> std::unique_ptr<hmmsearch::DeviceFilters> {
         // The first worker takes the searcher's filters; each other one makes its own on its own thread, so that

@@ -19,7 +19,7 @@
 #include "../lanes/s32.hpp"
 #include "../recurrences/gotoh.hpp"
 #include "../tiers/observers.hpp"
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "row_passes.hpp"
 
 namespace cudp::align {
@@ -100,7 +100,7 @@ void find_best_cells_on_host(const std::vector<RowPass>& passes, recurrences::Al
                              tiers::CellEnd* out, int threads = 0) {
   using recurrences::AlignMode;
   gaps.left_gap_continues = false;
-  tiers::parallel_for(
+  host::parallel_for(
       passes.size(), threads, [] { return std::vector<std::int32_t>(); },
       [&](std::vector<std::int32_t>& row, std::size_t k) {
         const RowPass& pass = passes[k];

@@ -42,7 +42,7 @@
 #include "../engine/device_stream.cuh"
 #include "../lanes/s16x2.hpp"
 #include "../recurrences/gotoh.hpp"
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "alignment.hpp"
 #include "device_row_passes.cuh"
 #include "edit_codes.hpp"
@@ -783,10 +783,10 @@ class DeviceLeaves<StripShapes<Rs...>> {
     // fresh memory cost milliseconds of page faults before the launch).
     shapes_.resize(n);
     classes_.resize(n);
-    const int workers = threads > 0 ? threads : tiers::usable_cores();
+    const int workers = threads > 0 ? threads : host::usable_cores();
     std::vector<Tally> tallies(static_cast<std::size_t>(std::max(workers, 1)));
     std::atomic<int> next_tally{0};
-    tiers::parallel_for_small_items(
+    host::parallel_for_small_items(
         n, threads, [&] { return &tallies[static_cast<std::size_t>(next_tally++)]; },
         [&](Tally* tally, std::size_t k) {
           const Box& b = leaves[k];
@@ -814,7 +814,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     } else {
       out.resize(n);
     }
-    tiers::parallel_for(
+    host::parallel_for(
         n - on_device, threads, [] { return 0; },
         [&](int, std::size_t h) {
           const std::size_t k = order[on_device + h];
@@ -938,7 +938,7 @@ class DeviceLeaves<StripShapes<Rs...>> {
     run_ = run_ == INT32_MAX ? 1 : run_ + 1;
     const std::vector<std::size_t>& order = order_;
     detail::DeviceLeaf* descriptors = host_leaves_.data();
-    tiers::parallel_for_small_items(
+    host::parallel_for_small_items(
         count, threads, [] { return 0; },
         [&](int, std::size_t t) {
           const Box& b = leaves[order[t]];
@@ -987,13 +987,13 @@ class DeviceLeaves<StripShapes<Rs...>> {
     finished.record(stream_);
     stats_.first_launch_ms = milliseconds_since(solve_started_);
     out.resize(leaves.size());  // while the device computes
-    const int readers = threads > 0 ? threads : tiers::usable_cores();
+    const int readers = threads > 0 ? threads : host::usable_cores();
     while (static_cast<int>(reader_streams_.size()) < readers)
       reader_streams_.push_back(std::make_unique<engine::DeviceStream>());
     std::atomic<int> next_reader{0};
     const std::size_t answer_blocks = (count + kAnswerBlock - 1) / kAnswerBlock;
     try {
-      tiers::parallel_for(
+      host::parallel_for(
           answer_blocks, threads,
           [&] {
             return std::make_pair(reader_streams_[static_cast<std::size_t>(next_reader++)]->get(),

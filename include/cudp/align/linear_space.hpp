@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "../recurrences/gotoh.hpp"
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "alignment.hpp"
 #include "best_cells.hpp"
 #include "full_traceback.hpp"
@@ -385,7 +385,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
     if (passes.size() < 4096) {
       for (std::size_t k = 0; k < passes.size(); ++k) step(k);
     } else {
-      tiers::parallel_for_small_items(
+      host::parallel_for_small_items(
           passes.size(), threads, [] { return 0; }, [&](int, std::size_t k) { step(k); });
     }
     if (missed_the_score)
@@ -400,7 +400,7 @@ double cut_at_checkpoints(const SequencePair& pair, const std::vector<Checkpoint
                          static_cast<std::size_t>(chains[2 * k].found + chains[2 * k + 1].found);
   parts.clear();
   parts.resize(parts_begin[count]);
-  tiers::parallel_for_small_items(
+  host::parallel_for_small_items(
       count, threads, [] { return 0; },
       [&](int, std::size_t k) {
         const std::size_t owner = boxes[k].piece->owner;
@@ -428,7 +428,7 @@ template <class Matrix>
 void solve_leaves_on_host(const SequencePair& pair, const std::vector<Box>& leaves, const Matrix& matrix,
                           recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
   out.resize(leaves.size());
-  tiers::parallel_for(
+  host::parallel_for(
       leaves.size(), threads, [] { return 0; },
       [&](int, std::size_t k) { out[k] = detail::solve_leaf(pair, leaves[k], matrix, gaps); });
 }
@@ -481,7 +481,7 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
     const bool checked = !boxes.empty() && detail::solve_leaves_rescored(solve_leaves, boxes, out);
     if (out.size() != boxes.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
     if (rescored) *rescored = checked;
-    tiers::parallel_for_small_items(
+    host::parallel_for_small_items(
         boxes.size(), options.threads, [] { return 0; }, [&](int, std::size_t k) { detail::cover(out[k], boxes[k]); });
     return out;
   }
@@ -626,7 +626,7 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
   std::vector<std::size_t> first(boxes.size() + 1, pieces.size());  // box k's pieces: [first[k], first[k + 1])
   for (std::size_t p = pieces.size(); p-- > 0;) first[pieces[p].owner] = p;
   for (std::size_t k = boxes.size(); k-- > 0;) first[k] = std::min(first[k], first[k + 1]);
-  tiers::parallel_for_small_items(
+  host::parallel_for_small_items(
       boxes.size(), options.threads, [] { return 0; },
       [&](int, std::size_t k) {
         std::vector<EditRun>& edits = out[k].edits;
@@ -756,13 +756,13 @@ class PairBatch {
     constexpr std::size_t kBlock = std::size_t{1} << 20;
     const std::size_t query_blocks = (query_.size() + kBlock - 1) / kBlock;
     const std::size_t target_blocks = (target_.size() + kBlock - 1) / kBlock;
-    tiers::parallel_for_small_items(
+    host::parallel_for_small_items(
         queries.size(), 0, [] { return 0; },
         [&](int, std::size_t k) {
           if (queries[k].length > 0) std::memcpy(query_.data() + query_base_[k], queries[k].data, queries[k].length);
           if (targets[k].length > 0) std::memcpy(target_.data() + target_base_[k], targets[k].data, targets[k].length);
         });
-    tiers::parallel_for(
+    host::parallel_for(
         query_blocks + target_blocks, 0, [] { return 0; },
         [&](int, std::size_t b) {
           const bool is_query = b < query_blocks;
@@ -834,7 +834,7 @@ void for_each_checked_pair(const PairBatch& batch, const Matrix& matrix, recurre
                            Body body) {
   int whole_max = 0, whole_min = 0;
   const bool whole_known = WholeMatrixRange<Matrix>::known(matrix, whole_max, whole_min);
-  tiers::parallel_for_small_items(
+  host::parallel_for_small_items(
       batch.size(), threads, [] { return ScoreRangeCache{}; },
       [&](ScoreRangeCache& ranges, std::size_t k) {
         const SequencePair p = batch.pair(k);
@@ -860,7 +860,7 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
   located.assign(batch.size(), 0);
   if (mode == AlignMode::Global) {  // the whole pairs
     boxes.resize(batch.size());
-    tiers::parallel_for_small_items(
+    host::parallel_for_small_items(
         batch.size(), threads, [] { return 0; },
         [&](int, std::size_t k) {
           boxes[k] = Box{batch.query_base(k), batch.query_base(k + 1), batch.target_base(k), batch.target_base(k + 1),
@@ -913,7 +913,7 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
     located[k] = e.score;
     boxes[k] = Box{e.query_end - b.query_end, e.query_end, e.target_end - b.target_end, e.target_end, false, false};
   }
-  tiers::parallel_for_small_items(
+  host::parallel_for_small_items(
       batch.size(), threads, [] { return 0; },
       [&](int, std::size_t k) {
         Box& box = boxes[k];
@@ -934,7 +934,7 @@ void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const 
                      const Matrix& matrix, recurrences::GapCosts gaps, int threads, std::vector<Alignment>& out,
                      bool rescored = false) {
   using recurrences::AlignMode;
-  tiers::parallel_for_small_items(
+  host::parallel_for_small_items(
       out.size(), threads, [] { return 0; },
       [&](int, std::size_t k) {
         Alignment& a = out[k];

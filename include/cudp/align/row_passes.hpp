@@ -18,7 +18,7 @@
 #include "../lanes/s32.hpp"
 #include "../recurrences/gotoh.hpp"
 #include "../tiers/observers.hpp"
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "midpoint.hpp"
 
 namespace cudp::align {
@@ -200,7 +200,7 @@ void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePa
     }
     run_row_passes_on_host(passes, pair, matrix, gaps, rows, threads);
     const std::size_t crossings = windows ? passes.size() : passes.size() / 2;
-    tiers::parallel_for(
+    host::parallel_for(
         crossings, threads, [] { return 0; },
         [&](int, std::size_t k) {
           CrossingEntries* at = entries ? entries + k : nullptr;
@@ -218,7 +218,7 @@ void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePa
         });
     return;
   }
-  tiers::parallel_for(
+  host::parallel_for(
       passes.size(), threads, [] { return std::vector<std::int32_t>(); },
       [&](std::vector<std::int32_t>& captured, std::size_t k) {
         const RowPass& pass = passes[k];

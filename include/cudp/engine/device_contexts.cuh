@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "cuda_check.cuh"
 
 namespace cudp::engine {
@@ -15,7 +15,7 @@ namespace cudp::engine {
 // be left on one of them.
 inline void start_contexts(const std::vector<int>& devices) {
   std::vector<cudaError_t> status(devices.size(), cudaSuccess);
-  tiers::each_on_own_thread(devices.size(), [&](std::size_t i) {
+  host::each_on_own_thread(devices.size(), [&](std::size_t i) {
     status[i] = cudaSetDevice(devices[i]);
     if (status[i] == cudaSuccess) status[i] = cudaFree(nullptr);
   });

@@ -1,6 +1,6 @@
 #pragma once
 // A database cut across several GPUs of one process: contiguous runs of targets of about equal residues
-// (tiers/residue_split.hpp), so every GPU gets the same cells for any query and each part's scores are one run of
+// (host/residue_split.hpp), so every GPU gets the same cells for any query and each part's scores are one run of
 // the database's, written in place. A part views the database's residues where they lie and holds only its
 // offsets, rebased to start at 0 as every scorer expects; each part's scorer sorts its targets by length itself.
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "../tiers/residue_split.hpp"
+#include "../host/residue_split.hpp"
 #include "sequences.hpp"
 
 namespace cudp::engine {
@@ -37,7 +37,7 @@ inline std::vector<DatabaseSlice> split_by_residues(const SequencesView& db, int
   if (parts < 1) throw std::invalid_argument("a database is split into at least one part, got " + std::to_string(parts));
   std::vector<DatabaseSlice> slices;
   for (int p = 0; p < parts; ++p) {
-    const auto [first, last] = db.count ? tiers::residue_split(db.offsets, db.count, p, parts)
+    const auto [first, last] = db.count ? host::residue_split(db.offsets, db.count, p, parts)
                                         : std::pair<std::size_t, std::size_t>{0, 0};
     slices.push_back(slice_of(db, first, last));
   }

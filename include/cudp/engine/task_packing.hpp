@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "../tiers/default_init_allocator.hpp"
-#include "../tiers/host_cores.hpp"
+#include "../host/default_init_allocator.hpp"
+#include "../host/host_cores.hpp"
 #include "../tiers/task_list.hpp"
 #include "sequences.hpp"
 
@@ -15,7 +15,7 @@ namespace cudp::engine {
 
 template <int Width>
 struct PackedTasks {
-  std::vector<std::uint8_t, tiers::DefaultInitAllocator<std::uint8_t>> residues;  // the fill writes every byte
+  std::vector<std::uint8_t, host::DefaultInitAllocator<std::uint8_t>> residues;  // the fill writes every byte
   std::vector<std::uint64_t> offsets, boundary_offsets;
   std::vector<std::int32_t> lengths, rows;
   std::vector<std::uint32_t> targets;
@@ -63,7 +63,7 @@ template <int Width>
 void fill_task_residues(const SequencesView& db, const PackedTasks<Width>& plan, std::uint8_t* dest, std::uint8_t pad_code,
                         int threads = 0) {
   int tasks = plan.count();
-  if (threads <= 0) threads = cudp::tiers::usable_cores();
+  if (threads <= 0) threads = cudp::host::usable_cores();
   threads = std::max(1, std::min(threads, tasks / 256 + 1));
   auto fill = [&](int begin, int end) {
     for (int t = begin; t < end; ++t) {

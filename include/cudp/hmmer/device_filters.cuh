@@ -13,7 +13,7 @@
 #include "../engine/striped_tuning.hpp"
 #include "../lanes/s16x2.hpp"
 #include "../lanes/u8x4.hpp"
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "filter_survivors.hpp"
 #include "striped_tables.hpp"
 
@@ -107,7 +107,7 @@ class MsvTableLaneRun : public engine::StripedFilterRun<typename Kind::template 
     // Every target of the database comes back: on one thread this took longer than the kernel.
     std::vector<FilterResult> out(ids.size());
     constexpr std::size_t kChunk = std::size_t{1} << 15;
-    tiers::parallel_for(
+    host::parallel_for(
         (ids.size() + kChunk - 1) / kChunk, 0, [] { return 0; },
         [&](int, std::size_t chunk) {
           for (std::size_t i = chunk * kChunk, end = std::min(ids.size(), i + kChunk); i < end; ++i)

@@ -34,7 +34,7 @@
 
 #include "../io/error.hpp"
 #include "../io/fasta.hpp"  // io::detail::ChunkSource and its file (zlib) and memory implementations
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 
 namespace cudp::hmmer {
 
@@ -637,7 +637,7 @@ inline std::vector<HmmModel> read_hmm_file(const std::string& path, int threads 
   }
   std::vector<std::vector<HmmModel>> parsed(pieces.size());
   std::vector<std::exception_ptr> errors(pieces.size());
-  tiers::parallel_for(pieces.size(), threads, [] { return 0; }, [&](int&, std::size_t i) {
+  host::parallel_for(pieces.size(), threads, [] { return 0; }, [&](int&, std::size_t i) {
     try {
       const Piece& p = pieces[i];
       detail::HmmParser parser(std::make_unique<io::detail::MemorySource>(text.data() + p.begin, p.end - p.begin),

@@ -19,7 +19,7 @@
 #include "../lanes/u8x4.hpp"
 #include "../recurrences/striped.hpp"
 #include "../engine/sequences.hpp"
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 
 namespace cudp::hmmer {
 
@@ -252,7 +252,7 @@ inline std::uint64_t codes_present(const engine::SequencesView& db) {
   constexpr std::uint64_t kChunk = std::uint64_t{1} << 22;
   const std::size_t chunks = static_cast<std::size_t>((residues + kChunk - 1) / kChunk);
   std::vector<std::uint64_t> found(chunks, 0);
-  tiers::parallel_for(chunks, 0, [] { return 0; }, [&](int, std::size_t c) {
+  host::parallel_for(chunks, 0, [] { return 0; }, [&](int, std::size_t c) {
     std::array<std::uint8_t, 256> seen{};
     const std::uint8_t* at = db.residues + db.offsets[0] + c * kChunk;
     const std::uint64_t n = std::min(kChunk, residues - c * kChunk);

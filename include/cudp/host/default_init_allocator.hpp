@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace cudp::tiers {
+namespace cudp::host {
 
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
@@ -29,4 +29,4 @@ struct DefaultInitAllocator : std::allocator<T> {
   }
 };
 
-}  // namespace cudp::tiers
+}  // namespace cudp::host

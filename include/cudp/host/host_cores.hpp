@@ -8,7 +8,7 @@
 #include <sched.h>
 #endif
 
-namespace cudp::tiers {
+namespace cudp::host {
 
 inline int usable_cores() {
 #if defined(__linux__)
@@ -19,4 +19,4 @@ inline int usable_cores() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-}  // namespace cudp::tiers
+}  // namespace cudp::host

@@ -6,7 +6,7 @@
 #include <malloc.h>
 #endif
 
-namespace cudp::tiers {
+namespace cudp::host {
 
 // Asks glibc's allocator to keep freed memory for reuse rather than give it back to the kernel. Otherwise a batch's
 // answers freed and allocated again (100,000 alignments, about 100 MB of edit runs) fault in every page anew, and
@@ -22,4 +22,4 @@ inline void keep_freed_memory() {
 #endif
 }
 
-}  // namespace cudp::tiers
+}  // namespace cudp::host

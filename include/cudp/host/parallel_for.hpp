@@ -14,7 +14,7 @@
 
 #include "host_cores.hpp"
 
-namespace cudp::tiers {
+namespace cudp::host {
 
 namespace detail {
 
@@ -164,4 +164,4 @@ void each_on_own_thread(std::size_t n, Body body) {
     if (e) std::rethrow_exception(e);
 }
 
-}  // namespace cudp::tiers
+}  // namespace cudp::host

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-namespace cudp::tiers {
+namespace cudp::host {
 
 // Sequences [first, last) of part `part` of `parts`, given `count` sequences' offsets (count + 1 of them, from 0):
 // part k starts at the first sequence that starts at or past k/parts of the residues, so every sequence falls in
@@ -30,4 +30,4 @@ inline std::pair<std::size_t, std::size_t> residue_split(const std::uint64_t* of
   return {start(part), std::max(start(part), start(part + 1))};
 }
 
-}  // namespace cudp::tiers
+}  // namespace cudp::host

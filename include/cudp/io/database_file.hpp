@@ -44,7 +44,7 @@
 #include "output_files.hpp"
 #include "sequence_set.hpp"
 #include "shards.hpp"
-#include "../tiers/host_cores.hpp"
+#include "../host/host_cores.hpp"
 
 // The arrays go to and from disk with a single fwrite/fread each, which is only the documented format on a
 // little-endian host.
@@ -188,7 +188,7 @@ namespace detail {
 // one thread each.
 template <class Body>
 void split_among_threads(std::uint64_t n, std::uint64_t least, int threads, Body body) {
-  if (threads <= 0) threads = cudp::tiers::usable_cores();
+  if (threads <= 0) threads = cudp::host::usable_cores();
   const std::uint64_t parts =
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), n / least));
   std::vector<std::thread> pool;

@@ -7,13 +7,13 @@
 #include <string_view>
 #include <vector>
 
-#include "../tiers/default_init_allocator.hpp"
+#include "../host/default_init_allocator.hpp"
 #include "error.hpp"
 
 namespace cudp::io {
 
-// Filled by the readers' threads, not zeroed first (tiers/default_init_allocator.hpp).
-using ResidueBuffer = std::vector<std::uint8_t, tiers::DefaultInitAllocator<std::uint8_t>>;
+// Filled by the readers' threads, not zeroed first (host/default_init_allocator.hpp).
+using ResidueBuffer = std::vector<std::uint8_t, host::DefaultInitAllocator<std::uint8_t>>;
 
 struct SequenceSet {
   ResidueBuffer residues;                 // every sequence's codes, concatenated

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sequence_set.hpp"
-#include "../tiers/residue_split.hpp"
+#include "../host/residue_split.hpp"
 
 namespace cudp::io {
 
@@ -25,10 +25,10 @@ struct DatabasePart {
 };
 
 // Sequences [first, last) of shard `shard` of `shards`, given the whole database's offsets (n + 1 of them): shard
-// k starts at the first sequence that starts at or past k/shards of the residues (tiers/residue_split.hpp).
+// k starts at the first sequence that starts at or past k/shards of the residues (host/residue_split.hpp).
 inline std::pair<std::size_t, std::size_t> shard_bounds(const std::vector<std::uint64_t>& offsets, int shard,
                                                         int shards) {
-  return tiers::residue_split(offsets.data(), offsets.size() - 1, shard, shards);
+  return host::residue_split(offsets.data(), offsets.size() - 1, shard, shards);
 }
 
 namespace detail {

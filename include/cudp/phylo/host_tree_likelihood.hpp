@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "../tiers/parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "../tiers/pruning_host.hpp"
 #include "likelihood_engine.hpp"
 
@@ -106,7 +106,7 @@ class HostTreeLikelihood final : public LikelihoodEngine {
       const tiers::PruningBuffers<Real> b = buffers();
       const EdgeModel m = edge_model();
       const auto stride = static_cast<long long>(patterns()) * S;
-      tiers::parallel_for(
+      host::parallel_for(
           blocks, threads_, [] { return 0; },
           [&](int, std::size_t block) {
             EdgeDerivatives sum;
@@ -161,7 +161,7 @@ class HostTreeLikelihood final : public LikelihoodEngine {
   }
   template <class Body>
   void for_pattern_blocks(Body body) {
-    tiers::parallel_for(
+    host::parallel_for(
         block_count(), threads_, [] { return 0; },
         [&](int, std::size_t block) {
           const int first = static_cast<int>(block) * tiers::host_pruning_block;

@@ -8,7 +8,7 @@
 #include "../recurrences/concepts.hpp"
 #include "column_tile.hpp"
 #include "observers.hpp"
-#include "parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "task_list.hpp"
 
 namespace cudp::tiers {
@@ -62,7 +62,7 @@ struct HostTier {
   static void run(const P& p, const TaskList<P::Lane::width>& tasks, const ProfileView<typename P::Lane::scalar>& profile,
                   int m, std::int32_t* scores, int threads = 0, const Observer& observer = {}) {
     static_assert(recurrences::check_wavefront_policy<P>());
-    parallel_for(
+    host::parallel_for(
         static_cast<std::size_t>(tasks.count), threads, [] { return std::vector<typename P::Right>(); },
         [&](std::vector<typename P::Right>& boundary, std::size_t t) {
           align_task(p, tasks, static_cast<int>(t), profile, m, scores, boundary, observer);

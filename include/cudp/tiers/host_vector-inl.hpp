@@ -25,7 +25,7 @@
 
 #include "../recurrences/concepts.hpp"
 #include "column_classes.hpp"
-#include "parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "target_groups.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -170,7 +170,7 @@ struct HostVectorTier {
                   std::int32_t* scores, int threads = 0) {
     static_assert(recurrences::check_wavefront_policy<P>());
     if (groups.width != W) throw std::invalid_argument("host vector tier: target groups of another width");
-    parallel_for(
+    host::parallel_for(
         static_cast<std::size_t>(groups.count), threads, [&] { return Scratch(m, classes.classes); },
         [&](Scratch& scratch, std::size_t g) { align_group(p, groups, static_cast<int>(g), classes, m, scores, scratch); });
   }

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "pruning_buffers.hpp"
 
 namespace cudp::tiers {
@@ -19,7 +19,7 @@ void prune_on_host(const PruningBuffers<Real>& b, const std::vector<PruningOpera
   static_assert(Policy::states > 0, "a pruning policy names its state count");
   if (b.states != Policy::states) throw std::invalid_argument("prune_on_host: buffers and policy differ in states");
   const std::size_t blocks = (static_cast<std::size_t>(b.patterns) + host_pruning_block - 1) / host_pruning_block;
-  parallel_for(
+  host::parallel_for(
       blocks, threads, [] { return 0; },
       [&](int, std::size_t block) {
         const int first = static_cast<int>(block) * host_pruning_block;

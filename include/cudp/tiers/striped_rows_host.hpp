@@ -6,7 +6,7 @@
 
 #include "../recurrences/concepts.hpp"
 #include "../recurrences/striped.hpp"
-#include "parallel_for.hpp"
+#include "../host/parallel_for.hpp"
 #include "striped_targets.hpp"
 
 namespace cudp::tiers {
@@ -70,7 +70,7 @@ std::vector<typename Policy::Result> striped_rows_on_host(const typename Policy:
                                                           const Run& run = {}) {
   static_assert(recurrences::check_striped_row_policy<Policy>());
   std::vector<typename Policy::Result> results(targets.count);
-  parallel_for(
+  host::parallel_for(
       targets.count, threads, [&] { return run.scratch(md); },
       [&](auto& scratch, std::size_t n) { results[n] = run.one(md, scratch, targets, n); });
   return results;
