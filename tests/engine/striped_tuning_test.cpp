@@ -1,50 +1,26 @@
-// The striped shape menus: every model size up to a menu's capacity gets a shape that holds it, the cheapest one by
-// the row-cost model, and larger models get none (they run on the host).
+// The striped shape menus' machinery: a menu's shapes, the cheapest one that holds a model, and the striped layout's
+// alignment. (The HMMER filters' own menus: tests/hmmer/filter_tuning_test.cpp.)
 #include <catch2/catch.hpp>
-
-#include <algorithm>
 
 #include <cudp/engine/striped_tuning.hpp>
 
+#include "../support/striped_menus.hpp"
+
 using namespace cudp::engine;
 
-namespace {
-
-template <class Menu>
-int capacity(int width) {
-  int most = 0;
-  for (std::size_t i = 0; i < Menu::size; ++i) most = std::max(most, Menu::groups[i] * Menu::segments[i] * width);
-  return most;
-}
-
-template <class Menu>
-void check_menu(int width) {
-  const int most = capacity<Menu>(width);
-  for (int M = 1; M <= most; ++M) {
-    const int i = choose_striped_shape<Menu>(M, width);
-    REQUIRE(i >= 0);
-    const auto shape = striped_shape_of<Menu>(i, width);
-    CHECK(shape.capacity() >= M);
-    for (std::size_t j = 0; j < Menu::size; ++j) {  // nothing that holds M is cheaper
-      if (Menu::groups[j] * Menu::segments[j] * width < M) continue;
-      CHECK(striped_row_cost(Menu::groups[j], Menu::segments[j]) >= striped_row_cost(shape.group, shape.segments));
-    }
-    // the device loads segments four at a time
-    CHECK(shape.segments % 4 == 0);
-  }
-  CHECK(choose_striped_shape<Menu>(most + 1, width) == -1);
-}
-
-}  // namespace
-
 TEST_CASE("every model size within a menu gets its cheapest holding shape", "[engine][striped]") {
-  check_menu<MsvMenu>(2);      // s16x2
-  check_menu<MsvMenu>(4);      // u8x4
-  check_menu<ViterbiMenu>(2);  // s16x2
-  check_menu<ForwardMenu>(1);  // f32
-  CHECK(capacity<MsvMenu>(2) == 8192);
-  CHECK(capacity<ViterbiMenu>(2) == 5120);
-  CHECK(capacity<ForwardMenu>(1) == 3072);
+  using Menu = StripedMenu<StripedShapeOf<32, 16>, StripedShapeOf<4, 8>, StripedShapeOf<8, 12>, StripedShapeOf<128, 8>>;
+  cudp::test::check_striped_menu<Menu>(1);
+  cudp::test::check_striped_menu<Menu>(2);
+  cudp::test::check_striped_menu<Menu>(4);
+  CHECK(cudp::test::menu_capacity<Menu>(2) == 2048);
+  CHECK(choose_striped_shape<Menu>(1, 2) == 1);     // G4 Q8: the cheapest row
+  CHECK(choose_striped_shape<Menu>(65, 2) == 2);    // past G4 Q8's 64 nodes
+  CHECK(choose_striped_shape<Menu>(600, 2) == 0);   // past G8 Q12's 192, G32 Q16 holds 1024
+  CHECK(choose_striped_shape<Menu>(1025, 2) == 3);  // only G128 Q8 holds more
+  const auto shape = striped_shape_of<Menu>(3, 2);
+  CHECK(shape.group == 128);
+  CHECK(shape.segments == 8);
 }
 
 TEST_CASE("a lane's run of segment words starts on a 16-byte boundary, staggered across bank groups", "[engine][striped]") {

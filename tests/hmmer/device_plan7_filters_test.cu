@@ -40,7 +40,7 @@ template <class Filter>
 int check_on_every_msv_shape(test::StripedFilterCase& c, Filter& filter, const std::vector<hmmer::FilterResult>& want,
                              const char* what, int& no_results) {
   int compared = 0;
-  for (std::size_t shape = 0; shape < engine::MsvMenu::size; ++shape) {
+  for (std::size_t shape = 0; shape < hmmer::MsvMenu::size; ++shape) {
     filter.force_shape(static_cast<int>(shape));
     const auto got = filter.scores(c.msv, c.ids);
     const auto ran = filter.last_shape();
@@ -154,7 +154,7 @@ TEST_CASE("device Viterbi filter equals HMMER's on every shape", "[gpu][plan7]")
     auto c = test::make_striped_case(o, 150, o.M > 500 ? 3000 : 900);
     const engine::DeviceStripedDatabase db(c.view());
     hmmer::DeviceViterbiFilter<> filter(db);
-    for (std::size_t shape = 0; shape < engine::ViterbiMenu::size; ++shape) {
+    for (std::size_t shape = 0; shape < hmmer::ViterbiMenu::size; ++shape) {
       filter.force_shape(static_cast<int>(shape));
       std::vector<std::uint32_t> host_targets;
       const auto got = filter.scores(c.viterbi, c.ids, c.view(), host_targets);
@@ -213,7 +213,7 @@ TEST_CASE("device Forward equals the host striped Forward on every shape", "[gpu
     const auto host_tables = hmmer::stripe_forward(c.profile, hmmer::striped_shape_for(c.profile.M, 1, 1));
     tiers::StripedTargets targets{c.residues.data(), c.offsets.data(), c.ids.data(), static_cast<std::uint32_t>(c.ids.size())};
     const auto want = tiers::striped_rows_on_host<hmmer::Plan7Forward>(host_tables.host_model(), targets, 2);
-    for (std::size_t shape = 0; shape < engine::ForwardMenu::size; ++shape) {
+    for (std::size_t shape = 0; shape < hmmer::ForwardMenu::size; ++shape) {
       filter.force_shape(static_cast<int>(shape));
       const auto got = filter.scores(c.profile, c.ids);
       if (filter.last_shape().capacity() < c.profile.M) continue;

@@ -15,6 +15,7 @@
 #include "../lanes/u8x4.hpp"
 #include "../host/parallel_for.hpp"
 #include "filter_survivors.hpp"
+#include "filter_tuning.hpp"
 #include "striped_tables.hpp"
 
 namespace cudp::hmmer {
@@ -182,7 +183,7 @@ class DeviceMsvTableFilter {
 // HMMER's MSV filter (p7_MSVFilter) of database targets on the GPU, in lane L (s16x2 with DPX, or u8x4). Models
 // whose bias the wide lanes cannot take exactly (Plan7Msv::wide_lanes_exact) run in u8x4. scores() gives every
 // target's result; survivors() only those that may pass (FilterSurvivors).
-template <class L = lanes::s16x2, class Menu = engine::MsvMenu>
+template <class L = lanes::s16x2, class Menu = MsvMenu>
 class DeviceMsvFilter : public detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu> {
  public:
   using detail::DeviceMsvTableFilter<detail::MsvFilterKind, L, Menu>::DeviceMsvTableFilter;
@@ -191,7 +192,7 @@ class DeviceMsvFilter : public detail::DeviceMsvTableFilter<detail::MsvFilterKin
 // HMMER's SSV filter (p7_SSVFilter: the best single ungapped diagonal) on the GPU, in lane L, exact in every lane.
 // Its answers include FilterStatus::NoResult wherever p7_SSVFilter gives eslENORESULT (the J state might have been
 // used), where hmmsearch then runs the MSV DP.
-template <class L = lanes::s16x2, class Menu = engine::MsvMenu>
+template <class L = lanes::s16x2, class Menu = MsvMenu>
 class DeviceSsvFilter : public detail::DeviceMsvTableFilter<detail::SsvFilterKind, L, Menu> {
  public:
   using detail::DeviceMsvTableFilter<detail::SsvFilterKind, L, Menu>::DeviceMsvTableFilter;
@@ -201,7 +202,7 @@ class DeviceSsvFilter : public detail::DeviceMsvTableFilter<detail::SsvFilterKin
 // (see viterbi_filter_fits_words) are reported in `host_targets` and left Ok/0 in the results: score them with
 // viterbi_filter. `codes_in_db` (codes_present of host_db, computed once) spares the search for such targets
 // where the database holds none of the codes that make them.
-template <class Menu = engine::ViterbiMenu>
+template <class Menu = ViterbiMenu>
 class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<lanes::s16x2>, Menu> {
  public:
   using L = lanes::s16x2;
@@ -252,7 +253,7 @@ class DeviceViterbiFilter : public engine::StripedFilterRun<Plan7ViterbiFilter<l
 
 // The Plan7 Forward score (float, all paths) of database targets on the GPU, for the F3 stage: agrees with
 // HMMER's to float rounding, not bit for bit (see hmmer/striped_forward.hpp).
-template <class Menu = engine::ForwardMenu>
+template <class Menu = ForwardMenu>
 class DeviceForwardFilter : public engine::StripedFilterRun<Plan7Forward, Menu> {
   using Base = engine::StripedFilterRun<Plan7Forward, Menu>;
 
