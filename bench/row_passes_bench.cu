@@ -332,12 +332,12 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   {
     // Where the time outside the passes and the leaves goes: align_batch_linear_space's steps one by one, warm.
     auto t = std::chrono::steady_clock::now();
-    align::detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const align::SequencePair&) {});
+    align::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const align::SequencePair&) {});
     const double check_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
     std::vector<align::Box> boxes;
     std::vector<long> located;
-    align::detail::locate_boxes(mode, batch, gaps, options.threads, locator, boxes, located);
+    align::locate_boxes(mode, batch, gaps, options.threads, locator, boxes, located);
     const double ends_ms = 1e3 * seconds_since(t);
     level_seconds = leaf_seconds = 0;
     t = std::chrono::steady_clock::now();
@@ -346,7 +346,7 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
         align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver, &rescored);
     const double boxes_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
-    align::detail::place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
+    align::place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
     const double rescore_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
     out = {};

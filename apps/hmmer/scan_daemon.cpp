@@ -161,7 +161,7 @@ int scan_in_daemon(const Options& p, int argc, const char* const* argv, const st
     throw UsageError("cudp-hmmscan reads <hmmdb> and <seqfile> from files, not standard input");
   // The daemon gets the text of <seqfile> and parses it as FASTA. Read once, then looked at, so that a pipe works.
   std::string text = cudp::io::read_file_text(o.seq_file);
-  const std::string_view magic(cudp::io::detail::database_magic, sizeof cudp::io::detail::database_magic);
+  const std::string_view magic = cudp::io::database_magic();
   if (std::string_view(text).substr(0, magic.size()) == magic)
     throw UsageError("with --connect, <seqfile> must be FASTA; " + o.seq_file +
                      " is a cudp-makedb database (scan it without --connect)");

@@ -4,6 +4,7 @@
 // alike). Boxes with continuing gaps are checked on their own against an explicit model of what they mean.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <climits>
 #include <memory>
 #include <random>
@@ -291,6 +292,47 @@ TEST_CASE("linear space: a batch of pairs shares its levels and gives each pair 
       }
       // One list of passes per level for the whole batch: about log2 of the longest target, not one per pair.
       CHECK(levels <= 12);
+    }
+  }
+}
+
+TEST_CASE("linear space: the batch's steps one at a time give align_batch_linear_space's alignments", "[align][linear]") {
+  std::mt19937_64 rng(7);
+  const cudp::test::RandomMatrix matrix(4, -4, 5, 17);
+  const RandomBatch pairs(rng, 50, 120, 11, 3);
+  const cudp::align::PairBatch& batch = *pairs.batch;
+  const GapCosts gaps{10, 1};
+  LinearSpaceOptions options;
+  options.leaf_cells = 64;
+  auto run_passes = [&](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair& pair,
+                        cudp::align::RowPassOutput out) {
+    cudp::align::run_row_passes_on_host(passes, pair, matrix, gaps, out);
+  };
+  auto find_ends = [&](const std::vector<cudp::align::RowPass>& ends, AlignMode pass_mode, cudp::align::CellScope scope,
+                       const cudp::align::SequencePair& pair, cudp::tiers::CellEnd* out) {
+    cudp::align::find_best_cells_on_host(ends, pass_mode, scope, pair, matrix, gaps, out);
+  };
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
+    INFO("mode " << to_string(mode));
+    const auto whole = cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, run_passes);
+    std::atomic<std::size_t> visited{0};
+    cudp::align::for_each_checked_pair(batch, matrix, gaps, 2,
+                                       [&](std::size_t, const cudp::align::SequencePair&) { ++visited; });
+    CHECK(visited == batch.size());
+    std::vector<cudp::align::Box> boxes;
+    std::vector<long> located;
+    cudp::align::locate_boxes(mode, batch, gaps, 2, find_ends, boxes, located);
+    REQUIRE(boxes.size() == batch.size());
+    REQUIRE(located.size() == batch.size());
+    auto out = cudp::align::align_boxes_linear_space(batch.pair(), boxes, matrix, gaps, options, run_passes);
+    cudp::align::place_and_check(mode, batch, located, matrix, gaps, 2, out);
+    REQUIRE(out.size() == whole.size());
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      INFO("pair " << k);
+      CHECK(out[k].score == pairs.optimum(k, mode, matrix, gaps));
+      CHECK(out[k].score == whole[k].score);
+      CHECK(cudp::align::cigar(out[k]) == cudp::align::cigar(whole[k]));
+      if (mode != AlignMode::Global) CHECK(located[k] == out[k].score);
     }
   }
 }

@@ -97,3 +97,27 @@ TEST_CASE("DNA with IUPAC codes: the 15 codes kept apart, either case, U as T", 
   }
   CHECK(accepted_bytes(nt) == 15 * 2 + 2);
 }
+
+TEST_CASE("make_code_table: letters in either case, aliases, everything else refused", "[alphabet]") {
+  static constexpr Alphabet rna{cudp::bio::AlphabetKind::Dna, "RNA", "ACGU", 4,
+                                cudp::bio::make_code_table("ACGU", "TN", "UZ")};
+  CHECK(rna.encode('A') == 0);
+  CHECK(rna.encode('c') == 1);
+  CHECK(rna.encode('U') == 3);
+  CHECK(rna.encode('u') == 3);
+  CHECK(rna.encode('T') == 3);  // an alias of U
+  CHECK(rna.encode('t') == 3);
+  CHECK(rna.encode('N') == -1);  // an alias of a letter that is not one of the alphabet's
+  CHECK(rna.encode('X') == -1);
+  CHECK(rna.decode(2) == 'G');
+  CHECK(accepted_bytes(rna) == 10);
+  // The built-in alphabets are made with it.
+  CHECK(cudp::bio::make_code_table("ARNDCQEGHILKMFPSTWYVBZX*", "UOJ", "XXX") == protein().code_of_byte);
+  CHECK(cudp::bio::make_code_table("ACGTN", "URYKMSWBDHV", "TNNNNNNNNNN") == dna().code_of_byte);
+  // Without aliases: only the letters (the '*' has no lower case).
+  const auto plain = cudp::bio::make_code_table("AB*");
+  int accepted = 0;
+  for (auto code : plain) accepted += code >= 0;
+  CHECK(accepted == 5);
+  CHECK(plain[static_cast<unsigned char>('*')] == 2);
+}

@@ -108,6 +108,21 @@ TEST_CASE("load_sequences and is_database_file tell databases from FASTA", "[dat
   require_same(cudp::io::load_sequences(dir / "s.cudpdb", cudp::bio::protein()), from_fasta);
 }
 
+TEST_CASE("database_magic and looks_like_database tell a database's bytes from FASTA", "[database]") {
+  static_assert(cudp::io::looks_like_database(cudp::io::database_magic()));
+  CHECK(cudp::io::database_magic() == "CUDPDB01");
+  TempDir dir;
+  cudp::io::write_database(dir / "m.cudpdb", sample_set(cudp::bio::protein(), 3, 5), cudp::bio::protein());
+  const std::string bytes = file_bytes(dir / "m.cudpdb");
+  CHECK(bytes.substr(0, cudp::io::database_magic().size()) == cudp::io::database_magic());
+  CHECK(cudp::io::looks_like_database(bytes));
+  CHECK(cudp::io::looks_like_database(bytes.substr(0, 8)));
+  CHECK_FALSE(cudp::io::looks_like_database(bytes.substr(0, 7)));  // too short to tell
+  CHECK_FALSE(cudp::io::looks_like_database(">CUDPDB01\nMKV\n"));
+  CHECK_FALSE(cudp::io::looks_like_database(""));
+  CHECK_FALSE(cudp::io::looks_like_database("CUDPDB02"));
+}
+
 TEST_CASE("a database of the other alphabet is refused", "[database]") {
   TempDir dir;
   cudp::io::write_database(dir / "p.cudpdb", sample_set(cudp::bio::protein(), 3, 3), cudp::bio::protein());

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -227,6 +228,44 @@ TEST_CASE("FastaReader streams the same records, with the line of each header", 
   CHECK_FALSE(reader.next(record));
 }
 
+TEST_CASE("the public sources: a file (plain or gzip) and memory, read whole or through FastaReader", "[fasta]") {
+  TempDir dir;
+  const std::string text = ">a x\nACDE\n>b\nKLMN\n";
+  const std::string plain = dir.file("s.fa", text);
+  const std::string gzip = (dir / "s.fa.gz");
+  write_gzip(gzip, text);
+  const auto read_all = [](cudp::io::ChunkSource& source) {
+    std::string bytes;
+    const char* data = nullptr;
+    for (std::size_t n; (n = source.read(data)) != 0;) bytes.append(data, n);
+    return bytes;
+  };
+  {
+    cudp::io::GzipFileSource file(plain);
+    CHECK_FALSE(file.compressed());
+    CHECK(file.size_hint() == text.size());
+    CHECK(read_all(file) == text);
+    cudp::io::GzipFileSource packed(gzip);
+    CHECK(packed.compressed());
+    CHECK(read_all(packed) == text);
+    cudp::io::MemorySource memory(text.data(), text.size());
+    CHECK(memory.size_hint() == text.size());
+    CHECK(read_all(memory) == text);
+    CHECK(read_all(memory).empty());  // read once
+  }
+  const std::string missing = dir / "missing.fa";
+  CHECK_THROWS_WITH(cudp::io::GzipFileSource(missing), Catch::StartsWith(missing + ": cannot open"));
+  // Any source feeds the reader: the same records from memory as from the file.
+  std::unique_ptr<cudp::io::ChunkSource> source = std::make_unique<cudp::io::MemorySource>(text.data(), text.size());
+  FastaReader reader(std::move(source), "in memory", cudp::bio::protein());
+  FastaRecord record;
+  std::vector<std::string> names;
+  while (reader.next(record)) names.push_back(record.name);
+  CHECK(names == std::vector<std::string>{"a", "b"});
+  require_same(cudp::io::read_fasta(std::make_unique<cudp::io::GzipFileSource>(gzip), gzip, cudp::bio::protein()),
+               cudp::io::read_fasta(plain, cudp::bio::protein()));
+}
+
 TEST_CASE("lines longer than the read chunk, and headers on chunk boundaries", "[fasta]") {
   TempDir dir;
   std::mt19937 rng(11);
@@ -247,7 +286,7 @@ TEST_CASE("lines longer than the read chunk, and headers on chunk boundaries", "
   }
 
   SECTION("the second header's '>' near the end of the first chunk") {
-    const std::size_t chunk = cudp::io::detail::GzipFileSource::chunk_bytes;
+    const std::size_t chunk = cudp::io::GzipFileSource::chunk_bytes;
     for (int shift = -3; shift <= 3; ++shift) {
       CAPTURE(shift);
       // ">a\n" + body + "\n" puts '>' of the next header at offset 3 + body + 1.
@@ -276,7 +315,7 @@ TEST_CASE("lines longer than the read chunk, and headers on chunk boundaries", "
   }
 
   SECTION("column of an error on a line that began in the previous chunk") {
-    const std::size_t chunk = cudp::io::detail::GzipFileSource::chunk_bytes;
+    const std::size_t chunk = cudp::io::GzipFileSource::chunk_bytes;
     const std::string first_lines = ">a\n" + random_sequence(100) + "\n";  // line 3 starts at offset 104
     const std::string text = first_lines + random_sequence(chunk + 10 - first_lines.size()) + "!\n";
     REQUIRE(text.find('!') == chunk + 10);

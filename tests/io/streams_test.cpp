@@ -123,7 +123,7 @@ std::string many_records() {
 }
 
 // Hands out its bytes a few at a time, as a slow pipe does.
-class TrickleSource final : public cudp::io::detail::ChunkSource {
+class TrickleSource final : public cudp::io::ChunkSource {
  public:
   TrickleSource(std::string text, std::size_t step) : text_(std::move(text)), step_(step) {}
   std::size_t read(const char*& data) override {
@@ -145,7 +145,7 @@ class TrickleSource final : public cudp::io::detail::ChunkSource {
 TEST_CASE("a peeked source hands out the bytes it looked at, then the rest", "[io][streams]") {
   const std::string text = ">a\nACDE\n>b\nKLMN\n";
   for (std::size_t step : {1, 3, 100}) {
-    cudp::io::detail::PeekedSource source(std::make_unique<TrickleSource>(text, step));
+    cudp::io::PeekedSource source(std::make_unique<TrickleSource>(text, step));
     CHECK(source.peek(8) == text.substr(0, 8));
     CHECK(source.peek(2) == text.substr(0, 2));
     std::string read;
@@ -153,7 +153,7 @@ TEST_CASE("a peeked source hands out the bytes it looked at, then the rest", "[i
     for (std::size_t n; (n = source.read(data)) != 0;) read.append(data, n);
     CHECK(read == text);
   }
-  cudp::io::detail::PeekedSource shorter(std::make_unique<TrickleSource>("ab", 1));
+  cudp::io::PeekedSource shorter(std::make_unique<TrickleSource>("ab", 1));
   CHECK(shorter.peek(8) == "ab");
 }
 

@@ -826,6 +826,13 @@ struct WholeMatrixRange<Matrix, std::void_t<decltype(std::declval<const Matrix&>
   }
 };
 
+}  // namespace detail
+
+// The steps of align_batch_linear_space, public for a caller that runs them one at a time (to time each, or to align
+// the boxes its own way): for_each_checked_pair(..., no-op body) refuses the batch if a pair's scores could pass 32
+// bits, locate_boxes finds every pair's box and score, align_boxes_linear_space aligns the boxes, and place_and_check
+// turns the alignments back into each pair's coordinates and checks them.
+
 // body(k, pair k alone) for every pair of `batch` on `threads` threads, each pair first refused if its scores could
 // pass 32 bits (check_fits). A pair that fits with the whole matrix's range is not scanned for its codes: that scan
 // of every residue took 10-13 ms of a 100,000-pair protein batch.
@@ -833,14 +840,14 @@ template <class Matrix, class Body>
 void for_each_checked_pair(const PairBatch& batch, const Matrix& matrix, recurrences::GapCosts gaps, int threads,
                            Body body) {
   int whole_max = 0, whole_min = 0;
-  const bool whole_known = WholeMatrixRange<Matrix>::known(matrix, whole_max, whole_min);
+  const bool whole_known = detail::WholeMatrixRange<Matrix>::known(matrix, whole_max, whole_min);
   host::parallel_for_small_items(
-      batch.size(), threads, [] { return ScoreRangeCache{}; },
-      [&](ScoreRangeCache& ranges, std::size_t k) {
+      batch.size(), threads, [] { return detail::ScoreRangeCache{}; },
+      [&](detail::ScoreRangeCache& ranges, std::size_t k) {
         const SequencePair p = batch.pair(k);
         const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
         if (!whole_known || !fits_in_32_bits(m, n, whole_max, whole_min, gaps))
-          check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
+          detail::check_fits(p.query, m, p.target, n, matrix, gaps, ranges);
         body(k, p);
       });
 }
@@ -924,7 +931,6 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
       });
 }
 
-
 // The last step of align_batch_linear_space: each pair's alignment `out[k]` (from align_boxes_linear_space, in the
 // batch's coordinates) moved to the pair's own, or made the empty one where a local or semi-global pair had nothing
 // to align, and checked (check_alignment) against what its ends were located with; rescored unless `rescored` says
@@ -947,15 +953,14 @@ void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const 
           a.target_begin -= batch.target_base(k);
           a.target_end -= batch.target_base(k);
         }
-        check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], batch.pair(k), matrix, gaps,
-                        !rescored);
+        detail::check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], batch.pair(k), matrix,
+                                gaps, !rescored);
       });
 }
 
-}  // namespace detail
 
 // The best alignment of every pair of `batch` in `mode`, each checked as align_linear_space checks one: ends
-// located by `find_best_cells` (detail::locate_boxes), the levels run by `run_passes` and the leaves by
+// located by `find_best_cells` (locate_boxes), the levels run by `run_passes` and the leaves by
 // `solve_leaves` over batch.pair() (see align_boxes_linear_space).
 template <class Matrix, class PassRunner, class LeafSolver, class BestCellRunner>
 std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, const PairBatch& batch,
@@ -964,19 +969,19 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
                                                 LeafSolver&& solve_leaves, BestCellRunner&& find_best_cells) {
   using recurrences::AlignMode;
   if (gaps.left_gap_continues) throw std::invalid_argument("align_batch_linear_space: left_gap_continues is for boxes");
-  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const SequencePair&) {});
+  for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const SequencePair&) {});
   std::vector<Box> boxes;
   std::vector<long> located;
-  detail::locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
+  locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
   bool rescored = false;
   std::vector<Alignment> out =
       align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves, &rescored);
-  detail::place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
+  place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
   return out;
 }
 
 // The best local or semi-global score of every pair of `batch`, without its alignment: the first step of locating
-// (detail::locate_boxes) alone, one best-cell pass a pair through `find_best_cells` (best_cells.hpp). A pair with an
+// (locate_boxes) alone, one best-cell pass a pair through `find_best_cells` (best_cells.hpp). A pair with an
 // empty side scores 0 (the empty alignment). Refuses pairs whose scores could pass 32 bits, as
 // align_batch_linear_space does. Global scores come from global_scores.
 template <class Matrix, class BestCellRunner>
@@ -986,7 +991,7 @@ std::vector<long> located_scores(recurrences::AlignMode mode, const PairBatch& b
   using recurrences::AlignMode;
   if (mode == AlignMode::Global) throw std::invalid_argument("located_scores: global scores come from global_scores");
   if (gaps.left_gap_continues) throw std::invalid_argument("located_scores: left_gap_continues is for boxes");
-  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const SequencePair&) {});
+  for_each_checked_pair(batch, matrix, gaps, options.threads, [](std::size_t, const SequencePair&) {});
   std::vector<long> scores(batch.size(), 0);
   std::vector<RowPass> passes;
   std::vector<std::size_t> searched;
@@ -1031,7 +1036,7 @@ std::vector<long> global_scores(const PairBatch& batch, const Matrix& matrix, re
   std::vector<long> scores(batch.size());
   std::vector<std::size_t> halved;  // pairs scored by two half passes
   std::vector<char> small(batch.size());
-  detail::for_each_checked_pair(batch, matrix, gaps, options.threads, [&](std::size_t k, const SequencePair& p) {
+  for_each_checked_pair(batch, matrix, gaps, options.threads, [&](std::size_t k, const SequencePair& p) {
     const int m = static_cast<int>(p.query_length), n = static_cast<int>(p.target_length);
     small[k] = n <= 1 || m == 0;
     if (small[k]) scores[k] = detail::solve_leaf(p, Box{0, m, 0, n, false, false}, matrix, gaps).score;

@@ -31,24 +31,27 @@ constexpr int index_of(const char* letters, char c) {
   return -1;
 }
 
-// Maps each canonical letter (either case) to its code, then each alias to the code of the letter it stands for.
-constexpr std::array<std::int8_t, 256> make_code_table(const char* letters, const char* aliases,
-                                                       const char* alias_targets) {
+}  // namespace detail
+
+// The code_of_byte table of an Alphabet with these letters: each letter of `letters` (either case) maps to its
+// index, each letter of `aliases` (either case) to the code of the letter at the same place in `alias_targets`
+// (-1 if that is not one of `letters`), every other byte to -1. For an alphabet of one's own:
+//   static constexpr Alphabet rna{AlphabetKind::Dna, "RNA", "ACGU", 4, make_code_table("ACGU", "T", "U")};
+constexpr std::array<std::int8_t, 256> make_code_table(const char* letters, const char* aliases = "",
+                                                       const char* alias_targets = "") {
   std::array<std::int8_t, 256> table{};
   for (auto& entry : table) entry = -1;
   for (int code = 0; letters[code] != '\0'; ++code) {
     table[static_cast<unsigned char>(letters[code])] = static_cast<std::int8_t>(code);
-    table[static_cast<unsigned char>(ascii_lower(letters[code]))] = static_cast<std::int8_t>(code);
+    table[static_cast<unsigned char>(detail::ascii_lower(letters[code]))] = static_cast<std::int8_t>(code);
   }
   for (int i = 0; aliases[i] != '\0'; ++i) {
-    const auto code = static_cast<std::int8_t>(index_of(letters, alias_targets[i]));
+    const auto code = static_cast<std::int8_t>(detail::index_of(letters, alias_targets[i]));
     table[static_cast<unsigned char>(aliases[i])] = code;
-    table[static_cast<unsigned char>(ascii_lower(aliases[i]))] = code;
+    table[static_cast<unsigned char>(detail::ascii_lower(aliases[i]))] = code;
   }
   return table;
 }
-
-}  // namespace detail
 
 // The 24 letters in the order of the NCBI BLOSUM/PAM matrix files, so that a code is also the matrix row index.
 // U (selenocysteine), O (pyrrolysine) and J (I or L, from mass spectrometry) have no row in the classic matrices
@@ -56,14 +59,14 @@ constexpr std::array<std::int8_t, 256> make_code_table(const char* letters, cons
 // (UniProt) contain them and refusing those sequences would be worse than scoring a few residues as unknown.
 inline const Alphabet& protein() {
   static constexpr Alphabet alphabet{AlphabetKind::Protein, "protein", "ARNDCQEGHILKMFPSTWYVBZX*", 24,
-                                     detail::make_code_table("ARNDCQEGHILKMFPSTWYVBZX*", "UOJ", "XXX")};
+                                     make_code_table("ARNDCQEGHILKMFPSTWYVBZX*", "UOJ", "XXX")};
   return alphabet;
 }
 
 // RNA's U is read as T so that RNA and DNA searches share one alphabet; every IUPAC ambiguity code becomes N.
 inline const Alphabet& dna() {
   static constexpr Alphabet alphabet{AlphabetKind::Dna, "DNA", "ACGTN", 5,
-                                     detail::make_code_table("ACGTN", "URYKMSWBDHV", "TNNNNNNNNNN")};
+                                     make_code_table("ACGTN", "URYKMSWBDHV", "TNNNNNNNNNN")};
   return alphabet;
 }
 
@@ -72,7 +75,7 @@ inline const Alphabet& dna() {
 // as T. The codes of A, C, G, T and N differ from dna()'s, so the two alphabets' encoded sequences do not mix.
 inline const Alphabet& dna_iupac() {
   static constexpr Alphabet alphabet{AlphabetKind::Dna, "DNA", "ACGTRYKMSWBDHVN", 15,
-                                     detail::make_code_table("ACGTRYKMSWBDHVN", "U", "T")};
+                                     make_code_table("ACGTRYKMSWBDHVN", "U", "T")};
   return alphabet;
 }
 

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "../io/error.hpp"
-#include "../io/fasta.hpp"  // io::detail::ChunkSource and its file (zlib) and memory implementations
+#include "../io/fasta.hpp"  // io::ChunkSource and its file (zlib) and memory implementations
 #include "../host/parallel_for.hpp"
 
 namespace cudp::hmmer {
@@ -120,7 +120,7 @@ struct HmmModel {
 
 namespace detail {
 
-class IstreamSource final : public io::detail::ChunkSource {
+class IstreamSource final : public io::ChunkSource {
  public:
   static constexpr std::size_t chunk_bytes = std::size_t{1} << 16;
   IstreamSource(std::istream& in, std::string name) : in_(in), name_(std::move(name)), buffer_(chunk_bytes) {}
@@ -142,7 +142,7 @@ class IstreamSource final : public io::detail::ChunkSource {
 class LineSource {
  public:
   // first_line: the lines before the source's first, in the file it comes from (a piece of a file).
-  explicit LineSource(std::unique_ptr<io::detail::ChunkSource> source, std::uint64_t first_line = 0)
+  explicit LineSource(std::unique_ptr<io::ChunkSource> source, std::uint64_t first_line = 0)
       : source_(std::move(source)), line_number_(first_line) {}
 
   bool next(std::string& line) {
@@ -179,7 +179,7 @@ class LineSource {
     ++line_number_;
   }
 
-  std::unique_ptr<io::detail::ChunkSource> source_;
+  std::unique_ptr<io::ChunkSource> source_;
   std::string buffer_;
   std::size_t position_ = 0;
   bool at_end_ = false;
@@ -226,7 +226,7 @@ inline std::string quoted(std::string_view text) {
 // Parses one model after another from a LineSource. Stateless between models apart from the line position.
 class HmmParser {
  public:
-  HmmParser(std::unique_ptr<io::detail::ChunkSource> source, std::string source_name, std::uint64_t first_line = 0)
+  HmmParser(std::unique_ptr<io::ChunkSource> source, std::string source_name, std::uint64_t first_line = 0)
       : lines_(std::move(source), first_line), source_(std::move(source_name)) {}
 
   bool next(HmmModel& model) {
@@ -584,7 +584,7 @@ class HmmParser {
 class HmmReader {
  public:
   explicit HmmReader(const std::string& path)
-      : parser_(std::make_unique<io::detail::GzipFileSource>(path), path) {}
+      : parser_(std::make_unique<io::GzipFileSource>(path), path) {}
   HmmReader(std::istream& in, const std::string& source_name)
       : parser_(std::make_unique<detail::IstreamSource>(in, source_name), source_name) {}
 
@@ -612,7 +612,7 @@ inline std::vector<HmmModel> read_hmm_file(const std::string& path, int threads 
   constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
   std::string text;
   {
-    io::detail::GzipFileSource source(path);
+    io::GzipFileSource source(path);
     const char* data = nullptr;
     for (std::size_t n; (n = source.read(data)) != 0;) text.append(data, n);
   }
@@ -640,7 +640,7 @@ inline std::vector<HmmModel> read_hmm_file(const std::string& path, int threads 
   host::parallel_for(pieces.size(), threads, [] { return 0; }, [&](int&, std::size_t i) {
     try {
       const Piece& p = pieces[i];
-      detail::HmmParser parser(std::make_unique<io::detail::MemorySource>(text.data() + p.begin, p.end - p.begin),
+      detail::HmmParser parser(std::make_unique<io::MemorySource>(text.data() + p.begin, p.end - p.begin),
                                path, p.first_line);
       HmmModel model;
       while (parser.next(model)) parsed[i].push_back(std::move(model));
@@ -659,7 +659,7 @@ inline std::vector<HmmModel> read_hmm_file(const std::string& path, int threads 
 
 // The same for text already in memory; source_name stands in for the path in error messages.
 inline std::vector<HmmModel> parse_hmm(std::string_view text, const std::string& source_name) {
-  detail::HmmParser parser(std::make_unique<io::detail::MemorySource>(text.data(), text.size()), source_name);
+  detail::HmmParser parser(std::make_unique<io::MemorySource>(text.data(), text.size()), source_name);
   return detail::read_all_models(parser, source_name);
 }
 

@@ -54,9 +54,16 @@
 
 namespace cudp::io {
 
-namespace detail {
+// The first 8 bytes of every packed database file (write_database's, cudp-makedb's): what tells one from FASTA.
+inline constexpr std::string_view database_magic() { return {"CUDPDB01", 8}; }
 
-inline constexpr char database_magic[8] = {'C', 'U', 'D', 'P', 'D', 'B', '0', '1'};
+// True when `bytes` (the start of an input, or all of it) begin as a packed database file does; false for FASTA,
+// and for fewer than 8 bytes.
+inline constexpr bool looks_like_database(std::string_view bytes) {
+  return bytes.substr(0, database_magic().size()) == database_magic();
+}
+
+namespace detail {
 
 struct DatabaseHeader {
   char magic[8];
@@ -121,7 +128,7 @@ inline void write_database(const std::string& path, const SequenceSet& set, cons
   }
 
   detail::DatabaseHeader header{};
-  std::memcpy(header.magic, detail::database_magic, sizeof header.magic);
+  std::memcpy(header.magic, database_magic().data(), sizeof header.magic);
   header.alphabet_kind = detail::alphabet_kind_id(alphabet.kind);
   header.alphabet_size = static_cast<std::uint32_t>(alphabet.size);
   header.sequences = n;
@@ -165,9 +172,9 @@ inline void write_database(const std::string& path, const SequenceSet& set, cons
 // Opens path to look at its first bytes: for regular files only, as a pipe would lose them (SequenceInput keeps them).
 inline bool is_database_file(const std::string& path) {
   detail::FilePtr file(std::fopen(path.c_str(), "rb"));
-  char magic[sizeof detail::database_magic];
+  char magic[database_magic().size()];
   return file && std::fread(magic, sizeof magic, 1, file.get()) == 1 &&
-         std::memcmp(magic, detail::database_magic, sizeof magic) == 0;
+         looks_like_database(std::string_view(magic, sizeof magic));
 }
 
 // How read_database works: `threads` readers (0: all hardware threads) each read, check and recode one part of the
@@ -216,7 +223,7 @@ inline SequenceSet read_database_file(std::FILE* opened, const std::string& path
   if (file_size < sizeof header || std::fread(&header, sizeof header, 1, opened) != 1) {
     throw fail("too short to be a cudp database");
   }
-  if (std::memcmp(header.magic, detail::database_magic, sizeof header.magic) != 0) {
+  if (!looks_like_database(std::string_view(header.magic, sizeof header.magic))) {
     throw fail("not a cudp database (wrong magic number)");
   }
   const char* kind_name = detail::alphabet_kind_id_name(header.alphabet_kind);
@@ -373,15 +380,14 @@ class SequenceInput {
   // name stands for the input in messages; the path by default.
   explicit SequenceInput(const std::string& path, const std::string& name = {})
       : path_(path), name_(name.empty() ? path : name), regular_(is_regular_file(path)) {
-    auto file = std::make_unique<detail::GzipFileSource>(path, name_);
+    auto file = std::make_unique<GzipFileSource>(path, name_);
     compressed_ = file->compressed();
-    source_ = std::make_unique<detail::PeekedSource>(std::move(file));
+    source_ = std::make_unique<PeekedSource>(std::move(file));
   }
 
   const std::string& path() const { return path_; }
   bool is_database() {
-    return source_->peek(sizeof detail::database_magic) ==
-           std::string_view(detail::database_magic, sizeof detail::database_magic);
+    return looks_like_database(source_->peek(database_magic().size()));
   }
   // The alphabet kind in a packed database's header (0 protein, 1 DNA), before the database is read.
   std::uint32_t database_kind() {
@@ -412,7 +418,7 @@ class SequenceInput {
   std::string name_;
   bool regular_ = false;
   bool compressed_ = false;
-  std::unique_ptr<detail::PeekedSource> source_;
+  std::unique_ptr<PeekedSource> source_;
 };
 
 // A packed database (read with `options`) when the input starts with the magic number, otherwise FASTA (plain or

@@ -44,9 +44,10 @@ struct FastaRecord {
   std::uint64_t line = 0;  // line of the header
 };
 
-namespace detail {
-
-// Where the scanner's bytes come from: a file through zlib, or a buffer already in memory.
+// Where a reader's bytes come from (FastaReader, read_fasta, SequenceInput; hmmer's model files): an input handed
+// out chunk by chunk, read once from start to end. The library's sources are a file, plain or gzip-compressed
+// (GzipFileSource), a buffer already in memory (MemorySource) and a source whose first bytes can be looked at before
+// it is read (PeekedSource); derive from it to read from elsewhere.
 class ChunkSource {
  public:
   virtual ~ChunkSource() = default;
@@ -56,6 +57,7 @@ class ChunkSource {
   virtual std::uint64_t size_hint() const = 0;
 };
 
+// Bytes already in memory, handed out as one chunk; they must outlive the source.
 class MemorySource final : public ChunkSource {
  public:
   MemorySource(const char* data, std::size_t size) : data_(data), size_(size) {}
@@ -71,7 +73,8 @@ class MemorySource final : public ChunkSource {
   bool unread_ = true;
 };
 
-// zlib reads plain files transparently, so one source serves both. Large chunks keep the per-call overhead of
+// A file, plain or gzip-compressed, opened on construction (an InputError naming it when it cannot be). zlib reads
+// plain files transparently, so one source serves both. Large chunks keep the per-call overhead of
 // gzread out of the profile; for chunks at least as large as zlib's buffer, zlib reads or inflates straight into
 // ours without an extra copy.
 class GzipFileSource final : public ChunkSource {
@@ -175,6 +178,8 @@ class PeekedSource final : public ChunkSource {
   bool head_given_ = false;
   bool ended_ = false;
 };
+
+namespace detail {
 
 // The parser proper. It never looks at a whole line of sequence: it translates everything up to the next '>' that
 // starts a line (or the end of the chunk) in one pass through a byte table, so line length does not matter and a
@@ -428,9 +433,9 @@ class FastaScanner {
 class FastaReader {
  public:
   FastaReader(const std::string& path, const bio::Alphabet& alphabet)
-      : scanner_(std::make_unique<detail::GzipFileSource>(path), path, alphabet) {}
+      : scanner_(std::make_unique<GzipFileSource>(path), path, alphabet) {}
   // Bytes from another source (text in memory, a pipe already opened); source_name stands for it in messages.
-  FastaReader(std::unique_ptr<detail::ChunkSource> source, const std::string& source_name,
+  FastaReader(std::unique_ptr<ChunkSource> source, const std::string& source_name,
               const bio::Alphabet& alphabet)
       : scanner_(std::move(source), source_name, alphabet) {}
 
@@ -475,19 +480,19 @@ inline bool is_regular_file(const std::string& path) {
 // Reads a whole FASTA file, plain or gzip-compressed.
 inline SequenceSet read_fasta(const std::string& path, const bio::Alphabet& alphabet,
                               FastaHeaders headers = FastaHeaders::trimmed) {
-  detail::FastaScanner scanner(std::make_unique<detail::GzipFileSource>(path), path, alphabet, headers);
+  detail::FastaScanner scanner(std::make_unique<GzipFileSource>(path), path, alphabet, headers);
   return detail::read_all(scanner);
 }
 
 // Parses FASTA text already in memory, by the same rules; source_name stands in for the path in error messages.
 inline SequenceSet parse_fasta(const char* data, std::size_t size, const std::string& source_name,
                                const bio::Alphabet& alphabet, FastaHeaders headers = FastaHeaders::trimmed) {
-  detail::FastaScanner scanner(std::make_unique<detail::MemorySource>(data, size), source_name, alphabet, headers);
+  detail::FastaScanner scanner(std::make_unique<MemorySource>(data, size), source_name, alphabet, headers);
   return detail::read_all(scanner);
 }
 
 // The same from a source already opened (PeekedSource, say).
-inline SequenceSet read_fasta(std::unique_ptr<detail::ChunkSource> source, const std::string& source_name,
+inline SequenceSet read_fasta(std::unique_ptr<ChunkSource> source, const std::string& source_name,
                               const bio::Alphabet& alphabet, FastaHeaders headers = FastaHeaders::trimmed) {
   detail::FastaScanner scanner(std::move(source), source_name, alphabet, headers);
   return detail::read_all(scanner);
@@ -504,7 +509,7 @@ inline std::string read_stream_text(std::FILE* stream, const std::string& name) 
 
 // A whole file in memory, inflated when it is gzip-compressed: for text passed on whole (to another process, say).
 inline std::string read_file_text(const std::string& path) {
-  detail::GzipFileSource source(path);
+  GzipFileSource source(path);
   std::string text;
   const char* chunk = nullptr;
   for (std::size_t n; (n = source.read(chunk)) > 0;) text.append(chunk, n);
