@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "kit/command_line.hpp"
 #include "kit/gpu_choice.hpp"
 #include "report.hpp"
 
@@ -119,33 +120,34 @@ struct Options {
   }
 };
 
-// Command-line mistakes: the message names the option and the value; main() exits with status 1, as hmmsearch does.
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
+// Command-line mistakes: the message names the option and the value; the tools exit with status 1, as hmmsearch does.
+using UsageError = cudp::apps::UsageError;
 
-// The options, in hmmsearch 3.3.2's table order (which its tables' "Option settings" line follows), then cudp's own.
-// Unique prefixes of the long names are taken over this whole list, as esl_getopts does over hmmsearch's.
-enum class ArgKind { none, real, integer, string };
-struct OptionSpec {
-  const char* name;
-  ArgKind arg;
-};
-inline constexpr OptionSpec kOptionSpecs[] = {
-    {"-h", ArgKind::none},          {"-o", ArgKind::string},       {"-A", ArgKind::string},
-    {"--tblout", ArgKind::string},  {"--domtblout", ArgKind::string}, {"--pfamtblout", ArgKind::string},
-    {"--acc", ArgKind::none},       {"--noali", ArgKind::none},    {"--notextw", ArgKind::none},
-    {"--textw", ArgKind::integer},  {"-E", ArgKind::real},         {"-T", ArgKind::real},
-    {"--domE", ArgKind::real},      {"--domT", ArgKind::real},     {"--incE", ArgKind::real},
-    {"--incT", ArgKind::real},      {"--incdomE", ArgKind::real},  {"--incdomT", ArgKind::real},
-    {"--cut_ga", ArgKind::none},    {"--cut_nc", ArgKind::none},   {"--cut_tc", ArgKind::none},
-    {"--max", ArgKind::none},       {"--F1", ArgKind::real},       {"--F2", ArgKind::real},
-    {"--F3", ArgKind::real},        {"--nobias", ArgKind::none},   {"--nonull2", ArgKind::none},
-    {"-Z", ArgKind::real},          {"--domZ", ArgKind::real},     {"--seed", ArgKind::integer},
-    {"--tformat", ArgKind::string}, {"--cpu", ArgKind::integer},   {"--help", ArgKind::none},
-    {"--backend", ArgKind::string}, {"--gpus", ArgKind::string}, {"--daemon", ArgKind::string}, {"--connect", ArgKind::string},
-};
-inline constexpr std::size_t kOptionCount = sizeof kOptionSpecs / sizeof kOptionSpecs[0];
+// The options, in hmmsearch 3.3.2's table order (which its tables' "Option settings" line follows), then cudp's own,
+// in Easel's syntax (kit/command_line.hpp): unique prefixes of the long names are taken over this whole list, as
+// esl_getopts does over hmmsearch's. Reals and integers may be negative; strings may not start with '-'.
+inline const cudp::apps::OptionTable& option_table() {
+  using V = cudp::apps::OptionValue;
+  static const cudp::apps::OptionTable table(
+      cudp::apps::OptionSyntax::easel,
+      {{"-h", V::none},          {"-o", V::word},           {"-A", V::word},        {"--tblout", V::word},
+       {"--domtblout", V::word}, {"--pfamtblout", V::word}, {"--acc", V::none},     {"--noali", V::none},
+       {"--notextw", V::none},   {"--textw", V::number},    {"-E", V::number},      {"-T", V::number},
+       {"--domE", V::number},    {"--domT", V::number},     {"--incE", V::number},  {"--incT", V::number},
+       {"--incdomE", V::number}, {"--incdomT", V::number},  {"--cut_ga", V::none},  {"--cut_nc", V::none},
+       {"--cut_tc", V::none},    {"--max", V::none},        {"--F1", V::number},    {"--F2", V::number},
+       {"--F3", V::number},      {"--nobias", V::none},     {"--nonull2", V::none}, {"-Z", V::number},
+       {"--domZ", V::number},    {"--seed", V::number},     {"--tformat", V::word}, {"--cpu", V::number},
+       {"--help", V::none},      {"--backend", V::word},    {"--gpus", V::word},    {"--daemon", V::word},
+       {"--connect", V::word}});
+  return table;
+}
+
+// Whether the option `word` names ("--opt", a unique prefix of it, or "-X") takes a value.
+inline bool takes_value(const std::string& word) {
+  const cudp::apps::OptionTable& table = option_table();
+  return table[table.find(word)].value != cudp::apps::OptionValue::none;
+}
 
 // esl_str_IsReal: all of the text converts by strtod (inf, nan, hex and overflow to inf included), blanks after.
 inline double parse_real(const std::string& flag, const std::string& text) {
@@ -190,28 +192,6 @@ inline std::uint32_t parse_seed(const std::string& text) {
   return static_cast<std::uint32_t>(v);
 }
 
-// The option that `word` (an argv element starting with "--", without any "=value") names: an exact name, or the
-// one long name it is a prefix of.
-inline std::size_t find_long_option(const std::string& word) {
-  std::size_t found = kOptionCount, matches = 0;
-  for (std::size_t i = 0; i < kOptionCount; ++i) {
-    const std::string name = kOptionSpecs[i].name;
-    if (name.compare(0, word.size(), word) != 0) continue;
-    if (name.size() == word.size()) return i;
-    found = i;
-    ++matches;
-  }
-  if (matches > 1) throw UsageError("abbreviated option \"" + word + "\" is ambiguous");
-  if (matches == 0) throw UsageError("unknown option " + word);
-  return found;
-}
-
-inline std::size_t find_short_option(char c) {
-  for (std::size_t i = 0; i < kOptionCount; ++i)
-    if (kOptionSpecs[i].name[1] == c && kOptionSpecs[i].name[2] == '\0') return i;
-  throw UsageError(std::string("unknown option -") + c);
-}
-
 // nullopt for -h/--help. As in hmmsearch (Easel's esl_getopts): options come first and each at most once; a long
 // option may be any unique prefix of its name and take its value as "--opt value" or "--opt=value"; a one-letter
 // option takes it as "-X value" or "-Xvalue"; "--" or the first word that does not start with '-' (or is "-") ends
@@ -229,55 +209,15 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     return v;
   };
   bool help = false;
-  bool seen[kOptionCount] = {};
-  std::vector<std::string> settings[kOptionCount];  // the words of each option given, for `given`
-  int a = 1;
-  std::string cluster;  // the rest of a "-abc" word still to be read as one-letter options
-  while (a < argc || !cluster.empty()) {
-    std::size_t opt = kOptionCount;
-    std::optional<std::string> glued;  // a value in the same word as its option
-    std::string spelled;               // how the option's value must be glued, for the "looks like an option" hint
-    if (cluster.empty()) {
-      const std::string word = argv[a];
-      if (word.size() < 2 || word[0] != '-') break;
-      ++a;
-      if (word == "--") break;
-      if (word[1] == '-') {
-        const std::size_t eq = word.find('=');
-        opt = find_long_option(word.substr(0, eq));
-        if (eq != std::string::npos) glued = word.substr(eq + 1);
-        spelled = std::string(kOptionSpecs[opt].name) + "=";
-      } else {
-        cluster = word.substr(1);
-      }
-    }
-    if (opt == kOptionCount) {
-      opt = find_short_option(cluster[0]);
-      cluster.erase(0, 1);
-      if (kOptionSpecs[opt].arg != ArgKind::none && !cluster.empty()) {
-        glued = cluster;
-        cluster.clear();
-      }
-      spelled = kOptionSpecs[opt].name;
-    }
-    const OptionSpec& spec = kOptionSpecs[opt];
-    const std::string flag = spec.name;
-    if (spec.arg == ArgKind::none) {
-      if (glued) throw UsageError("option " + flag + " takes no value, got '" + *glued + "'");
-    } else if (glued) {
-      value = *glued;
-    } else {
-      if (a >= argc) throw UsageError("option " + flag + " needs a value");
-      value = argv[a++];
-      // Easel's guard against a forgotten value swallowing the next option; reals and integers may be negative.
-      if (spec.arg == ArgKind::string && !value.empty() && value[0] == '-')
-        throw UsageError("option " + flag + " got '" + value + "', which looks like an option; write " + spelled +
-                         value + " if it is the value");
-    }
-    if (seen[opt]) throw UsageError("option " + flag + " has already been set");
-    seen[opt] = true;
-    settings[opt] = {flag};
-    if (spec.arg != ArgKind::none) settings[opt].push_back(value);
+  const cudp::apps::OptionTable& table = option_table();
+  std::vector<std::vector<std::string>> settings(table.size());  // the words of each option given, for `given`
+  std::vector<bool> seen(table.size());
+  table.scan(argc, argv, 1, [&](const cudp::apps::OptionWord& w) {
+    const std::string& flag = w.name;
+    value = w.value;
+    seen[w.index] = true;
+    settings[w.index] = {flag};
+    if (table[w.index].value != cudp::apps::OptionValue::none) settings[w.index].push_back(value);
 
     if (flag == "-h" || flag == "--help") help = true;
     else if (flag == "--noali") o.noali = true;
@@ -334,10 +274,9 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
         throw UsageError("option --backend must be auto, cuda or host, got '" + value + "'");
       o.backend = value;
     }
-  }
-  for (; a < argc; ++a) files.emplace_back(argv[a]);
-  for (std::size_t i = 0; i < kOptionCount; ++i)
-    if (kOptionSpecs[i].name != std::string("-h") && kOptionSpecs[i].name != std::string("--help"))
+  }, [&](const std::string& word) { files.push_back(word); });
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (table[i].name != std::string("-h") && table[i].name != std::string("--help"))
       o.given.insert(o.given.end(), settings[i].begin(), settings[i].end());
   // hmmsearch's incompatible pairs.
   const auto exclusive = [](bool a, bool b, const char* fa, const char* fb) {
@@ -381,7 +320,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   if (o.connect) {
     if (o.cpu) throw UsageError("option --cpu belongs to the daemon: give it when starting it (--daemon)");
     for (const char* flag : {"--backend", "--gpus"})
-      if (seen[find_long_option(flag)])
+      if (seen[table.find(flag)])
         throw UsageError(std::string("option ") + flag + " belongs to the daemon: give it when starting it (--daemon)");
   }
   if (files.size() != 2) {
@@ -405,8 +344,7 @@ inline std::vector<std::string> request_words(const Options& o) {
   std::vector<std::string> words;
   for (std::size_t i = 0; i < o.given.size(); ++i) {
     const std::string& flag = o.given[i];
-    const OptionSpec& spec = kOptionSpecs[flag.size() == 2 ? find_short_option(flag[1]) : find_long_option(flag)];
-    if (spec.arg == ArgKind::none) words.push_back(flag);
+    if (!takes_value(flag)) words.push_back(flag);
     else words.push_back(flag + (flag.size() == 2 ? "" : "=") + o.given[++i]);
   }
   words.emplace_back("--");

@@ -57,7 +57,7 @@ struct Options {
   std::vector<std::string> given;  // every option word as typed, for the tables' "Option settings" line
 };
 
-namespace detail {
+namespace phmmer_text {
 
 inline int positive_int(const std::string& flag, const std::string& value) {
   const long long v = hmmsearch::parse_easel_int(flag, value, "n > 0");
@@ -65,7 +65,7 @@ inline int positive_int(const std::string& flag, const std::string& value) {
   return static_cast<int>(v);
 }
 
-}  // namespace detail
+}  // namespace phmmer_text
 
 // nullopt for -h/--help.
 inline std::optional<Options> parse_options(int argc, const char* const* argv) {
@@ -87,11 +87,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     if (!mine) {
       rest.push_back(argv[a]);
       // A value in the next word goes to the hmmsearch parser with its option.
-      const bool takes_value =
-          word[1] == '-' ? eq == std::string::npos && hmmsearch::kOptionSpecs[hmmsearch::find_long_option(flag)].arg !=
-                                                          hmmsearch::ArgKind::none
-                         : word.size() == 2 && hmmsearch::kOptionSpecs[hmmsearch::find_short_option(word[1])].arg !=
-                                                   hmmsearch::ArgKind::none;
+      const bool takes_value = word[1] == '-' ? eq == std::string::npos && hmmsearch::takes_value(flag)
+                                              : word.size() == 2 && hmmsearch::takes_value(word);
       if (takes_value && a + 1 < argc) {
         rest.push_back(argv[++a]);
         p.given.emplace_back(argv[a]);
@@ -129,7 +126,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
         throw hmmsearch::UsageError("option --qformat: only fasta is supported, got '" + value + "'");
       p.qformat = value;
     } else {
-      const int v = detail::positive_int(flag, value);
+      const int v = phmmer_text::positive_int(flag, value);
       if (flag == "--EmL") p.EmL = p.model.calibration.EmL = v;
       if (flag == "--EmN") p.EmN = p.model.calibration.EmN = v;
       if (flag == "--EvL") p.EvL = p.model.calibration.EvL = v;
@@ -146,7 +143,7 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   return p;
 }
 
-namespace detail {
+namespace phmmer_text {
 
 inline bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -243,7 +240,7 @@ inline void replace_all(std::string& text, const std::string& from, const std::s
     text.replace(at, from.size(), to);
 }
 
-}  // namespace detail
+}  // namespace phmmer_text
 
 // cudp-hmmsearch's outputs of a search of `models` (the queries' models, in query order) made phmmer's.
 inline void to_phmmer_outputs(const Options& p, const std::vector<cudp::hmmer::HmmModel>& models,
@@ -252,7 +249,7 @@ inline void to_phmmer_outputs(const Options& p, const std::vector<cudp::hmmer::H
   std::string& text = out.text;
   const std::size_t end_of_header = text.find("\n\n");
   if (end_of_header != std::string::npos)
-    text = detail::phmmer_header(p, text.substr(0, end_of_header + 1)) + text.substr(end_of_header + 1);
+    text = phmmer_text::phmmer_header(p, text.substr(0, end_of_header + 1)) + text.substr(end_of_header + 1);
   std::size_t at = 0;
   for (const cudp::hmmer::HmmModel& m : models) {
     const std::string line = "Query:       " + m.name + "  [M=" + std::to_string(m.length) + "]\n";
@@ -265,11 +262,11 @@ inline void to_phmmer_outputs(const Options& p, const std::vector<cudp::hmmer::H
   for (const std::string& w : p.given) settings += w + " ";
   settings += p.search.hmm_file + " " + p.search.seq_file + " \n";
   for (std::string* table : {&out.tbl, &out.domtbl, &out.pfamtbl}) {
-    detail::replace_all(*table, "# Program:         cudp-hmmsearch\n", "# Program:         cudp-phmmer\n");
+    phmmer_text::replace_all(*table, "# Program:         cudp-hmmsearch\n", "# Program:         cudp-phmmer\n");
     const std::size_t s = table->find("# Option settings: ");
     if (s != std::string::npos) table->replace(s, table->find('\n', s) + 1 - s, settings);
   }
-  detail::replace_all(out.alignment, "#=GF AU cudp-hmmsearch (", "#=GF AU cudp-phmmer (");
+  phmmer_text::replace_all(out.alignment, "#=GF AU cudp-hmmsearch (", "#=GF AU cudp-phmmer (");
 }
 
 }  // namespace phmmer

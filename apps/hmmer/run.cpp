@@ -1,6 +1,8 @@
 // One run's search and outputs (run.hpp).
 #include "run.hpp"
 
+#include <unistd.h>
+
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -251,13 +253,18 @@ class Progress {
   std::thread thread_;
 };
 
+}  // namespace
+
 std::string now_ctime() {
   const std::time_t t = std::time(nullptr);
   char buf[64];
   return ctime_r(&t, buf) != nullptr ? std::string(buf) : std::string("[unknown]\n");
 }
 
-}  // namespace
+std::string current_dir() {
+  std::vector<char> buf(4096);
+  return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
+}
 
 // Every model must be calibrated (STATS lines give the E-values), share the first model's alphabet, and have the
 // cutoffs that --cut_ga/nc/tc ask for.

@@ -89,4 +89,8 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
 // Writes -o, -A, --tblout, --domtblout and --pfamtblout all or nothing, and the main output on stdout without -o.
 void write_run_outputs(const Options& o, const RunOutputs& outputs);
 
+// The time as ctime() writes it, and the working directory, for the tables' trailers.
+std::string now_ctime();
+std::string current_dir();
+
 }  // namespace hmmsearch

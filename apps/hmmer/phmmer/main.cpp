@@ -2,102 +2,19 @@
 // it (cudp/hmmer/single_sequence_model.hpp), then searched against <seqdb> with cudp-hmmsearch's pipeline, backends
 // and output formats; what differs from hmmsearch's outputs (the header, "Query: name [L=n]", the program's name) is
 // phmmer's.
-#include <unistd.h>
-
-#include <algorithm>
 #include <cstdio>
-#include <cudp/hmmer/single_sequence_model.hpp>
-#include <cudp/io/error.hpp>
-#include <cudp/io/fasta.hpp>
-#include <exception>
-#include <future>
-#include <iostream>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include "hmmer/daemon_protocol.hpp"
-#include "hmmer/database.hpp"
-#include "hmmer/options.hpp"
-#include "kit/mpi_world.hpp"
-#include "hmmer/run.hpp"
-#include "hmmer/phmmer_options.hpp"
-#include "hmmer/queries.hpp"
-
-namespace {
-
-std::string current_dir() {
-  std::vector<char> buf(4096);
-  return getcwd(buf.data(), buf.size()) != nullptr ? std::string(buf.data()) : std::string();
-}
-
-}  // namespace
+#include "hmmer/tools.hpp"
+#include "kit/tool.hpp"
 
 int main(int argc, char** argv) {
-  std::optional<cudp::apps::MpiWorld> world_holder;
-  if (!cudp::apps::start_world(world_holder, argc, argv, "cudp-phmmer")) return 1;
-  const cudp::apps::MpiWorld& world = *world_holder;
-  cudp::apps::ProcessErrors errors(world, "cudp-phmmer");
-  try {
-    const auto parsed = phmmer::parse_options(argc, argv);
-    if (!parsed) {
+  // Usage errors exit with status 1, as HMMER's do.
+  return cudp::apps::run_tool(argc, argv, {"cudp-phmmer", 1}, [&](const cudp::apps::ToolContext& tool) {
+    const auto options = phmmer::parse_options(argc, argv);
+    if (!options) {
       std::fputs(phmmer::usage_text(), stdout);
       return 0;
     }
-    const phmmer::Options& p = *parsed;
-    const hmmsearch::Options& o = p.search;
-    if (world.size() > 1 && o.connect) throw hmmsearch::UsageError("--connect runs as one process, not under mpirun");
-    // mpirun hands standard input to the first process alone.
-    if (world.size() > 1 && (o.hmm_file == "-" || o.seq_file == "-"))
-      throw hmmsearch::UsageError("under mpirun <seqfile> and <seqdb> are files, not standard input ('-')");
-    if (o.connect) {
-      // The daemon parses the same command line; only the query file's text travels with it.
-      hmmsearch::check_outputs_writable(o);
-      if (o.hmm_file == "-")
-        throw hmmsearch::UsageError("cudp-phmmer reads <seqfile> and <seqdb> from files, not standard input");
-      const std::vector<std::string> words(argv + 1, argv + argc);
-      return hmmsearch::run_in_daemon("cudp-phmmer", "phmmer", o, *o.connect, current_dir(),
-                                      cudp::io::read_file_text(o.hmm_file), words);
-    }
-    const bool progress = isatty(STDERR_FILENO) != 0 && world.root();
-    const int threads = hmmsearch::host_threads(o);
-    std::future<std::vector<int>> cuda_started =
-        hmmsearch::start_cuda_unless_host(o.backend, o.gpus, world.rank_on_node(), world.size());
-    if (world.root()) hmmsearch::check_outputs_writable(o);  // the first process writes them, on its file system
-    // Either input may be standard input, as in phmmer; both cannot. Unlike phmmer, several queries may come with
-    // the database on standard input: it is read whole before the search.
-    if (o.hmm_file == "-" && o.seq_file == "-")
-      throw hmmsearch::UsageError("<seqfile> and <seqdb> cannot both be standard input ('-')");
-    std::string query_text;
-    if (o.hmm_file == "-") {
-      query_text = cudp::io::read_stream_text(stdin, "standard input");
-      if (!query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0])))
-        throw hmmsearch::gzip_on_standard_input("query sequences");
-    } else {
-      query_text = cudp::io::read_file_text(o.hmm_file);
-    }
-    // Every process builds every query's model (they are small); each searches its shard of the database.
-    const std::vector<cudp::hmmer::HmmModel> models =
-        phmmer::build_query_models(query_text, o.hmm_file == "-" ? std::string("standard input") : o.hmm_file, p.model);
-
-    cudp::io::DatabasePart part;  // under mpirun, this process's shard of the database
-    const cudp::io::SequenceSet db = hmmsearch::load_database(o.seq_file, cudp::hmmer::plan7_amino(), o.hmm_file,
-                                                              std::max(1, threads), world.rank(), world.size(), &part);
-    hmmsearch::Searcher searcher = hmmsearch::start_searcher(o.backend, db, threads, cuda_started);
-    searcher.world = &world;
-    searcher.first = part.first;
-    if (!errors.all_well()) return 1;  // a process could not load its shard or start its backend
-    hmmsearch::RunOutputs outputs = hmmsearch::search_models(o, models, searcher, current_dir(), progress);
-    if (!world.root()) return 0;
-    phmmer::to_phmmer_outputs(p, models, searcher.description, outputs);
-    hmmsearch::write_run_outputs(o, outputs);
-    return 0;
-  } catch (const hmmsearch::UsageError& e) {
-    return errors.fail(std::string(e.what()) + " (see --help)", 1);
-  } catch (const cudp::apps::ProcessesFailed& e) {
-    errors.print(e.failures);  // a query's search failed in a process: the first prints what each said
-    return 1;
-  } catch (const std::exception& e) {
-    return errors.fail(e.what(), 1);
-  }
+    return phmmer::run(*options, tool, argc, argv);
+  });
 }
