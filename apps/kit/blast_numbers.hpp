@@ -1,11 +1,13 @@
 #pragma once
-// E-values and bit scores rounded as BLAST+ prints them in its tabular output (blastp -outfmt 6: 2.16e-82, 0.002,
-// 0.25, 25; 285, 48.5), for the example programs' BLAST-tabular formats.
+/// \file
+/// E-values and bit scores rounded as BLAST+ prints them in its tabular output (blastp -outfmt 6: 2.16e-82, 0.002,
+/// 0.25, 25; 285, 48.5), for the tools' BLAST-tabular formats.
 #include <cstdio>
 #include <string>
 
 namespace cudp::apps {
 
+/// An E-value as BLAST+ prints it (0.0 below 1e-180, then %.2e, %.3f, %.2f, %.1f or %.0f by size).
 inline std::string blast_evalue(double e) {
   if (e < 1.0e-180) return "0.0";
   char buf[32];
@@ -13,6 +15,7 @@ inline std::string blast_evalue(double e) {
   return buf;
 }
 
+/// A bit score as BLAST+ prints it (%.1f, whole numbers past 99.9, truncated; %.3e past 9999).
 inline std::string blast_bits(double bits) {
   char buf[32];
   if (bits > 9999) {

@@ -1,6 +1,7 @@
 #pragma once
-// Values as bytes, for the processes of an MPI run to hand their results to the first (MpiWorld::gather): numbers
-// travel as their bytes, so that a merged report's floats are the computing process's to the last bit.
+/// \file
+/// Values as bytes, for the processes of an MPI run to hand their results to the first (MpiWorld::gather): numbers
+/// travel as their bytes, so that a merged report's floats are the computing process's to the last bit.
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -12,7 +13,11 @@ namespace cudp::apps {
 /// Appends values to a string.
 class ByteWriter {
  public:
+  /// Appends to `out`.
   explicit ByteWriter(std::string& out) : out_(out) {}
+  /// \name Writing
+  //@{
+  /// A trivially copyable value as its bytes; a string as its length, then its bytes.
   template <class T>
   void put(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -22,6 +27,7 @@ class ByteWriter {
     put(static_cast<std::uint64_t>(text.size()));
     out_ += text;
   }
+  //@}
 
  private:
   std::string& out_;
@@ -30,7 +36,11 @@ class ByteWriter {
 /// Reads back what a ByteWriter wrote, in the same order; a string cut short is an internal error.
 class ByteReader {
  public:
+  /// Reads `in` from its start.
   explicit ByteReader(const std::string& in) : in_(in) {}
+  /// \name Reading
+  //@{
+  /// The next value, as put() wrote it.
   template <class T>
   void get(T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -45,6 +55,8 @@ class ByteReader {
     text.assign(in_, at_, size);
     at_ += size;
   }
+  //@}
+  /// Whether every byte has been read.
   bool done() const { return at_ == in_.size(); }
 
  private:

@@ -1,9 +1,10 @@
 #pragma once
-// Which GPUs a process of an example program searches with (--gpus N|all). A lone process takes all that it sees
-// unless told otherwise; under mpirun each process takes one unless told otherwise, so that one process per GPU,
-// the usual launch, shares nothing. Process r of a node asking for N takes the N devices from r*N on, wrapping
-// around: processes beyond the GPUs share them. CUDA_VISIBLE_DEVICES narrows what a process sees, and the
-// runtime numbers those it lets through from 0.
+/// \file
+/// Which GPUs a process of a tool searches with (--gpus N|all). A lone process takes all that it sees
+/// unless told otherwise; under mpirun each process takes one unless told otherwise, so that one process per GPU,
+/// the usual launch, shares nothing. Process r of a node asking for N takes the N devices from r*N on, wrapping
+/// around: processes beyond the GPUs share them. CUDA_VISIBLE_DEVICES narrows what a process sees, and the
+/// runtime numbers those it lets through from 0.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,11 +13,12 @@
 
 namespace cudp::apps {
 
-// --gpus not given.
+/// --gpus not given.
 constexpr int kGpusUnset = -1;
-// --gpus all.
+/// --gpus all.
 constexpr int kGpusAll = 0;
 
+/// The value of --gpus: kGpusAll for `all`, else a number >= 1; anything else is a usage error naming the flag.
 inline int parse_gpus(const std::string& flag, const std::string& value) {
   if (value == "all") return kGpusAll;
   const int n = parse_int(flag, value);
@@ -24,7 +26,7 @@ inline int parse_gpus(const std::string& flag, const std::string& value) {
   return n;
 }
 
-// The CUDA ids process `process_on_node` of a world of `processes` takes, of `visible` devices.
+/// The CUDA ids process `process_on_node` of a world of `processes` takes, of `visible` devices.
 inline std::vector<int> choose_gpus(int gpus, int visible, int process_on_node, int processes) {
   if (visible < 1) return {};
   if (gpus == kGpusUnset) gpus = processes > 1 ? 1 : kGpusAll;

@@ -1,7 +1,8 @@
 #pragma once
-// The processes of one search started by mpirun (Open MPI, MPICH): each searches its shard of the database and the
-// first (rank 0) merges the hits and writes the outputs. A program started without mpirun, or built without MPI
-// (CUDP_HAS_MPI unset), is a world of one and never calls MPI, so a plain run pays nothing for it.
+/// \file
+/// The processes of one search started by mpirun (Open MPI, MPICH): each searches its shard of the database and the
+/// first (rank 0) merges the hits and writes the outputs. A program started without mpirun, or built without MPI
+/// (CUDP_HAS_MPI unset), is a world of one and never calls MPI, so a plain run pays nothing for it.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -22,7 +23,7 @@
 
 namespace cudp::apps {
 
-// The size of the world mpirun (or another launcher) says this process belongs to; 1 when none started it.
+/// The size of the world mpirun (or another launcher) says this process belongs to; 1 when none started it.
 inline int launched_world_size() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
     const char* value = std::getenv(name);
@@ -31,18 +32,20 @@ inline int launched_world_size() {
   return 1;
 }
 
-// Processes of the run failed: on the first process, each one's error ("rank R: ..."); elsewhere none.
+/// Processes of the run failed: on the first process, each one's error ("rank R: ..."); elsewhere none.
 struct ProcessesFailed : std::runtime_error {
+  /// The failures, one message a process.
   explicit ProcessesFailed(std::vector<std::string> errors)
       : std::runtime_error("processes of the run failed"), failures(std::move(errors)) {}
-  std::vector<std::string> failures;
+  std::vector<std::string> failures;  ///< "rank R: message" for each process that failed
 };
 
+/// The processes of the run: MPI's world where mpirun started several, else a world of one that never calls MPI.
 class MpiWorld {
  public:
   MpiWorld() = default;  // a world of one
-  // A build without MPI started as several processes refuses (each would search the whole database and write the
-  // whole output).
+  /// A build without MPI started as several processes refuses (each would search the whole database and write the
+  /// whole output).
   MpiWorld(int& argc, char**& argv) {
 #if CUDP_HAS_MPI
     if (launched_world_size() > 1) {
@@ -71,13 +74,18 @@ class MpiWorld {
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
 
+  /// \name Ranks
+  //@{
+  /// This process's rank, the number of processes, and whether this is the first (rank 0, which writes the
+  /// outputs).
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
-  // This process's place among those on its node (which of the node's GPUs it takes).
+  //@}
+  /// This process's place among those on its node (which of the node's GPUs it takes).
   int rank_on_node() const { return rank_on_node_; }
 
-  // Every process's `mine`, in rank order, on the root (empty elsewhere).
+  /// Every process's `mine`, in rank order, on the root (empty elsewhere).
   std::vector<std::string> gather(const std::string& mine) const {
     if (size_ == 1) return {mine};
 #if CUDP_HAS_MPI
@@ -108,7 +116,7 @@ class MpiWorld {
 #endif
   }
 
-  // Ends every process of the run with `status` (one that fails once the others may wait on it in a collective).
+  /// Ends every process of the run with `status` (one that fails once the others may wait on it in a collective).
   void abort(int status) const {
 #if CUDP_HAS_MPI
     if (active_) MPI_Abort(MPI_COMM_WORLD, status);
@@ -117,7 +125,7 @@ class MpiWorld {
 #endif
   }
 
-  // The sum over every process, on all of them.
+  /// The sum over every process, on all of them.
   std::uint64_t sum(std::uint64_t mine) const {
 #if CUDP_HAS_MPI
     if (size_ > 1) {
@@ -129,7 +137,7 @@ class MpiWorld {
     return mine;
   }
 
-  // The largest over every process, on all of them.
+  /// The largest over every process, on all of them.
   double max(double mine) const {
 #if CUDP_HAS_MPI
     if (size_ > 1) {
@@ -141,9 +149,9 @@ class MpiWorld {
     return mine;
   }
 
-  // Whether every process got this far without an error; on the root, `failures` gets each failed process's
-  // "rank R: message". Each process calls it with its own error ("" when none), so that one that failed (a bad
-  // shard, memory) stops them all at the same point instead of leaving the others waiting in a collective.
+  /// Whether every process got this far without an error; on the root, `failures` gets each failed process's
+  /// "rank R: message". Each process calls it with its own error ("" when none), so that one that failed (a bad
+  /// shard, memory) stops them all at the same point instead of leaving the others waiting in a collective.
   bool all_well(const std::string& error, std::vector<std::string>& failures) const {
     const std::vector<std::string> errors = gather(error);
     failures.clear();
@@ -162,11 +170,11 @@ class MpiWorld {
   bool active_ = false;
 };
 
-// Starts `world` for `program`; false, after saying why on standard error, when it cannot (a build without MPI
-// started as several processes).
-// Open MPI binds each process to one core when it starts two or fewer: the host work of every process (reading,
-// alignments, the HMMER stages after the filters) would then take turns on that core, whatever --threads says. The
-// first process says so, with the options that lift it.
+/// Starts `world` for `program`; false, after saying why on standard error, when it cannot (a build without MPI
+/// started as several processes).
+/// Open MPI binds each process to one core when it starts two or fewer: the host work of every process (reading,
+/// alignments, the HMMER stages after the filters) would then take turns on that core, whatever --threads says. The
+/// first process says so, with the options that lift it.
 inline bool start_world(std::optional<MpiWorld>& world, int& argc, char**& argv, const char* program) {
   try {
     world.emplace(argc, argv);
@@ -182,14 +190,15 @@ inline bool start_world(std::optional<MpiWorld>& world, int& argc, char**& argv,
   }
 }
 
-// How a program run by several processes reports its errors: one met before the processes compare notes (all_well)
-// is reported by the first process, for every process that had one, while the others wait there; one met after it,
-// by the process that has it. A run of one process just prints its error.
+/// How a program run by several processes reports its errors: one met before the processes compare notes (all_well)
+/// is reported by the first process, for every process that had one, while the others wait there; one met after it,
+/// by the process that has it. A run of one process just prints its error.
 class ProcessErrors {
  public:
+  /// Errors of `program` (the prefix of every message) in `world`.
   ProcessErrors(const MpiWorld& world, std::string program) : world_(world), program_(std::move(program)) {}
 
-  // Whether every process got this far without an error (the first prints the others' errors when not).
+  /// Whether every process got this far without an error (the first prints the others' errors when not).
   bool all_well() {
     std::vector<std::string> failures;
     const bool well = world_.all_well("", failures);
@@ -198,9 +207,9 @@ class ProcessErrors {
     return well;
   }
 
-  // A comparison before a stretch of work with no other collective in it (only a later checkpoint or all_well):
-  // an error met in that stretch still meets the other processes at the next comparison. True when every process
-  // got this far without an error; the first process prints the others' errors when not.
+  /// A comparison before a stretch of work with no other collective in it (only a later checkpoint or all_well):
+  /// an error met in that stretch still meets the other processes at the next comparison. True when every process
+  /// got this far without an error; the first process prints the others' errors when not.
   bool checkpoint() {
     std::vector<std::string> failures;
     const bool well = world_.all_well("", failures);
@@ -208,8 +217,8 @@ class ProcessErrors {
     return well;
   }
 
-  // This process's error, reported as the class says; returns `status` for main to return. After the comparison
-  // the other processes may be waiting for this one in a collective: the run is aborted.
+  /// This process's error, reported as the class says; returns `status` for main to return. After the comparison
+  /// the other processes may be waiting for this one in a collective: the run is aborted.
   int fail(const std::string& message, int status) {
     std::vector<std::string> failures{message};
     if (!compared_ && world_.size() > 1) world_.all_well(message, failures);
@@ -218,6 +227,7 @@ class ProcessErrors {
     return status;
   }
 
+  /// Prints each failure as `program: failure` on standard error.
   void print(const std::vector<std::string>& failures) const {
     for (const std::string& failure : failures) std::fprintf(stderr, "%s: %s\n", program_.c_str(), failure.c_str());
   }

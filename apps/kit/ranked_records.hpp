@@ -1,6 +1,7 @@
 #pragma once
-// Formatted results ranked within groups (a search's hits per query), merged across the processes of an MPI run: the
-// first process gets every group's best `top` in the order one process would have written them.
+/// \file
+/// Formatted results ranked within groups (a search's hits per query), merged across the processes of an MPI run: the
+/// first process gets every group's best `top` in the order one process would have written them.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -16,10 +17,10 @@ namespace cudp::apps {
 /// One result, formatted: its group, its score (higher first) and its place in the whole input (ties in input
 /// order, so that the output is deterministic).
 struct RankedRecord {
-  std::uint64_t group = 0;
-  std::int64_t score = 0;
-  std::uint64_t order = 0;
-  std::string text;
+  std::uint64_t group = 0;  ///< the group (a query's index)
+  std::int64_t score = 0;  ///< higher first
+  std::uint64_t order = 0;  ///< the place in the whole input: ties in input order
+  std::string text;  ///< the formatted record
 };
 
 /// Every process's records on the first, each group's best `top`, by group, score down, then order. A world of one

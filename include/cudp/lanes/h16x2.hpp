@@ -1,14 +1,15 @@
 #pragma once
-// Two IEEE half-precision lanes in one 32-bit word (CUDA's __half2), carrying integer scores. Every integer of
-// magnitude up to 2048 is exact in half precision and so is every sum of two of them that stays in that range, so a
-// local alignment whose best score is at most max_value minus the largest substitution score is computed exactly;
-// a higher one is rescored in a wider lane like any narrow-lane overflow. Local mode only: global and semi-global
-// scores go far below -2048, where half precision rounds.
-//
-// The lane answers a measured question (bench/RESULTS.md): do half2 lanes, two HADD2/HMNMX2 instructions where DPX
-// needs one, pay against s16x2 on a given GPU? The host twin rounds exactly as the device does: a sum of two halves
-// is computed in float (24 bits, enough that rounding it once more to half is the correctly rounded half sum) and
-// rounded to nearest even.
+/// \file
+/// Two IEEE half-precision lanes in one 32-bit word (CUDA's __half2), carrying integer scores. Every integer of
+/// magnitude up to 2048 is exact in half precision and so is every sum of two of them that stays in that range, so a
+/// local alignment whose best score is at most max_value minus the largest substitution score is computed exactly;
+/// a higher one is rescored in a wider lane like any narrow-lane overflow. Local mode only: global and semi-global
+/// scores go far below -2048, where half precision rounds.
+///
+/// The lane answers a measured question (bench/RESULTS.md): do half2 lanes, two HADD2/HMNMX2 instructions where DPX
+/// needs one, pay against s16x2 on a given GPU? The host twin rounds exactly as the device does: a sum of two halves
+/// is computed in float (24 bits, enough that rounding it once more to half is the correctly rounded half sum) and
+/// rounded to nearest even.
 #include <cstdint>
 #include <cstring>
 
@@ -74,24 +75,41 @@ CUDP_HD std::uint16_t half_from_float(float f) {
 
 }  // namespace detail
 
-// A half-precision profile score, as its bits; built from the integer scores of a substitution matrix.
+/// A half-precision profile score, as its bits; built from the integer scores of a substitution matrix.
 struct half_bits {
-  std::uint16_t bits = 0;
+  std::uint16_t bits = 0;  ///< IEEE binary16 bits
   half_bits() = default;
+  /// The half nearest to v (exact for |v| <= 2048).
   CUDP_HD explicit half_bits(int v) : bits(detail::half_from_float(static_cast<float>(v))) {}
 };
 
+/// Two half-precision lanes in one 32-bit word carrying integer scores, exact up to 2048 (local mode).
 struct h16x2 {
+  /// \name Types and constants
+  //@{
+  /// The lane's types and constants, the same in every lane type (docs/architecture.md, "lanes/"): `word` is
+  /// what a register holds, `scalar` the value of one lane and of a profile entry, `width` lanes of `bits` bits
+  /// each, `min_value` and `max_value` their range, `neg_inf` the lane's minus infinity (low enough that
+  /// subtracting gap costs from it never wraps) and `name` the lane's name in reports.
   using word = std::uint32_t;
   using scalar = half_bits;
   static constexpr int width = 2;
   static constexpr int bits = 16;
   static constexpr int min_value = -2048;
   static constexpr int max_value = 2048;
-  // Exact in half precision, and far enough below any local score that a gap cost more leaves it far below.
+  /// Exact in half precision, and far enough below any local score that a gap cost more leaves it far below.
   static constexpr int neg_inf = -16384;
   static constexpr const char* name = "h16x2";
+  //@}
 
+  /// \name Operations
+  //@{
+  /// The lane operations, the same in every lane type: `splat` puts a scalar in every lane, `extract` and `insert`
+  /// read and replace lane k; `add` and `sub` wrap (two's complement), `adds` and `subs` saturate at the lane's
+  /// range; `max`, `min`, `max3`, `min3` and `max3_relu` (the maximum of three and 0) work lane by lane;
+  /// `add_max(a, b, c)` is max(a + b, c) and `add_min(a, b, c)` min(a + b, c), with a wrapping add; `eq_mask` and
+  /// `gt_mask` set every bit of the lanes where a == b or a > b; `mask_from_bits` sets the lanes whose bit is set
+  /// (bit k, lane k); `select(mask, if_set, if_clear)` takes each lane from `if_set` where the mask is set.
   CUDP_HD static word splat(int v) { return static_cast<word>(detail::half_from_float(static_cast<float>(v))) * 0x10001u; }
   CUDP_HD static int extract(word w, int k) { return static_cast<int>(lane(w, k)); }
   CUDP_HD static word insert(word w, int k, int v) {
@@ -113,7 +131,7 @@ struct h16x2 {
     return map(a, b, [](float x, float y) { return x - y; });
 #endif
   }
-  // Half precision saturates at infinity on its own; within the exact range these are add and sub.
+  /// Half precision saturates at infinity on its own; within the exact range these are add and sub.
   CUDP_HD static word adds(word a, word b) { return add(a, b); }
   CUDP_HD static word subs(word a, word b) { return sub(a, b); }
   CUDP_HD static word max(word a, word b) {
@@ -149,11 +167,13 @@ struct h16x2 {
     return masks(lane(a, 0) > lane(b, 0), lane(a, 1) > lane(b, 1));
 #endif
   }
+  /// Whether a > b in any lane.
   CUDP_HD static bool any_greater(word a, word b) { return gt_mask(a, b) != 0u; }
   CUDP_HD static word mask_from_bits(unsigned bits) { return masks((bits & 1u) != 0, (bits & 2u) != 0); }
   CUDP_HD static word select(word mask, word if_set, word if_clear) { return (if_set & mask) | (if_clear & ~mask); }
+  //@}
 
-  // The same column-pair packing as s16x2: the profile's scalars are 16-bit patterns either way.
+  /// The same column-pair packing as s16x2: the profile's scalars are 16-bit patterns either way.
   template <int R, int Interleave = 1>
   CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
     detail::gather_16bit_pairs<scalar, R, Interleave>(rows, out);

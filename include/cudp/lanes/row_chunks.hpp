@@ -1,5 +1,6 @@
 #pragma once
-// Reading a thread's slice of a profile row with vector loads, the one memory access in every tier's inner loop.
+/// \file
+/// Reading a thread's slice of a profile row with vector loads, the one memory access in every tier's inner loop.
 #include <cstdint>
 #include <cstring>
 
@@ -8,21 +9,26 @@
 
 namespace cudp::lanes {
 
-// How a thread's R consecutive scalars of a profile row are read: in chunks of up to 16 bytes (one vector load
-// each). With Interleave = G, a tile stores the c-th chunk of each of G threads side by side, so that threads
-// reading the same row touch consecutive addresses; the thread's chunks then sit `stride` scalars apart.
+/// How a thread's R consecutive scalars of a profile row are read: in chunks of up to 16 bytes (one vector load
+/// each). With Interleave = G, a tile stores the c-th chunk of each of G threads side by side, so that threads
+/// reading the same row touch consecutive addresses; the thread's chunks then sit `stride` scalars apart.
 template <class Scalar, int R, int Interleave = 1>
 struct RowChunks {
+  /// \name Layout
+  //@{
+  /// The slice's layout: `row_bytes` in all, read in `count` chunks of `bytes` bytes (`words` 32-bit words,
+  /// `scalars` scalars) that sit `stride` scalars apart in the row.
   static constexpr int row_bytes = R * static_cast<int>(sizeof(Scalar));
   static constexpr int bytes = row_bytes >= 16 ? 16 : row_bytes;
   static constexpr int words = bytes / 4;
   static constexpr int scalars = bytes / static_cast<int>(sizeof(Scalar));
   static constexpr int count = row_bytes / bytes;
   static constexpr int stride = scalars * Interleave;
+  //@}
   static_assert(bytes == 4 || bytes == 8 || bytes == 16, "a thread's row slice is 4, 8 or a multiple of 16 bytes");
   static_assert(row_bytes % bytes == 0, "a thread's row slice is whole chunks");
 
-  // The slice as 32-bit words, in column order.
+  /// The slice as 32-bit words, in column order.
   CUDP_HD static void load(const Scalar* row, std::uint32_t (&w)[count * words]) {
     CUDP_UNROLL
     for (int c = 0; c < count; ++c) {
@@ -43,7 +49,7 @@ struct RowChunks {
     }
   }
 
-  // One chunk, both ends aligned to its size: how tiles are filled.
+  /// One chunk, both ends aligned to its size: how tiles are filled.
   CUDP_HD static void copy(const Scalar* src, Scalar* dst) {
 #if CUDP_DEVICE_PASS
     if constexpr (bytes == 16) *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
@@ -54,7 +60,7 @@ struct RowChunks {
 #endif
   }
 
-  // One chunk from `src` (aligned to its size) into `dst`.
+  /// One chunk from `src` (aligned to its size) into `dst`.
   CUDP_HD static void copy(const void* src, void* dst) {
 #if CUDP_DEVICE_PASS
     if constexpr (bytes == 16) *static_cast<uint4*>(dst) = *static_cast<const uint4*>(src);

@@ -1,6 +1,7 @@
 #pragma once
-// Four signed 8-bit lanes in one 32-bit word. On Hopper every int8x4 video intrinsic is emulated (7.6-15.8 words
-// per clock per SM, against 62 for DPX), so this lane pays only where its 4-way packing outweighs that.
+/// \file
+/// Four signed 8-bit lanes in one 32-bit word. On Hopper every int8x4 video intrinsic is emulated (7.6-15.8 words
+/// per clock per SM, against 62 for DPX), so this lane pays only where its 4-way packing outweighs that.
 #include <cstdint>
 
 #include "packed_word.hpp"
@@ -8,7 +9,14 @@
 
 namespace cudp::lanes {
 
+/// Four signed 8-bit lanes in one 32-bit word (see the file's description for their cost on Hopper).
 struct s8x4 {
+  /// \name Types and constants
+  //@{
+  /// The lane's types and constants, the same in every lane type (docs/architecture.md, "lanes/"): `word` is
+  /// what a register holds, `scalar` the value of one lane and of a profile entry, `width` lanes of `bits` bits
+  /// each, `min_value` and `max_value` their range, `neg_inf` the lane's minus infinity (low enough that
+  /// subtracting gap costs from it never wraps) and `name` the lane's name in reports.
   using word = std::uint32_t;
   using scalar = std::int8_t;
   static constexpr int width = 4;
@@ -18,7 +26,16 @@ struct s8x4 {
   static constexpr int neg_inf = -64;
   static constexpr const char* name = "s8x4";
   using model = detail::PackedWord<8, true>;
+  //@}
 
+  /// \name Operations
+  //@{
+  /// The lane operations, the same in every lane type: `splat` puts a scalar in every lane, `extract` and `insert`
+  /// read and replace lane k; `add` and `sub` wrap (two's complement), `adds` and `subs` saturate at the lane's
+  /// range; `max`, `min`, `max3`, `min3` and `max3_relu` (the maximum of three and 0) work lane by lane;
+  /// `add_max(a, b, c)` is max(a + b, c) and `add_min(a, b, c)` min(a + b, c), with a wrapping add; `eq_mask` and
+  /// `gt_mask` set every bit of the lanes where a == b or a > b; `mask_from_bits` sets the lanes whose bit is set
+  /// (bit k, lane k); `select(mask, if_set, if_clear)` takes each lane from `if_set` where the mask is set.
   CUDP_HD static word splat(int v) { return (static_cast<word>(v) & 0xffu) * 0x01010101u; }
   CUDP_HD static int extract(word w, int k) { return model::get(w, k); }
   CUDP_HD static word insert(word w, int k, int v) { return model::set(w, k, v); }
@@ -63,9 +80,10 @@ struct s8x4 {
   CUDP_HD static word select(word mask, word if_set, word if_clear) {
     return (if_set & mask) | (if_clear & ~mask);
   }
+  //@}
 
-  // Packs R consecutive 8-bit profile scores (4-byte aligned, R a multiple of 4) from four rows: a 4x4 byte transpose.
-  // Score words of R columns for the four lanes' profile rows (see RowChunks for Interleave).
+  /// Packs R consecutive 8-bit profile scores (4-byte aligned, R a multiple of 4) from four rows: a 4x4 byte transpose.
+  /// Score words of R columns for the four lanes' profile rows (see RowChunks for Interleave).
   template <int R, int Interleave = 1>
   CUDP_HD static void gather(const scalar* const (&rows)[width], word (&out)[R]) {
     static_assert(R % 4 == 0, "s8x4 gathers column quads");

@@ -1,18 +1,19 @@
 #pragma once
-// The contracts a recurrence policy signs, written as C++17 detection traits so that a kernel or a scorer handed
-// the wrong type stops at one readable static_assert instead of pages of template errors.
-//
-// Two families exist:
-//   wavefront policies  (Gotoh, Levenshtein): anti-diagonal sweeps over a pairwise matrix, run by every tier of
-//                       tiers/ (thread, warp, block, host) through tiers::ColumnTile;
-//   striped-row policies (the Plan7 filters): row-synchronous recurrences whose nodes are striped over a group of
-//                       lanes (recurrences/striped.hpp), run by tiers/striped_rows*.
-// A new family (tree pruning, ...) gets its own trait here beside them.
-//
-// Each trait checks what the tiers read and nothing more: member types, the calls the tier code makes with the
-// argument types it passes, and the properties kernels rely on (trivially copyable by-value arguments, carries made
-// of 32-bit words so that shuffles can move them). The calls are checked in unevaluated context, so a policy's
-// member function bodies are not instantiated here.
+/// \file
+/// The contracts a recurrence policy signs, written as C++17 detection traits so that a kernel or a scorer handed
+/// the wrong type stops at one readable static_assert instead of pages of template errors.
+///
+/// Two families exist:
+///   wavefront policies  (Gotoh, Levenshtein): anti-diagonal sweeps over a pairwise matrix, run by every tier of
+///                       tiers/ (thread, warp, block, host) through tiers::ColumnTile;
+///   striped-row policies (the Plan7 filters): row-synchronous recurrences whose nodes are striped over a group of
+///                       lanes (recurrences/striped.hpp), run by tiers/striped_rows*.
+/// A new family (tree pruning, ...) gets its own trait here beside them.
+///
+/// Each trait checks what the tiers read and nothing more: member types, the calls the tier code makes with the
+/// argument types it passes, and the properties kernels rely on (trivially copyable by-value arguments, carries made
+/// of 32-bit words so that shuffles can move them). The calls are checked in unevaluated context, so a policy's
+/// member function bodies are not instantiated here.
 #include <type_traits>
 #include <utility>
 
@@ -131,25 +132,27 @@ struct wavefront_carries_ok<P, true>
 
 }  // namespace detail
 
-// Whether P is a wavefront policy: every member the tiers and the engine use, with the types they use them with.
+/// Whether P is a wavefront policy: every member the tiers and the engine use, with the types they use them with.
 template <class P>
 struct is_wavefront_policy
     : std::bool_constant<detail::has_wavefront_types<P>::value && detail::has_wavefront_constants<P>::value &&
                          detail::carries_hold_h<P>::value && detail::has_wavefront_calls<P>::value &&
                          detail::wavefront_carries_ok<P>::value && std::is_trivially_copyable_v<P>> {};
+/// `is_wavefront_policy<P>::value`.
 template <class P>
 inline constexpr bool is_wavefront_policy_v = is_wavefront_policy<P>::value;
 
-// Whether P is a striped-row policy (Model, Columns<Seg>, Cells<Seg>, Specials, Result; begin, row, finished,
-// finish), talking to its group only through lane(), shift<L>(), max(), sum(), up() and any().
+/// Whether P is a striped-row policy (Model, Columns<Seg>, Cells<Seg>, Specials, Result; begin, row, finished,
+/// finish), talking to its group only through lane(), shift<L>(), max(), sum(), up() and any().
 template <class P>
 struct is_striped_row_policy
     : std::bool_constant<detail::has_striped_types<P>::value && detail::has_striped_calls<P>::value> {};
+/// `is_striped_row_policy<P>::value`.
 template <class P>
 inline constexpr bool is_striped_row_policy_v = is_striped_row_policy<P>::value;
 
-// The checks kernels and scorers state where they take a policy. Each names the first rule broken, in the order a
-// policy author meets them.
+/// The checks kernels and scorers state where they take a policy. Each names the first rule broken, in the order a
+/// policy author meets them.
 template <class P>
 constexpr bool check_wavefront_policy() {
   static_assert(detail::has_wavefront_types<P>::value,
@@ -167,7 +170,7 @@ constexpr bool check_wavefront_policy() {
   return true;
 }
 
-// A wavefront policy template whose narrow and wide instantiations the cascade hands one Params.
+/// A wavefront policy template whose narrow and wide instantiations the cascade hands one Params.
 template <template <class> class Policy, class Narrow, class Wide>
 constexpr bool check_cascade_pair() {
   static_assert(check_wavefront_policy<Policy<Narrow>>() && check_wavefront_policy<Policy<Wide>>());
@@ -176,6 +179,7 @@ constexpr bool check_cascade_pair() {
   return true;
 }
 
+/// The striped-row counterpart of check_wavefront_policy: each static_assert names the first rule broken.
 template <class P>
 constexpr bool check_striped_row_policy() {
   static_assert(detail::has_striped_types<P>::value,
