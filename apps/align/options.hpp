@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kit/command_line.hpp"
@@ -67,39 +68,20 @@ inline int parse_int(const std::string& flag, const std::string& text) {
 inline std::optional<Options> parse_args(int argc, const char* const* argv) {
   Options o;
   for (int a = 1; a < argc; ++a) o.args.emplace_back(argv[a]);
-  static const cudp::apps::OptionTable table(
-      cudp::apps::OptionSyntax::gnu,
-      {{"--help", OptionValue::none},          {"-h", OptionValue::none},           {"--query", OptionValue::word},
-       {"--target", OptionValue::word},        {"--mode", OptionValue::word},       {"--pairs", OptionValue::word},
-       {"--alphabet", OptionValue::word},      {"--matrix", OptionValue::word},     {"--match", OptionValue::number},
-       {"--mismatch", OptionValue::number},    {"--gap-open", OptionValue::number}, {"--gap-extend", OptionValue::number},
-       {"--format", OptionValue::word},        {"--backend", OptionValue::word},    {"--threads", OptionValue::number},
-       {"--out", OptionValue::word}});
-  bool help = false;
-  table.scan(
-      argc, argv, 1,
-      [&](const cudp::apps::OptionWord& w) {
-        const std::string& flag = w.name;
-        if (flag == "--help" || flag == "-h") help = true;
-        else if (flag == "--query") o.query = w.value;
-        else if (flag == "--target") o.target = w.value;
-        else if (flag == "--mode") o.mode = w.value;
-        else if (flag == "--pairs") o.pairs = w.value;
-        else if (flag == "--alphabet") o.alphabet = w.value;
-        else if (flag == "--matrix") o.matrix = w.value;
-        else if (flag == "--match") o.match = parse_int(flag, w.value);
-        else if (flag == "--mismatch") o.mismatch = parse_int(flag, w.value);
-        else if (flag == "--gap-open") o.gap_open = parse_int(flag, w.value);
-        else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, w.value);
-        else if (flag == "--format") o.format = w.value;
-        else if (flag == "--backend") o.backend = w.value;
-        else if (flag == "--threads") o.threads = parse_int(flag, w.value);
-        else if (flag == "--out") o.out = w.value;
-      },
-      [](const std::string& word) {
-        usage_error("unexpected argument '" + word + "': the inputs are given with --query and --target");
-      });
-  if (help) return std::nullopt;
+  cudp::apps::OptionBindings options;
+  const auto bounded = [](std::optional<int>& field) {
+    return [&field](const std::string& flag, const std::string& value) { field = parse_int(flag, value); };
+  };
+  options.word("--query", o.query).word("--target", o.target).word("--mode", o.mode).word("--pairs", o.pairs);
+  options.word("--alphabet", o.alphabet).word("--matrix", o.matrix).word("--format", o.format);
+  options.word("--backend", o.backend).word("--out", o.out);
+  for (const auto& [flag, field] : {std::pair{"--match", &o.match}, std::pair{"--mismatch", &o.mismatch},
+                                    std::pair{"--gap-open", &o.gap_open}, std::pair{"--gap-extend", &o.gap_extend}})
+    options.bind(flag, OptionValue::number, bounded(*field));
+  options.bind("--threads", OptionValue::number,
+               [&o](const std::string& flag, const std::string& value) { o.threads = parse_int(flag, value); });
+  if (!options.parse(argc, argv, 1, cudp::apps::refuse_operands("the inputs are given with --query and --target")))
+    return std::nullopt;
   if (o.query.empty()) usage_error("--query is required");
   if (o.target.empty()) usage_error("--target is required");
   check_choice("--mode", o.mode, {"global", "local", "semiglobal"});

@@ -182,4 +182,56 @@ inline void check_choice(const std::string& flag, const std::string& value, cons
   usage_error(flag + " must be " + list + ", got '" + value + "'");
 }
 
+/// Options bound to the fields they set, for a tool's parse_options: -h and --help are always there, and parse()
+/// answers false when one is given.
+///   OptionBindings options;
+///   options.word("--query", o.query).integer("--top", o.top).flag("--alignments", o.alignments);
+///   if (!options.parse(argc, argv, 1, refuse_operands("the inputs are given with --query"))) return std::nullopt;
+class OptionBindings {
+ public:
+  using Setter = std::function<void(const std::string& flag, const std::string& value)>;
+
+  explicit OptionBindings(OptionSyntax syntax = OptionSyntax::gnu) : syntax_(syntax) {
+    flag("--help", help_).flag("-h", help_);
+  }
+
+  OptionBindings& flag(const char* name, bool& target) {
+    return bind(name, OptionValue::none, [&target](const std::string&, const std::string&) { target = true; });
+  }
+  OptionBindings& word(const char* name, std::string& target) {
+    return bind(name, OptionValue::word, [&target](const std::string&, const std::string& v) { target = v; });
+  }
+  template <class Int>  // int or std::optional<int>
+  OptionBindings& integer(const char* name, Int& target) {
+    return bind(name, OptionValue::number,
+                [&target](const std::string& f, const std::string& v) { target = parse_int(f, v); });
+  }
+  /// Any other option: `set(flag, value)` checks and stores the value.
+  OptionBindings& bind(const char* name, OptionValue value, Setter set) {
+    specs_.push_back({name, value});
+    setters_.push_back(std::move(set));
+    return *this;
+  }
+
+  /// Reads argv[first..argc) into the bound fields; false when help was asked for.
+  bool parse(int argc, const char* const* argv, int first, const std::function<void(const std::string&)>& on_operand) {
+    const OptionTable table(syntax_, specs_);
+    table.scan(argc, argv, first, [&](const OptionWord& w) { setters_[w.index](w.name, w.value); }, on_operand);
+    return !help_;
+  }
+
+ private:
+  OptionSyntax syntax_;
+  bool help_ = false;
+  std::vector<OptionSpec> specs_;
+  std::vector<Setter> setters_;
+};
+
+/// An operand handler for tools that take none: each is a usage error, with `hint` saying how inputs are given.
+inline std::function<void(const std::string&)> refuse_operands(std::string hint) {
+  return [hint = std::move(hint)](const std::string& word) {
+    usage_error("unexpected argument '" + word + "'" + (hint.empty() ? "" : ": " + hint));
+  };
+}
+
 }  // namespace cudp::apps

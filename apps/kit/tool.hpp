@@ -33,9 +33,10 @@ struct ToolContext {
   ProcessErrors& errors;
 };
 
-/// Runs `body(context)` (which returns the exit status) as described above.
+/// Runs `body(context)` (which returns the exit status) as described above. Starting MPI may take its own words off
+/// the command line: argc and argv are main's, updated, for the body to read.
 template <class Body>
-int run_tool(int argc, char** argv, const ToolInfo& tool, Body&& body) {
+int run_tool(int& argc, char**& argv, const ToolInfo& tool, Body&& body) {
   std::optional<MpiWorld> world;
   if (!start_world(world, argc, argv, tool.name)) return 1;
   ProcessErrors errors(*world, tool.name);
@@ -53,6 +54,20 @@ int run_tool(int argc, char** argv, const ToolInfo& tool, Body&& body) {
   } catch (const std::exception& e) {
     return errors.fail(e.what(), 1);
   }
+}
+
+/// The whole main of a tool: `parse(argc, argv)` gives its checked options, or nullopt for --help (which prints
+/// `usage`), and `run(options, context)` the exit status.
+template <class Parse, class Run>
+int run_tool(int& argc, char**& argv, const ToolInfo& tool, Parse&& parse, const char* usage, Run&& run) {
+  return run_tool(argc, argv, tool, [&](const ToolContext& context) {
+    const auto options = parse(argc, argv);
+    if (!options) {
+      std::fputs(usage, stdout);
+      return 0;
+    }
+    return run(*options, context);
+  });
 }
 
 /// Whether a run shows its progress: on a terminal, and only in the first process of an MPI run.

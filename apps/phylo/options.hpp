@@ -58,43 +58,21 @@ inline std::optional<Options> parse_args(int argc, const char* const* argv) {
   const std::string command = argv[1];
   if (command == "--help" || command == "-h") return std::nullopt;
   if (command != "evaluate") usage_error("unknown command '" + command + "' (known: evaluate)");
-  static const cudp::apps::OptionTable table(
-      cudp::apps::OptionSyntax::gnu,
-      {{"--help", OptionValue::none},     {"-h", OptionValue::none},        {"--alignment", OptionValue::word},
-       {"--tree", OptionValue::word},     {"--model", OptionValue::word},   {"--data", OptionValue::word},
-       {"--precision", OptionValue::word}, {"--backend", OptionValue::word}, {"--threads", OptionValue::number},
-       {"--site-lh", OptionValue::word},  {"--tree-out", OptionValue::word}, {"--optimize", OptionValue::word},
-       {"--out", OptionValue::word}});
-  bool help = false;
-  table.scan(
-      argc, argv, 2,
-      [&](const cudp::apps::OptionWord& w) {
-        const std::string& flag = w.name;
-        if (flag == "--help" || flag == "-h") help = true;
-        else if (flag == "--alignment") o.alignment = w.value;
-        else if (flag == "--tree") o.tree = w.value;
-        else if (flag == "--model") o.model = w.value;
-        else if (flag == "--data") o.data = w.value;
-        else if (flag == "--precision") o.precision = w.value;
-        else if (flag == "--backend") o.backend = w.value;
-        else if (flag == "--threads") o.threads = cudp::apps::parse_int(flag, w.value);
-        else if (flag == "--site-lh") o.site_lh = w.value;
-        else if (flag == "--tree-out") o.tree_out = w.value;
-        else if (flag == "--out") o.out = w.value;
-        else if (flag == "--optimize") {
-          const std::string& list = w.value;
-          for (std::size_t start = 0; start <= list.size();) {
-            const std::size_t comma = std::min(list.find(',', start), list.size());
-            const std::string item = list.substr(start, comma - start);
-            if (item == "branches") o.optimize_branches = true;
-            else if (item == "model") o.optimize_model = true;
-            else usage_error("--optimize takes branches, model or both (branches,model), not '" + item + "'");
-            start = comma + 1;
-          }
-        }
-      },
-      [](const std::string& word) { usage_error("unexpected argument '" + word + "'"); });
-  if (help) return std::nullopt;
+  cudp::apps::OptionBindings options;
+  options.word("--alignment", o.alignment).word("--tree", o.tree).word("--model", o.model).word("--data", o.data);
+  options.word("--precision", o.precision).word("--backend", o.backend).integer("--threads", o.threads);
+  options.word("--site-lh", o.site_lh).word("--tree-out", o.tree_out).word("--out", o.out);
+  options.bind("--optimize", OptionValue::word, [&o](const std::string&, const std::string& list) {
+    for (std::size_t start = 0; start <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      const std::string item = list.substr(start, comma - start);
+      if (item == "branches") o.optimize_branches = true;
+      else if (item == "model") o.optimize_model = true;
+      else usage_error("--optimize takes branches, model or both (branches,model), not '" + item + "'");
+      start = comma + 1;
+    }
+  });
+  if (!options.parse(argc, argv, 2, cudp::apps::refuse_operands(""))) return std::nullopt;
   if (o.alignment.empty()) usage_error("--alignment is required");
   if (o.tree.empty()) usage_error("--tree is required");
   if (o.model.empty()) usage_error("--model is required");

@@ -82,7 +82,8 @@ std::string describe_model(const phylo::ModelSpec& spec, const phylo::Likelihood
 
 }  // namespace
 
-int run(const Options& o, bool progress) {
+int run(const Options& o, const cudp::apps::ToolContext& tool) {
+  const bool progress = cudp::apps::show_progress(tool.world);
   const phylo::CharacterAlignment alignment = phylo::read_alignment(o.alignment);
   const phylo::Tree as_read = phylo::read_newick(o.tree);
   const bool optimizing = o.optimize_branches || o.optimize_model;

@@ -53,40 +53,17 @@ struct Options {
 
 // The options, checked; nullopt for --help.
 inline std::optional<Options> parse_options(int argc, const char* const* argv) {
-  using cudp::apps::OptionValue;
-  using cudp::apps::parse_int;
   using cudp::apps::usage_error;
-  static const cudp::apps::OptionTable table(
-      cudp::apps::OptionSyntax::gnu,
-      {{"--help", OptionValue::none},   {"-h", OptionValue::none},         {"--query", OptionValue::word},
-       {"--db", OptionValue::word},     {"--matrix", OptionValue::word},   {"--gap-open", OptionValue::number},
-       {"--gap-extend", OptionValue::number}, {"--top", OptionValue::number}, {"--format", OptionValue::word},
-       {"--alignments", OptionValue::none}, {"--backend", OptionValue::word}, {"--threads", OptionValue::number},
-       {"--gpus", OptionValue::word},   {"--out", OptionValue::word}});
   Options o;
-  bool help = false;
-  table.scan(
-      argc, argv, 1,
-      [&](const cudp::apps::OptionWord& w) {
-        const std::string& flag = w.name;
-        if (flag == "--help" || flag == "-h") help = true;
-        else if (flag == "--query") o.query = w.value;
-        else if (flag == "--db") o.db = w.value;
-        else if (flag == "--matrix") o.matrix = w.value;
-        else if (flag == "--gap-open") o.gap_open = parse_int(flag, w.value);
-        else if (flag == "--gap-extend") o.gap_extend = parse_int(flag, w.value);
-        else if (flag == "--top") o.top = parse_int(flag, w.value);
-        else if (flag == "--format") o.format = w.value;
-        else if (flag == "--alignments") o.alignments = true;
-        else if (flag == "--backend") o.backend = w.value;
-        else if (flag == "--threads") o.threads = parse_int(flag, w.value);
-        else if (flag == "--gpus") o.gpus = cudp::apps::parse_gpus(flag, w.value);
-        else if (flag == "--out") o.out = w.value;
-      },
-      [](const std::string& word) {
-        usage_error("unexpected argument '" + word + "': the inputs are given with --query and --db");
-      });
-  if (help) return std::nullopt;
+  cudp::apps::OptionBindings options;
+  options.word("--query", o.query).word("--db", o.db).word("--matrix", o.matrix);
+  options.integer("--gap-open", o.gap_open).integer("--gap-extend", o.gap_extend).integer("--top", o.top);
+  options.word("--format", o.format).flag("--alignments", o.alignments).word("--backend", o.backend);
+  options.integer("--threads", o.threads).word("--out", o.out);
+  options.bind("--gpus", cudp::apps::OptionValue::word,
+               [&o](const std::string& flag, const std::string& value) { o.gpus = cudp::apps::parse_gpus(flag, value); });
+  if (!options.parse(argc, argv, 1, cudp::apps::refuse_operands("the inputs are given with --query and --db")))
+    return std::nullopt;
   if (o.query.empty()) usage_error("--query is required");
   if (o.db.empty()) usage_error("--db is required");
   if (o.query == "-" && o.db == "-") usage_error("--query and --db cannot both be standard input ('-')");

@@ -4,19 +4,13 @@
 // sequences with cudp-hmmsearch's pipeline and backends (the sequences are the searched "database", which keeps a
 // GPU busy), and the hits are then regrouped by query sequence and reported with hmmscan's roles: the query is the
 // sequence, the targets are the models, Z is the number of models.
-#include <cstdio>
-
 #include "hmmer/tools.hpp"
 #include "kit/tool.hpp"
 
 int main(int argc, char** argv) {
   // Usage errors exit with status 1, as HMMER's do.
-  return cudp::apps::run_tool(argc, argv, {"cudp-hmmscan", 1}, [&](const cudp::apps::ToolContext& tool) {
-    const auto options = hmmscan::parse_options(argc, argv);
-    if (!options) {
-      std::fputs(hmmscan::usage_text(), stdout);
-      return 0;
-    }
-    return hmmscan::run(*options, tool, argc, argv);
-  });
+  return cudp::apps::run_tool(argc, argv, {"cudp-hmmscan", 1}, hmmscan::parse_options, hmmscan::usage_text(),
+                              [&](const hmmscan::Options& options, const cudp::apps::ToolContext& tool) {
+                                return hmmscan::run(options, tool, argc, argv);
+                              });
 }
