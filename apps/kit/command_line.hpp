@@ -1,13 +1,14 @@
 #pragma once
-// The command-line parser every tool uses: a table of options, scanned in one of two syntaxes.
-//   gnu    (cudp-swsearch, cudp-align, cudp-phylo): exact option names, each value the next word, options and
-//          operands in any order; -h or --help ends the scan.
-//   easel  (the HMMER tools, as HMMER's esl_getopts): options first, each at most once; a long option may be any
-//          unique prefix of its name and take its value as "--opt value" or "--opt=value"; a one-letter option
-//          takes it as "-X value" or "-Xvalue" and may be clustered ("-abc"); "--", or the first word that does not
-//          start with '-' (or is "-"), ends the options and the rest are operands.
-// A usage error is UsageError; run_tool (tool.hpp) prints it with a pointer to --help and exits with the tool's
-// usage status.
+/// \file
+/// The command-line parser every tool uses: a table of options, scanned in one of two syntaxes.
+///   gnu    (cudp-swsearch, cudp-align, cudp-phylo): exact option names, each value the next word, options and
+///          operands in any order; -h or --help ends the scan.
+///   easel  (the HMMER tools, as HMMER's esl_getopts): options first, each at most once; a long option may be any
+///          unique prefix of its name and take its value as "--opt value" or "--opt=value"; a one-letter option
+///          takes it as "-X value" or "-Xvalue" and may be clustered ("-abc"); "--", or the first word that does not
+///          start with '-' (or is "-"), ends the options and the rest are operands.
+/// A usage error is UsageError; run_tool (tool.hpp) prints it with a pointer to --help and exits with the tool's
+/// usage status.
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -25,32 +26,41 @@ struct UsageError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// Throws UsageError(message).
 [[noreturn]] inline void usage_error(const std::string& message) { throw UsageError(message); }
 
+/// The two syntaxes of the file's description: `gnu` and `easel`.
 enum class OptionSyntax { gnu, easel };
 
 /// What an option takes: nothing, a word (in the easel syntax a separate word that starts with '-' is refused as a
 /// likely forgotten value), or a number (which may be negative).
 enum class OptionValue { none, word, number };
 
+/// An option of a table: its name and what it takes.
 struct OptionSpec {
-  const char* name;  // "--query", "-E"
-  OptionValue value;
+  const char* name;  ///< "--query", "-E"
+  OptionValue value;  ///< nothing, a word or a number
 };
 
 /// One option as the command line gave it: its index in the table, its full name and its value (empty for none).
 struct OptionWord {
-  std::size_t index;
-  std::string name;
-  std::string value;
+  std::size_t index;  ///< its place in the table
+  std::string name;  ///< its full name, as the table spells it
+  std::string value;  ///< its value; empty for an option that takes none
 };
 
+/// A tool's options, scanned in one syntax: find() names an option, scan() reads a command line.
 class OptionTable {
  public:
+  /// The options `specs`, read in `syntax`.
   OptionTable(OptionSyntax syntax, std::vector<OptionSpec> specs) : syntax_(syntax), specs_(std::move(specs)) {}
 
+  /// \name Options
+  //@{
+  /// The i-th option, and how many there are.
   const OptionSpec& operator[](std::size_t i) const { return specs_[i]; }
   std::size_t size() const { return specs_.size(); }
+  //@}
 
   /// The option a word names (for easel, a unique prefix of a long name will do); a usage error when none.
   std::size_t find(const std::string& word) const {
@@ -189,12 +199,17 @@ inline void check_choice(const std::string& flag, const std::string& value, cons
 ///   if (!options.parse(argc, argv, 1, refuse_operands("the inputs are given with --query"))) return std::nullopt;
 class OptionBindings {
  public:
-  using Setter = std::function<void(const std::string& flag, const std::string& value)>;
+  using Setter = std::function<void(const std::string& flag, const std::string& value)>;  ///< checks and stores one option's value
 
+  /// An empty table in `syntax`, with -h and --help.
   explicit OptionBindings(OptionSyntax syntax = OptionSyntax::gnu) : syntax_(syntax) {
     flag("--help", help_).flag("-h", help_);
   }
 
+  /// \name Bindings
+  //@{
+  /// An option bound to a field: `flag` sets a bool, `word` stores its value, `integer` parses a number (into
+  /// an int or a std::optional<int>; a usage error when it is not one). Each returns the bindings, to chain.
   OptionBindings& flag(const char* name, bool& target) {
     return bind(name, OptionValue::none, [&target](const std::string&, const std::string&) { target = true; });
   }
@@ -206,6 +221,7 @@ class OptionBindings {
     return bind(name, OptionValue::number,
                 [&target](const std::string& f, const std::string& v) { target = parse_int(f, v); });
   }
+  //@}
   /// Any other option: `set(flag, value)` checks and stores the value.
   OptionBindings& bind(const char* name, OptionValue value, Setter set) {
     specs_.push_back({name, value});

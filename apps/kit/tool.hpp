@@ -1,9 +1,10 @@
 #pragma once
-// A tool's main as the kit runs it: the MPI world started (a world of one without mpirun), the tool's body run, and
-// every way it can fail turned into one message on standard error and an exit status: a usage error (UsageError,
-// std::invalid_argument) with the tool's usage status, a failure in some processes of an MPI run as each said it,
-// a failed self-check (InternalError) with 3, anything else with 1. Under mpirun the first process prints the errors met before the processes compare
-// notes (mpi_world.hpp).
+/// \file
+/// A tool's main as the kit runs it: the MPI world started (a world of one without mpirun), the tool's body run, and
+/// every way it can fail turned into one message on standard error and an exit status: a usage error (UsageError,
+/// std::invalid_argument) with the tool's usage status, a failure in some processes of an MPI run as each said it,
+/// a failed self-check (InternalError) with 3, anything else with 1. Under mpirun the first process prints the errors met before the processes compare
+/// notes (mpi_world.hpp).
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,9 +18,10 @@
 
 namespace cudp::apps {
 
+/// What run_tool needs to know of a tool.
 struct ToolInfo {
-  const char* name;       // "cudp-swsearch": the prefix of every message
-  int usage_status = 2;   // the exit status of a usage error (HMMER's tools: 1, as HMMER's)
+  const char* name;       ///< "cudp-swsearch": the prefix of every message
+  int usage_status = 2;   ///< the exit status of a usage error (HMMER's tools: 1, as HMMER's)
 };
 
 /// A failed self-check: a bug, not bad input (exit status 3).
@@ -29,8 +31,8 @@ struct InternalError : std::runtime_error {
 
 /// What a tool's body is handed.
 struct ToolContext {
-  const MpiWorld& world;
-  ProcessErrors& errors;
+  const MpiWorld& world;  ///< the processes of the run (a world of one without mpirun)
+  ProcessErrors& errors;  ///< how the body reports an error it handles itself
 };
 
 /// Runs `body(context)` (which returns the exit status) as described above. Starting MPI may take its own words off

@@ -435,6 +435,19 @@ def expansions(name, stack, sets=None):
     return [n for n in names if not n.startswith("${")]
 
 
+def wrapper_functions(texts):
+    """CMake functions that make an executable or a library of one of their parameters: name -> (kind, index)."""
+    wrappers = {}
+    for text in texts:
+        for m in re.finditer(r"^\s*function\s*\(\s*(\w+)([^)]*)\)(.*?)^\s*endfunction", text, re.M | re.S):
+            params = m.group(2).split()
+            for kind, call in (("executable", "add_executable"), ("library", "add_library")):
+                made = re.search(rf"\b{call}\s*\(\s*\$\{{(\w+)\}}", m.group(3))
+                if made and made.group(1) in params:
+                    wrappers[m.group(1)] = (kind, params.index(made.group(1)))
+    return wrappers
+
+
 class BuildIndex:
     def __init__(self, root, files):
         self.executables = {}  # name -> directory of the CMakeLists
@@ -443,8 +456,9 @@ class BuildIndex:
         self.test_patterns = []
         self.cmake_words = set()
         self.functions = set()
-        for rel in cmake_files(root, files):
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        texts = {rel: (root / rel).read_text(encoding="utf-8", errors="replace") for rel in cmake_files(root, files)}
+        wrappers = wrapper_functions(texts.values())
+        for rel, text in texts.items():
             self.cmake_words |= set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", text))
             self.functions |= set(re.findall(r"^\s*(?:function|macro)\s*\(\s*(\w+)", text, re.M))
             sets = {}
@@ -455,6 +469,15 @@ class BuildIndex:
                     for n in expansions(m.group(1), stack):
                         self.executables[n] = rel
                         self.targets.add(n)
+                for m in re.finditer(r"\b(\w+)\s*\(([^()]*)", line):
+                    if m.group(1) in wrappers and not re.match(r"\s*(function|macro)\b", line):
+                        kind, index = wrappers[m.group(1)]
+                        args = m.group(2).split()
+                        if index < len(args):
+                            for n in expansions(args[index], stack, sets):
+                                self.targets.add(n)
+                                if kind == "executable":
+                                    self.executables[n] = rel
                 for m in re.finditer(r"\badd_library\s*\(\s*([\w${}:.+-]+)", line):
                     self.targets |= set(expansions(m.group(1), stack))
                 for m in re.finditer(r"\b(?:add_custom_target|cudp_add_\w+)\s*\(\s*([\w${}.+-]+)", line):
