@@ -33,6 +33,7 @@ void check_device_equals_host(test::Mode mode) {
   config.stats = &device_stats;
   DatabaseScorer<Policy> device(engine::view_of(db), matrix, matrix.size, config);
   REQUIRE(device.backend() == Backend::Device);
+  CHECK_FALSE(device.uses_vector_lanes());  // a host question: the device backend has its own lanes
   const auto on_device = device.score(engine::view_of(queries));
   config.backend = Backend::Host;
   config.stats = &host_stats;

@@ -119,8 +119,9 @@ struct SubstitutionTable {
 
 // Scores any number of queries against one database. `Policy` is a wavefront policy template over a lane; the
 // narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold. On
-// the host, programs linked with cudp::host_vector score in CPU vectors of 8 then 16 bits first
-// (engine/host_vector.hpp), the others in s32.
+// the host, a policy with registered vector kernels scores in CPU vectors of 8 then 16 bits first
+// (engine/host_vector.hpp; a policy of one's own gets them through engine/host_vector_kernels-inl.hpp), the others
+// in s32: uses_vector_lanes() says which.
 template <template <class> class Policy, class Narrow = lanes::s16x2>
 class DatabaseScorer {
   static_assert(recurrences::check_cascade_pair<Policy, Narrow, lanes::s32>());
@@ -148,12 +149,14 @@ class DatabaseScorer {
     if (backend_ == Backend::Host) {
       threads_ = config.threads > 0 ? config.threads : cudp::host::usable_cores();
       stats_.where = "host, " + std::to_string(threads_) + " threads";
-#if defined(CUDP_HAS_HOST_VECTOR)
-      if constexpr (engine::host_vector::has_kernels_v<Policy>) {
-        stats_.where += std::string(", ") + engine::host_vector::instruction_set() + " vectors";
-        stats_.narrow_bits = 8;
+      if (const engine::host_vector::Kernels* kernels = engine::host_vector::kernels_of<Policy>()) {
+        const engine::host_vector::TargetInfo target = kernels->target();
+        if (target.vectors) {
+          vector_lanes_ = true;
+          stats_.where += std::string(", ") + target.name + " vectors";
+          stats_.narrow_bits = 8;
+        }
       }
-#endif
     }
 #if defined(__CUDACC__)
     else {
@@ -174,6 +177,12 @@ class DatabaseScorer {
   // The backend the scorer runs on (never Auto).
   Backend backend() const { return backend_; }
   const ScoreStats& stats() const { return stats_; }
+
+  // Whether the host backend scores this policy in CPU vector lanes (8, then 16, then 32 bits): vector kernels are
+  // registered for it (engine/host_vector_kernels-inl.hpp) and the CPU has vectors they run in. False on the device
+  // backend and where the policy runs in the 32-bit host tier. A query whose scores do not fit a byte table runs
+  // there too (stats().cascade.wide_only counts its targets).
+  bool uses_vector_lanes() const { return vector_lanes_; }
 
   // Scores of every target against one query, in database order.
   std::vector<std::int32_t> score(const std::uint8_t* query, int length) {
@@ -222,6 +231,7 @@ class DatabaseScorer {
   Config config_;
   Backend backend_ = Backend::Host;
   int threads_ = 0;
+  bool vector_lanes_ = false;
   ScoreStats stats_;
   std::uint64_t single_offsets_[2] = {0, 0};
 #if defined(__CUDACC__)

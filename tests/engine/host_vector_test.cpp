@@ -1,10 +1,14 @@
 // The host backend in vector lanes, in every instruction set this CPU has, against the textbook full-matrix DP:
-// Gotoh in its three modes and Levenshtein, with the 8 -> 16 -> 32-bit cascade made to take every step.
+// Gotoh in its three modes and Levenshtein, with the 8 -> 16 -> 32-bit cascade made to take every step; the kernels
+// found through the registry that src/host_vector.cpp fills the way any program does
+// (engine/host_vector_kernels-inl.hpp).
 #include <catch2/catch.hpp>
 
 #include <hwy/targets.h>
 
 #include <cudp/engine/host_vector.hpp>
+#include <cudp/recurrences/gotoh.hpp>
+#include <cudp/recurrences/levenshtein.hpp>
 
 #include "../support/reference_dp.hpp"
 
@@ -15,6 +19,10 @@ template <class L> using Local = recurrences::Gotoh<AlignMode::Local, L>;
 template <class L> using Global = recurrences::Gotoh<AlignMode::Global, L>;
 template <class L> using Semi = recurrences::Gotoh<AlignMode::SemiGlobal, L>;
 template <class L> using Edit = recurrences::Levenshtein<L>;
+// Levenshtein under a type of its own, for which no unit of this program compiles kernels.
+template <class L> struct Unregistered : recurrences::Levenshtein<L> {
+  using recurrences::Levenshtein<L>::Levenshtein;
+};
 
 namespace {
 
@@ -169,5 +177,28 @@ TEST_CASE("Alphabets past 32 codes look up three byte tables per class", "[host_
     check<Local>({7, 2}, matrix, alphabet, query, db, [&](const std::vector<std::uint8_t>& t) {
       return test::reference_gotoh(test::Mode::Local, t, query, matrix, 7, 2);
     });
+  });
+}
+
+TEST_CASE("The library's policies find their kernels by type; a policy without any keeps the 32-bit tier",
+          "[host_vector][registry]") {
+  CHECK(engine::host_vector::kernels_of<Local>() != nullptr);
+  CHECK(engine::host_vector::kernels_of<Global>() != nullptr);
+  CHECK(engine::host_vector::kernels_of<Semi>() != nullptr);
+  CHECK(engine::host_vector::kernels_of<Edit>() != nullptr);
+  CHECK(engine::host_vector::kernels_of<Local>() != engine::host_vector::kernels_of<Global>());
+  CHECK(engine::host_vector::kernels_of<Unregistered>() == nullptr);
+  CHECK_FALSE(engine::host_vector::has_kernels<Unregistered>());
+  std::mt19937_64 rng(61);
+  const auto query = test::random_codes(rng, 40, 4);
+  const test::CodesSet db = test_db(rng, query, 4, 50);
+  in_every_instruction_set([&](bool scalar) {
+    CHECK(engine::host_vector::has_kernels<Edit>() == !scalar);
+    CHECK(std::string(engine::host_vector::kernels_of<Edit>()->target().name) == engine::host_vector::instruction_set());
+    const auto stats = check<Unregistered>({}, 0, 4, query, db, [&](const std::vector<std::uint8_t>& t) {
+      return test::reference_levenshtein(t, query);
+    });
+    CHECK(stats.wide_only == db.size());
+    CHECK(stats.narrow_targets == 0);
   });
 }

@@ -1,6 +1,7 @@
 // Scores two sequences with the host backend of an installed cudp, and reads Easel's amino alphabet from the HMMER
-// module (cudp::hmmer); with cudp::host_vector, scores it again in CPU vectors. Exits non-zero on a wrong score or
-// alphabet.
+// module (cudp::hmmer); with cudp::host_vector, scores it again in CPU vectors, and scores through the front door with
+// a policy of its own whose vector kernels edit_kernels.cpp compiles. Exits non-zero on a wrong score or alphabet,
+// or when that policy does not run in vector lanes where the library's do.
 #include <cstdio>
 #include <vector>
 
@@ -10,6 +11,9 @@
 #include <cudp/hmmer/plan7_alphabet.hpp>
 #include <cudp/io/matrix.hpp>
 #include <cudp/recurrences/gotoh.hpp>
+#include <cudp/scorer.hpp>
+
+#include "edit.hpp"
 
 template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
 
@@ -31,6 +35,13 @@ int main() {
   std::printf("in %s vectors: score %d, %llu target(s) in 8 bits\n", cudp::engine::host_vector::instruction_set(),
               vector_scores[0], static_cast<unsigned long long>(stats.narrow_targets));
   if (vector_scores[0] != expect) return 1;
+  cudp::ScoreConfig<cudp::recurrences::LevenshteinParams> config;
+  config.backend = cudp::Backend::Host;
+  config.threads = 1;
+  cudp::DatabaseScorer<consumer::Edit> edit(db, [](int, int) { return 0; }, matrix.size, config);
+  const auto distances = edit.score(query.data(), 10);
+  std::printf("own policy: distance %d, expected 0, %s\n", distances[0], edit.stats().where.c_str());
+  if (distances[0] != 0 || edit.uses_vector_lanes() != cudp::engine::host_vector::has_kernels<LocalSW>()) return 1;
 #endif
   const auto& amino = cudp::hmmer::plan7_amino();
   std::printf("HMMER amino alphabet: %d residues of %d codes, expected 20 of 29\n", amino.K, amino.Kp);

@@ -1,20 +1,26 @@
 #pragma once
 // The host backend in CPU vector lanes: one query against every target, one target per lane of 8-bit vectors,
 // then 16-bit ones for the targets they cannot hold, then the 32-bit host tier for the rest (the overflow cascade
-// of the GPU, one step longer). The vector kernels are compiled once per instruction set in src/host_vector.cpp
-// (the library target cudp::host_vector, built where Google Highway is found), which defines CUDP_HAS_HOST_VECTOR
-// for its users; the best instruction set the CPU has is chosen when the program runs.
+// of the GPU, one step longer). The vector kernels of a policy are compiled once per instruction set, the best
+// instruction set the CPU has chosen when the program runs, and found here by the policy's type.
 //
-// Kernels are compiled for Gotoh in its three modes and for Levenshtein. A policy of one's own gets them the same
-// way: a translation unit that includes lanes/host_vector-inl.hpp and tiers/host_vector-inl.hpp per target, as
-// src/host_vector.cpp does (docs/tutorial-recurrence.md).
+// Any policy that meets the policy contract gets kernels the same way, in one translation unit of the program:
+//
+//   #define CUDP_HOST_VECTOR_POLICIES mine::Edit, mine::Other   // policy templates, as for score<Policy>
+//   #include <cudp/engine/host_vector_kernels-inl.hpp>
+//
+// (engine/host_vector_kernels-inl.hpp; link cudp::host_vector, which brings Google Highway and defines
+// CUDP_HAS_HOST_VECTOR). src/host_vector.cpp does exactly that for the policies the library ships: Gotoh in its
+// three modes and Levenshtein. The kernels register themselves while the program starts; score<Policy> and the front
+// door (cudp/scorer.hpp) look them up. A policy without kernels runs in the 32-bit host tier, and
+// `has_kernels<Policy>()` (or `DatabaseScorer::uses_vector_lanes()`) says which it is.
 #include <cstdint>
 #include <numeric>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "../lanes/s32.hpp"
-#include "../recurrences/gotoh.hpp"
-#include "../recurrences/levenshtein.hpp"
 #include "../tiers/column_classes.hpp"
 #include "cascade.hpp"
 #include "host_scorer.hpp"
@@ -34,39 +40,47 @@ struct NarrowJob {
   CascadeStats* stats = nullptr;  // narrow_targets: ran in 8 bits; rescored_overflow: then again, wider
 };
 
+// The instruction set a unit of kernels runs in now (Highway's name: "AVX3" is AVX-512), and whether it has vector
+// lanes at all (on a CPU Highway only emulates vectors for, every target goes to the 32-bit tier).
+struct TargetInfo {
+  const char* name = "none";
+  bool vectors = false;
+};
+
+// One policy's kernels: `narrow(params, job)` scores job.order in 8- then 16-bit lanes and returns the targets that
+// need the 32-bit lane, longest first; `params` points to the policy's Params. `target()` is the instruction set
+// they run in.
+struct Kernels {
+  std::vector<std::uint32_t> (*narrow)(const void* params, const NarrowJob& job) = nullptr;
+  TargetInfo (*target)() = nullptr;
+};
+
 #if defined(CUDP_HAS_HOST_VECTOR)
-// Defined in src/host_vector.cpp. Each scores job.order in 8- then 16-bit lanes and returns the targets that need
-// the 32-bit lane, longest first.
-std::vector<std::uint32_t> score_gotoh(recurrences::AlignMode mode, const recurrences::GapCosts& gaps, const NarrowJob& job);
-std::vector<std::uint32_t> score_levenshtein(const NarrowJob& job);
-// The instruction set the kernels run in ("AVX3" is AVX-512, as Highway names it).
+// Defined in src/host_vector.cpp (cudp::host_vector). The registry of kernels by the type of the policy's s32
+// instantiation: register_kernels is called by engine/host_vector_kernels-inl.hpp while the program starts (the
+// first registration of a type is kept); find_kernels returns null for a type with none.
+void register_kernels(const std::type_info& wide_policy, const Kernels& kernels);
+const Kernels* find_kernels(const std::type_info& wide_policy);
+// The instruction set the library's own kernels run in.
 const char* instruction_set();
 #endif
 
-// Which wide policies have vector kernels: the cascade's s32 instantiation names the recurrence.
-template <class WidePolicy>
-struct Kernels {
-  static constexpr bool compiled = false;
-};
-#if defined(CUDP_HAS_HOST_VECTOR)
-template <recurrences::AlignMode Mode>
-struct Kernels<recurrences::Gotoh<Mode, lanes::s32>> {
-  static constexpr bool compiled = true;
-  static std::vector<std::uint32_t> narrow(const recurrences::GapCosts& gaps, const NarrowJob& job) {
-    return score_gotoh(Mode, gaps, job);
-  }
-};
-template <>
-struct Kernels<recurrences::Levenshtein<lanes::s32>> {
-  static constexpr bool compiled = true;
-  static std::vector<std::uint32_t> narrow(const recurrences::LevenshteinParams&, const NarrowJob& job) {
-    return score_levenshtein(job);
-  }
-};
-#endif
-
+// The kernels of Policy, or null: none registered, or a program without cudp::host_vector.
 template <template <class> class Policy>
-inline constexpr bool has_kernels_v = Kernels<Policy<lanes::s32>>::compiled;
+const Kernels* kernels_of() {
+#if defined(CUDP_HAS_HOST_VECTOR)
+  return find_kernels(typeid(Policy<lanes::s32>));
+#else
+  return nullptr;
+#endif
+}
+
+// Whether Policy runs in vector lanes here: kernels are registered for it and the CPU has vectors they run in.
+template <template <class> class Policy>
+bool has_kernels() {
+  const Kernels* k = kernels_of<Policy>();
+  return k != nullptr && k->target().vectors;
+}
 
 // Scores one query against every target: in vector lanes where the policy has kernels and the query's scores fit
 // a byte table, in the 32-bit host tier otherwise and for what the vector lanes cannot hold.
@@ -83,10 +97,10 @@ std::vector<std::int32_t> score(const typename Policy<lanes::s32>::Params& param
   std::iota(wide.begin(), wide.end(), 0u);
   sort_longest_first(db, wide);
   bool in_vectors = false;
-  if constexpr (Kernels<Wide>::compiled) {
+  if (const Kernels* kernels = kernels_of<Policy>()) {
     if (auto classes = tiers::ColumnClasses::of(run.profile.view(), query_length); classes && query_length > 0) {
       const NarrowJob job{run.shape, classes->view(), db, wide.data(), wide.size(), threads, run.scores.data(), &st};
-      wide = Kernels<Wide>::narrow(params, job);
+      wide = kernels->narrow(&params, job);
       in_vectors = true;
     }
   }
