@@ -8,120 +8,72 @@
 //   cudp::DatabaseScorer<LocalSW> scorer(db, matrix, matrix.size, config);
 //   std::vector<std::int32_t> scores = scorer.score(query, m);
 //
-// The device backend exists where this header is compiled by nvcc (a .cu translation unit, or a C++ source given
-// the CUDA language); elsewhere `Backend::Auto` means the host and `Backend::Device` is an error that says so.
+// One class, one definition. DatabaseScorer<Policy, Narrow> is the same type, with the same members and the same
+// member functions, in every translation unit, whether g++ or nvcc compiles it: a program may build and pass one
+// around in .cpp and .cu files alike (the one-definition rule; tests/scorer_one_definition_test checks it, with
+// GCC's link-time ODR check where the compiler is GCC). The device backend sits behind an interface
+// (detail::DeviceBackend, scorer_types.hpp) that the scorer holds by pointer; its implementation
+// (scorer_device.cuh: DeviceScorer on one GPU or several) is included only where nvcc compiles this header, and
+// only there is the function that builds it, detail::make_device_backend<Policy, Narrow>, defined. That function is
+// declared weak for every unit: where a unit compiled by nvcc builds DatabaseScorer<Policy, Narrow>, the linker
+// resolves it, and every scorer of that type in the program can use the GPU, the ones built in plain C++ units
+// too; where none does, its address is null and the scorer runs on the host. The alternatives were worse:
+// members under #if defined(__CUDACC__) give the class two layouts (undefined behaviour, seen as crashes or as
+// the GPU silently unused, depending on which copy the linker keeps), and a device backend chosen through a
+// template argument makes the .cpp's and the .cu's scorers two types. The cost is a GCC/Clang attribute on ELF
+// platforms, the ones cudp supports.
+//
+// Backend::Auto means the device where the program has the device backend for this scorer and a CUDA device is
+// present, the host otherwise; Backend::Device without both is an error that says which is missing.
 // `config.devices` splits the database across several GPUs (engine/device_split.hpp), scored side by side, each
 // from a host thread of its own; the scores are those of one GPU.
-#include <algorithm>
-#include <chrono>
+//
+// On the host, a policy runs in CPU vector lanes (engine/host_vector.hpp) where kernels are registered for it (the
+// library's own Gotoh and Levenshtein in cudp::host_vector; a policy of one's own through
+// engine/host_vector_kernels-inl.hpp), in the 32-bit host tier otherwise: `uses_vector_lanes()` says which.
 #include <cstdint>
-#include <exception>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "engine/cascade.hpp"
-#include "engine/device_split.hpp"
-#include "engine/dispatch_options.hpp"
 #include "engine/host_vector.hpp"
-#include "engine/setup_times.hpp"
 #include "engine/sequences.hpp"
+#include "host/host_cores.hpp"
 #include "lanes/s16x2.hpp"
 #include "lanes/s32.hpp"
 #include "recurrences/concepts.hpp"
-#include "host/host_cores.hpp"
-#include "host/parallel_for.hpp"
+#include "scorer_types.hpp"
 
 #if defined(__CUDACC__)
-#include "engine/device_scorer.cuh"
+// Adds definitions (the device backend and its hooks); changes none of the declarations above or below.
+#include "scorer_device.cuh"
 #endif
 
 namespace cudp {
 
-enum class Backend { Auto, Host, Device };
-
-constexpr const char* to_string(Backend b) {
-  return b == Backend::Host ? "host" : (b == Backend::Device ? "device" : "auto");
-}
-
-// What a run did, summed over every call of one scorer.
-struct ScoreStats {
-  std::string where;               // "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
-  double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host); the slowest GPU's
-  double setup_seconds = 0;        // wall time to pack and upload the database (the GPUs side by side)
-  engine::DatabaseSetupTimes setup_phases;  // of setup_seconds: prepare, sort, pack, upload (each the slowest GPU's)
-  engine::CascadeStats cascade;    // cells, narrow and rescored targets
-  int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
-};
-
-template <class Params>
-struct ScoreConfig {
-  Params params{};
-  Backend backend = Backend::Auto;
-  int threads = 0;                   // host threads (0: every core this process may run on)
-  std::size_t device_bytes = 0;      // GPU memory the packed database may take on each GPU (0: most of what is free)
-  // GPUs (CUDA ids) the database is split across, a part each of about equal residues; empty: the calling
-  // thread's current GPU. A GPU listed twice takes two parts, scored side by side on it.
-  std::vector<int> devices;
-  engine::DispatchOptions dispatch;  // tier thresholds, warp shape or architecture instead of the device's tuning
-  ScoreStats* stats = nullptr;       // filled when given
-  // Called as queries are done (done, total). A database streamed through the GPU scores a group of queries in one
-  // pass, so their calls come together at the group's end.
-  std::function<void(std::size_t, std::size_t)> progress;
-};
-
-// Whether this translation unit can run the device backend, and a device is present.
-inline bool device_backend_available() {
-#if defined(__CUDACC__)
-  int devices = 0;
-  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
-#else
-  return false;
-#endif
-}
-
-// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES narrows them); 0 without a device backend.
+// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES narrows them); 0 in a program without the device
+// backend (no translation unit compiled by nvcc includes this header).
 inline int device_count() {
-#if defined(__CUDACC__)
-  int devices = 0;
-  return cudaGetDeviceCount(&devices) == cudaSuccess ? devices : 0;
-#else
-  return 0;
-#endif
+  const auto count = detail::linked(&detail::cuda_device_count<>);
+  return count ? count() : 0;
 }
+
+// Whether this program has the device backend and a device is present.
+inline bool device_backend_available() { return device_count() > 0; }
 
 // Creates the device's context (a few tenths of a second), so that a program can do it while it reads its inputs.
 inline bool start_device() {
-#if defined(__CUDACC__)
-  return device_backend_available() && cudaFree(nullptr) == cudaSuccess;
-#else
-  return false;
-#endif
+  const auto start = detail::linked(&detail::cuda_start_device<>);
+  return start && start();
 }
-
-// Substitution scores copied out of any matrix callable as matrix(target_code, query_code).
-struct SubstitutionTable {
-  int size = 0;
-  std::vector<int> scores;
-  template <class Matrix>
-  static SubstitutionTable of(const Matrix& matrix, int size) {
-    SubstitutionTable t{size, std::vector<int>(static_cast<std::size_t>(size) * size)};
-    for (int a = 0; a < size; ++a)
-      for (int b = 0; b < size; ++b) t.scores[static_cast<std::size_t>(a) * size + b] = matrix(a, b);
-    return t;
-  }
-  int operator()(int a, int b) const { return scores[static_cast<std::size_t>(a) * size + b]; }
-};
 
 // Scores any number of queries against one database. `Policy` is a wavefront policy template over a lane; the
 // narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold. On
 // the host, a policy with registered vector kernels scores in CPU vectors of 8 then 16 bits first
-// (engine/host_vector.hpp; a policy of one's own gets them through engine/host_vector_kernels-inl.hpp), the others
-// in s32: uses_vector_lanes() says which.
+// (engine/host_vector.hpp), the others in s32.
 template <template <class> class Policy, class Narrow = lanes::s16x2>
 class DatabaseScorer {
   static_assert(recurrences::check_cascade_pair<Policy, Narrow, lanes::s32>());
@@ -136,15 +88,13 @@ class DatabaseScorer {
   DatabaseScorer(const engine::SequencesView& db, const Matrix& matrix, int alphabet_size, const Config& config)
       : db_(db), matrix_(check_alphabet(alphabet_size) ? SubstitutionTable::of(matrix, alphabet_size) : SubstitutionTable{}),
         alphabet_size_(alphabet_size), config_(config) {
-    const bool device = device_backend_available();
+    const auto make_device = detail::linked(&detail::make_device_backend<Policy, Narrow>);
+    const bool device = make_device != nullptr && device_backend_available();
     if (config.backend == Backend::Device && !device)
-      throw std::runtime_error(
-#if defined(__CUDACC__)
-          "backend device: no CUDA device found"
-#else
-          "backend device: this translation unit was not compiled by nvcc, so it has no device backend"
-#endif
-      );
+      throw std::runtime_error(make_device != nullptr
+                                   ? "backend device: no CUDA device found"
+                                   : "backend device: no translation unit of this program that was compiled by nvcc "
+                                     "builds this DatabaseScorer, so it has no device backend (cudp/scorer.hpp)");
     backend_ = config.backend == Backend::Host || !device ? Backend::Host : Backend::Device;
     if (backend_ == Backend::Host) {
       threads_ = config.threads > 0 ? config.threads : cudp::host::usable_cores();
@@ -157,21 +107,10 @@ class DatabaseScorer {
           stats_.narrow_bits = 8;
         }
       }
-    }
-#if defined(__CUDACC__)
-    else {
-      const auto start = std::chrono::steady_clock::now();
-      start_parts(config.devices);
-      stats_.narrow_bits = Narrow::bits;
-      for_each_part([&](std::size_t, DevicePart& part) {
-        part.scorer = std::make_unique<Device>(part.view(db_), static_cast<std::uint8_t>(alphabet_size),
-                                               config.dispatch, config.device_bytes);
-      });
-      for (const DevicePart& part : parts_) stats_.setup_phases.keep_slowest(part.scorer->setup_times());
-      stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } else {
+      device_ = make_device(db_, alphabet_size, config, stats_);
       if (config_.stats) *config_.stats = stats_;
     }
-#endif
   }
 
   // The backend the scorer runs on (never Auto).
@@ -193,12 +132,10 @@ class DatabaseScorer {
   // Scores of every target for each query: result[q][t].
   std::vector<std::vector<std::int32_t>> score(const engine::SequencesView& queries) {
     std::vector<std::vector<std::int32_t>> out;
-#if defined(__CUDACC__)
-    if (backend_ == Backend::Device) {
-      out = score_on_devices(queries);
+    if (device_) {
+      out = device_->score(config_, matrix_, alphabet_size_, queries, stats_);
       return std::move(finish(out, queries.count));
     }
-#endif
     for (std::size_t q = 0; q < queries.count; ++q) {
       const int m = static_cast<int>(queries.length(q));
       out.push_back(engine::host_vector::score<Policy>(config_.params, matrix_, alphabet_size_, queries.data(q), m, db_,
@@ -234,109 +171,7 @@ class DatabaseScorer {
   bool vector_lanes_ = false;
   ScoreStats stats_;
   std::uint64_t single_offsets_[2] = {0, 0};
-#if defined(__CUDACC__)
-  using Device = engine::DeviceScorer<Policy, Narrow>;
-  // One GPU's share of the database: all of it when there is one GPU; else its slice.
-  struct DevicePart {
-    int device = 0;
-    bool whole = true;
-    engine::DatabaseSlice slice;
-    std::unique_ptr<Device> scorer;
-    engine::SequencesView view(const engine::SequencesView& db) const { return whole ? db : slice.view; }
-  };
-  std::vector<DevicePart> parts_;
-
-  void start_parts(const std::vector<int>& devices) {
-    const int count = device_count();
-    for (const int device : devices)
-      if (device < 0 || device >= count)
-        throw std::invalid_argument("device " + std::to_string(device) + " does not exist: this process sees " +
-                                    std::to_string(count) + " CUDA device(s)");
-    if (devices.size() <= 1) {
-      parts_.resize(1);
-      if (devices.empty()) CUDP_CUDA_CHECK(cudaGetDevice(&parts_[0].device));
-      else parts_[0].device = devices[0];
-    } else {
-      std::vector<engine::DatabaseSlice> slices = engine::split_by_residues(db_, static_cast<int>(devices.size()));
-      parts_.resize(devices.size());
-      for (std::size_t p = 0; p < devices.size(); ++p) {
-        parts_[p].device = devices[p];
-        parts_[p].whole = false;
-        parts_[p].slice = std::move(slices[p]);
-      }
-    }
-    std::string name;
-    for (const DevicePart& part : parts_) {
-      cudaDeviceProp prop{};
-      CUDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, part.device));
-      if (name.empty()) name = prop.name;
-      else if (name != prop.name) name += std::string(" + ") + prop.name;
-    }
-    stats_.where = parts_.size() > 1 && name.find(" + ") == std::string::npos
-                       ? std::to_string(parts_.size()) + " x " + name
-                       : name;
-  }
-
-  // body(index, part) for every part, each on a thread of its own that takes the part's device, a single part
-  // too: the calling thread's current device is left alone and no other device's context starts (setting a
-  // device back would start its context: under mpirun, every process's on GPU 0). The first error is rethrown.
-  template <class Body>
-  void for_each_part(Body body) {
-    const auto on_its_device = [&](std::size_t p) {
-      CUDP_CUDA_CHECK(cudaSetDevice(parts_[p].device));
-      body(p, parts_[p]);
-    };
-    if (parts_.size() > 1) {
-      host::each_on_own_thread(parts_.size(), on_its_device);
-      return;
-    }
-    std::exception_ptr error;
-    std::thread([&] {
-      try {
-        on_its_device(0);
-      } catch (...) {
-        error = std::current_exception();
-      }
-    }).join();
-    if (error) std::rethrow_exception(error);
-  }
-
-  // Every GPU scores its part against all queries, writing its run of each query's scores in place. Progress counts
-  // the queries every GPU is done with.
-  std::vector<std::vector<std::int32_t>> score_on_devices(const engine::SequencesView& queries) {
-    std::vector<std::vector<std::int32_t>> out(queries.count);
-    std::vector<std::once_flag> allocated(queries.count);  // by the first GPU to need it, while the GPUs compute
-    std::vector<engine::CascadeStats> cascades(parts_.size());
-    std::vector<double> seconds(parts_.size(), 0.0);
-    std::vector<std::size_t> done(parts_.size(), 0);
-    std::size_t reported = 0;
-    std::mutex progress_lock;
-    const auto finished = [&](std::size_t p, std::size_t queries_done) {
-      if (!config_.progress) return;
-      std::lock_guard<std::mutex> lock(progress_lock);
-      done[p] = queries_done;
-      const std::size_t all = *std::min_element(done.begin(), done.end());
-      if (all > reported && all < queries.count) config_.progress(reported = all, queries.count);
-    };
-    std::vector<typename Device::Query> list;
-    for (std::size_t q = 0; q < queries.count; ++q) list.push_back({queries.data(q), static_cast<int>(queries.length(q))});
-    for_each_part([&](std::size_t p, DevicePart& part) {
-      engine::DeviceRunStats run;
-      const std::size_t first = part.whole ? 0 : part.slice.first;
-      part.scorer->score_queries_into(
-          config_.params, matrix_, alphabet_size_, list.data(), list.size(),
-          [&](std::size_t q) {
-            std::call_once(allocated[q], [&] { out[q].resize(db_.count); });
-            return out[q].data() + first;
-          },
-          &cascades[p], &run, [&](std::size_t q) { finished(p, q + 1); });
-      seconds[p] = (run.kernel_ms + run.rescore_ms) / 1000.0;  // the run's statistics add up over its queries
-    });
-    for (const engine::CascadeStats& c : cascades) stats_.cascade += c;
-    stats_.kernel_seconds += *std::max_element(seconds.begin(), seconds.end());
-    return out;
-  }
-#endif
+  std::unique_ptr<detail::DeviceBackend<Params>> device_;  // the device backend; null on the host
 };
 
 }  // namespace cudp
