@@ -17,7 +17,7 @@ log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 
 base=/tmp/cudp-baseline
 rm -rf "$base" && mkdir -p "$base" && tar xf "$tarball" -C "$base"
-targets=(cudp-sw-bench cudp-hmm-filter-bench cudp-swsearch cudp-hmmsearch)
+targets=(cudp-sw-bench cudp-hmm-filter-bench cudp-swsearch cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-align cudp-phylo)
 cmake -S "$base" -B "$base/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUDP_BUILD_TESTS=OFF \
   >"$OUT/baseline-configure.log" 2>&1 && cmake --build "$base/build" -j"$JOBS" --target "${targets[@]}" >"$OUT/baseline-build.log" 2>&1 ||
   { log "baseline build failed"; tail -20 "$OUT/baseline-build.log"; exit 1; }
@@ -30,20 +30,39 @@ mkdir -p $M
 for m in tutorial/Pkinase testsuite/SMC_N testsuite/Patched testsuite/LuxC; do
   zcat -f $EX/$m.hmm* > $M/$(basename $m).hmm 2>/dev/null
 done
+# A tool of a build: build/bin/ since the applications moved to apps/, build/examples/<tool>/ before.
+tool() { if [ -x "$1/bin/$2" ]; then echo "$1/bin/$2"; else find "$1/examples" -name "$2" -type f -perm -u+x | head -1; fi; }
+# cudp-align: 10,000 related protein pairs of 100-1000 aa, one to one, SAM out; cudp-phmmer: the first 5 queries
+# against the database; cudp-hmmscan: 2000 database sequences against the 4 models; cudp-phylo: the bundled alignment
+# and tree, GTR+G4, branch lengths optimised.
+python3 bench/make_protein_batch.py 10000 100 1000 11 /tmp/ba_q.fa /tmp/ba_t.fa protein one-to-one >/dev/null
+awk '/^>/{n++} n<=5' "$DATA/queries.fa" > /tmp/ba_q5.fa
+awk '/^>/{n++} n<=2000' "$DATA/db.fa" > /tmp/ba_db2000.fa
+cat $M/*.hmm > /tmp/ba_models.hmm
 report=$OUT/before_after.txt
 for round in $(seq "$rounds"); do
   for side in before after; do
     b=$([ $side = before ] && echo "$base/build" || echo build-gpu)
     sw=$("$b/bench/cudp-sw-bench" "$DATA/queries.fa" "$DATA/db.cudpdb" s16x2 2>&1 | grep OVERALL)
     hmm=$("$b/bench/cudp-hmm-filter-bench" "$DATA/db.fa" $M/Pkinase.hmm $M/LuxC.hmm $M/Patched.hmm $M/SMC_N.hmm 2>&1 | grep OVERALL)
-    e2e=$( { /usr/bin/time -f "%e" "$b/bin/cudp-swsearch" --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
+    e2e=$( { /usr/bin/time -f "%e" "$(tool "$b" cudp-swsearch)" --query "$DATA/queries.fa" --db "$DATA/db.cudpdb" \
              --format tsv --out "$OUT/swsearch-$side.tsv" >/dev/null; } 2>&1 | tail -1)
-    hs=$( { /usr/bin/time -f "%e" "$b/bin/cudp-hmmsearch" --tblout "$OUT/hmmsearch-$side.tbl" -o /dev/null \
+    hs=$( { /usr/bin/time -f "%e" "$(tool "$b" cudp-hmmsearch)" --tblout "$OUT/hmmsearch-$side.tbl" -o /dev/null \
             $M/SMC_N.hmm "$DATA/db.cudpdb" >/dev/null; } 2>&1 | tail -1)
-    echo "round $round $side: sw $sw | hmm filters $hmm | cudp-swsearch 20 queries ${e2e} s | cudp-hmmsearch SMC_N ${hs} s" | tee -a "$report"
+    al=$( { /usr/bin/time -f "%e" "$(tool "$b" cudp-align)" --query /tmp/ba_q.fa --target /tmp/ba_t.fa --format sam \
+            --out "$OUT/align-$side.sam" >/dev/null; } 2>&1 | tail -1)
+    pm=$( { /usr/bin/time -f "%e" "$(tool "$b" cudp-phmmer)" --tblout "$OUT/phmmer-$side.tbl" -o /dev/null /tmp/ba_q5.fa \
+            "$DATA/db.cudpdb" >/dev/null; } 2>&1 | tail -1)
+    sc=$( { /usr/bin/time -f "%e" "$(tool "$b" cudp-hmmscan)" --tblout "$OUT/hmmscan-$side.tbl" -o /dev/null \
+            /tmp/ba_models.hmm /tmp/ba_db2000.fa >/dev/null; } 2>&1 | tail -1)
+    ph=$( { /usr/bin/time -f "%e" "$(tool "$b" cudp-phylo)" evaluate --alignment apps/data/phylo/sim.fa \
+            --tree apps/data/phylo/sim.nwk --model GTR+G4 --optimize branches --out "$OUT/phylo-$side.txt" \
+            >/dev/null; } 2>&1 | tail -1)
+    echo "round $round $side: sw $sw | hmm filters $hmm | cudp-swsearch 20 queries ${e2e} s | cudp-hmmsearch SMC_N ${hs} s | cudp-align 10k pairs ${al} s | cudp-phmmer 5 queries ${pm} s | cudp-hmmscan 2000 x 4 ${sc} s | cudp-phylo ${ph} s" | tee -a "$report"
   done
 done
 same_sw=$(cmp -s "$OUT/swsearch-before.tsv" "$OUT/swsearch-after.tsv" && echo identical || echo DIFFERENT)
 same_hmm=$(diff <(grep -v '^#' "$OUT/hmmsearch-before.tbl") <(grep -v '^#' "$OUT/hmmsearch-after.tbl") >/dev/null && echo identical || echo DIFFERENT)
-log "before_after: cudp-swsearch output $same_sw, cudp-hmmsearch tblout $same_hmm"
+same() { diff <(grep -v '^#' "$1") <(grep -v '^#' "$2") >/dev/null && echo identical || echo DIFFERENT; }
+log "before_after: cudp-swsearch output $same_sw, cudp-hmmsearch tblout $same_hmm, cudp-align SAM $(same "$OUT/align-before.sam" "$OUT/align-after.sam"), cudp-phmmer tblout $(same "$OUT/phmmer-before.tbl" "$OUT/phmmer-after.tbl"), cudp-hmmscan tblout $(same "$OUT/hmmscan-before.tbl" "$OUT/hmmscan-after.tbl"), cudp-phylo report $(same "$OUT/phylo-before.txt" "$OUT/phylo-after.txt")"
 grep -E "^round" "$report" >>"$OUT/summary.txt"
