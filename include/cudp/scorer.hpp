@@ -1,36 +1,37 @@
 #pragma once
-// The front door: score queries against a database with one configuration and one interface, on the GPU or on
-// the host. A configuration names the policy's parameters, the backend (host, device or auto), host threads,
-// the device memory the database may take and where statistics go; the lane cascade, the tier choice and the
-// pad code are the library's business.
-//
-//   cudp::ScoreConfig<cudp::recurrences::GapCosts> config;   // parameters {11, 1}, backend auto
-//   cudp::DatabaseScorer<LocalSW> scorer(db, matrix, matrix.size, config);
-//   std::vector<std::int32_t> scores = scorer.score(query, m);
-//
-// One class, one definition. DatabaseScorer<Policy, Narrow> is the same type, with the same members and the same
-// member functions, in every translation unit, whether g++ or nvcc compiles it: a program may build and pass one
-// around in .cpp and .cu files alike (the one-definition rule; tests/scorer_one_definition_test checks it, with
-// GCC's link-time ODR check where the compiler is GCC). The device backend sits behind an interface
-// (detail::DeviceBackend, scorer_types.hpp) that the scorer holds by pointer; its implementation
-// (scorer_device.cuh: DeviceScorer on one GPU or several) is included only where nvcc compiles this header, and
-// only there is the function that builds it, detail::make_device_backend<Policy, Narrow>, defined. That function is
-// declared weak for every unit: where a unit compiled by nvcc builds DatabaseScorer<Policy, Narrow>, the linker
-// resolves it, and every scorer of that type in the program can use the GPU, the ones built in plain C++ units
-// too; where none does, its address is null and the scorer runs on the host. The alternatives were worse:
-// members under #if defined(__CUDACC__) give the class two layouts (undefined behaviour, seen as crashes or as
-// the GPU silently unused, depending on which copy the linker keeps), and a device backend chosen through a
-// template argument makes the .cpp's and the .cu's scorers two types. The cost is a GCC/Clang attribute on ELF
-// platforms, the ones cudp supports.
-//
-// Backend::Auto means the device where the program has the device backend for this scorer and a CUDA device is
-// present, the host otherwise; Backend::Device without both is an error that says which is missing.
-// `config.devices` splits the database across several GPUs (engine/device_split.hpp), scored side by side, each
-// from a host thread of its own; the scores are those of one GPU.
-//
-// On the host, a policy runs in CPU vector lanes (engine/host_vector.hpp) where kernels are registered for it (the
-// library's own Gotoh and Levenshtein in cudp::host_vector; a policy of one's own through
-// engine/host_vector_kernels-inl.hpp), in the 32-bit host tier otherwise: `uses_vector_lanes()` says which.
+/// \file
+/// The front door: score queries against a database with one configuration and one interface, on the GPU or on
+/// the host. A configuration names the policy's parameters, the backend (host, device or auto), host threads,
+/// the device memory the database may take and where statistics go; the lane cascade, the tier choice and the
+/// pad code are the library's business.
+///
+///   cudp::ScoreConfig<cudp::recurrences::GapCosts> config;   // parameters {11, 1}, backend auto
+///   cudp::DatabaseScorer<LocalSW> scorer(db, matrix, matrix.size, config);
+///   std::vector<std::int32_t> scores = scorer.score(query, m);
+///
+/// One class, one definition. DatabaseScorer<Policy, Narrow> is the same type, with the same members and the same
+/// member functions, in every translation unit, whether g++ or nvcc compiles it: a program may build and pass one
+/// around in .cpp and .cu files alike (the one-definition rule; tests/scorer_one_definition_test checks it, with
+/// GCC's link-time ODR check where the compiler is GCC). The device backend sits behind an interface
+/// (detail::DeviceBackend, scorer_types.hpp) that the scorer holds by pointer; its implementation
+/// (scorer_device.cuh: DeviceScorer on one GPU or several) is included only where nvcc compiles this header, and
+/// only there is the function that builds it, detail::make_device_backend<Policy, Narrow>, defined. That function is
+/// declared weak for every unit: where a unit compiled by nvcc builds DatabaseScorer<Policy, Narrow>, the linker
+/// resolves it, and every scorer of that type in the program can use the GPU, the ones built in plain C++ units
+/// too; where none does, its address is null and the scorer runs on the host. The alternatives were worse:
+/// members under `#if defined(__CUDACC__)` give the class two layouts (undefined behaviour, seen as crashes or as
+/// the GPU silently unused, depending on which copy the linker keeps), and a device backend chosen through a
+/// template argument makes the .cpp's and the .cu's scorers two types. The cost is a GCC/Clang attribute on ELF
+/// platforms, the ones cudp supports.
+///
+/// Backend::Auto means the device where the program has the device backend for this scorer and a CUDA device is
+/// present, the host otherwise; Backend::Device without both is an error that says which is missing.
+/// `config.devices` splits the database across several GPUs (engine/device_split.hpp), scored side by side, each
+/// from a host thread of its own; the scores are those of one GPU.
+///
+/// On the host, a policy runs in CPU vector lanes (engine/host_vector.hpp) where kernels are registered for it (the
+/// library's own Gotoh and Levenshtein in cudp::host_vector; a policy of one's own through
+/// engine/host_vector_kernels-inl.hpp), in the 32-bit host tier otherwise: `uses_vector_lanes()` says which.
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -54,36 +55,36 @@
 
 namespace cudp {
 
-// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES narrows them); 0 in a program without the device
-// backend (no translation unit compiled by nvcc includes this header).
+/// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES narrows them); 0 in a program without the device
+/// backend (no translation unit compiled by nvcc includes this header).
 inline int device_count() {
   const auto count = detail::linked(&detail::cuda_device_count<>);
   return count ? count() : 0;
 }
 
-// Whether this program has the device backend and a device is present.
+/// Whether this program has the device backend and a device is present.
 inline bool device_backend_available() { return device_count() > 0; }
 
-// Creates the device's context (a few tenths of a second), so that a program can do it while it reads its inputs.
+/// Creates the device's context (a few tenths of a second), so that a program can do it while it reads its inputs.
 inline bool start_device() {
   const auto start = detail::linked(&detail::cuda_start_device<>);
   return start && start();
 }
 
-// Scores any number of queries against one database. `Policy` is a wavefront policy template over a lane; the
-// narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold. On
-// the host, a policy with registered vector kernels scores in CPU vectors of 8 then 16 bits first
-// (engine/host_vector.hpp), the others in s32.
+/// Scores any number of queries against one database. `Policy` is a wavefront policy template over a lane; the
+/// narrow lane `Narrow` runs first on the device and the overflow cascade rescores in s32 what it cannot hold. On
+/// the host, a policy with registered vector kernels scores in CPU vectors of 8 then 16 bits first
+/// (engine/host_vector.hpp), the others in s32.
 template <template <class> class Policy, class Narrow = lanes::s16x2>
 class DatabaseScorer {
   static_assert(recurrences::check_cascade_pair<Policy, Narrow, lanes::s32>());
 
  public:
-  using Params = typename Policy<lanes::s32>::Params;
-  using Config = ScoreConfig<Params>;
+  using Params = typename Policy<lanes::s32>::Params;  ///< the policy's parameters (GapCosts for Gotoh)
+  using Config = ScoreConfig<Params>;  ///< the configuration the scorer takes
 
-  // The database is viewed, not copied: it must outlive the scorer; the matrix is copied. Residue codes run from 0
-  // to alphabet_size - 1; the code after them pads packed tasks.
+  /// The database is viewed, not copied: it must outlive the scorer; the matrix is copied. Residue codes run from 0
+  /// to alphabet_size - 1; the code after them pads packed tasks.
   template <class Matrix>
   DatabaseScorer(const engine::SequencesView& db, const Matrix& matrix, int alphabet_size, const Config& config)
       : db_(db), matrix_(check_alphabet(alphabet_size) ? SubstitutionTable::of(matrix, alphabet_size) : SubstitutionTable{}),
@@ -113,23 +114,23 @@ class DatabaseScorer {
     }
   }
 
-  // The backend the scorer runs on (never Auto).
+  /// The backend the scorer runs on (never Auto).
   Backend backend() const { return backend_; }
-  const ScoreStats& stats() const { return stats_; }
+  const ScoreStats& stats() const { return stats_; }  ///< what the scorer did so far (also copied to config.stats)
 
-  // Whether the host backend scores this policy in CPU vector lanes (8, then 16, then 32 bits): vector kernels are
-  // registered for it (engine/host_vector_kernels-inl.hpp) and the CPU has vectors they run in. False on the device
-  // backend and where the policy runs in the 32-bit host tier. A query whose scores do not fit a byte table runs
-  // there too (stats().cascade.wide_only counts its targets).
+  /// Whether the host backend scores this policy in CPU vector lanes (8, then 16, then 32 bits): vector kernels are
+  /// registered for it (engine/host_vector_kernels-inl.hpp) and the CPU has vectors they run in. False on the device
+  /// backend and where the policy runs in the 32-bit host tier. A query whose scores do not fit a byte table runs
+  /// there too (stats().cascade.wide_only counts its targets).
   bool uses_vector_lanes() const { return vector_lanes_; }
 
-  // Scores of every target against one query, in database order.
+  /// Scores of every target against one query, in database order.
   std::vector<std::int32_t> score(const std::uint8_t* query, int length) {
     const engine::SequencesView one = single(query, length);
     return std::move(score(one).front());
   }
 
-  // Scores of every target for each query: result[q][t].
+  /// Scores of every target for each query: result[q][t].
   std::vector<std::vector<std::int32_t>> score(const engine::SequencesView& queries) {
     std::vector<std::vector<std::int32_t>> out;
     if (device_) {

@@ -1,7 +1,8 @@
 #pragma once
-// What the front door (cudp/scorer.hpp) and its device backend (cudp/scorer_device.cuh) share: the configuration,
-// the statistics, the copied matrix, and the device backend's interface with the hooks that find it. Plain C++: the
-// same definitions in every translation unit, whichever compiler builds it (scorer.hpp explains why).
+/// \file
+/// What the front door (cudp/scorer.hpp) and its device backend (cudp/scorer_device.cuh) share: the configuration,
+/// the statistics, the copied matrix, and the device backend's interface with the hooks that find it. Plain C++: the
+/// same definitions in every translation unit, whichever compiler builds it (scorer.hpp explains why).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,42 +17,47 @@
 
 namespace cudp {
 
+/// Where a scorer runs: Auto (the GPU where the program has the device backend and a device is present, else
+/// the host), Host or Device.
 enum class Backend { Auto, Host, Device };
 
+/// The backend's name: auto, host, device.
 constexpr const char* to_string(Backend b) {
   return b == Backend::Host ? "host" : (b == Backend::Device ? "device" : "auto");
 }
 
-// What a run did, summed over every call of one scorer.
+/// What a run did, summed over every call of one scorer.
 struct ScoreStats {
-  std::string where;               // "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
-  double kernel_seconds = 0;       // device time in the scoring kernels (0 on the host); the slowest GPU's
-  double setup_seconds = 0;        // wall time to pack and upload the database (the GPUs side by side)
-  engine::DatabaseSetupTimes setup_phases;  // of setup_seconds: prepare, sort, pack, upload (each the slowest GPU's)
-  engine::CascadeStats cascade;    // cells, narrow and rescored targets
-  int narrow_bits = 32;            // bits per lane that targets start in: 16 on the GPU, 8 in host vectors
+  std::string where;               ///< "host, 16 threads", the GPU's name, or "2 x " that name for two GPUs
+  double kernel_seconds = 0;       ///< device time in the scoring kernels (0 on the host); the slowest GPU's
+  double setup_seconds = 0;        ///< wall time to pack and upload the database (the GPUs side by side)
+  engine::DatabaseSetupTimes setup_phases;  ///< of setup_seconds: prepare, sort, pack, upload (each the slowest GPU's)
+  engine::CascadeStats cascade;    ///< cells, narrow and rescored targets
+  int narrow_bits = 32;            ///< bits per lane that targets start in: 16 on the GPU, 8 in host vectors
 };
 
+/// A DatabaseScorer's configuration: the policy's parameters and where and how it scores.
 template <class Params>
 struct ScoreConfig {
-  Params params{};
-  Backend backend = Backend::Auto;
-  int threads = 0;                   // host threads (0: every core this process may run on)
-  std::size_t device_bytes = 0;      // GPU memory the packed database may take on each GPU (0: most of what is free)
-  // GPUs (CUDA ids) the database is split across, a part each of about equal residues; empty: the calling
-  // thread's current GPU. A GPU listed twice takes two parts, scored side by side on it.
+  Params params{};  ///< the policy's parameters (gap costs, ...)
+  Backend backend = Backend::Auto;  ///< where it scores
+  int threads = 0;                   ///< host threads (0: every core this process may run on)
+  std::size_t device_bytes = 0;      ///< GPU memory the packed database may take on each GPU (0: most of what is free)
+  /// GPUs (CUDA ids) the database is split across, a part each of about equal residues; empty: the calling
+  /// thread's current GPU. A GPU listed twice takes two parts, scored side by side on it.
   std::vector<int> devices;
-  engine::DispatchOptions dispatch;  // tier thresholds, warp shape or architecture instead of the device's tuning
-  ScoreStats* stats = nullptr;       // filled when given
-  // Called as queries are done (done, total). A database streamed through the GPU scores a group of queries in one
-  // pass, so their calls come together at the group's end.
+  engine::DispatchOptions dispatch;  ///< tier thresholds, warp shape or architecture instead of the device's tuning
+  ScoreStats* stats = nullptr;       ///< filled when given
+  /// Called as queries are done (done, total). A database streamed through the GPU scores a group of queries in one
+  /// pass, so their calls come together at the group's end.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
-// Substitution scores copied out of any matrix callable as matrix(target_code, query_code).
+/// Substitution scores copied out of any matrix callable as matrix(target_code, query_code).
 struct SubstitutionTable {
-  int size = 0;
-  std::vector<int> scores;
+  int size = 0;  ///< codes 0 .. size - 1
+  std::vector<int> scores;  ///< size x size scores, row by target code
+  /// The table of `matrix` over codes 0 .. size - 1.
   template <class Matrix>
   static SubstitutionTable of(const Matrix& matrix, int size) {
     SubstitutionTable t{size, std::vector<int>(static_cast<std::size_t>(size) * size)};
@@ -59,6 +65,7 @@ struct SubstitutionTable {
       for (int b = 0; b < size; ++b) t.scores[static_cast<std::size_t>(a) * size + b] = matrix(a, b);
     return t;
   }
+  /// The score of target code a against query code b.
   int operator()(int a, int b) const { return scores[static_cast<std::size_t>(a) * size + b]; }
 };
 

@@ -1,14 +1,15 @@
-// Host SIMD lanes: 8-, 16- and 32-bit signed lanes (and float, double) as wide as the CPU's vectors (16 to 64
-// bytes), with the lane interface of the GPU lanes, so that the recurrence policies run on them unchanged. Written
-// on Google Highway: this header is compiled once per instruction set (SSSE3, SSE4, AVX2, AVX-512, NEON...) in a
-// translation unit that includes it after <hwy/foreach_target.h>, and the best set the CPU offers is picked at run
-// time.
-//
-// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn, f32xn, f64xn} for the target being
-// compiled, and HMMER's saturating words u8xn and s16xn_saturating. The operations are plain `inline` functions of
-// that target, not always-inline ones: a policy's member functions are compiled for no particular target, and only
-// a caller marked `flatten` in the target's code (tiers/host_vector-inl) can absorb them, with every lane operation
-// they call.
+/// \file
+/// Host SIMD lanes: 8-, 16- and 32-bit signed lanes (and float, double) as wide as the CPU's vectors (16 to 64
+/// bytes), with the lane interface of the GPU lanes, so that the recurrence policies run on them unchanged. Written
+/// on Google Highway: this header is compiled once per instruction set (SSSE3, SSE4, AVX2, AVX-512, NEON...) in a
+/// translation unit that includes it after <hwy/foreach_target.h>, and the best set the CPU offers is picked at run
+/// time.
+///
+/// Each inclusion defines cudp::lanes::HWY_NAMESPACE::{s8xn, s16xn, s32xn, f32xn, f64xn} for the target being
+/// compiled, and HMMER's saturating words u8xn and s16xn_saturating. The operations are plain `inline` functions of
+/// that target, not always-inline ones: a policy's member functions are compiled for no particular target, and only
+/// a caller marked `flatten` in the target's code (tiers/host_vector-inl) can absorb them, with every lane operation
+/// they call.
 //
 // Per-target include guard, as Highway's own -inl headers do it: toggled by foreach_target for each target.
 #if defined(CUDP_LANES_HOST_VECTOR_INL_HPP_) == defined(HWY_TARGET_TOGGLE)
@@ -73,8 +74,14 @@ struct WordTag<T, 0> {
 };
 }  // namespace detail
 
+/// Signed 8-, 16- or 32-bit lanes (`T`) as wide as the CPU's vectors: s8xn, s16xn, s32xn.
 template <class T>
 struct VectorLane {
+  /// \name Types and constants
+  //@{
+  /// The lane's types and constants, as in the GPU lanes (docs/architecture.md, "lanes/"): `tag` is Highway's
+  /// descriptor of the vector, `word` the vector, `scalar` one lane's value, `width` lanes (the CPU's vector bytes
+  /// over the lane's) of `bits` bits, their range, `neg_inf` and the lane's `name`.
   using tag = hn::ScalableTag<T>;
   using word = hn::Vec<tag>;
   using scalar = T;
@@ -87,12 +94,18 @@ struct VectorLane {
   static constexpr const char* name = sizeof(T) == 1 ? "s8xn" : (sizeof(T) == 2 ? "s16xn" : "s32xn");
   static_assert(width <= 64, "lane masks are built from 64-bit lane sets");
 
+  /// \name Operations
+  //@{
+  /// The lane operations, the GPU lanes' interface in Highway's operations: `splat`, `extract`, `insert`; `add`
+  /// and `sub` wrap, `adds` and `subs` saturate; `max`, `min`, `max3`, `min3`, `max3_relu`; `add_max(a, b, c)`
+  /// is max(a + b, c) and `add_min(a, b, c)` min(a + b, c); `eq_mask`, `gt_mask` and `mask_from_bits` make
+  /// masks, words with every bit of a lane set, that `select(mask, if_set, if_clear)` reads.
   static inline word splat(int v) { return hn::Set(tag(), static_cast<T>(v)); }
   static inline int extract(word w, int k) { return detail::lane_value<tag>(w, k); }
   static inline word insert(word w, int k, int value) { return detail::with_lane<tag>(w, k, value); }
 
-  // add and sub wrap, as the GPU lanes' do: the policies bound their values (neg_inf, overflow limits) so that a
-  // wrap never reaches a kept value, and saturating forms exist where a policy asks for them.
+  /// add and sub wrap, as the GPU lanes' do: the policies bound their values (neg_inf, overflow limits) so that a
+  /// wrap never reaches a kept value, and saturating forms exist where a policy asks for them.
   static inline word add(word a, word b) { return hn::Add(a, b); }
   static inline word sub(word a, word b) { return hn::Sub(a, b); }
   static inline word adds(word a, word b) {
@@ -113,11 +126,12 @@ struct VectorLane {
   static inline word add_max(word a, word b, word c) { return hn::Max(hn::Add(a, b), c); }
   static inline word add_min(word a, word b, word c) { return hn::Min(hn::Add(a, b), c); }
 
-  // Lane k set where bit k of `bits` is.
+  /// Lane k set where bit k of `bits` is.
   static inline word mask_from_bits(std::uint64_t bits) { return detail::mask_word<tag>(bits); }
   static inline word select(word mask, word if_set, word if_clear) {
     return hn::IfThenElse(hn::MaskFromVec(mask), if_set, if_clear);
   }
+  /// Whether any lane of the mask is set.
   static inline bool any(word mask) { return !hn::AllFalse(tag(), hn::MaskFromVec(mask)); }
 
  private:
@@ -135,15 +149,20 @@ struct VectorLane {
   }
 };
 
-using s8xn = VectorLane<std::int8_t>;
-using s16xn = VectorLane<std::int16_t>;
-using s32xn = VectorLane<std::int32_t>;
+using s8xn = VectorLane<std::int8_t>;  ///< signed bytes: 16 to 64 lanes
+using s16xn = VectorLane<std::int16_t>;  ///< signed 16-bit lanes
+using s32xn = VectorLane<std::int32_t>;  ///< signed 32-bit lanes
 
-// Float and double lanes as wide as the CPU's vectors, the interface of lanes/f32.hpp: for probabilistic
-// recurrences (Forward, tree likelihoods). The saturating forms are the plain ones, as in f32.
+/// Float and double lanes as wide as the CPU's vectors, the interface of lanes/f32.hpp: for probabilistic
+/// recurrences (Forward, tree likelihoods). The saturating forms are the plain ones, as in f32.
 template <class T>
 struct FloatVectorLane {
   static_assert(std::is_floating_point_v<T>, "float or double");
+  /// \name Types and constants
+  //@{
+  /// The lane's types and constants, as in the GPU lanes (docs/architecture.md, "lanes/"): `tag` is Highway's
+  /// descriptor of the vector, `word` the vector, `scalar` one lane's value, `width` lanes (the CPU's vector bytes
+  /// over the lane's) of `bits` bits, their range, `neg_inf` and the lane's `name`.
   using tag = hn::ScalableTag<T>;
   using word = hn::Vec<tag>;
   using scalar = T;
@@ -152,6 +171,12 @@ struct FloatVectorLane {
   static constexpr T neg_inf = sizeof(T) == 4 ? T(-1e30f) : T(-1e300);
   static constexpr const char* name = sizeof(T) == 4 ? "f32xn" : "f64xn";
 
+  /// \name Operations
+  //@{
+  /// The lane operations, the GPU lanes' interface in Highway's operations: `splat`, `extract`, `insert`; `add`
+  /// and `sub` wrap, `adds` and `subs` saturate; `max`, `min`, `max3`, `min3`, `max3_relu`; `add_max(a, b, c)`
+  /// is max(a + b, c) and `add_min(a, b, c)` min(a + b, c); `eq_mask`, `gt_mask` and `mask_from_bits` make
+  /// masks, words with every bit of a lane set, that `select(mask, if_set, if_clear)` reads.
   static inline word splat(T v) { return hn::Set(tag(), v); }
   static inline T extract(word w, int k) { return detail::lane_value<tag>(w, k); }
   static inline word insert(word w, int k, T value) { return detail::with_lane<tag>(w, k, value); }
@@ -166,17 +191,19 @@ struct FloatVectorLane {
   static inline word max3_relu(word a, word b, word c) { return hn::Max(max3(a, b, c), hn::Zero(tag())); }
   static inline word add_max(word a, word b, word c) { return hn::Max(hn::Add(a, b), c); }
   static inline word add_min(word a, word b, word c) { return hn::Min(hn::Add(a, b), c); }
-  // Masks are words with every bit of a lane set, only ever consumed by select (as in f32).
+  /// Masks are words with every bit of a lane set, only ever consumed by select (as in f32).
   static inline word eq_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Eq(a, b)); }
   static inline word gt_mask(word a, word b) { return hn::VecFromMask(tag(), hn::Gt(a, b)); }
   static inline word mask_from_bits(std::uint64_t bits) { return detail::mask_word<tag>(bits); }
   static inline word select(word mask, word if_set, word if_clear) {
     return hn::IfThenElse(hn::MaskFromVec(mask), if_set, if_clear);
   }
+  //@}
+  //@}
 };
 
-using f32xn = FloatVectorLane<float>;
-using f64xn = FloatVectorLane<double>;
+using f32xn = FloatVectorLane<float>;  ///< float lanes
+using f64xn = FloatVectorLane<double>;  ///< double lanes
 
 // HMMER's words at the CPU's vector width: unsigned bytes for MSV and SSV, signed 16-bit words for the Viterbi
 // filter, every addition saturating as HMMER's _mm_adds_* do (so add_max is max(a +sat b, c)). The lanes of
@@ -201,6 +228,8 @@ struct SaturatingVectorLane {
   static constexpr int width = static_cast<int>(hn::MaxLanes(tag()));
   static constexpr int bits = 8 * static_cast<int>(sizeof(T));
   static constexpr const char* name = sizeof(T) == 1 ? "u8xn (saturating)" : "s16xn (saturating)";
+  //@}
+  //@}
 
   static inline word splat(int v) { return {hn::Set(tag(), static_cast<T>(v))}; }
   static inline int extract(word w, int k) { return detail::lane_value<tag>(w.v, k); }
