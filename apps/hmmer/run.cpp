@@ -411,6 +411,116 @@ cudp::hmmer::Plan7PipelineOptions plan7_pipeline_options(const Options& o) {
   return pipeline;
 }
 
+namespace {
+
+// A model's search, whose later stages may still run; under mpirun an error stops every process at the model's
+// report, otherwise it is rethrown there.
+struct Searched {
+  std::size_t m = 0;
+  std::shared_ptr<const cudp::hmmer::Plan7Pipeline> pipeline;
+  std::vector<Hit> candidates;
+  cudp::hmmer::Plan7PipelineCounts counts;
+  std::exception_ptr failure;
+  std::future<void> later;  // the later stages, when they run beside the next model's filters
+};
+
+// A search's later stages, waited for; what they threw becomes the search's failure.
+void wait_for_later_stages(Searched& searched) {
+  if (!searched.later.valid()) return;
+  try {
+    searched.later.get();
+  } catch (...) {
+    searched.failure = std::current_exception();
+  }
+}
+
+// A model's failure rethrown, or under mpirun every process's hits and counts on the first (false on the others,
+// which report nothing); a failure in any process stops them all there.
+bool gather_model_results(const cudp::apps::MpiWorld& world, Searched& searched) {
+  if (world.size() == 1) {
+    if (searched.failure) std::rethrow_exception(searched.failure);
+    return true;
+  }
+  std::string error;
+  if (searched.failure) {
+    try {
+      std::rethrow_exception(searched.failure);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  std::vector<std::string> failures;
+  if (!world.all_well(error, failures)) throw cudp::apps::ProcessesFailed(failures);
+  std::string mine;
+  put_results(mine, searched.candidates, searched.counts);
+  const std::vector<std::string> parts = world.gather(mine);
+  if (!world.root()) return false;
+  searched.candidates.clear();
+  searched.counts = {};
+  for (const std::string& part : parts) get_results(part, searched.candidates, searched.counts);
+  return true;
+}
+
+// A model's report as far as the model, the options and the pipeline's counts say (not its hits or times).
+QueryReport model_report(const Options& o, const cudp::hmmer::HmmModel& model,
+                         const cudp::hmmer::Plan7PipelineOptions& pipeline, const cudp::hmmer::Plan7PipelineCounts& counts) {
+  QueryReport report;
+  report.name = model.name;
+  report.accession = model.accession;
+  report.description = model.description;
+  report.M = model.length;
+  report.text_width = o.notextw ? 0 : o.textw ? *o.textw : kTextWidth;
+  report.show_accessions = o.acc;
+  report.show_alignments = !o.noali;
+  report.reference = model.reference;
+  report.structure = model.consensus_structure;
+  report.F1 = pipeline.F1;
+  report.F2 = pipeline.F2;
+  report.F3 = pipeline.F3;
+  report.counts.models = 1;
+  report.counts.nodes = static_cast<std::uint64_t>(model.length);
+  report.counts.targets = counts.targets;
+  report.counts.residues = counts.residues;
+  report.counts.passed_msv = counts.passed_msv;
+  report.counts.passed_bias = counts.passed_bias;
+  report.counts.passed_viterbi = counts.passed_viterbi;
+  report.counts.passed_forward = counts.passed_forward;
+  return report;
+}
+
+// A model's sections of every output; `first`: the run's first model, whose tables get the column headers.
+void write_model_outputs(const Options& o, const QueryReport& report, bool first, bool inc_by_E, RunOutputs& out) {
+  write_query(out.text, report);
+  if (o.alignment_file) {
+    // hmmsearch writes Pfam format (one block) with --notextw.
+    const int n = write_stockholm(out.alignment, report, o.notextw,
+                                  std::string("cudp-hmmsearch (cudp ") + CUDP_VERSION + "; HMMER 3.3.2 formats)");
+    write_alignment_note(out.text, n, *o.alignment_file);
+  }
+  if (o.tblout) write_tblout(out.tbl, report, first);
+  if (o.domtblout) write_domtblout(out.domtbl, report, first);
+  if (o.pfamtblout) write_pfamtblout(out.pfamtbl, report, inc_by_E);
+}
+
+// The tables' trailers: program, files, command line, directory and date, as hmmsearch writes them.
+void write_tabular_tails(const Options& o, const std::string& current_dir, RunOutputs& out) {
+  TabularTail tail;
+  tail.program = "cudp-hmmsearch";
+  tail.version = std::string(CUDP_VERSION) + " (cudp; HMMER 3.3.2 formats)";
+  tail.hmm_file = o.hmm_file;
+  tail.seq_file = o.seq_file;
+  tail.command_line = "cudp-hmmsearch ";
+  for (const auto& word : o.given) tail.command_line += word + " ";
+  tail.command_line += o.hmm_file + " " + o.seq_file + " ";
+  tail.current_dir = current_dir;
+  tail.date = now_ctime();
+  if (o.tblout) write_tabular_tail(out.tbl, tail);
+  if (o.domtblout) write_tabular_tail(out.domtbl, tail);
+  if (o.pfamtblout) write_tabular_tail(out.pfamtbl, tail);
+}
+
+}  // namespace
+
 RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmModel>& models, const Searcher& searcher,
                          const std::string& current_dir, bool progress) {
   using clock = std::chrono::steady_clock;
@@ -426,11 +536,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   const HeaderSettings header = header_settings(o, searcher.description);
 
   RunOutputs out;
-  std::string& text = out.text;
-  std::string& tbl = out.tbl;
-  std::string& domtbl = out.domtbl;
-  std::string& pfamtbl = out.pfamtbl;
-  write_header(text, header);
+  write_header(out.text, header);
 
   const cudp::hmmer::Plan7PipelineOptions pipeline_options = plan7_pipeline_options(o);
 
@@ -449,82 +555,22 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   std::shared_ptr<const cudp::hmmer::Plan7Pipeline> next_pipeline;  // outlives next_pass, which reads it
   std::future<MsvPass> next_pass;
 
-  // A model's search, whose later stages may still run; under mpirun an error stops every process at the model's
-  // report, otherwise it is rethrown there.
-  struct Searched {
-    std::size_t m = 0;
-    std::shared_ptr<const cudp::hmmer::Plan7Pipeline> pipeline;
-    std::vector<Hit> candidates;
-    cudp::hmmer::Plan7PipelineCounts counts;
-    std::exception_ptr failure;
-    std::future<void> later;  // the later stages, when they run beside the next model's filters
-  };
   // Each model's times run from the previous model's report to its own: with models overlapping, their sum is
   // the run's.
   auto reported_at = clock::now();
   CpuTimes cpu_reported = cpu_times();
   const auto report_model = [&](Searched& searched) {
-    if (searched.later.valid()) {
-      try {
-        searched.later.get();
-      } catch (...) {
-        searched.failure = std::current_exception();
-      }
-    }
-    const std::size_t m = searched.m;
-    const auto& model = models[m];
-    const cudp::hmmer::Plan7Pipeline& pipeline = *searched.pipeline;
-    std::vector<Hit>& candidates = searched.candidates;
-    cudp::hmmer::Plan7PipelineCounts& counts = searched.counts;
-    if (world.size() == 1 && searched.failure) std::rethrow_exception(searched.failure);
-    if (world.size() > 1) {
-      std::string error;
-      if (searched.failure) {
-        try {
-          std::rethrow_exception(searched.failure);
-        } catch (const std::exception& e) {
-          error = e.what();
-        }
-      }
-      std::vector<std::string> failures;
-      if (!world.all_well(error, failures)) throw cudp::apps::ProcessesFailed(failures);
-      std::string mine;
-      put_results(mine, candidates, counts);
-      const std::vector<std::string> parts = world.gather(mine);
-      if (!world.root()) return;  // the first process reports
-      candidates.clear();
-      counts = {};
-      for (const std::string& part : parts) get_results(part, candidates, counts);
-    }
+    wait_for_later_stages(searched);
+    if (!gather_model_results(world, searched)) return;  // the first process reports
     t = StageTimes::clock::now();
-
-    QueryReport report;
-    report.name = model.name;
-    report.accession = model.accession;
-    report.description = model.description;
-    report.M = model.length;
-    report.text_width = o.notextw ? 0 : o.textw ? *o.textw : kTextWidth;
-    report.show_accessions = o.acc;
-    report.show_alignments = !o.noali;
-    report.reference = model.reference;
-    report.structure = model.consensus_structure;
-    report.F1 = pipeline.options().F1;
-    report.F2 = pipeline.options().F2;
-    report.F3 = pipeline.options().F3;
-    report.counts.models = 1;
-    report.counts.nodes = static_cast<std::uint64_t>(model.length);
-    report.counts.targets = counts.targets;
-    report.counts.residues = counts.residues;
-    report.counts.passed_msv = counts.passed_msv;
-    report.counts.passed_bias = counts.passed_bias;
-    report.counts.passed_viterbi = counts.passed_viterbi;
-    report.counts.passed_forward = counts.passed_forward;
+    const auto& model = models[searched.m];
     Thresholds model_thresholds = thresholds;
     if (!o.cut.empty()) {
       const cudp::hmmer::HmmCutoff& c = *cutoff_of(model, o.cut);
       model_thresholds = model_cutoff_thresholds(thresholds, c.sequence, c.domain);
     }
-    report.hits = rank_hits(std::move(candidates), model_thresholds);
+    QueryReport report = model_report(o, model, searched.pipeline->options(), searched.counts);
+    report.hits = rank_hits(std::move(searched.candidates), model_thresholds);
     apply_thresholds(report, model_thresholds);
 
     const CpuTimes cpu = cpu_times();
@@ -534,17 +580,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
     report.elapsed = std::chrono::duration<double>(now - reported_at).count();
     cpu_reported = cpu;
     reported_at = now;
-
-    write_query(text, report);
-    if (o.alignment_file) {
-      // hmmsearch writes Pfam format (one block) with --notextw.
-      const int n = write_stockholm(out.alignment, report, o.notextw,
-                                    std::string("cudp-hmmsearch (cudp ") + CUDP_VERSION + "; HMMER 3.3.2 formats)");
-      write_alignment_note(text, n, *o.alignment_file);
-    }
-    if (o.tblout) write_tblout(tbl, report, m == 0);
-    if (o.domtblout) write_domtblout(domtbl, report, m == 0);
-    if (o.pfamtblout) write_pfamtblout(pfamtbl, report, model_thresholds.inc_by_E);
+    write_model_outputs(o, report, searched.m == 0, model_thresholds.inc_by_E, out);
     t = times.add("rank + format", t);
   };
 
@@ -596,15 +632,7 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
       continue;
     }
     // The previous model's later stages end before this model's start: they share the device's parsers.
-    if (previous) {
-      if (previous->later.valid()) {
-        try {
-          previous->later.get();
-        } catch (...) {
-          previous->failure = std::current_exception();
-        }
-      }
-    }
+    if (previous) wait_for_later_stages(*previous);
     if (!searched->failure) {
       Searched* s = searched.get();
       searched->later = std::async(std::launch::async, [s, &searcher, filtered = std::move(filtered)]() mutable {
@@ -617,21 +645,9 @@ RunOutputs search_models(const Options& o, const std::vector<cudp::hmmer::HmmMod
   }
   if (previous) report_model(*previous);
   display.finish();
-  text += "[ok]\n";
+  out.text += "[ok]\n";
 
-  TabularTail tail;
-  tail.program = "cudp-hmmsearch";
-  tail.version = std::string(CUDP_VERSION) + " (cudp; HMMER 3.3.2 formats)";
-  tail.hmm_file = o.hmm_file;
-  tail.seq_file = o.seq_file;
-  tail.command_line = "cudp-hmmsearch ";
-  for (const auto& word : o.given) tail.command_line += word + " ";
-  tail.command_line += o.hmm_file + " " + o.seq_file + " ";
-  tail.current_dir = current_dir;
-  tail.date = now_ctime();
-  if (o.tblout) write_tabular_tail(tbl, tail);
-  if (o.domtblout) write_tabular_tail(domtbl, tail);
-  if (o.pfamtblout) write_tabular_tail(pfamtbl, tail);
+  write_tabular_tails(o, current_dir, out);
 
   return out;
 }
