@@ -5,7 +5,7 @@ dna_a: 3000 random bases (fixed seed) with a few IUPAC ambiguity codes; dna_b: a
 substitutions, short insertions and deletions, a 40-base deletion, 100 bases of new flank at each end), so that
 global, semi-global and local alignments all differ.  Deterministic: the same files on every run.
 
-    python3 apps/align/make_dna_pair.py apps/data/align
+    python3 apps/data/align/make_dna_pair.py apps/data/align
 """
 import os
 import random
