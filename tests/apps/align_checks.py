@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 ALIGN, SRC = sys.argv[1], sys.argv[2]
-DATA = os.path.join(SRC, "examples", "data", "align")
+DATA = os.path.join(SRC, "apps", "data", "align")
 failures = 0
 checked = {"pairs": 0, "columns": 0}
 
