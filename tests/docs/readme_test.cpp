@@ -1,6 +1,6 @@
-// The README's "Using the library" code, compiled and run (the region between the snippet markers is shown verbatim
-// in README.md; tests/docs/snippets_match.py checks it). Scores are compared with local alignment scores worked out
-// by hand from BLOSUM62 and with a textbook Smith-Waterman-Gotoh matrix written here, not with the library's output.
+// The README's "Using the library" code (examples/search_database/search.hpp), compiled and run. Scores are
+// compared with local alignment scores worked out by hand from BLOSUM62 and with a textbook Smith-Waterman-Gotoh
+// matrix written here, not with the library's output.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -15,19 +15,7 @@
 #include <cudp/recurrences/gotoh.hpp>
 #include <cudp/scorer.hpp>
 
-// [snippet:readme-host]
-template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
-
-// The best local alignment score of the query (m residue codes) with each target of db; a gap of k costs 11 + k.
-// Through the front door: on the GPU where this file is compiled by nvcc and a device is present, else the CPU.
-std::vector<std::int32_t> search(const cudp::io::SubstitutionMatrix& matrix, const std::uint8_t* query, int m,
-                                 const cudp::engine::SequencesView& db) {
-  cudp::ScoreConfig<cudp::recurrences::GapCosts> config;
-  config.params = {11, 1};
-  cudp::DatabaseScorer<LocalSW> scorer(db, matrix, matrix.size, config);
-  return scorer.score(query, m);
-}
-// [/snippet]
+#include "../../examples/search_database/search.hpp"
 
 namespace {
 

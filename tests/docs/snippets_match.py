@@ -4,7 +4,7 @@
 GitHub markdown has no include directive, so the documentation keeps its code blocks, and this check ties them to
 their sources:
 
-* A source file (a test under tests/, or tests/package/CMakeLists.txt) marks a region with a line
+* A source file (a test under tests/, an example under examples/, or tests/package/CMakeLists.txt) marks a region with a line
   `// [snippet:NAME]` (or `# [snippet:NAME]`) and ends it with `// [/snippet]`. The region, less its common
   indentation, is the snippet NAME.
 * In a .md file, a line `<!-- snippet: NAME -->` is followed by a fenced code block that must hold exactly that
@@ -37,7 +37,7 @@ def dedent(lines):
 
 def read_snippets(root, errors):
     snippets = {}
-    for path in sorted((root / "tests").rglob("*")):
+    for path in sorted(list((root / "tests").rglob("*")) + list((root / "examples").rglob("*"))):
         if not path.is_file() or path.suffix not in SOURCE_SUFFIXES:
             continue
         rel = path.relative_to(root)
