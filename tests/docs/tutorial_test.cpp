@@ -9,6 +9,8 @@
 #include <random>
 #include <string>
 
+#include "../support/test_database.hpp"
+
 // [snippet:tutorial-host]
 #include <cstdint>
 #include <vector>
@@ -51,18 +53,7 @@ std::vector<std::uint8_t> dna(const std::string& s) {
   return codes;
 }
 
-struct Database {
-  std::vector<std::vector<std::uint8_t>> targets;
-  std::vector<std::uint8_t> residues;
-  std::vector<std::uint64_t> offsets{0};
-
-  void add(const std::vector<std::uint8_t>& t) {
-    targets.push_back(t);
-    residues.insert(residues.end(), t.begin(), t.end());
-    offsets.push_back(residues.size());
-  }
-  engine::SequencesView view() const { return {residues.data(), offsets.data(), targets.size()}; }
-};
+using Database = test::TestDatabase;
 
 template <class Narrow>
 void check_lane(const Database& db, const std::vector<std::uint8_t>& query, std::uint64_t expect_wide_only) {

@@ -10,6 +10,7 @@
 #include <cudp/recurrences/gotoh.hpp>
 #include <cudp/recurrences/levenshtein.hpp>
 
+#include "../support/instruction_sets.hpp"
 #include "../support/reference_dp.hpp"
 
 using namespace cudp;
@@ -25,23 +26,6 @@ template <class L> struct Unregistered : recurrences::Levenshtein<L> {
 };
 
 namespace {
-
-// Runs `body` once per instruction set that both the CPU and the kernels have, with the kernels made to run in it.
-template <class Body>
-void in_every_instruction_set(Body body) {
-  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
-  REQUIRE(!targets.empty());
-  for (std::int64_t target : targets) {
-    hwy::SetSupportedTargetsForTest(target);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-    const std::string name = hwy::TargetName(target);
-    INFO("instruction set " << name);
-    REQUIRE(name == engine::host_vector::instruction_set());
-    body(target == HWY_SCALAR || target == HWY_EMU128);
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-}
 
 // Lengths around every vector width (16 to 64 lanes, bands of 4 rows), mutated copies of the query (scores past
 // 8 bits), and random targets.
@@ -79,7 +63,7 @@ void check_gotoh(test::Mode mode, int open, int extend, int lo, int hi, std::uin
   for (std::size_t qlen : {1, 3, 17, 64, 150, 700}) {
     const auto query = test::random_codes(rng, qlen, alphabet);
     const test::CodesSet db = test_db(rng, query, alphabet, 90);
-    in_every_instruction_set([&](bool scalar) {
+    test::in_every_instruction_set([&](bool scalar) {
       const auto stats = check<Policy>({open, extend}, matrix, alphabet, query, db, [&](const std::vector<std::uint8_t>& t) {
         return test::reference_gotoh(mode, t, query, matrix, open, extend);
       });
@@ -114,7 +98,7 @@ TEST_CASE("Vector-lane Levenshtein matches the textbook distance, short pairs in
   for (std::size_t qlen : {1, 7, 64, 90, 300}) {
     const auto query = test::random_codes(rng, qlen, 4);
     const test::CodesSet db = test_db(rng, query, 4, 60);
-    in_every_instruction_set([&](bool scalar) {
+    test::in_every_instruction_set([&](bool scalar) {
       const auto stats = check<Edit>({}, 0, 4, query, db, [&](const std::vector<std::uint8_t>& t) {
         return test::reference_levenshtein(t, query);
       });
@@ -144,7 +128,7 @@ TEST_CASE("Vector-lane local scores past 8 and 16 bits are rescored exactly", "[
   REQUIRE(expected[0] == 36000);
   REQUIRE(expected[3] == 100);
   REQUIRE(past_8_bits < db.size() - 1);
-  in_every_instruction_set([&](bool scalar) {
+  test::in_every_instruction_set([&](bool scalar) {
     std::size_t t = 0;
     const auto stats = check<Local>({11, 1}, matrix, 4, query, db, [&](const std::vector<std::uint8_t>&) { return expected[t++]; });
     if (!scalar) REQUIRE(stats.rescored_overflow == past_8_bits);
@@ -170,7 +154,7 @@ TEST_CASE("Alphabets past 32 codes look up three byte tables per class", "[host_
   test::RandomMatrix matrix(alphabet, -5, 9, 10);
   const auto query = test::random_codes(rng, 120, alphabet);
   const test::CodesSet db = test_db(rng, query, alphabet, 70);
-  in_every_instruction_set([&](bool) {
+  test::in_every_instruction_set([&](bool) {
     check<Semi>({7, 2}, matrix, alphabet, query, db, [&](const std::vector<std::uint8_t>& t) {
       return test::reference_gotoh(test::Mode::SemiGlobal, t, query, matrix, 7, 2);
     });
@@ -192,7 +176,7 @@ TEST_CASE("The library's policies find their kernels by type; a policy without a
   std::mt19937_64 rng(61);
   const auto query = test::random_codes(rng, 40, 4);
   const test::CodesSet db = test_db(rng, query, 4, 50);
-  in_every_instruction_set([&](bool scalar) {
+  test::in_every_instruction_set([&](bool scalar) {
     CHECK(engine::host_vector::has_kernels<Edit>() == !scalar);
     CHECK(std::string(engine::host_vector::kernels_of<Edit>()->target().name) == engine::host_vector::instruction_set());
     const auto stats = check<Unregistered>({}, 0, 4, query, db, [&](const std::vector<std::uint8_t>& t) {
