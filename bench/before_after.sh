@@ -16,7 +16,11 @@ log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 [ -f "$DATA/db.cudpdb" ] || { log "before_after: run bench/device.sh first (no $DATA/db.cudpdb)"; exit 1; }
 
 base=/tmp/cudp-baseline
-rm -rf "$base" && mkdir -p "$base" && tar xf "$tarball" -C "$base"
+# KEEP_BASELINE=1: a baseline already built there (an earlier call on the same machine) is built again only where
+# it is out of date.
+if [ -z "${KEEP_BASELINE:-}" ] || [ ! -d "$base/build" ]; then
+  rm -rf "$base" && mkdir -p "$base" && tar xf "$tarball" -C "$base"
+fi
 targets=(cudp-sw-bench cudp-hmm-filter-bench cudp-swsearch cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-align cudp-phylo)
 cmake -S "$base" -B "$base/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUDP_BUILD_TESTS=OFF \
   >"$OUT/baseline-configure.log" 2>&1 && cmake --build "$base/build" -j"$JOBS" --target "${targets[@]}" >"$OUT/baseline-build.log" 2>&1 ||

@@ -54,8 +54,9 @@
 
 namespace cudp::io {
 
-// The first 8 bytes of every packed database file (write_database's, cudp-makedb's): what tells one from FASTA.
-inline constexpr std::string_view database_magic() { return {"CUDPDB01", 8}; }
+// The first bytes of every packed database file (write_database's, cudp-makedb's): what tells one from FASTA.
+inline constexpr std::size_t kDatabaseMagicBytes = 8;
+inline constexpr std::string_view database_magic() { return {"CUDPDB01", kDatabaseMagicBytes}; }
 
 // True when `bytes` (the start of an input, or all of it) begin as a packed database file does; false for FASTA,
 // and for fewer than 8 bytes.
@@ -172,7 +173,7 @@ inline void write_database(const std::string& path, const SequenceSet& set, cons
 // Opens path to look at its first bytes: for regular files only, as a pipe would lose them (SequenceInput keeps them).
 inline bool is_database_file(const std::string& path) {
   detail::FilePtr file(std::fopen(path.c_str(), "rb"));
-  char magic[database_magic().size()];
+  char magic[kDatabaseMagicBytes];  // an array bound nvcc takes (not a call)
   return file && std::fread(magic, sizeof magic, 1, file.get()) == 1 &&
          looks_like_database(std::string_view(magic, sizeof magic));
 }
