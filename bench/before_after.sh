@@ -67,6 +67,6 @@ for round in $(seq "$rounds"); do
 done
 same_sw=$(cmp -s "$OUT/swsearch-before.tsv" "$OUT/swsearch-after.tsv" && echo identical || echo DIFFERENT)
 same_hmm=$(diff <(grep -v '^#' "$OUT/hmmsearch-before.tbl") <(grep -v '^#' "$OUT/hmmsearch-after.tbl") >/dev/null && echo identical || echo DIFFERENT)
-same() { diff <(grep -v '^#' "$1") <(grep -v '^#' "$2") >/dev/null && echo identical || echo DIFFERENT; }
+same() { diff <(grep -v -e '^#' -e '^@PG' "$1") <(grep -v -e '^#' -e '^@PG' "$2") >/dev/null && echo identical || echo DIFFERENT; }
 log "before_after: cudp-swsearch output $same_sw, cudp-hmmsearch tblout $same_hmm, cudp-align SAM $(same "$OUT/align-before.sam" "$OUT/align-after.sam"), cudp-phmmer tblout $(same "$OUT/phmmer-before.tbl" "$OUT/phmmer-after.tbl"), cudp-hmmscan tblout $(same "$OUT/hmmscan-before.tbl" "$OUT/hmmscan-after.tbl"), cudp-phylo report $(same "$OUT/phylo-before.txt" "$OUT/phylo-after.txt")"
 grep -E "^round" "$report" >>"$OUT/summary.txt"
