@@ -12,6 +12,9 @@
 
 namespace cudp::engine::host_vector {
 
+// The registry lives here, not inline in the header, for the linker's sake: every use of the host backend calls
+// find_kernels, which pulls this object out of the static library cudp::host_vector, and with it the static
+// initialisers that register the library's own kernels (an object that nothing refers to is left out).
 namespace {
 struct Registry {
   std::mutex lock;
