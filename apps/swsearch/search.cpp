@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <future>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
 #include <cudp/align/linear_space.hpp>
@@ -13,7 +12,6 @@
 #include <cudp/host/parallel_for.hpp>
 #include <cudp/io/output_files.hpp>
 
-#include "kit/blast_numbers.hpp"
 #include "report.hpp"
 
 namespace swsearch {

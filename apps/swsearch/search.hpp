@@ -2,7 +2,6 @@
 // cudp-swsearch's run, stage by stage: the inputs read (this process's shard of the database under mpirun), every
 // query scored against the database (scoring.cpp: the front door, on the GPU or the host), each query's best hits
 // aligned and formatted, the processes' hits merged, the report written.
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,7 +36,6 @@ std::vector<cudp::apps::RankedRecord> hit_records(const Options& o, const Inputs
 
 // What the text format's summary says of a run, gathered from every process.
 struct RunSummary {
-  using clock = std::chrono::steady_clock;
   std::string where;  // the backend
   int processes = 1;
   int narrow_bits = 0;
