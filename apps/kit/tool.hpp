@@ -3,8 +3,8 @@
 /// A tool's main as the kit runs it: the MPI world started (a world of one without mpirun), the tool's body run, and
 /// every way it can fail turned into one message on standard error and an exit status: a usage error (UsageError,
 /// std::invalid_argument) with the tool's usage status, a failure in some processes of an MPI run as each said it,
-/// a failed self-check (InternalError) with 3, anything else with 1. Under mpirun the first process prints the errors met before the processes compare
-/// notes (mpi_world.hpp).
+/// a failed self-check (InternalError) with 3, anything else with 1. Under mpirun the first process prints the
+/// errors met before the processes compare notes (mpi_world.hpp).
 #include <unistd.h>
 
 #include <cstdio>
