@@ -358,6 +358,14 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   return searcher;
 }
 
+QueryReport displayed_report(const Options& o) {
+  QueryReport report;
+  report.text_width = o.notextw ? 0 : o.textw ? *o.textw : kTextWidth;
+  report.show_accessions = o.acc;
+  report.show_alignments = !o.noali;
+  return report;
+}
+
 HeaderSettings header_settings(const Options& o, const std::string& backend) {
   HeaderSettings header;
   header.version_line = std::string("cudp ") + CUDP_VERSION +
@@ -464,14 +472,11 @@ bool gather_model_results(const cudp::apps::MpiWorld& world, Searched& searched)
 // A model's report as far as the model, the options and the pipeline's counts say (not its hits or times).
 QueryReport model_report(const Options& o, const cudp::hmmer::HmmModel& model,
                          const cudp::hmmer::Plan7PipelineOptions& pipeline, const cudp::hmmer::Plan7PipelineCounts& counts) {
-  QueryReport report;
+  QueryReport report = displayed_report(o);
   report.name = model.name;
   report.accession = model.accession;
   report.description = model.description;
   report.M = model.length;
-  report.text_width = o.notextw ? 0 : o.textw ? *o.textw : kTextWidth;
-  report.show_accessions = o.acc;
-  report.show_alignments = !o.noali;
   report.reference = model.reference;
   report.structure = model.consensus_structure;
   report.F1 = pipeline.F1;

@@ -84,9 +84,11 @@ void check_models(const std::vector<cudp::hmmer::HmmModel>& models, const std::s
 
 /// \name Settings
 //@{
-/// The header's echo of the command line, and the pipeline's settings, that the options ask for.
+/// The header's echo of the command line, the pipeline's settings, and a query's report with the display (text
+/// width, accessions, alignments), that the options ask for.
 HeaderSettings header_settings(const Options& o, const std::string& backend);
 cudp::hmmer::Plan7PipelineOptions plan7_pipeline_options(const Options& o);
+QueryReport displayed_report(const Options& o);
 //@}
 
 /// `current_dir` is the directory the run was started from, for the tabular outputs' last lines; `progress` draws

@@ -151,14 +151,11 @@ hmmsearch::RunOutputs scan_queries(const Options& p, const std::vector<cudp::hmm
   hmmsearch::RunOutputs out;
   for (std::size_t q = 0; q < queries.size(); ++q) {
     QueryHits& qh = per_query[q];
-    hmmsearch::QueryReport report;
+    hmmsearch::QueryReport report = hmmsearch::displayed_report(o);
     report.scan = true;
     report.name = queries.names[q];
     report.description = queries.descriptions[q];
     report.M = static_cast<int>(queries.length(q));
-    report.text_width = o.notextw ? 0 : o.textw ? *o.textw : hmmsearch::kTextWidth;
-    report.show_accessions = o.acc;
-    report.show_alignments = !o.noali;
     report.F1 = F[0];
     report.F2 = F[1];
     report.F3 = F[2];

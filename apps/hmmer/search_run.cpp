@@ -58,8 +58,8 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   const auto& alphabet = cudp::hmmer::plan7_alphabet_of(models.front().alphabet);
   if (progress) std::fprintf(stderr, "cudp-hmmsearch: reading %s\n", o.seq_file.c_str());
   cudp::io::DatabasePart part;  // under mpirun, this process's shard of the database
-  const cudp::io::SequenceSet db = load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads),
-                                                            world.rank(), world.size(), &part);
+  const cudp::io::SequenceSet db =
+      load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads), world.rank(), world.size(), &part);
   times.add("read database", t);
 
   Searcher searcher = start_searcher(o.backend, db, threads, cuda_started);

@@ -65,15 +65,13 @@ class OptionTable {
   /// The option a word names (for easel, a unique prefix of a long name will do); a usage error when none.
   std::size_t find(const std::string& word) const {
     if (word.size() == 2 && word[0] == '-' && word[1] != '-') return find_short(word[1]);
+    if (const std::size_t exact = find_exact(word); exact < specs_.size()) return exact;
     std::size_t found = specs_.size(), matches = 0;
-    for (std::size_t i = 0; i < specs_.size(); ++i) {
-      const std::string name = specs_[i].name;
-      if (name == word) return i;
-      if (syntax_ == OptionSyntax::easel && name.compare(0, word.size(), word) == 0) {
+    for (std::size_t i = 0; syntax_ == OptionSyntax::easel && i < specs_.size(); ++i)
+      if (std::string(specs_[i].name).compare(0, word.size(), word) == 0) {
         found = i;
         ++matches;
       }
-    }
     if (matches > 1) usage_error("abbreviated option \"" + word + "\" is ambiguous");
     if (matches == 0) usage_error("unknown option " + word);
     return found;
@@ -88,6 +86,13 @@ class OptionTable {
   }
 
  private:
+  // The option named `word` exactly, or size() when none is.
+  std::size_t find_exact(const std::string& word) const {
+    for (std::size_t i = 0; i < specs_.size(); ++i)
+      if (word == specs_[i].name) return i;
+    return specs_.size();
+  }
+
   std::size_t find_short(char c) const {
     for (std::size_t i = 0; i < specs_.size(); ++i)
       if (specs_[i].name[0] == '-' && specs_[i].name[1] == c && specs_[i].name[2] == '\0') return i;
@@ -98,9 +103,7 @@ class OptionTable {
                 const std::function<void(const std::string&)>& on_operand) const {
     for (; a < argc; ++a) {
       const std::string word = argv[a];
-      std::size_t i = specs_.size();
-      for (std::size_t k = 0; k < specs_.size(); ++k)
-        if (word == specs_[k].name) i = k;
+      const std::size_t i = find_exact(word);
       if (i == specs_.size()) {
         if (word.size() < 2 || word[0] != '-') on_operand(word);
         else usage_error("unknown option " + word);
@@ -192,8 +195,8 @@ inline void check_choice(const std::string& flag, const std::string& value, cons
   usage_error(flag + " must be " + list + ", got '" + value + "'");
 }
 
-/// Options bound to the fields they set, for a tool's parse_options: -h and --help are always there, and parse()
-/// answers false when one is given.
+/// Options bound to the fields they set, for a tool's parse_options in the GNU syntax: -h and --help are always
+/// there, and parse() answers false when one is given.
 ///   OptionBindings options;
 ///   options.word("--query", o.query).integer("--top", o.top).flag("--alignments", o.alignments);
 ///   if (!options.parse(argc, argv, 1, refuse_operands("the inputs are given with --query"))) return std::nullopt;
@@ -201,10 +204,8 @@ class OptionBindings {
  public:
   using Setter = std::function<void(const std::string& flag, const std::string& value)>;  ///< checks and stores one option's value
 
-  /// An empty table in `syntax`, with -h and --help.
-  explicit OptionBindings(OptionSyntax syntax = OptionSyntax::gnu) : syntax_(syntax) {
-    flag("--help", help_).flag("-h", help_);
-  }
+  /// A table with -h and --help alone.
+  OptionBindings() { flag("--help", help_).flag("-h", help_); }
 
   /// \name Bindings
   //@{
@@ -231,13 +232,12 @@ class OptionBindings {
 
   /// Reads argv[first..argc) into the bound fields; false when help was asked for.
   bool parse(int argc, const char* const* argv, int first, const std::function<void(const std::string&)>& on_operand) {
-    const OptionTable table(syntax_, specs_);
+    const OptionTable table(OptionSyntax::gnu, specs_);
     table.scan(argc, argv, first, [&](const OptionWord& w) { setters_[w.index](w.name, w.value); }, on_operand);
     return !help_;
   }
 
  private:
-  OptionSyntax syntax_;
   bool help_ = false;
   std::vector<OptionSpec> specs_;
   std::vector<Setter> setters_;
