@@ -274,7 +274,6 @@ void require_regular_file(const std::string& path, const char* option) {
 
 
 struct Inputs {
-  AlphabetKind kind;
   const Alphabet* alphabet;
   Scoring scoring;
   SequenceFile queries, targets;
@@ -287,7 +286,7 @@ Inputs load_inputs(const Options& o) {
   const Scoring scoring = choose_scoring(o, kind, o.query + ", " + o.target);
   SequenceFile queries = read_sequences(o.query, *alphabet);
   SequenceFile targets = read_sequences(o.target, *alphabet);
-  return {kind, alphabet, scoring, std::move(queries), std::move(targets)};
+  return {alphabet, scoring, std::move(queries), std::move(targets)};
 }
 
 // The pairs to align (--pairs), checked to fit the 32-bit lanes (and, for SAM, the targets' names distinct); under
@@ -344,11 +343,11 @@ std::vector<Job> plan_jobs(const Options& o, const Inputs& in, const cudp::apps:
 }
 
 // Every job aligned (or scored, for --format score) and checked; `stage` advances through the stage times.
-void align_jobs(const Options& o, const Inputs& in, AlignBackend backend, AlignMode mode, const cudp::apps::MpiWorld& world,
-                std::vector<Job>& jobs, cudp::apps::StageTimes& times, cudp::apps::StageTimes::clock::time_point& stage) {
+void align_jobs(const Options& o, const Inputs& in, AlignBackend backend, AlignMode mode, int threads,
+                const cudp::apps::MpiWorld& world, std::vector<Job>& jobs, cudp::apps::StageTimes& times,
+                cudp::apps::StageTimes::clock::time_point& stage) {
   // The host: many pairs one per thread; fewer pairs than threads one at a time, each with all the threads. The
   // GPU: every pair in one batch.
-  const int threads = o.threads > 0 ? o.threads : cudp::host::usable_cores();
   const bool by_pair = jobs.size() >= static_cast<std::size_t>(threads) || backend == AlignBackend::Device;
   Progress progress(cudp::apps::show_progress(world), jobs.size());
   // Cheap insurance: every alignment must score what the DP claims.
@@ -454,10 +453,9 @@ void align_jobs(const Options& o, const Inputs& in, AlignBackend backend, AlignM
 }
 
 // The run's output: the header, every process's records in job order (gathered on the first), the footer.
-std::string format_output(const Options& o, const Inputs& in, AlignMode mode, const cudp::apps::MpiWorld& world,
-                          const std::vector<Job>& jobs) {
-  const int threads = o.threads > 0 ? o.threads : cudp::host::usable_cores();
-  ReportContext ctx{&*in.alphabet, &in.scoring.matrix, in.scoring.name, in.scoring.gaps, mode};
+std::string format_output(const Options& o, const Inputs& in, AlignMode mode, int threads,
+                          const cudp::apps::MpiWorld& world, const std::vector<Job>& jobs) {
+  ReportContext ctx{in.alphabet, &in.scoring.matrix, in.scoring.name, in.scoring.gaps, mode};
   // The records of this process's jobs, and what comes before and after every record of the run.
   std::ostringstream head, tail;
   std::string body;  // the records, in job order
@@ -537,8 +535,9 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   stage = times.add("read", stage);
   std::vector<Job> jobs = plan_jobs(o, in, world);
   if (!tool.errors.all_well()) return 1;  // a process could not read the inputs or start its backend
-  align_jobs(o, in, backend, mode, world, jobs, times, stage);
-  const std::string text = format_output(o, in, mode, world, jobs);
+  const int threads = o.threads > 0 ? o.threads : cudp::host::usable_cores();
+  align_jobs(o, in, backend, mode, threads, world, jobs, times, stage);
+  const std::string text = format_output(o, in, mode, threads, world, jobs);
   if (!world.root()) return 0;
   stage = times.add("format", stage);
   if (o.out.empty())

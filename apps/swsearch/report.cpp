@@ -60,10 +60,11 @@ std::string format_evalue(double e) {
 
 }  // namespace
 
-std::string format_hit(const Options& o, const Inputs& in, const Hit& hit, std::int32_t score) {
+std::string format_hit(const Options& o, const Inputs& in, const Hit& hit) {
   const cudp::io::SequenceSet &queries = in.queries, &db = in.db;
   const std::size_t q = hit.query, t = hit.target;
   const cudp::align::Alignment& a = hit.alignment;
+  const std::int32_t score = static_cast<std::int32_t>(a.score);  // the search's score (hit_records checks it)
   const bool empty = a.edits.empty();
   // 1-based inclusive coordinates; all 0 for an empty alignment.
   const long qs = empty ? 0 : a.query_begin + 1, qe = empty ? 0 : a.query_end;

@@ -23,7 +23,7 @@ struct Hit {
 };
 
 // The hit's text in the chosen format.
-std::string format_hit(const Options& o, const Inputs& in, const Hit& hit, std::int32_t score);
+std::string format_hit(const Options& o, const Inputs& in, const Hit& hit);
 
 // The header, every query's hits and, in the text format, the run's summary.
 std::string report_text(const Options& o, const Inputs& in, const std::vector<cudp::apps::RankedRecord>& records,

@@ -76,7 +76,7 @@ std::vector<cudp::apps::RankedRecord> hit_records(const Options& o, const Inputs
     if (hit.alignment.score != score)
       throw std::logic_error("internal error: aligning target " + db.names[hit.target] + " gave " +
                              std::to_string(hit.alignment.score) + ", the search " + std::to_string(score));
-    records.push_back({hit.query, score, in.part.first + hit.target, format_hit(o, in, hit, score)});
+    records.push_back({hit.query, score, in.part.first + hit.target, format_hit(o, in, hit)});
   }
   return records;
 }
