@@ -11,6 +11,8 @@ if ls .debs/catch2_2*.deb >/dev/null 2>&1; then
 fi
 if ls .debs/fasta3_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh .debs /tmp/cputools 2>/dev/null | grep '^export')"
+  # HMMER's example files (tutorial, testsuite) for the HMMER oracles: the hmmer-doc package is large, this is its cut.
+  [ -f .debs/hmmer-examples-slim.tar.gz ] && tar xzf .debs/hmmer-examples-slim.tar.gz -C /tmp/cputools
   prefix+=(-DCUDP_HMMER_EXAMPLES=/tmp/cputools/usr/share/doc/hmmer/examples -DCUDP_NCBI_DATA=/tmp/cputools/usr/share/ncbi/data
            -DCUDP_LAMBDA_GENOME=/tmp/cputools/usr/share/doc/bowtie2/examples/reference/lambda_virus.fa.gz)
   # EMBOSS's EDNAFULL alone (the emboss-data package is 61 MB), for the DNA sets of the parasail comparisons.
