@@ -21,6 +21,7 @@
 #include "../tiers/observers.hpp"
 #include "../host/parallel_for.hpp"
 #include "row_passes.hpp"
+#include "threaded_pass.hpp"
 
 namespace cudp::align {
 
@@ -54,61 +55,84 @@ struct CellKey {
   }
 };
 
-namespace detail {
+// The best cell of CellScope::Edges watched as a pass computes its cells (an observer of tiers/observers.hpp, one
+// lane, the host's): the last row as it is computed, and the last column from the tile that holds column m, which
+// shows H(i, m) at every row; one pass finds both, where a second over the transposed matrix would find the column.
+struct BestEdgeCell {
+  tiers::CellEnd* end = nullptr;
+  int rows = 0, columns = 0;
+  static constexpr bool observes_cells = true;
 
-// Swaps the roles of the sequences for a pass over the transposed matrix.
-template <class Matrix>
-struct Transposed {
-  const Matrix& matrix;
-  int operator()(int a, int b) const { return matrix(b, a); }
+  template <class P>
+  struct State {
+    std::int32_t h = INT32_MIN;
+    std::int64_t key = CellKey::kNone;
+  };
+  template <class P>
+  State<P> start(const P&) const { return {}; }
+  template <class P, int R>
+  void row(const P&, State<P>& s, const typename P::Down (&col)[R], int i, int j_first, int m,
+           const int (&)[P::Lane::width], const std::uint32_t*) const {
+    using L = typename P::Lane;
+    static_assert(L::width == 1, "one pass, one lane");
+    const auto consider = [&](std::int32_t h, std::int64_t key) {
+      if (CellKey::before(h, key, s.h, s.key)) s.h = h, s.key = key;
+    };
+    if (i == rows) {  // the corner (rows, columns) is the row's
+      for (int r = 0; r < R && j_first + r <= m; ++r)
+        consider(static_cast<std::int32_t>(L::extract(col[r].h, 0)), CellKey::last_row(j_first + r));
+    } else if (j_first <= m && m < j_first + R) {
+      consider(static_cast<std::int32_t>(L::extract(col[m - j_first].h, 0)), CellKey::last_column(i));
+    }
+  }
+  template <class P>
+  State<P> merge(const State<P>& a, const State<P>& b) const {
+    return CellKey::before(b.h, b.key, a.h, a.key) ? b : a;
+  }
+  template <class P>
+  void finish(const P&, const State<P>& s, const std::uint32_t*, const int (&)[P::Lane::width]) const {
+    *end = CellKey::cell(CellScope::Edges, s.h, s.key, rows, columns);
+  }
 };
 
-// The best cell of one pass on the host tier, policy P.
+namespace detail {
+
+// The best cell of one pass on the host tier, policy P, its columns on up to `threads` threads (threaded_pass.hpp).
 template <class P, class Matrix>
 tiers::CellEnd best_cell_of_pass(CellScope scope, const std::uint8_t* query, int columns, const std::uint8_t* target,
-                                 int rows, const Matrix& matrix, recurrences::GapCosts gaps,
-                                 std::vector<std::int32_t>& row) {
-  if (rows == 0 || columns == 0) return tiers::CellEnd{};
-  if (scope == CellScope::Anywhere) {
-    tiers::CellEnd end;
-    engine::run_one_pair_on_host<P>(gaps, matrix, query, columns, target, rows, tiers::BestCell{&end});
-    return end;
-  }
-  // The last row by a pass, the last column by the same pass over the transposed matrix (H is symmetric in the two
-  // sequences when the left border pays the same gap costs as the top).
-  std::int32_t best = INT32_MIN;
-  std::int64_t best_key = CellKey::kNone;
-  auto consider = [&](std::int32_t h, std::int64_t key) {
-    if (CellKey::before(h, key, best, best_key)) best = h, best_key = key;
-  };
-  row.resize(static_cast<std::size_t>(columns > rows ? columns : rows) * 2);
-  engine::run_one_pair_on_host<P>(gaps, matrix, query, columns, target, rows,
-                                  tiers::LastRowCapture<std::int32_t>{row.data(), columns});
-  for (int j = 1; j <= columns; ++j) consider(row[static_cast<std::size_t>(j - 1) * 2], CellKey::last_row(j));
-  engine::run_one_pair_on_host<P>(gaps, Transposed<Matrix>{matrix}, target, rows, query, columns,
-                                  tiers::LastRowCapture<std::int32_t>{row.data(), rows});
-  for (int i = 1; i < rows; ++i) consider(row[static_cast<std::size_t>(i - 1) * 2], CellKey::last_column(i));
-  return CellKey::cell(scope, best, best_key, rows, columns);
+                                 int rows, const Matrix& matrix, recurrences::GapCosts gaps, int threads,
+                                 const PassSplit& split = {}) {
+  tiers::CellEnd end;
+  if (rows == 0 || columns == 0) return end;
+  if (scope == CellScope::Anywhere)
+    run_one_pair_on_threads<P>(gaps, matrix, query, columns, target, rows, tiers::BestCell{&end}, threads, split);
+  else
+    run_one_pair_on_threads<P>(gaps, matrix, query, columns, target, rows, BestEdgeCell{&end, rows, columns}, threads,
+                               split);
+  return end;
 }
 
 }  // namespace detail
 
-// The best cell of every pass on the host tier, passes spread over `threads` threads (0: all cores).
+// The best cell of every pass on the host tier, passes spread over `threads` threads (0: all cores); with fewer
+// passes than threads, each pass is split over its share of them (share_of_threads, threaded_pass.hpp), with the
+// same answers.
 template <class Matrix>
 void find_best_cells_on_host(const std::vector<RowPass>& passes, recurrences::AlignMode mode, CellScope scope,
                              const SequencePair& pair, const Matrix& matrix, recurrences::GapCosts gaps,
-                             tiers::CellEnd* out, int threads = 0) {
+                             tiers::CellEnd* out, int threads = 0, const PassSplit& split = {}) {
   using recurrences::AlignMode;
   gaps.left_gap_continues = false;
   host::parallel_for(
-      passes.size(), threads, [] { return std::vector<std::int32_t>(); },
-      [&](std::vector<std::int32_t>& row, std::size_t k) {
+      passes.size(), threads, [] { return 0; },
+      [&](int, std::size_t k) {
         const RowPass& pass = passes[k];
         const std::uint8_t* query = (pass.reversed ? pair.query_reversed : pair.query) + pass.query_begin;
         const std::uint8_t* target = (pass.reversed ? pair.target_reversed : pair.target) + pass.target_begin;
+        const int pass_threads = share_of_threads(k, passes.size(), threads);
         auto run = [&](auto policy) {
           return detail::best_cell_of_pass<decltype(policy)>(scope, query, pass.columns, target, pass.rows, matrix,
-                                                             gaps, row);
+                                                             gaps, pass_threads, split);
         };
         switch (mode) {
           case AlignMode::Local: out[k] = run(recurrences::Gotoh<AlignMode::Local, lanes::s32>(gaps, {})); break;

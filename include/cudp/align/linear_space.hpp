@@ -46,8 +46,8 @@ namespace cudp::align {
 struct LinearSpaceOptions {
   long leaf_cells = 1L << 16;  // boxes of at most this many cells ((rows + 1) x (columns + 1)) are solved whole
   int threads = 0;             // host threads for the leaves and the host passes (0: all cores)
-  // Checkpoint rows, for runners that keep them where they compute (the device; on the host one pass is one
-  // thread, so the default leaves them off): a box of at least checkpoint_cells cells is cut at every h-th row at
+  // Checkpoint rows, for runners that keep them where they compute (the device; the default leaves them off on the
+  // host, whose windows would be many small passes of one thread each): a box of at least checkpoint_cells cells is cut at every h-th row at
   // once (cut_at_checkpoints), at most checkpoint_count rows, at least checkpoint_rows apart; the boxes of a level
   // are cut together, as many at once as checkpoint_bytes of kept rows hold (8 bytes per column of each row; one box
   // at least). About 1.2 times the cells of a score-only pass instead of Myers-Miller's 2.

@@ -20,6 +20,7 @@
 #include "../tiers/observers.hpp"
 #include "../host/parallel_for.hpp"
 #include "midpoint.hpp"
+#include "threaded_pass.hpp"
 
 namespace cudp::align {
 
@@ -178,10 +179,12 @@ CUDP_HD RowPass checkpoint_pass(const RowPass& pass, int k) {
 
 // Runs every pass on the host, passes spread over `threads` threads (0: all cores), each on the host tier with
 // LastRowCapture (CheckpointRowsCapture when it saves rows): the same cell code as every other run of the Gotoh
-// policy.
+// policy. With fewer passes than threads (the first levels of one pair), each pass is split over its share of them
+// (share_of_threads, threaded_pass.hpp), with the same rows.
 template <class Matrix>
 void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePair& pair, const Matrix& matrix,
-                            recurrences::GapCosts gaps, RowPassOutput out, int threads = 0) {
+                            recurrences::GapCosts gaps, RowPassOutput out, int threads = 0,
+                            const PassSplit& split = {}) {
   if (out.midpoints) {
     check_midpoint_passes("run_row_passes_on_host", passes, out.kept != nullptr);
     const bool windows = crosses_kept_rows(passes);
@@ -198,7 +201,7 @@ void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePa
       rows.saved_h = out.kept->h.data();
       rows.saved_pending_f = out.kept->pending_f.data();
     }
-    run_row_passes_on_host(passes, pair, matrix, gaps, rows, threads);
+    run_row_passes_on_host(passes, pair, matrix, gaps, rows, threads, split);
     const std::size_t crossings = windows ? passes.size() : passes.size() / 2;
     host::parallel_for(
         crossings, threads, [] { return 0; },
@@ -233,14 +236,17 @@ void run_row_passes_on_host(const std::vector<RowPass>& passes, const SequencePa
         const std::uint8_t* target = (pass.reversed ? pair.target_reversed : pair.target) + pass.target_begin;
         const std::size_t row = static_cast<std::size_t>(pass.columns) * 2;
         captured.resize(row * (1 + static_cast<std::size_t>(checkpoints)));
+        const int pass_threads = share_of_threads(k, passes.size(), threads);
         if (checkpoints == 0)
-          engine::run_one_pair_on_host<GlobalS32>(box_gaps, matrix, query, pass.columns, target, pass.rows,
-                                                  tiers::LastRowCapture<std::int32_t>{captured.data(), pass.columns});
+          run_one_pair_on_threads<GlobalS32>(box_gaps, matrix, query, pass.columns, target, pass.rows,
+                                             tiers::LastRowCapture<std::int32_t>{captured.data(), pass.columns},
+                                             pass_threads, split);
         else
-          engine::run_one_pair_on_host<GlobalS32>(
+          run_one_pair_on_threads<GlobalS32>(
               box_gaps, matrix, query, pass.columns, target, pass.rows,
               tiers::CheckpointRowsCapture<std::int32_t>(captured.data(), pass.columns, captured.data() + row,
-                                                         pass.save_every, checkpoints));
+                                                         pass.save_every, checkpoints),
+              pass_threads, split);
         auto unpack = [&](const std::int32_t* from, const RowPass& into, const RowPassOutput& to) {
           for (int j = 1; j <= pass.columns; ++j) {
             to.h[into.out + j] = from[static_cast<std::size_t>(j - 1) * 2];
