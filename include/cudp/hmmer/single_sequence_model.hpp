@@ -35,6 +35,8 @@ struct SingleSequenceOptions {
   double popen = 0.02;
   double pextend = 0.4;
   CalibrationOptions calibration;
+  int threads = 1;  // workers scoring the calibration's random sequences (0: all cores); the models do not change
+  CalibrationFilters filters;  // the calibration's MSV and Viterbi filters, where not its own
 };
 
 // HMMER's p7_hmm_SetCtime text: ctime() without its newline.
@@ -151,7 +153,8 @@ class SingleSequenceBuilder {
   HmmModel build(const std::string& name, const std::uint8_t* codes, std::size_t L) {
     HmmModel hmm = single_sequence_model(name, codes, L, probabilities_, null_model_, options_.popen, options_.pextend);
     hmm.date = hmm_creation_time();
-    hmm.stats = calibrate(hmm, null_model_, options_.calibration, random_.for_next_model());
+    hmm.stats = calibrate(hmm, null_model_, options_.calibration, next_sequences(), options_.threads,
+                          options_.filters);
     return hmm;
   }
 
@@ -164,6 +167,15 @@ class SingleSequenceBuilder {
   NullModel null_model_;
   SubstitutionProbabilities probabilities_;
   CalibrationRandom random_;
+  CalibrationSequences sequences_;
+
+  // The next model's random sequences: drawn once when every model reseeds the generator (they are then the same
+  // sequences for every model), drawn anew for each model otherwise.
+  const CalibrationSequences& next_sequences() {
+    if (!random_.reseeds() || sequences_.empty())
+      sequences_ = draw_calibration_sequences(random_.for_next_model(), null_model_, options_.calibration);
+    return sequences_;
+  }
 };
 
 }  // namespace cudp::hmmer
