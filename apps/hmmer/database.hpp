@@ -57,29 +57,32 @@ inline int packed_database_kind(const std::string& path) {
   return static_cast<int>(kind);
 }
 
-// Loads path for models of the given alphabet; `models` names them in messages ("globins4.hmm").
+// Loads path ('-': standard input, FASTA or a packed database) for models of the given alphabet; `models` names
+// them in messages ("globins4.hmm"), and `role` the sequences (hmmscan's are its queries).
 // A packed database is read on `threads` threads (0: all). With `shards` above 1, only shard `shard` is kept (a
 // packed database reads no more of the file; FASTA is read whole, checked, then cut), and `part` says where it
 // lies in the whole (io/shards.hpp).
 inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::hmmer::Plan7Alphabet& alphabet,
                                            const std::string& models, int threads = 0, int shard = 0,
-                                           int shards = 1, cudp::io::DatabasePart* part = nullptr) {
+                                           int shards = 1, cudp::io::DatabasePart* part = nullptr,
+                                           const std::string& role = "target sequences") {
   cudp::io::DatabasePart whole;
   if (part == nullptr) part = &whole;
   using cudp::io::format_error;
   using cudp::io::InputError;
   cudp::io::SequenceSet set;
   const std::string name = path == "-" ? "standard input" : path;
-  // A named input is opened once (a pipe cannot be opened again): its first bytes tell a packed database from FASTA.
-  std::optional<cudp::io::SequenceInput> input;
-  if (path != "-") input.emplace(path);
-  if (input && input->is_database()) {
-    const std::uint32_t kind = input->database_kind();
+  // An input is opened once (a pipe cannot be opened again): its first bytes tell a packed database from FASTA.
+  // hmmsearch cannot read gzip from standard input; cudp could, but refuses it as hmmsearch does, with the remedy.
+  cudp::io::SequenceInput input(path == "-" ? "/dev/stdin" : path, name);
+  if (path == "-" && input.compressed()) throw gzip_on_standard_input(role);
+  if (input.is_database()) {
+    const std::uint32_t kind = input.database_kind();
     const bool protein_models = alphabet.kind == cudp::bio::AlphabetKind::Protein;
     if (kind != 0 && kind != 1)
-      throw InputError(format_error(path, "corrupt database: unknown alphabet kind " + std::to_string(kind)));
+      throw InputError(format_error(name, "corrupt database: unknown alphabet kind " + std::to_string(kind)));
     if ((kind == 0) != protein_models) {
-      throw InputError(format_error(path, std::string("the database holds ") + (kind == 0 ? "protein" : "DNA") +
+      throw InputError(format_error(name, std::string("the database holds ") + (kind == 0 ? "protein" : "DNA") +
                                               " sequences but the models of " + models + " are " + alphabet.name +
                                               " models"));
     }
@@ -97,26 +100,18 @@ inline cudp::io::SequenceSet load_database(const std::string& path, const cudp::
     reading.shard = shard;
     reading.shards = shards;
     reading.part = part;
-    set = input->read_database(packed, reading);
+    set = input.read_database(packed, reading);
     for (std::size_t i = 0; i < set.size(); ++i) {
       if (set.length(i) == 0)
-        throw InputError(format_error(path, "sequence " + std::to_string(part->first + i + 1) + " ('" +
+        throw InputError(format_error(name, "sequence " + std::to_string(part->first + i + 1) + " ('" +
                                                 set.names[i] + "') is empty"));
     }
-    if (part->sequences == 0) throw InputError(format_error(path, "the database holds no sequences"));
-    check_target_lengths(set, path);
+    if (part->sequences == 0) throw InputError(format_error(name, "the database holds no sequences"));
+    check_target_lengths(set, name);
     return set;
   }
   try {
-    if (path == "-") {  // FASTA on standard input
-      const std::string text = cudp::io::read_stream_text(stdin, name);
-      if (!text.empty() && looks_gzipped(static_cast<unsigned char>(text[0])))
-        throw gzip_on_standard_input("target sequences");
-      set = cudp::io::parse_fasta(text.data(), text.size(), name, alphabet.sequence_alphabet,
-                                  cudp::io::FastaHeaders::easel);
-    } else {
-      set = input->read_fasta(alphabet.sequence_alphabet, cudp::io::FastaHeaders::easel);
-    }
+    set = input.read_fasta(alphabet.sequence_alphabet, cudp::io::FastaHeaders::easel);
   } catch (const InputError& e) {
     // An invalid letter is most often a database of the other alphabet: say what the models expected.
     if (std::strstr(e.what(), "invalid residue") != nullptr)

@@ -2,12 +2,15 @@
 #include <stdexcept>
 
 #include "device_filters.hpp"
+#include "kit/gpu_choice.hpp"
 
 namespace hmmsearch {
 
 bool cuda_available() { return false; }
 int cuda_device_count() { return 0; }
-std::vector<int> start_cuda(int, int, int) { return {}; }
+std::vector<int> start_cuda(int gpus, int process_on_node, int processes) {
+  return cudp::apps::choose_gpus(gpus, 0, process_on_node, processes);  // an error when --gpus asked for some
+}
 bool device_fits(const cudp::engine::SequencesView&, std::string& why, int) {
   why = "no CUDA backend in this build";
   return false;

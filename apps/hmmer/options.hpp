@@ -19,7 +19,7 @@ namespace hmmsearch {
 
 inline const char* usage_text() {
   return "Usage: cudp-hmmsearch [options] <hmmfile> <seqdb>\n"
-         "       cudp-hmmsearch --daemon <socket> [--cpu <n>] [--backend <s>] <seqdb> [<seqdb>...]\n"
+         "       cudp-hmmsearch --daemon <socket> [--cpu <n>] [--backend <s>] [--gpus <s>] <seqdb> [<seqdb>...]\n"
          "       cudp-hmmsearch --connect <socket> [options] <hmmfile> <seqdb>\n"
          "\n"
          "Searches every profile of <hmmfile> (HMMER3 text format, plain or .gz) against every sequence of <seqdb>\n"
@@ -173,7 +173,9 @@ inline long long parse_easel_int(const std::string& flag, const std::string& tex
 inline int parse_count(const std::string& flag, const std::string& text) {
   const long long v = parse_easel_int(flag, text, "n >= 0");
   // The cap is cudp's: more threads than that is a typo, not a machine.
-  if (v < 0 || v > 1 << 20) throw UsageError("option " + flag + " expects an integer n >= 0, got '" + text + "'");
+  if (v < 0 || v > 1 << 20)
+    throw UsageError("option " + flag + " expects an integer 0 <= n <= " + std::to_string(1 << 20) + ", got '" + text +
+                     "'");
   return static_cast<int>(v);
 }
 
@@ -196,7 +198,15 @@ inline std::uint32_t parse_seed(const std::string& text) {
 // option may be any unique prefix of its name and take its value as "--opt value" or "--opt=value"; a one-letter
 // option takes it as "-X value" or "-Xvalue"; "--" or the first word that does not start with '-' (or is "-") ends
 // the options, and all the rest are files.
-inline std::optional<Options> parse_options(int argc, const char* const* argv) {
+// What a tool calls its two operands in messages, and which of them a --connect client names as the daemon's
+// database (a file the daemon holds, so never standard input).
+struct Operands {
+  const char* first = "<hmmfile>";
+  const char* second = "<seqdb>";
+  int daemon_database = 2;  ///< 1 or 2
+};
+
+inline std::optional<Options> parse_command_line(int argc, const char* const* argv, const Operands& operands) {
   Options o;
   std::vector<std::string> files;
   std::string value;
@@ -312,7 +322,9 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
       }
       throw UsageError("option " + flag + " belongs to a search: give it to the client (--connect), not to --daemon");
     }
-    if (files.empty()) throw UsageError("--daemon expects one or more arguments, <seqdb> [<seqdb>...], got none");
+    const std::string served = operands.daemon_database == 1 ? operands.first : operands.second;
+    if (files.empty())
+      throw UsageError("--daemon expects one or more arguments, " + served + " [" + served + "...], got none");
     o.seq_file = files[0];
     o.databases = files;
     return o;
@@ -327,15 +339,23 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     // hmmsearch only says "Incorrect number of command line arguments"; the likely cause deserves its name.
     for (std::size_t i = 1; i < files.size(); ++i)
       if (files[i].size() > 1 && files[i][0] == '-')
-        throw UsageError("options must come before <hmmfile> and <seqdb>, got '" + files[i] + "' after '" +
-                         files[0] + "'");
-    throw UsageError("expected two arguments, <hmmfile> and <seqdb>, got " + std::to_string(files.size()));
+        throw UsageError(std::string("options must come before ") + operands.first + " and " + operands.second +
+                         ", got '" + files[i] + "' after '" + files[0] + "'");
+    throw UsageError(std::string("expected two arguments, ") + operands.first + " and " + operands.second + ", got " +
+                     std::to_string(files.size()));
   }
-  if (o.connect && files[1] == "-")
-    throw UsageError("with --connect, <seqdb> is the daemon's database file, not standard input ('-')");
+  if (o.connect && files[static_cast<std::size_t>(operands.daemon_database - 1)] == "-")
+    throw UsageError(std::string("with --connect, ") +
+                     (operands.daemon_database == 1 ? operands.first : operands.second) +
+                     " is the daemon's database file, not standard input ('-')");
   o.hmm_file = files[0];
   o.seq_file = files[1];
   return o;
+}
+
+// hmmsearch's: <hmmfile> <seqdb>.
+inline std::optional<Options> parse_options(int argc, const char* const* argv) {
+  return parse_command_line(argc, argv, Operands{});
 }
 
 // Words for parse_options that give back the same search: each value glued to its option, so that none can pass

@@ -136,7 +136,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     }
   }
   for (; a < argc; ++a) rest.push_back(argv[a]);
-  const auto search = hmmsearch::parse_options(static_cast<int>(rest.size()), rest.data());
+  const auto search =
+      hmmsearch::parse_command_line(static_cast<int>(rest.size()), rest.data(), {"<seqfile>", "<seqdb>", 2});
   if (!search) return std::nullopt;
   p.search = *search;
   if (p.search.seed) p.model.calibration.seed = *p.search.seed;

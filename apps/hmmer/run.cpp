@@ -33,6 +33,7 @@
 #include <cudp/host/parallel_for.hpp>
 
 #include "hit_transfer.hpp"
+#include "kit/gpu_choice.hpp"
 #include "report.hpp"
 #include "search.hpp"
 #include "stage_times.hpp"
@@ -319,6 +320,7 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   bool use_cuda = backend == "cuda" || (backend == "auto" && cuda_ready);
   if (use_cuda && !cuda_ready)
     throw std::runtime_error("--backend cuda: no CUDA device found (or this build has no CUDA backend)");
+  if (backend == "auto" && !cuda_ready) cudp::apps::note_host_fallback();
   Searcher searcher{db, nullptr, threads, {}, {}};
   const int workers = std::max(1, threads);
   std::string no_room;
@@ -334,7 +336,7 @@ Searcher start_searcher(const std::string& backend, const cudp::io::SequenceSet&
   }
   if (use_cuda && !no_room.empty()) {
     if (backend == "cuda") throw std::runtime_error("--backend cuda: " + no_room);
-    std::fprintf(stderr, "cudp-hmmsearch: %s: searching on the host\n", no_room.c_str());
+    cudp::apps::note(no_room + ": searching on the host");
     use_cuda = false;
     searcher.parts.clear();
   }

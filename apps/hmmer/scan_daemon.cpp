@@ -157,13 +157,15 @@ int serve(const Options& p, const ScanFunction& scan) {
 int scan_in_daemon(const Options& p, int argc, const char* const* argv, const std::string& current_dir) {
   const hmmsearch::Options& o = p.search;
   hmmsearch::check_outputs_writable(o);
-  if (o.hmm_file == "-" || o.seq_file == "-")
-    throw UsageError("cudp-hmmscan reads <hmmdb> and <seqfile> from files, not standard input");
-  // The daemon gets the text of <seqfile> and parses it as FASTA. Read once, then looked at, so that a pipe works.
-  std::string text = cudp::io::read_file_text(o.seq_file);
+  // The daemon gets the text of <seqfile> and parses it as FASTA. Read once, then looked at, so that a pipe or
+  // standard input works (parse_options has refused '-' for <hmmdb>, the daemon's own file).
+  std::string text = o.seq_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
+                                       : cudp::io::read_file_text(o.seq_file);
+  if (o.seq_file == "-" && !text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(text[0])))
+    throw hmmsearch::gzip_on_standard_input("query sequences");
   const std::string_view magic = cudp::io::database_magic();
   if (std::string_view(text).substr(0, magic.size()) == magic)
-    throw UsageError("with --connect, <seqfile> must be FASTA; " + o.seq_file +
+    throw UsageError("with --connect, <seqfile> must be FASTA; " + (o.seq_file == "-" ? "standard input" : o.seq_file) +
                      " is a cudp-makedb database (scan it without --connect)");
   const std::vector<std::string> words(argv + 1, argv + argc);
   return hmmsearch::run_in_daemon("cudp-hmmscan", "hmmscan", o, *o.connect, current_dir, std::move(text), words);

@@ -13,7 +13,7 @@ namespace hmmscan {
 
 inline const char* usage_text() {
   return "Usage: cudp-hmmscan [options] <hmmdb> <seqfile>\n"
-         "       cudp-hmmscan --daemon <socket> [--cpu <n>] [--backend <s>] <hmmdb> [<hmmdb>...]\n"
+         "       cudp-hmmscan --daemon <socket> [--cpu <n>] [--backend <s>] [--gpus <s>] <hmmdb> [<hmmdb>...]\n"
          "       cudp-hmmscan --connect <socket> [options] <hmmdb> <seqfile>\n"
          "\n"
          "Searches every sequence of <seqfile> (FASTA, plain or .gz, or a cudp-makedb database) against every profile\n"
@@ -102,7 +102,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   }
   std::vector<const char*> args;
   for (const std::string& w : words) args.push_back(w.c_str());
-  const auto parsed = hmmsearch::parse_options(static_cast<int>(args.size()), args.data());
+  const auto parsed =
+      hmmsearch::parse_command_line(static_cast<int>(args.size()), args.data(), {"<hmmdb>", "<seqfile>", 1});
   if (!parsed) return std::nullopt;
   Options o{*parsed, parsed->given};
   for (std::string& w : o.given)

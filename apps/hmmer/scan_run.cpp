@@ -273,7 +273,7 @@ int run(const Options& p, const cudp::apps::ToolContext& tool, int argc, const c
   t = times.add("read models", t);
   cudp::io::DatabasePart part;  // under mpirun, this process's shard of the query sequences
   const cudp::io::SequenceSet queries = hmmsearch::load_database(o.seq_file, alphabet, o.hmm_file, std::max(1, threads),
-                                                                 world.rank(), world.size(), &part);
+                                                                 world.rank(), world.size(), &part, "query sequences");
   times.add("read sequences", t);
   const hmmsearch::Searcher searcher =
       hmmsearch::start_searcher(o.backend, queries, threads, cuda_started, hmmsearch::GpuUse::kShareWork);

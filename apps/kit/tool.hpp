@@ -4,10 +4,12 @@
 /// every way it can fail turned into one message on standard error and an exit status: a usage error (UsageError,
 /// std::invalid_argument) with the tool's usage status, a failure in some processes of an MPI run as each said it,
 /// a failed self-check (InternalError) with 3, anything else with 1. Under mpirun the first process prints the
-/// errors met before the processes compare notes (mpi_world.hpp).
+/// errors met before the processes compare notes (mpi_world.hpp). `--version` anywhere before `--` answers the
+/// version and what the build has (kit/version.hpp), as workflow managers record it.
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -15,14 +17,17 @@
 
 #include "kit/command_line.hpp"
 #include "kit/mpi_world.hpp"
+#include "kit/notes.hpp"
+#include "kit/version.hpp"
 
 namespace cudp::apps {
 
-/// What run_tool needs to know of a tool.
-struct ToolInfo {
-  const char* name;       ///< "cudp-swsearch": the prefix of every message
-  int usage_status = 2;   ///< the exit status of a usage error (HMMER's tools: 1, as HMMER's)
-};
+/// Whether argv[1..argc) asks for the version: `--version` before any `--`.
+inline bool asks_version(int argc, const char* const* argv) {
+  for (int a = 1; a < argc && std::strcmp(argv[a], "--") != 0; ++a)
+    if (std::strcmp(argv[a], "--version") == 0) return true;
+  return false;
+}
 
 /// A failed self-check: a bug, not bad input (exit status 3).
 struct InternalError : std::runtime_error {
@@ -39,8 +44,10 @@ struct ToolContext {
 /// the command line: argc and argv are main's, updated, for the body to read.
 template <class Body>
 int run_tool(int& argc, char**& argv, const ToolInfo& tool, Body&& body) {
+  running_tool() = tool;
   std::optional<MpiWorld> world;
   if (!start_world(world, argc, argv, tool.name)) return 1;
+  notes_printed() = world->root();
   ProcessErrors errors(*world, tool.name);
   try {
     return body(ToolContext{*world, errors});
@@ -63,6 +70,10 @@ int run_tool(int& argc, char**& argv, const ToolInfo& tool, Body&& body) {
 template <class Parse, class Run>
 int run_tool(int& argc, char**& argv, const ToolInfo& tool, Parse&& parse, const char* usage, Run&& run) {
   return run_tool(argc, argv, tool, [&](const ToolContext& context) {
+    if (asks_version(argc, argv)) {
+      if (context.world.root()) std::fputs(version_text(tool.name).c_str(), stdout);
+      return 0;
+    }
     const auto options = parse(argc, argv);
     if (!options) {
       std::fputs(usage, stdout);

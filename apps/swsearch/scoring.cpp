@@ -13,7 +13,6 @@ namespace swsearch {
 template <class L> using LocalSW = cudp::recurrences::Gotoh<cudp::recurrences::AlignMode::Local, L>;
 
 std::vector<int> start_cuda(int gpus, int process_on_node, int processes) {
-  if (!cudp::device_backend_available()) return {};
   const std::vector<int> devices = cudp::apps::choose_gpus(gpus, cudp::device_count(), process_on_node, processes);
 #if defined(__CUDACC__)
   cudp::engine::start_contexts(devices);

@@ -12,6 +12,7 @@
 #include <cudp/host/parallel_for.hpp>
 #include <cudp/io/output_files.hpp>
 
+#include "kit/input_files.hpp"
 #include "report.hpp"
 
 namespace swsearch {
@@ -23,8 +24,8 @@ Inputs load_inputs(const Options& o, const cudp::apps::MpiWorld& world) {
   // '-' is standard input, as ssearch36 and BLAST take it for the query; each input is opened and read once.
   // Under mpirun each process reads its shard of the database: a packed one reads that part of the file alone.
   const auto load = [&](const std::string& path, const cudp::io::DatabaseReadOptions& options) {
-    return cudp::io::load_sequences(path == "-" ? "/dev/stdin" : path, alphabet, options,
-                                    path == "-" ? "standard input" : "");
+    const cudp::apps::InputFile input = cudp::apps::input_file(path);
+    return cudp::io::load_sequences(input.path, alphabet, options, input.name);
   };
   in.queries = load(o.query, {});
   cudp::io::DatabaseReadOptions db_options{in.threads};
@@ -113,6 +114,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   const auto t_gpus = clock::now();  // CUDA's start, past what the reading hid: a cost of the program, not the search
   const bool use_cuda = o.backend == "cuda" || (o.backend == "auto" && !devices.empty());
   if (o.backend == "cuda" && devices.empty()) throw std::runtime_error("--backend cuda: no CUDA device found");
+  if (o.backend == "auto" && devices.empty()) cudp::apps::note_host_fallback();
   cudp::ScoreStats stats;
   const ScoreTable table = score_all(cudp::engine::view_of(in.queries), cudp::engine::view_of(in.db), in.matrix,
                                      {o.gap_open, o.gap_extend}, use_cuda ? cudp::Backend::Device : cudp::Backend::Host,

@@ -75,7 +75,7 @@ expect_error "mixed alphabets" 1 "^cudp-align: $pa looks like protein .* but $db
 expect_error "DNA matrix, protein" 1 "^cudp-align: NUC.4.4: this built-in matrix scores DNA, not protein sequences" -- --query "$pa" --target "$pb" --matrix NUC.4.4
 expect_error "protein matrix, DNA" 1 "^cudp-align: BLOSUM62: this built-in matrix scores protein, not DNA sequences" -- --query "$da" --target "$db" --matrix BLOSUM62
 expect_error "DNA matrix file, protein" 1 "^cudp-align: huge.mat: a DNA matrix .* the sequences .* are protein" -- --query "$pa" --target "$pb" --matrix huge.mat
-expect_error "missing matrix" 1 "^cudp-align: nope.mat: not a built-in matrix .*cannot open" -- --query "$pa" --target "$pb" --matrix nope.mat
+expect_error "missing matrix" 1 "^cudp-align: nope.mat: not a built-in (DNA|protein) matrix .*cannot open" -- --query "$pa" --target "$pb" --matrix nope.mat
 expect_error "match with protein" 1 "^cudp-align: --match/--mismatch score DNA, but the sequences .* are protein" -- --query "$pa" --target "$pb" --match 1
 expect_error "pair count" 1 "^cudp-align: --pairs one-to-one: q2.fa has 2 sequences but dup.fa has 3; give --pairs all" -- --query q2.fa --target dup.fa --alphabet dna
 expect_error "duplicate SAM references" 1 "^cudp-align: dup.fa:5: target name 't1' was already used on line 1" -- --query q2.fa --target dup.fa --alphabet dna --pairs all --format sam

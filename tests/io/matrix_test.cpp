@@ -211,7 +211,11 @@ TEST_CASE("load_matrix: files, and unknown names", "[matrix]") {
   CHECK(score(m, 'N', 'A') == -3);
 
   const std::string missing = dir / "BLOSUM99";
+  // Only the matrices of the alphabet's kind are offered: a protein tool has no use for the DNA ones.
   CHECK_THROWS_WITH(load_matrix(missing, cudp::bio::protein()),
-                    missing + ": not a built-in matrix (BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250, NUC.4.4, "
-                              "EDNAFULL) and cannot open it as a file: No such file or directory");
+                    missing + ": not a built-in protein matrix (BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250) and "
+                              "cannot open it as a file: No such file or directory");
+  CHECK_THROWS_WITH(load_matrix(missing, cudp::bio::dna()),
+                    missing + ": not a built-in DNA matrix (NUC.4.4, EDNAFULL) and cannot open it as a file: No "
+                              "such file or directory");
 }

@@ -215,12 +215,13 @@ inline bool equals_ignoring_case(std::string_view a, std::string_view b) {
          });
 }
 
-inline std::string quoted(std::string_view text) {
-  constexpr std::size_t longest = 40;  // a garbage line should not flood the message
-  std::string out = "'";
-  for (const char c : text.substr(0, longest)) out += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : io::quote_byte(c);
-  if (text.size() > longest) out += "...";
-  return out + "'";
+inline std::string quoted(std::string_view text) { return "'" + io::excerpt(text) + "'"; }
+
+// hmmpress's binary model files (.h3m) begin with a 32-bit magic number whose three high bytes, stored
+// little-endian, are ed ed e8 in every HMMER3 save format; the low byte tells the format.
+inline bool looks_pressed(std::string_view text) {
+  return text.size() >= 4 && static_cast<unsigned char>(text[1]) == 0xed &&
+         static_cast<unsigned char>(text[2]) == 0xed && static_cast<unsigned char>(text[3]) == 0xe8;
 }
 
 // Parses one model after another from a LineSource. Stateless between models apart from the line position.
@@ -271,6 +272,8 @@ class HmmParser {
       return static_cast<HmmFormat>(tag.back() - 'a');
     }
     if (tag.substr(0, 6) == "HMMER2") fail("HMMER2 profiles are not supported; convert them with hmmconvert");
+    if (looks_pressed(tag))
+      fail("a binary model file of hmmpress (.h3m): give the flat model file it was pressed from (the .hmm)");
     fail("expected a format line HMMER3/a .. HMMER3/f, found " + quoted(tag));
   }
 

@@ -387,6 +387,8 @@ class SequenceInput {
   }
 
   const std::string& path() const { return path_; }
+  // Whether the bytes are gzip-compressed (read through zlib).
+  bool compressed() const { return compressed_; }
   bool is_database() {
     return looks_like_database(source_->peek(database_magic().size()));
   }

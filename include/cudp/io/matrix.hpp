@@ -181,9 +181,10 @@ inline SubstitutionMatrix load_matrix(const std::string& name_or_path, const bio
   std::ifstream file(name_or_path, std::ios::binary);
   if (!file) {
     const int open_error = errno;
-    std::string names;
-    for (const auto& builtin : builtin::matrices) names += std::string(names.empty() ? "" : ", ") + builtin.name;
-    throw InputError(format_error(name_or_path, "not a built-in matrix (" + names +
+    std::string names;  // those that score this alphabet: a protein tool has no use for the DNA ones
+    for (const auto& builtin : builtin::matrices)
+      if (builtin.kind == alphabet.kind) names += std::string(names.empty() ? "" : ", ") + builtin.name;
+    throw InputError(format_error(name_or_path, std::string("not a built-in ") + alphabet.name + " matrix (" + names +
                                                     ") and cannot open it as a file: " + std::strerror(open_error)));
   }
   const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
