@@ -3,6 +3,7 @@
 // line, then random models of about 100 to 2400 nodes), with Forward (float) too, printing GCUPS (kernel time,
 // events) and checking a sample of targets against the scalar HMMER reference.
 // Usage: cudp-hmm-filter-bench DB.fa [MODEL.hmm ...]
+#include "gpu_bench_main.cuh"
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -105,7 +106,7 @@ void bench_model(const std::string& label, const hmmer::HmmModel& hmm, const io:
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s DB.fa [MODEL.hmm ...]\n", argv[0]);
     return 2;
@@ -137,4 +138,10 @@ int main(int argc, char** argv) {
               totals.cells / totals.ssv_s / 1e9, totals.cells / totals.vit_s / 1e9,
               totals.fwd_cells / totals.fwd_s / 1e9, prop.name);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  constexpr const char* usage =
+      "usage: cudp-hmm-filter-bench DB.fa [MODEL.hmm ...]\n";
+  return run_gpu_bench("cudp-hmm-filter-bench", usage, argc, argv, [&] { return bench_main(argc, argv); });
 }

@@ -6,6 +6,7 @@
 //
 // usage: cudp-phylo-bench [--repeats N] [--host 0|1] [STATES:TAXA:PATTERNS:CATEGORIES ...]
 //   default shapes: BRIEF's BEAGLE figures, 4:64:100000:4, 20:64:20000:4, 61:32:5000:4
+#include "gpu_bench_main.cuh"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -129,7 +130,7 @@ void run(const Shape& s, const cudp::test::RandomTreeProblem& p, int repeats, bo
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
   int repeats = 20;
   bool host = true;
   std::vector<Shape> shapes;
@@ -160,4 +161,11 @@ int main(int argc, char** argv) {
     run<double>(s, p, repeats, host, reference);
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  constexpr const char* usage =
+      "usage: cudp-phylo-bench [--repeats N] [--host 0|1] [STATES:TAXA:PATTERNS:CATEGORIES ...]\n"
+      "  default shapes: 4:64:100000:4 20:64:20000:4 61:32:5000:4\n";
+  return run_gpu_bench("cudp-phylo-bench", usage, argc, argv, [&] { return bench_main(argc, argv); });
 }

@@ -20,6 +20,7 @@
 //
 // --narrow runs the menu whose widest strip is 16 columns per lane (512 per warp) instead of 32; --widest=2|4|8|16
 // any of them.
+#include "gpu_bench_main.cuh"
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -392,7 +393,7 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
   cudp::host::keep_freed_memory();  // as cudp-align does
   std::vector<std::string> args(argv + 1, argv + argc);
   bool check = false;
@@ -468,4 +469,11 @@ int main(int argc, char** argv) {
   if (widest == 8) return bench<StripShapes<1, 2, 4, 8>>(s, passes, check);
   if (widest == 16) return bench<StripShapes<1, 2, 4, 8, 16>>(s, passes, check);
   return bench<cudp::align::DefaultStripShapes>(s, passes, check);
+}
+
+int main(int argc, char** argv) {
+  constexpr const char* usage =
+      "usage: cudp-row-passes-bench long COLUMNS ROWS PASSES | many COUNT SIDE | align LENGTH | locate LENGTH\n"
+      "       | batch COUNT MIN MAX protein|dna   (options: see the head of bench/row_passes_bench.cu)\n";
+  return run_gpu_bench("cudp-row-passes-bench", usage, argc, argv, [&] { return bench_main(argc, argv); });
 }

@@ -1,5 +1,6 @@
 // Smith-Waterman database-search benchmark: every query of a ladder against the whole database, per lane width,
 // reporting GCUPS per query and overall (kernel time, events) and the per-tier split.
+#include "gpu_bench_main.cuh"
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -53,7 +54,7 @@ void run(const char* label, const cudp::io::SequenceSet& queries, const cudp::io
   std::fflush(stdout);
 }
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: cudp-sw-bench QUERIES.fa DB(.fa|.cudpdb) [lanes: s16x2,s8x4,s32,h16x2]\n");
     return 2;
@@ -73,4 +74,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cudp-sw-bench: %s\n", e.what());
     return 1;
   }
+}
+
+int main(int argc, char** argv) {
+  constexpr const char* usage =
+      "usage: cudp-sw-bench QUERIES.fa DB(.fa|.cudpdb) [lanes: s16x2,s8x4,s32,h16x2]\n";
+  return run_gpu_bench("cudp-sw-bench", usage, argc, argv, [&] { return bench_main(argc, argv); });
 }

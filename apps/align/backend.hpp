@@ -13,6 +13,7 @@
 #include <cudp/align/linear_space.hpp>
 
 #include "device.hpp"
+#include "kit/gpu_choice.hpp"
 
 namespace align_app {
 
@@ -53,6 +54,7 @@ inline AlignBackend choose_backend(const std::string& requested, double at_most_
   const bool gpu = gpu_available();
   if (requested == "cuda" && !gpu)
     throw std::runtime_error("--backend cuda: no CUDA device found, or this cudp-align was built without CUDA");
+  if (!gpu) cudp::apps::note_host_fallback();
   return gpu ? AlignBackend::Device : AlignBackend::Host;
 }
 

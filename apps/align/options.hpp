@@ -17,8 +17,8 @@ inline const char* kUsage =
     "Optimal pairwise alignments with affine gaps (Gotoh), printed in full; O(m + n) memory per pair.\n"
     "A gap of length k costs OPEN + k*EXTEND (BLAST's convention; EMBOSS -gapopen OPEN+EXTEND -gapextend EXTEND).\n"
     "\n"
-    "  --query FILE        query sequences: FASTA, plain or .gz\n"
-    "  --target FILE       target sequences: FASTA, plain or .gz\n"
+    "  --query FILE        query sequences: FASTA, plain or .gz; a pipe, or '-' for standard input, will do\n"
+    "  --target FILE       target sequences: FASTA, plain or .gz; '-' for one of the two\n"
     "  --mode M            global (default: both sequences end to end), local (Smith-Waterman) or semiglobal\n"
     "                      (end gaps free in both sequences, as needle's default)\n"
     "  --pairs P           one-to-one (default): the i-th query with the i-th target (the counts must match);\n"
@@ -36,6 +36,7 @@ inline const char* kUsage =
     "                      alignments: every cell computed once)\n"
     "  --backend B         auto (default: the GPU when there is one), cuda or host\n"
     "  --threads N         host threads, >= 0 (default 0: all cores)\n"
+    "  --version           the version and what this build has\n"
     "  --out FILE          write the output to FILE instead of standard output (nothing is written on error)\n"
     "  -h, --help          this text\n"
     "\n"
@@ -84,6 +85,7 @@ inline std::optional<Options> parse_args(int argc, const char* const* argv) {
     return std::nullopt;
   if (o.query.empty()) usage_error("--query is required");
   if (o.target.empty()) usage_error("--target is required");
+  if (o.query == "-" && o.target == "-") usage_error("--query and --target cannot both be standard input ('-')");
   check_choice("--mode", o.mode, {"global", "local", "semiglobal"});
   check_choice("--pairs", o.pairs, {"one-to-one", "all"});
   check_choice("--alphabet", o.alphabet, {"protein", "dna", "auto"});

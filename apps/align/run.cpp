@@ -36,6 +36,7 @@
 
 #include "backend.hpp"
 #include "report.hpp"
+#include "kit/input_files.hpp"
 #include "kit/stage_times.hpp"
 
 
@@ -60,11 +61,13 @@ struct SequenceFile {
 
 // A pipe or FIFO can be read only once, and --alphabet auto reads the start of each input before the real read:
 // such an input is read whole into memory at its first use, and every later reader takes it from there.
-std::unique_ptr<cudp::io::ChunkSource> open_input(const std::string& path) {
+// '-' is standard input.
+std::unique_ptr<cudp::io::ChunkSource> open_input(const std::string& word) {
   static std::unordered_map<std::string, std::string> streams;
-  if (cudp::io::is_regular_file(path)) return std::make_unique<cudp::io::GzipFileSource>(path);
-  auto it = streams.find(path);
-  if (it == streams.end()) it = streams.emplace(path, cudp::io::read_file_text(path)).first;
+  const cudp::apps::InputFile input = cudp::apps::input_file(word);
+  if (cudp::io::is_regular_file(input.path)) return std::make_unique<cudp::io::GzipFileSource>(input.path, input.name);
+  auto it = streams.find(input.path);
+  if (it == streams.end()) it = streams.emplace(input.path, cudp::io::read_file_text(input.path, input.name)).first;
   return std::make_unique<cudp::io::MemorySource>(it->second.data(), it->second.size());
 }
 
@@ -72,8 +75,8 @@ std::unique_ptr<cudp::io::ChunkSource> open_input(const std::string& path) {
 // and line.
 SequenceFile read_sequences(const std::string& path, const Alphabet& alphabet) {
   SequenceFile f;
-  f.path = path;
-  cudp::io::FastaReader reader(open_input(path), path, alphabet);
+  f.path = cudp::apps::input_file(path).name;
+  cudp::io::FastaReader reader(open_input(path), f.path, alphabet);
   cudp::io::FastaRecord record;
   while (reader.next(record)) {
     f.set.residues.insert(f.set.residues.end(), record.codes.begin(), record.codes.end());
@@ -99,7 +102,7 @@ Sample sample_letters(const std::string& path) {
                             cudp::bio::make_code_table(letters, "", "")};
   Sample s;
   try {
-    cudp::io::FastaReader reader(open_input(path), path, any);
+    cudp::io::FastaReader reader(open_input(path), cudp::apps::input_file(path).name, any);
     cudp::io::FastaRecord record;
     for (int k = 0; k < 16 && s.residues < 10000 && reader.next(record); ++k) {
       for (std::uint8_t c : record.codes) {
@@ -525,6 +528,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     require_regular_file(o.query, "--query");
     require_regular_file(o.target, "--target");
   }
+  if (world.root() && !o.out.empty()) cudp::io::check_writable(o.out);  // before the work, which may take hours
   cudp::apps::StageTimes& times = cudp::apps::StageTimes::global();
   auto stage = cudp::apps::StageTimes::clock::now();
   const AlignBackend backend = choose_backend(o.backend, cells_bound(o.query, o.target));

@@ -84,14 +84,14 @@ DaemonSearch prepare_phmmer(const Daemon& daemon, const std::vector<std::string>
   if (!parsed || !parsed->search.connect) throw std::runtime_error("malformed request: not a search");
   auto p = std::make_shared<const phmmer::Options>(*parsed);
   const Options& o = p->search;
-  if (o.hmm_file == "-") throw UsageError("cudp-phmmer reads <seqfile> and <seqdb> from files, not standard input");
+  const std::string source = o.hmm_file == "-" ? "standard input" : o.hmm_file;  // the client read it
   const Database& db = daemon.find(o.seq_file, client_dir);
   if (db.alphabet != cudp::hmmer::HmmAlphabet::Amino)
     throw cudp::io::InputError(cudp::io::format_error(
-        o.seq_file, "the database holds DNA sequences but the models of " + o.hmm_file + " are amino models"));
+        o.seq_file, "the database holds DNA sequences but the models of " + source + " are amino models"));
   // Calibration is the costly part of building the models, and it runs here, on the client's own thread.
   auto models = std::make_shared<const std::vector<cudp::hmmer::HmmModel>>(
-      phmmer::build_query_models(request[3], o.hmm_file, p->model));
+      phmmer::build_query_models(request[3], source, p->model));
   return [p, models, &db, client_dir] {
     RunOutputs out = search_models(p->search, *models, *db.searcher, client_dir, false);
     phmmer::to_phmmer_outputs(*p, *models, db.searcher->description, out);

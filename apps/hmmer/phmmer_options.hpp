@@ -44,7 +44,8 @@ inline const char* usage_text() {
          "  --connect <s> : run this search in the daemon listening on <s> (started by cudp-hmmsearch --daemon),\n"
          "                  which must hold <seqdb>; output files are written here, exactly as a one-shot run writes\n"
          "                  them\n"
-         "Not supported: --mxfile, --seed 0, reading <seqfile> or <seqdb> from standard input.\n";
+         "Either <seqfile> or <seqdb> may be '-', standard input (with --connect, <seqfile> only).\n"
+         "Not supported: --mxfile, --seed 0.\n";
 }
 
 struct Options {

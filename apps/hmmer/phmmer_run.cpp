@@ -64,11 +64,13 @@ int run(const Options& p, const cudp::apps::ToolContext& tool, int argc, const c
   if (o.connect) {
     // The daemon parses the same command line; only the query file's text travels with it.
     hmmsearch::check_outputs_writable(o);
-    if (o.hmm_file == "-")
-      throw hmmsearch::UsageError("cudp-phmmer reads <seqfile> and <seqdb> from files, not standard input");
+    std::string query_text = o.hmm_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
+                                               : cudp::io::read_file_text(o.hmm_file);
+    if (o.hmm_file == "-" && !query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0])))
+      throw hmmsearch::gzip_on_standard_input("query sequences");
     const std::vector<std::string> words(argv + 1, argv + argc);
     return hmmsearch::run_in_daemon("cudp-phmmer", "phmmer", o, *o.connect, hmmsearch::current_dir(),
-                                    cudp::io::read_file_text(o.hmm_file), words);
+                                    std::move(query_text), words);
   }
   const bool progress = cudp::apps::show_progress(world);
   const int threads = hmmsearch::host_threads(o);

@@ -41,7 +41,10 @@ inline const char* kUsage =
     "  --tree-out FILE     the tree with optimised branch lengths, in Newick\n"
     "  --site-lh FILE      per-site log-likelihoods, in the format CONSEL and IQ-TREE's -wsl use\n"
     "  --out FILE          the report to FILE instead of standard output (nothing is written on error)\n"
+    "  --version           the version and what this build has\n"
     "  -h, --help          this text\n"
+    "\n"
+    "--alignment or --tree may be '-', standard input. The output files are checked before any work.\n"
     "\n"
     "See docs/phylo.md.\n";
 
@@ -76,6 +79,7 @@ inline std::optional<Options> parse_args(int argc, const char* const* argv) {
   if (o.alignment.empty()) usage_error("--alignment is required");
   if (o.tree.empty()) usage_error("--tree is required");
   if (o.model.empty()) usage_error("--model is required");
+  if (o.alignment == "-" && o.tree == "-") usage_error("--alignment and --tree cannot both be standard input ('-')");
   check_choice("--data", o.data, {"auto", "dna", "protein", "codon"});
   check_choice("--precision", o.precision, {"double", "single"});
   check_choice("--backend", o.backend, {"auto", "cuda", "host"});

@@ -21,6 +21,8 @@
 #include <cudp/phylo/optimize.hpp>
 
 #include "device.hpp"
+#include "kit/gpu_choice.hpp"
+#include "kit/input_files.hpp"
 
 namespace phylo_app {
 namespace {
@@ -84,14 +86,19 @@ std::string describe_model(const phylo::ModelSpec& spec, const phylo::Likelihood
 
 int run(const Options& o, const cudp::apps::ToolContext& tool) {
   const bool progress = cudp::apps::show_progress(tool.world);
-  const phylo::CharacterAlignment alignment = phylo::read_alignment(o.alignment);
-  const phylo::Tree as_read = phylo::read_newick(o.tree);
+  for (const std::string* output : {&o.out, &o.site_lh, &o.tree_out})  // before the work, which may take hours
+    if (!output->empty()) cudp::io::check_writable(*output);
+  const cudp::apps::InputFile alignment_file = cudp::apps::input_file(o.alignment);
+  const cudp::apps::InputFile tree_file = cudp::apps::input_file(o.tree);
+  const phylo::CharacterAlignment alignment =
+      phylo::parse_alignment(cudp::io::read_file_text(alignment_file.path, alignment_file.name), alignment_file.name);
+  const phylo::Tree as_read = phylo::parse_newick(cudp::io::read_file_text(tree_file.path, tree_file.name), tree_file.name);
   const bool optimizing = o.optimize_branches || o.optimize_model;
   // Optimising both branches at a root of two is optimising one branch twice: unroot, as IQ-TREE does.
   phylo::Tree tree = o.optimize_branches ? phylo::unrooted(as_read) : as_read;
   const phylo::CharacterCoding& coding = choose_coding(o, alignment);
   const phylo::SitePatterns data = phylo::compress_sites(alignment, coding);
-  phylo::TraversalPlan plan = phylo::plan_traversal(tree, alignment.names, o.tree, o.alignment);
+  phylo::TraversalPlan plan = phylo::plan_traversal(tree, alignment.names, tree_file.name, alignment_file.name);
   phylo::ModelSpec spec = phylo::parse_model(o.model);
   phylo::LikelihoodModel m = phylo::make_likelihood_model(spec, coding, data);
 
@@ -101,6 +108,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     gpu = phylo_app::gpu_available();
     if (o.backend == "cuda" && !gpu)
       throw std::runtime_error("--backend cuda: no CUDA device found, or this cudp-phylo was built without CUDA");
+    if (!gpu) cudp::apps::note_host_fallback();
   }
   const int buffers = optimizing ? phylo::outer_buffer_count(plan) : plan.buffers;
   std::unique_ptr<phylo::LikelihoodEngine> engine;
@@ -130,7 +138,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       int site = 0;
       while (data.pattern_of_site[static_cast<std::size_t>(site)] != p) ++site;
       // A site of a codon alignment is three columns: name the first.
-      throw InputError(o.alignment + ": " + (coding.width() > 1 ? "codon at column " : "site ") +
+      throw InputError(alignment_file.name + ": " + (coding.width() > 1 ? "codon at column " : "site ") +
                        std::to_string(site * coding.width() + 1) +
                        " has likelihood 0 on this tree (tips that differ joined by branches of length 0?)");
     }
@@ -139,9 +147,9 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   double tree_length = 0;
   for (const double l : plan.edge_length) tree_length += l;
   report << "# cudp-phylo evaluate\n";
-  report << "alignment: " << o.alignment << " (" << alignment.taxa() << " taxa, " << alignment.sites() << " sites, "
+  report << "alignment: " << alignment_file.name << " (" << alignment.taxa() << " taxa, " << alignment.sites() << " sites, "
          << data.patterns << " patterns, " << coding.name() << ")\n";
-  report << "tree: " << o.tree << " (" << tree.tip_count() << " tips, total branch length "
+  report << "tree: " << tree_file.name << " (" << tree.tip_count() << " tips, total branch length "
          << format_number(tree_length) << (optimizing ? ", optimised" : "")
          << (tree.nodes.size() != as_read.nodes.size() ? ", unrooted" : "") << ")\n";
   report << describe_model(spec, m);

@@ -98,6 +98,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   // mpirun hands standard input to the first process alone.
   if (world.size() > 1 && (o.query == "-" || o.db == "-"))
     cudp::apps::usage_error("under mpirun the query and the database are files, not standard input ('-')");
+  if (world.root() && !o.out.empty()) cudp::io::check_writable(o.out);  // before the search, which may take hours
   const auto t0 = clock::now();
   // Starting CUDA (the driver, the device's context) takes a few tenths of a second: do it while the inputs are
   // read.

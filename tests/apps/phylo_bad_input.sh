@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# cudp-phylo's command line and bad input: usage errors exit with status 2, bad input with status 1, each with one
+# cudp-phylo's command line and bad input: usage errors (the command line wrong by itself) exit with status 2, bad
+# input (unreadable, malformed, or data that do not fit the model asked for) with status 1, each with one
 # message on standard error naming the problem (and the file, line and column where the readers have them),
 # nothing on standard output, and neither an --out nor a --site-lh file left behind; --help prints the usage; the
 # per-site log-likelihoods add up to the total.
@@ -61,7 +62,7 @@ expect_error "taxon not in tree" 1 "abcd.fa: taxon 'd' is not a tip of abc.nwk" 
   --tree abc.nwk --model JC
 printf '((a:0.1,b:0.2):0.1,\n c:0.3;\n' > open.nwk
 expect_error "newick" 1 "open.nwk:2:" -- "${ev[@]}" --alignment "$aln" --tree open.nwk --model JC
-expect_error "protein model for DNA" 2 "Poisson is a protein model, but the data are DNA" -- "${ev[@]}" \
+expect_error "protein model for DNA" 1 "Poisson is a protein model, but the data are DNA" -- "${ev[@]}" \
   --alignment "$aln" --tree "$tree" --model Poisson
 printf '((a:0,b:0):0,c:0);\n' > zero.nwk
 printf '>a\nA\n>b\nC\n>c\nA\n' > differ.fa
@@ -73,10 +74,37 @@ expect_error "stop codon" 1 "stop.fa:3: taxon b, codon 2 \(sites 4-6\): TAG is a
 printf '>a\nATGAAAC\n>b\nATGAAAC\n>c\nATGAAAC\n' > seven.fa
 expect_error "not whole codons" 1 "seven.fa: 7 sites are not a whole number of codons" -- "${ev[@]}" \
   --alignment seven.fa --tree abc.nwk --model JC --data codon
-expect_error "codon model for DNA" 2 "GY is a codon model, but the data are DNA \(give --data codon\)" -- \
+expect_error "codon model for DNA" 1 "GY is a codon model, but the data are DNA \(give --data codon\)" -- \
   "${ev[@]}" --alignment "$aln" --tree "$tree" --model GY --data dna
 expect_error "codon frequencies for DNA" 2 "\+F3X4 is for codon models" -- "${ev[@]}" --alignment "$aln" \
   --tree "$tree" --model HKY+F3X4
+printf '>a\nMKVLA\n>b\nMKVLW\n>c\nMRVLA\n' > protein.fa
+expect_error "DNA model for protein" 1 "JC is a DNA model, but the data are protein" -- "${ev[@]}" \
+  --alignment protein.fa --tree abc.nwk --model JC
+expect_error "codon model for protein" 1 "protein.fa" -- "${ev[@]}" --alignment protein.fa --tree abc.nwk --model GY
+expect_error "both from standard input" 2 "^cudp-phylo: --alignment and --tree cannot both be standard input" -- \
+  "${ev[@]}" --alignment - --tree - --model JC
+
+# Output paths are checked before any work: a missing directory fails at once, whatever the run would take.
+for option in --out --site-lh --tree-out; do
+  rm -f stdout.txt
+  timeout 5 "$phylo" "${ev[@]}" --alignment "$aln" --tree "$tree" --model GTR+G4 --optimize branches,model \
+    "$option" "$work/missing/file" > stdout.txt 2> stderr.txt
+  rc=$?
+  [ "$rc" -eq 1 ] || fail "$option in a missing directory: exit status $rc, expected 1 (at once)"
+  grep -q "missing/file: cannot create" stderr.txt || fail "$option in a missing directory: $(cat stderr.txt)"
+  grep -q "log-likelihood" stdout.txt && fail "$option in a missing directory: the run went ahead"
+done
+
+# '-' is standard input for either file, named so in the report.
+"$phylo" "${ev[@]}" --alignment - --tree "$tree" --model JC < "$aln" > stdin.txt || fail "alignment from standard input"
+"$phylo" "${ev[@]}" --alignment "$aln" --tree "$tree" --model JC > file.txt || fail "alignment from the file"
+grep -q "^alignment: standard input (" stdin.txt || fail "standard input not named in the report: $(head -2 stdin.txt)"
+diff <(grep -v "^alignment:" stdin.txt) <(grep -v "^alignment:" file.txt) > /dev/null ||
+  fail "the alignment from standard input gives another result"
+"$phylo" "${ev[@]}" --alignment "$aln" --tree - --model JC < "$tree" | grep -q "^tree: standard input" ||
+  fail "tree from standard input"
+"$phylo" --version | grep -qE "^cudp-phylo [0-9]+\.[0-9]+\.[0-9]+$" || fail "--version"
 
 # --help, and the outputs of a good run.
 "$phylo" --help | grep -q "^usage: cudp-phylo evaluate" || fail "--help"

@@ -508,8 +508,9 @@ inline std::string read_stream_text(std::FILE* stream, const std::string& name) 
 }
 
 // A whole file in memory, inflated when it is gzip-compressed: for text passed on whole (to another process, say).
-inline std::string read_file_text(const std::string& path) {
-  GzipFileSource source(path);
+// name stands for the file in messages; the path by default.
+inline std::string read_file_text(const std::string& path, const std::string& name = {}) {
+  GzipFileSource source(path, name);
   std::string text;
   const char* chunk = nullptr;
   for (std::size_t n; (n = source.read(chunk)) > 0;) text.append(chunk, n);

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../io/error.hpp"
 #include "character_coding.hpp"
 #include "codon_model.hpp"
 #include "protein_models.hpp"
@@ -240,9 +241,9 @@ inline SubstitutionModel make_model(const ModelSpec& spec, const CharacterCoding
   if (kind != data_kind || coding.states() != (kind == ModelData::dna       ? 4
                                                : kind == ModelData::protein ? 20
                                                                             : genetic_code::sense_codons))
-    throw std::invalid_argument("--model " + spec.base + " is a " + detail::data_name(kind) +
-                                " model, but the data are " + coding.name() +
-                                (kind == ModelData::codon ? " (give --data codon)" : ""));
+    // Bad input rather than a bad command line: which model fits depends on the data read.
+    throw io::InputError("--model " + spec.base + " is a " + detail::data_name(kind) + " model, but the data are " +
+                         coding.name() + (kind == ModelData::codon ? " (give --data codon)" : ""));
   const auto n = static_cast<std::size_t>(coding.states());
   SubstitutionModel m;
   m.states = coding.states();
