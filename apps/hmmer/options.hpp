@@ -190,7 +190,7 @@ inline std::uint32_t parse_seed(const std::string& text) {
   if (v < 0) throw UsageError("option --seed expects an integer n >= 1 (as a C int), got '" + text + "'");
   if (v == 0)
     throw UsageError("option --seed " + text +
-                     " (0 to hmmsearch: a one-time arbitrary seed) is not supported; give a seed n >= 1");
+                     " (0 to HMMER: a one-time arbitrary seed) is not supported; give a seed n >= 1");
   return static_cast<std::uint32_t>(v);
 }
 

@@ -102,8 +102,14 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
   }
   std::vector<const char*> args;
   for (const std::string& w : words) args.push_back(w.c_str());
-  const auto parsed =
-      hmmsearch::parse_command_line(static_cast<int>(args.size()), args.data(), {"<hmmdb>", "<seqfile>", 1});
+  std::optional<hmmsearch::Options> parsed;
+  try {
+    parsed = hmmsearch::parse_command_line(static_cast<int>(args.size()), args.data(), {"<hmmdb>", "<seqfile>", 1});
+  } catch (const hmmsearch::UsageError& e) {  // the parser knows --qformat by hmmsearch's name for it
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find("--tformat")) != std::string::npos;) message.replace(at, 9, "--qformat");
+    throw hmmsearch::UsageError(message);
+  }
   if (!parsed) return std::nullopt;
   Options o{*parsed, parsed->given};
   for (std::string& w : o.given)
