@@ -22,6 +22,7 @@ inline const char* usage_text() {
          "\n"
          "Basic options:\n"
          "  -h, --help       : show this help\n"
+         "  --version        : the version and what this build has\n"
          "\n"
          "Options controlling output:\n"
          "  -o <f>           : direct output to file <f>, not stdout\n"

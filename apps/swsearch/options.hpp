@@ -32,6 +32,7 @@ inline const char* usage_text() {
       "  --threads N         host threads: reading a packed database, the host backend and the hits'\n"
       "                      coordinates, >= 0 (default 0: all cores)\n"
       "  --out FILE          write the results to FILE instead of standard output\n"
+      "  --version           the version and what this build has\n"
       "  -h, --help          this text\n"
       "\n"
       "With several GPUs, each scores a part of the database of about equal residues; under mpirun (a build with\n"
