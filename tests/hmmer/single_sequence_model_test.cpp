@@ -216,6 +216,16 @@ TEST_CASE("single-sequence models of random queries of 1 to 2000 residues are hm
   }
 }
 
+TEST_CASE("the calibration's worker threads leave the models hmmbuild --singlemx's",
+          "[single_sequence_model][hmmbuild]") {
+  // The random sequences are drawn before they are shared out, and each score lands in its sequence's place: the
+  // fitted values must not depend on the workers (one sequence left unscored by a split moves a location).
+  SingleSequenceOptions options;
+  options.threads = GENERATE(2, 3, 7);
+  INFO("threads " << options.threads);
+  require_identical(random_queries(4, {1, 17, 200, 777, 2000}, true), options);
+}
+
 TEST_CASE("single-sequence models follow --seed, --popen, --pextend and --mx as hmmbuild does",
           "[single_sequence_model][hmmer-examples][hmmbuild]") {
   auto queries = fasta_queries(cudp::test::hmmer_examples_file("tutorial/HBB_HUMAN"));
