@@ -92,7 +92,8 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   const cudp::apps::InputFile tree_file = cudp::apps::input_file(o.tree);
   const phylo::CharacterAlignment alignment =
       phylo::parse_alignment(cudp::io::read_file_text(alignment_file.path, alignment_file.name), alignment_file.name);
-  const phylo::Tree as_read = phylo::parse_newick(cudp::io::read_file_text(tree_file.path, tree_file.name), tree_file.name);
+  const phylo::Tree as_read =
+      phylo::parse_newick(cudp::io::read_file_text(tree_file.path, tree_file.name), tree_file.name);
   const bool optimizing = o.optimize_branches || o.optimize_model;
   // Optimising both branches at a root of two is optimising one branch twice: unroot, as IQ-TREE does.
   phylo::Tree tree = o.optimize_branches ? phylo::unrooted(as_read) : as_read;
@@ -147,8 +148,8 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   double tree_length = 0;
   for (const double l : plan.edge_length) tree_length += l;
   report << "# cudp-phylo evaluate\n";
-  report << "alignment: " << alignment_file.name << " (" << alignment.taxa() << " taxa, " << alignment.sites() << " sites, "
-         << data.patterns << " patterns, " << coding.name() << ")\n";
+  report << "alignment: " << alignment_file.name << " (" << alignment.taxa() << " taxa, " << alignment.sites()
+         << " sites, " << data.patterns << " patterns, " << coding.name() << ")\n";
   report << "tree: " << tree_file.name << " (" << tree.tip_count() << " tips, total branch length "
          << format_number(tree_length) << (optimizing ? ", optimised" : "")
          << (tree.nodes.size() != as_read.nodes.size() ? ", unrooted" : "") << ")\n";
