@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cudp/recurrences/felsenstein.hpp>
+#include <cudp/host/aligned_allocator.hpp>
 #include <cudp/host/host_cores.hpp>
 #include <cudp/tiers/pruning_host.hpp>
 #include <thread>
@@ -132,9 +133,40 @@ class HostBackend final : public Backend {
     for (const SiteRequest& r : requests) {
       const auto b = view(r.partition);
       double* out = sites + layout_.start[static_cast<std::size_t>(r.partition)];
+#if defined(CUDP_HAS_PRUNING_LANES)
+      // An edge term costs an operation's S x S products per pattern: those come from the vector lanes, a block of
+      // patterns at a time, to the same bits as site_term_value's.
+      constexpr int block = 256;
+      const auto edge_block = cudp::tiers::pruning_lanes::edge_block_for_this_host<Policy, Real>();
+      const std::size_t terms = r.terms.size();
+      edge_values_.resize(terms * block);
+      for (int first = 0; first < b.patterns; first += block) {
+        const int last = std::min(b.patterns, first + block);
+        for (std::size_t i = 0; i < terms; ++i) {
+          const SiteTerm& t = r.terms[i];
+          if (t.child < 0) continue;
+          const cudp::tiers::pruning_lanes::EdgeSum<Real> edge{
+              t.parent, t.child, t.matrix, frequencies_.data() + static_cast<std::size_t>(t.frequencies) * S,
+              weights_.data() + static_cast<std::size_t>(t.weights) * categories_};
+          edge_block(b, edge, first, last, edge_values_.data() + i * block);
+        }
+        for (int p = first; p < last; ++p) {
+          SiteSum sum;
+          for (std::size_t i = 0; i < terms; ++i) {
+            const SiteTerm& t = r.terms[i];
+            const double value =
+                t.child < 0 ? site_term_value<Policy>(b, t, weights_.data(), frequencies_.data(), p)
+                            : static_cast<double>(edge_values_[i * block + static_cast<std::size_t>(p - first)]);
+            if (!sum.add(value, site_term_exponent(b, t, p))) break;
+          }
+          out[p] = sum.log_likelihood();
+        }
+      }
+#else
       for (int p = 0; p < b.patterns; ++p)
         out[p] = site_log_likelihood<Policy>(b, r.terms.data(), static_cast<int>(r.terms.size()), weights_.data(),
                                              frequencies_.data(), p);
+#endif
     }
   }
 
@@ -159,10 +191,12 @@ class HostBackend final : public Backend {
   Layout layout_;
   int threads_ = 0;
   std::vector<std::uint8_t> codes_;
-  std::vector<Real> partials_, matrices_;
+  std::vector<Real, cudp::host::CacheLineAllocator<Real>> partials_;  // read and written in vector lanes
+  std::vector<Real> matrices_;
   std::vector<int> exponents_;
   std::vector<double> values_, vectors_, inverse_;
   std::vector<Real> weights_, frequencies_;
+  std::vector<Real> edge_values_;  // site_log_likelihoods' scratch: [term][pattern of a block]
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../host/aligned_allocator.hpp"
 #include "../host/parallel_for.hpp"
 #include "../tiers/pruning_host.hpp"
 #include "likelihood_engine.hpp"
@@ -190,7 +191,8 @@ class HostTreeLikelihood final : public LikelihoodEngine {
   int threads_, buffers_, tips_;
   int states_ = 0, categories_ = 0;
   LikelihoodModel model_;
-  std::vector<Real> code_sets_, frequencies_, category_weights_, partials_, matrices_;
+  std::vector<Real> code_sets_, frequencies_, category_weights_, matrices_;
+  std::vector<Real, host::CacheLineAllocator<Real>> partials_;  // read and written in vector lanes
   std::vector<double> matrices_double_, invariable_, spectra_;
   std::vector<int> exponents_;
   int below_ = -1, above_ = -1;

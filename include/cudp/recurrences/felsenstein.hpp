@@ -43,8 +43,9 @@ struct FelsensteinPruning {
   //@{
   /// through_edge as a fold over j, for tiers that compute many (parent state, pattern) pairs at once as a matrix
   /// product (tiers/pruning_by_tile.cuh): through_edge(row, child) is edge_add applied to edge_zero() and each
-  /// (row[j], child[j]) in turn, in any order of j. sum_of_products says the fold is the ordinary dot product, so
-  /// that a tier may hand it to matrix units (tensor cores); a policy on another pair of operations sets it false.
+  /// (row[j], child[j]) in turn, in any order of j. sum_of_products says the fold is the ordinary dot product and
+  /// the join the product (from unit() 1), so that a tier may hand them to matrix units (tensor cores) or to the
+  /// host's vector lanes (tiers/pruning_host_lanes.hpp); a policy on other operations sets it false.
   static constexpr bool sum_of_products = true;
   CUDP_HD static constexpr Real edge_zero() { return Real(0); }
   CUDP_HD static Real edge_add(Real sum, Real matrix_entry, Real child) { return sum + matrix_entry * child; }

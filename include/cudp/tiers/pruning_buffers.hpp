@@ -3,6 +3,7 @@
 // one (destination, two children, the matrices of their edges). The same plain view serves the host tier and the
 // device tier; only the memory its pointers name differs.
 #include <cstdint>
+#include <type_traits>
 
 #include "../config.hpp"
 
@@ -19,6 +20,14 @@ struct PruningTuning {
   int patterns_per_thread = 1;        // by_state
   int blocks_per_multiprocessor = 1;  // by_tile*: the tile is sized so that the patterns fill this many blocks per SM
 };
+
+// Whether a policy's fold over an edge is the ordinary dot product and its join the product (Felsenstein's pruning:
+// Policy::sum_of_products), which the matrix-unit and vector-lane loops need; false for a policy without the member.
+template <class Policy, class = void>
+struct sums_products : std::false_type {};
+template <class Policy>
+struct sums_products<Policy, std::void_t<decltype(Policy::sum_of_products)>>
+    : std::bool_constant<Policy::sum_of_products> {};
 
 // Buffers [0, tips) are tips, read-only; buffers [tips, tips + internal) hold partial likelihoods.
 //

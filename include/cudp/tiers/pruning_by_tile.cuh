@@ -33,11 +33,7 @@ namespace tile_detail {
 
 CUDP_HD constexpr int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
-template <class Policy, class = void>
-struct sums_products : std::false_type {};
-template <class Policy>
-struct sums_products<Policy, std::void_t<decltype(Policy::sum_of_products)>>
-    : std::bool_constant<Policy::sum_of_products> {};
+using tiers::sums_products;
 
 // A barrier for one group (a multiple of 32 threads): groups step through their categories on their own, so that
 // one group's staging overlaps another's products. barrier.sync, not bar.sync: the latter assumes a converged
