@@ -13,7 +13,6 @@
 #include <cudp/align/linear_space.hpp>
 
 #include "device.hpp"
-#include "kit/gpu_choice.hpp"
 
 namespace align_app {
 
@@ -47,14 +46,15 @@ inline double cells_bound(const std::string& query, const std::string& target) {
 inline bool small_for_gpu(double at_most_cells) { return at_most_cells > 0 && at_most_cells < kHostBelowCells; }
 
 // --backend auto|host|cuda: auto takes the GPU when this build has the path and a device is present, unless the
-// run is known to be small (small_for_gpu of a bound on its cells, such as cells_bound's).
-inline AlignBackend choose_backend(const std::string& requested, double at_most_cells = 0) {
+// run is known to be small (small_for_gpu of a bound on its cells, such as cells_bound's). `no_gpu`, where given, is
+// set when auto wanted the GPU and found none (for the run to say so once its inputs are read).
+inline AlignBackend choose_backend(const std::string& requested, double at_most_cells = 0, bool* no_gpu = nullptr) {
   if (requested == "host") return AlignBackend::Host;
   if (requested == "auto" && small_for_gpu(at_most_cells)) return AlignBackend::Host;
   const bool gpu = gpu_available();
   if (requested == "cuda" && !gpu)
     throw std::runtime_error("--backend cuda: no CUDA device found, or this cudp-align was built without CUDA");
-  if (!gpu) cudp::apps::note_host_fallback();
+  if (no_gpu != nullptr) *no_gpu = !gpu;
   return gpu ? AlignBackend::Device : AlignBackend::Host;
 }
 

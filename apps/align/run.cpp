@@ -36,6 +36,7 @@
 
 #include "backend.hpp"
 #include "report.hpp"
+#include "kit/gpu_choice.hpp"
 #include "kit/input_files.hpp"
 #include "kit/stage_times.hpp"
 
@@ -531,7 +532,8 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   if (world.root() && !o.out.empty()) cudp::io::check_writable(o.out);  // before the work, which may take hours
   cudp::apps::StageTimes& times = cudp::apps::StageTimes::global();
   auto stage = cudp::apps::StageTimes::clock::now();
-  const AlignBackend backend = choose_backend(o.backend, cells_bound(o.query, o.target));
+  bool no_gpu = false;
+  const AlignBackend backend = choose_backend(o.backend, cells_bound(o.query, o.target), &no_gpu);
   if (backend == AlignBackend::Device) start_gpu(world.rank_on_node(), world.size());
   stage = times.add("backend", stage);
   const AlignMode mode = mode_of(o.mode);
@@ -539,6 +541,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   stage = times.add("read", stage);
   std::vector<Job> jobs = plan_jobs(o, in, world);
   if (!tool.errors.all_well()) return 1;  // a process could not read the inputs or start its backend
+  if (no_gpu) cudp::apps::note_host_fallback();
   const int threads = o.threads > 0 ? o.threads : cudp::host::usable_cores();
   align_jobs(o, in, backend, mode, threads, world, jobs, times, stage);
   const std::string text = format_output(o, in, mode, threads, world, jobs);
