@@ -134,30 +134,31 @@ class HostBackend final : public Backend {
       const auto b = view(r.partition);
       double* out = sites + layout_.start[static_cast<std::size_t>(r.partition)];
 #if defined(CUDP_HAS_PRUNING_LANES)
-      // An edge term costs an operation's S x S products per pattern: those come from the vector lanes, a block of
-      // patterns at a time, to the same bits as site_term_value's.
+      // The terms' values a block of patterns at a time, to the same bits as site_term_value's: an edge term's
+      // S x S products per pattern in the vector lanes, a root term's sums a category at a time.
       constexpr int block = 256;
       const auto edge_block = cudp::tiers::pruning_lanes::edge_block_for_this_host<Policy, Real>();
       const std::size_t terms = r.terms.size();
-      edge_values_.resize(terms * block);
+      term_values_.resize(terms * block);
       for (int first = 0; first < b.patterns; first += block) {
         const int last = std::min(b.patterns, first + block);
         for (std::size_t i = 0; i < terms; ++i) {
           const SiteTerm& t = r.terms[i];
-          if (t.child < 0) continue;
+          Real* values = term_values_.data() + i * block;
+          if (t.child < 0) {
+            root_values(b, t, first, last, values);
+            continue;
+          }
           const cudp::tiers::pruning_lanes::EdgeSum<Real> edge{
               t.parent, t.child, t.matrix, frequencies_.data() + static_cast<std::size_t>(t.frequencies) * S,
               weights_.data() + static_cast<std::size_t>(t.weights) * categories_};
-          edge_block(b, edge, first, last, edge_values_.data() + i * block);
+          edge_block(b, edge, first, last, values);
         }
         for (int p = first; p < last; ++p) {
           SiteSum sum;
           for (std::size_t i = 0; i < terms; ++i) {
-            const SiteTerm& t = r.terms[i];
-            const double value =
-                t.child < 0 ? site_term_value<Policy>(b, t, weights_.data(), frequencies_.data(), p)
-                            : static_cast<double>(edge_values_[i * block + static_cast<std::size_t>(p - first)]);
-            if (!sum.add(value, site_term_exponent(b, t, p))) break;
+            const double value = static_cast<double>(term_values_[i * block + static_cast<std::size_t>(p - first)]);
+            if (!sum.add(value, site_term_exponent(b, r.terms[i], p))) break;
           }
           out[p] = sum.log_likelihood();
         }
@@ -173,6 +174,17 @@ class HostBackend final : public Backend {
   void set_threads(int threads) override { threads_ = threads; }
 
  private:
+  // root_pattern for patterns [first, last) into values[0, last - first), the categories added in their order.
+  void root_values(const cudp::tiers::PruningBuffers<Real>& b, const SiteTerm& t, int first, int last, Real* values) {
+    const Real* weights = weights_.data() + static_cast<std::size_t>(t.weights) * categories_;
+    const Real* frequencies = frequencies_.data() + static_cast<std::size_t>(t.frequencies) * S;
+    std::fill(values, values + (last - first), Real(0));
+    for (int c = 0; c < categories_; ++c) {
+      const Real* root = b.partial(t.parent, c, first);
+      for (int p = 0; p < last - first; ++p) values[p] += weights[c] * Policy::at_root(frequencies, root + p * S);
+    }
+  }
+
   cudp::tiers::PruningBuffers<Real> view(int partition) {
     return partition_view<Real>(layout_, partition, codes_.data(), partials_.data(), exponents_.data(),
                                 matrices_.data());
@@ -196,7 +208,7 @@ class HostBackend final : public Backend {
   std::vector<int> exponents_;
   std::vector<double> values_, vectors_, inverse_;
   std::vector<Real> weights_, frequencies_;
-  std::vector<Real> edge_values_;  // site_log_likelihoods' scratch: [term][pattern of a block]
+  std::vector<Real> term_values_;  // site_log_likelihoods' scratch: the terms' values, [term][pattern of a block]
 };
 
 }  // namespace
