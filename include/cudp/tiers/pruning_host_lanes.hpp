@@ -266,6 +266,13 @@ struct BlockKernel {
       for (int p = first; p < last; ++p) exponents[p] = 0;
     }
     if constexpr (Policy::rescales) {
+      // Nothing to rescale when one state of every pattern stays above the threshold, which one comparison per
+      // block shows in the common case; otherwise pattern by pattern.
+      V least = largest[0];
+      for (int p = 1; p < last - first; ++p) least = largest[p] < least ? largest[p] : least;
+      bool some_state_large = false;
+      for (int l = 0; l < W; ++l) some_state_large |= !Policy::needs_rescale(least[l]) && least[l] > Real(0);
+      if (some_state_large) return;
       for (int p = first; p < last; ++p) {
         const V& lanes = largest[p - first];
         Real most = 0;
