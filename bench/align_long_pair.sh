@@ -4,12 +4,16 @@
 # and in linear space: stretcher (global) and matcher (local, its best alignment only). The pair
 # is LENGTH random bases (fixed seed) and a mutated copy: 8% substitutions, 1% insertions and 1% deletions of 1-6
 # bases. Scoring: cudp-align's DNA defaults (+2/-3, a gap of k costing 5 + 2k), EMBOSS with a +2/-3 matrix file,
-# -gapopen 7 -gapextend 2. Rows of a markdown table on standard output, wall seconds.
+# -gapopen 7 -gapextend 2. Rows of a markdown table on standard output, wall seconds. MODES, FORMATS and EMBOSS=0
+# narrow the run.
 #
 #   bench/align_long_pair.sh BEFORE/cudp-align AFTER/cudp-align
 set -uo pipefail
 LENGTH=${LENGTH:-60000}
 THREADS=${THREADS:-"1 2"}
+MODES=${MODES:-"global local semiglobal"}
+FORMATS=${FORMATS:-"score pair"}
+EMBOSS=${EMBOSS:-1}
 data=${DATA:-/tmp/align-long-pair}
 mkdir -p "$data"
 python3 - "$LENGTH" "$data" <<'EOF'
@@ -51,8 +55,8 @@ echo "|---|---|---|---|---|---|---|"
 # The binaries take turns on each point, REPEATS times (default 2), so that a change in the machine's load falls on
 # all alike; the fastest run of each is kept.
 REPEATS=${REPEATS:-2}
-for mode in global local semiglobal; do
-  for format in score pair; do
+for mode in $MODES; do
+  for format in $FORMATS; do
     for threads in $THREADS; do
       declare -A best=() cpu=()
       for ((r = 0; r < REPEATS; ++r)); do
@@ -83,8 +87,8 @@ for mode in global local semiglobal; do
   done
 done
 # Every binary and thread count must print the same records (the pair format's header names the command line).
-for mode in global local semiglobal; do
-  for format in score pair; do
+for mode in $MODES; do
+  for format in $FORMATS; do
     sums=$(for f in "$data"/out.$mode.*.$format; do sed -n '/^# Aligned_sequences/,$p;/^long_a\t/p' "$f" | md5sum; done | sort -u | wc -l)
     echo "$mode $format: $([ "$sums" = 1 ] && echo "the same output from every binary and thread count" || echo "OUTPUTS DIFFER")"
   done
@@ -102,8 +106,10 @@ emboss() {  # TOOL ARGS...: one EMBOSS run, 16 GiB of memory at most
     echo "| | pair | 1 | $tool $* | failed after $(seconds "$start") s: $(tail -c 150 "$data/$tool.log" | tr '\n|' '  ') | | |"
   fi
 }
-emboss stretcher
-emboss matcher -alternatives 1
+if [ "$EMBOSS" = 1 ]; then
+  emboss stretcher
+  emboss matcher -alternatives 1
+fi
 # needle and water refuse such a pair after filling about 14 GiB ("Sequences too big"): tried on request only.
 if [ -n "${EMBOSS_FULL_MATRIX:-}" ]; then
   emboss needle -endweight -endopen 7 -endextend 2
