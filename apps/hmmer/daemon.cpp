@@ -89,9 +89,11 @@ DaemonSearch prepare_phmmer(const Daemon& daemon, const std::vector<std::string>
   if (db.alphabet != cudp::hmmer::HmmAlphabet::Amino)
     throw cudp::io::InputError(cudp::io::format_error(
         o.seq_file, "the database holds DNA sequences but the models of " + source + " are amino models"));
-  // Calibration is the costly part of building the models, and it runs here, on the client's own thread.
+  // Calibration is the costly part of building the models; it runs here, on the daemon's host workers.
+  cudp::hmmer::SingleSequenceOptions building = p->model;
+  building.threads = std::max(1, db.searcher->threads);
   auto models = std::make_shared<const std::vector<cudp::hmmer::HmmModel>>(
-      phmmer::build_query_models(request[3], source, p->model));
+      phmmer::build_query_models(request[3], source, building));
   return [p, models, &db, client_dir] {
     RunOutputs out = search_models(p->search, *models, *db.searcher, client_dir, false);
     phmmer::to_phmmer_outputs(*p, *models, db.searcher->description, out);

@@ -66,8 +66,8 @@ int run(const Options& p, const cudp::apps::ToolContext& tool, int argc, const c
     hmmsearch::check_outputs_writable(o);
     std::string query_text = o.hmm_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
                                                : cudp::io::read_file_text(o.hmm_file);
-    if (o.hmm_file == "-" && !query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0])))
-      throw hmmsearch::gzip_on_standard_input("query sequences");
+    const bool gzipped = !query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0]));
+    if (o.hmm_file == "-" && gzipped) throw hmmsearch::gzip_on_standard_input("query sequences");
     const std::vector<std::string> words(argv + 1, argv + argc);
     return hmmsearch::run_in_daemon("cudp-phmmer", "phmmer", o, *o.connect, hmmsearch::current_dir(),
                                     std::move(query_text), words);
