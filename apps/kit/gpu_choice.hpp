@@ -54,8 +54,8 @@ inline std::vector<int> choose_gpus(int gpus, int visible, int process_on_node, 
 }
 
 /// Said when `--backend auto` found no GPU to use in a build that could have used one: the run goes on, on the host.
-inline void note_host_fallback(const std::string& why = "no CUDA device found") {
-  if (kBuiltWithCuda) note("--backend auto: " + why + "; running on the host");
+inline void note_host_fallback() {
+  if (kBuiltWithCuda) note("--backend auto: no CUDA device found; running on the host");
 }
 
 }  // namespace cudp::apps
