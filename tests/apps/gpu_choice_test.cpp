@@ -32,9 +32,11 @@ TEST_CASE("--gpus: which devices a process takes", "[examples][gpus]") {
   REQUIRE(choose_gpus(kGpusUnset, 2, 3, 4) == V{1});
   REQUIRE(choose_gpus(2, 4, 1, 2) == V{2, 3});
   REQUIRE(choose_gpus(2, 3, 1, 2) == V{2, 0});
-  // No device: none, whatever was asked.
+  // No device: none by default or with all; a number asked for is an error, never a quiet run on the host.
   REQUIRE(choose_gpus(kGpusUnset, 0, 0, 1).empty());
-  REQUIRE(choose_gpus(4, 0, 0, 1).empty());
+  REQUIRE(choose_gpus(kGpusAll, 0, 0, 1).empty());
+  REQUIRE_THROWS_WITH(choose_gpus(4, 0, 0, 1), Catch::Contains("--gpus 4: "));
+  REQUIRE_THROWS_AS(choose_gpus(1, 0, 2, 4), std::invalid_argument);
   // More than there are.
   REQUIRE_THROWS_AS(choose_gpus(3, 2, 0, 1), std::invalid_argument);
 }
