@@ -167,11 +167,7 @@ int serve(const Options& o) {
 
 int search_in_daemon(const Options& o, const std::string& current_dir) {
   check_outputs_writable(o);
-  std::string model_text =
-      o.hmm_file == "-" ? cudp::io::read_stream_text(stdin, "standard input") : cudp::io::read_file_text(o.hmm_file);
-  if (o.hmm_file == "-" && !model_text.empty() && looks_gzipped(static_cast<unsigned char>(model_text[0])))
-    throw gzip_on_standard_input("models");
-  return run_in_daemon("cudp-hmmsearch", "hmmsearch", o, *o.connect, current_dir, std::move(model_text),
+  return run_in_daemon("cudp-hmmsearch", "hmmsearch", o, *o.connect, current_dir, read_input_text(o.hmm_file, "models"),
                        request_words(o));
 }
 

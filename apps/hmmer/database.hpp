@@ -46,6 +46,15 @@ inline cudp::io::InputError gzip_on_standard_input(const std::string& what) {
                               "from a named file only (give the .gz file's name, or decompress it with gzip -dc)");
 }
 
+// The whole text of a file (plain or gzip), or of standard input ('-'), read there as plain text as HMMER reads it:
+// gzip on standard input is refused with the remedy, `what` naming its contents ("models", "query sequences").
+inline std::string read_input_text(const std::string& path, const std::string& what) {
+  if (path != "-") return cudp::io::read_file_text(path);
+  std::string text = cudp::io::read_stream_text(stdin, "standard input");
+  if (!text.empty() && looks_gzipped(static_cast<unsigned char>(text[0]))) throw gzip_on_standard_input(what);
+  return text;
+}
+
 // The alphabet kind written in a cudp-makedb file's header (0 protein, 1 DNA), read without loading the file.
 inline int packed_database_kind(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);

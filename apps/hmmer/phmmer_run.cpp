@@ -64,13 +64,9 @@ int run(const Options& p, const cudp::apps::ToolContext& tool, int argc, const c
   if (o.connect) {
     // The daemon parses the same command line; only the query file's text travels with it.
     hmmsearch::check_outputs_writable(o);
-    std::string query_text = o.hmm_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
-                                               : cudp::io::read_file_text(o.hmm_file);
-    const bool gzipped = !query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0]));
-    if (o.hmm_file == "-" && gzipped) throw hmmsearch::gzip_on_standard_input("query sequences");
     const std::vector<std::string> words(argv + 1, argv + argc);
     return hmmsearch::run_in_daemon("cudp-phmmer", "phmmer", o, *o.connect, hmmsearch::current_dir(),
-                                    std::move(query_text), words);
+                                    hmmsearch::read_input_text(o.hmm_file, "query sequences"), words);
   }
   const bool progress = cudp::apps::show_progress(world);
   const int threads = hmmsearch::host_threads(o);
@@ -81,14 +77,7 @@ int run(const Options& p, const cudp::apps::ToolContext& tool, int argc, const c
   // the database on standard input: it is read whole before the search.
   if (o.hmm_file == "-" && o.seq_file == "-")
     throw hmmsearch::UsageError("<seqfile> and <seqdb> cannot both be standard input ('-')");
-  std::string query_text;
-  if (o.hmm_file == "-") {
-    query_text = cudp::io::read_stream_text(stdin, "standard input");
-    if (!query_text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(query_text[0])))
-      throw hmmsearch::gzip_on_standard_input("query sequences");
-  } else {
-    query_text = cudp::io::read_file_text(o.hmm_file);
-  }
+  const std::string query_text = hmmsearch::read_input_text(o.hmm_file, "query sequences");
   // Every process builds every query's model (they are small); each searches its shard of the database.
   const std::vector<cudp::hmmer::HmmModel> models =
       build_query_models(query_text, o.hmm_file == "-" ? std::string("standard input") : o.hmm_file,

@@ -159,10 +159,7 @@ int scan_in_daemon(const Options& p, int argc, const char* const* argv, const st
   hmmsearch::check_outputs_writable(o);
   // The daemon gets the text of <seqfile> and parses it as FASTA. Read once, then looked at, so that a pipe or
   // standard input works (parse_options has refused '-' for <hmmdb>, the daemon's own file).
-  std::string text = o.seq_file == "-" ? cudp::io::read_stream_text(stdin, "standard input")
-                                       : cudp::io::read_file_text(o.seq_file);
-  if (o.seq_file == "-" && !text.empty() && hmmsearch::looks_gzipped(static_cast<unsigned char>(text[0])))
-    throw hmmsearch::gzip_on_standard_input("query sequences");
+  std::string text = hmmsearch::read_input_text(o.seq_file, "query sequences");
   const std::string_view magic = cudp::io::database_magic();
   if (std::string_view(text).substr(0, magic.size()) == magic)
     throw UsageError("with --connect, <seqfile> must be FASTA; " + (o.seq_file == "-" ? "standard input" : o.seq_file) +
