@@ -170,7 +170,8 @@ std::vector<std::string> stockholm_sequences(const std::string& path) {
 }
 
 // globins45.fa and the model's seed sequences, every third set inside a globin, so that each model has targets
-// that pass every stage and envelopes that are not the whole target, beside globins that fail fn3's and Pkinase's filters.
+// that pass every stage and envelopes that are not the whole target, beside globins that fail fn3's and Pkinase's
+// filters.
 std::string globins_and_seed(const std::string& seed_file) {
   const std::string globins_file = cudp::test::hmmer_examples_file("tutorial/globins45.fa");
   std::ifstream in(globins_file);
