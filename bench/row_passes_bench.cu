@@ -113,10 +113,11 @@ template <class Matrix>
 auto leaf_solver(cudp::align::DeviceLeaves<>& leaves, const cudp::align::SequencePair& pair, const Matrix& matrix,
                  cudp::recurrences::GapCosts gaps, const cudp::align::LinearSpaceOptions& options) {
   return [&leaves, pair, &matrix, gaps, &options](const std::vector<cudp::align::Box>& boxes,
-                                                  std::vector<cudp::align::Alignment>& out) -> bool {
-    if (!host_leaves) return leaves.solve(boxes, gaps, out, options.threads);
-    cudp::align::solve_leaves_on_host(pair, boxes, matrix, gaps, out, options.threads);
-    return false;
+                                                  std::vector<cudp::align::Alignment>& out) {
+    if (host_leaves)
+      cudp::align::solve_leaves_on_host(pair, boxes, matrix, gaps, out, options.threads);
+    else
+      leaves.solve(boxes, gaps, out, options.threads);
   };
 }
 
@@ -283,9 +284,8 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
   const auto solve = leaf_solver(leaves, batch.pair(), matrix, gaps, options);
   auto solver = [&](const std::vector<align::Box>& boxes, std::vector<align::Alignment>& out) {
     const auto t = std::chrono::steady_clock::now();
-    const bool rescored = solve(boxes, out);
+    solve(boxes, out);
     leaf_seconds += seconds_since(t);
-    return rescored;
   };
   double locate_seconds = 0;  // wall time in the device's best-cell passes (local and semi-global ends)
   auto locator = [&](const std::vector<align::RowPass>& passes, recurrences::AlignMode pass_mode, align::CellScope scope,
@@ -342,21 +342,18 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
     const double ends_ms = 1e3 * seconds_since(t);
     level_seconds = leaf_seconds = 0;
     t = std::chrono::steady_clock::now();
-    bool rescored = false;
-    std::vector<align::Alignment> out =
-        align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver, &rescored);
+    std::vector<align::Alignment> out = align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver);
     const double boxes_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
-    align::place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
+    align::place_and_check(mode, batch, located, matrix, gaps, options.threads, out);
     const double rescore_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
     out = {};
     const double free_ms = 1e3 * seconds_since(t);
     std::printf("  steps: 32-bit check %.1f ms, ends %.1f ms, boxes %.1f ms (levels %.1f ms, leaves %.1f ms, the rest "
-                "%.1f ms), placing and checking %.1f ms (%s); freeing the alignments %.1f ms\n",
+                "%.1f ms), placing and rescoring on the host %.1f ms; freeing the alignments %.1f ms\n",
                 check_ms, ends_ms, boxes_ms, 1e3 * level_seconds, 1e3 * leaf_seconds,
-                boxes_ms - 1e3 * (level_seconds + leaf_seconds), rescore_ms,
-                rescored ? "rescored by the leaves" : "rescoring on the host", free_ms);
+                boxes_ms - 1e3 * (level_seconds + leaf_seconds), rescore_ms, free_ms);
   }
   if (options.checkpoint_cells > 0)
     std::printf("  checkpoints (boxes from %.3g cells, %d rows apart at least, %d at most, %zu MiB at once): halves "

@@ -110,7 +110,7 @@ std::vector<cudp::align::Alignment> align_batch_on_gpu(cudp::recurrences::AlignM
       [&](const std::vector<cudp::align::RowPass>& level, const cudp::align::SequencePair&,
           cudp::align::RowPassOutput out) { passes.run(level, gaps, out); },
       [&](const std::vector<cudp::align::Box>& boxes, std::vector<cudp::align::Alignment>& out) {
-        return leaves.solve(boxes, gaps, out, threads);  // rescored on the device
+        leaves.solve(boxes, gaps, out, threads);
       },
       [&](const std::vector<cudp::align::RowPass>& ends, cudp::recurrences::AlignMode pass_mode,
           cudp::align::CellScope scope, const cudp::align::SequencePair&, cudp::tiers::CellEnd* out) {

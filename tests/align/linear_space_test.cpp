@@ -337,7 +337,7 @@ TEST_CASE("linear space: the batch's steps one at a time give align_batch_linear
   }
 }
 
-TEST_CASE("linear space: a batch of leaves trusts a solver that rescored them, and rescores the others", "[align][linear]") {
+TEST_CASE("linear space: a batch of leaves is rescored on the host whatever its solver says", "[align][linear]") {
   std::mt19937_64 rng(31);
   const cudp::test::RandomMatrix matrix(4, -4, 5, 17);
   const RandomBatch pairs(rng, 60, 40, 11, 3);
@@ -347,28 +347,16 @@ TEST_CASE("linear space: a batch of leaves trusts a solver that rescored them, a
   options.leaf_cells = 1L << 20;  // every pair one leaf
   auto no_levels = [](const std::vector<cudp::align::RowPass>& passes, const cudp::align::SequencePair&,
                       cudp::align::RowPassOutput) { REQUIRE(passes.empty()); };
-  // A solver whose answers are all right but one, that it says it rescored: the batch takes its word.
+  // A solver whose answers are all right but one, that it claims to have rescored (DeviceLeaves checks its answers
+  // in the lanes that made them, so a lane bug could pass its own check): the batch must not take its word.
   auto solve = [&](const std::vector<cudp::align::Box>& boxes, std::vector<Alignment>& out) {
     cudp::align::solve_leaves_on_host(batch.pair(), boxes, matrix, gaps, out);
-    for (std::size_t k = 0; k < boxes.size(); ++k)
-      REQUIRE(cudp::align::detail::rescore_box(batch.pair(), boxes[k], out[k], matrix, gaps) == out[k].score);
     out[1].score -= 1;  // pair 1 has residues on both sides
+    return true;
   };
-  for (AlignMode mode : {AlignMode::Global, AlignMode::Local}) {
+  for (AlignMode mode : {AlignMode::Global, AlignMode::Local, AlignMode::SemiGlobal}) {
     INFO("mode " << to_string(mode));
-    auto with_word = [&](const std::vector<cudp::align::Box>& boxes, std::vector<Alignment>& out) {
-      solve(boxes, out);
-      return true;
-    };
-    auto without = [&](const std::vector<cudp::align::Box>& boxes, std::vector<Alignment>& out) { solve(boxes, out); };
-    if (mode == AlignMode::Global) {  // its score is the leaf's own: nothing else to hold it against
-      const auto trusted = cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, with_word);
-      CHECK(trusted[1].score == pairs.optimum(1, mode, matrix, gaps) - 1);
-    } else {  // the located score still catches it
-      CHECK_THROWS_AS(cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, with_word),
-                      std::logic_error);
-    }
-    CHECK_THROWS_AS(cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, without),
+    CHECK_THROWS_AS(cudp::align::align_batch_linear_space(mode, batch, matrix, gaps, options, no_levels, solve),
                     std::logic_error);
   }
 }

@@ -263,13 +263,21 @@ def run_parasail(mode, pairs, matrix, gap_open, gap_extend, tmp, trace=True):
         if trace:
             run(common + ["-a", fn + "_trace_striped_32", "-O", "SAM", "-g", f"{tmp}/o.sam"], **closed_stdin)
             with open(f"{tmp}/o.sam") as f:
-                for line in f:
-                    p = line.rstrip("\n").split("\t")
-                    if line.startswith("@") or len(p) < 11 or p[2] == "*" or int(p[1]) & 4:
+                records = [p for p in (line.rstrip("\n").split("\t") for line in f if not line.startswith("@"))
+                           if len(p) >= 11]
+                for j, p in enumerate(records):
+                    if p[2] == "*" or int(p[1]) & 4:
+                        # parasail writes an alignment of score 0 (every residue in an end gap) as unmapped, one
+                        # record per target in the database's order.
+                        if len(records) == len(batch) and got[j]["score"] == 0:
+                            got[j]["error"] = "unmapped (score 0)"
                         continue
                     score = [x for x in p[11:] if x.startswith("AS:i:")]
                     r = got.get(int(p[2]))
-                    if r is None or not score or int(score[0][5:]) != r["score"]:
+                    if r is None:
+                        continue
+                    if not score or int(score[0][5:]) != r["score"]:
+                        r["error"] = f"parasail's traceback scores {score[:1]}, its score run {r['score']}"
                         continue
                     k = batch[int(p[2])]
                     try:
@@ -502,6 +510,9 @@ def compare(argv):
         print(f"note: {len(oracle_notes) - 10} more")
     print(f"{tool} {mode}: {total} pairs compared ({'scores' if not with_alignments else 'scores and alignments'}), "
           f"{checked_alignments} alignments rescored, {bad} mismatches")
+    if total == 0 or with_alignments and checked_alignments == 0:
+        print(f"FAIL {tool} {mode}: nothing was compared")
+        return 1
     return 1 if bad else 0
 
 
@@ -552,21 +563,29 @@ def conventions(argv):
                 else:
                     got = run_emboss(tool, mode, pairs, matrix, gap_open, gap_extend, tmp)
                 bad = [(p, w, g["score"]) for p, w, g in zip(pairs, want, got) if w != g["score"]]
-                bad_aln = 0
+                bad_aln = checked = 0
                 for p, g in zip(pairs, got):
-                    if g["score"] == 0 and mode == "local" or tool == "parasail" and g["a"] is None:
-                        continue
+                    if g["score"] == 0 and (mode == "local" or g.get("error") == "unmapped (score 0)"):
+                        continue  # no alignment to check
                     if g["a"] is None or not check_cover(g["a"], g["b"], p[1], p[3], mode) or \
                             rescore(g["a"], g["b"], m, gap_open, gap_extend, mode == "semiglobal") != g["score"]:
                         bad_aln += 1
+                        if bad_aln <= 3:
+                            print(f"     {p[0]} x {p[2]}: {tool}'s alignment is unreadable, does not cover the "
+                                  f"sequences or does not rescore to {g['score']} ({g.get('error', 'no record')})")
+                    else:
+                        checked += 1
                 label = f"{tool} {mode} {matrix} {gap_open}/{gap_extend}"
                 if bad or bad_aln:
                     print(f"FAIL {label}: {len(bad)} scores differ from gotoh.py, {bad_aln} alignments do not rescore")
                     for p, w, g in bad[:5]:
                         print(f"     {p[0]} x {p[2]}: gotoh.py {w}, {tool} {g}")
                     fail = 1
+                elif checked < len(pairs) // 2:
+                    print(f"FAIL {label}: only {checked} of {len(pairs)} alignments checked")
+                    fail = 1
                 else:
-                    print(f"ok   {label}: {len(pairs)} scores equal to gotoh.py's, alignments rescore to them")
+                    print(f"ok   {label}: {len(pairs)} scores equal to gotoh.py's, {checked} alignments rescore to them")
                 if off[0] is not None and off == [g["score"] for g in got]:
                     print(f"FAIL {label}: the data cannot tell OPEN+k*EXTEND from OPEN+(k-1)*EXTEND")
                     fail = 1

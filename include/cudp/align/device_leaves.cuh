@@ -773,8 +773,8 @@ class DeviceLeaves<StripShapes<Rs...>> {
   // detail::solve_leaf computes it on the host. `threads`: host threads for the answers and the host's boxes.
   // Every answer is rescored against its box (on the device by finish_leaf_codes, on the host by
   // detail::rescore_box for the boxes left to it), and one that does not rescore to its score throws
-  // std::logic_error; returns true to say so (the leaf solvers' contract, align_boxes_linear_space).
-  bool solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
+  // std::logic_error. That check shares the answers' lanes: align_batch_linear_space rescores again on the host.
+  void solve(const std::vector<Box>& leaves, recurrences::GapCosts gaps, std::vector<Alignment>& out, int threads = 0) {
     solve_started_ = std::chrono::steady_clock::now();
     stats_ = LeafRunStats{};
     const std::size_t n = leaves.size();
@@ -823,7 +823,6 @@ class DeviceLeaves<StripShapes<Rs...>> {
           out[k].edits = a.edits;
           host_check_(leaves[k], a, gaps);
         });
-    return true;
   }
 
  private:

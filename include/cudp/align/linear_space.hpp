@@ -443,18 +443,6 @@ inline void cover(Alignment& a, const Box& b) {
   a.target_end = b.target_end;
 }
 
-// Runs a leaf solver: true when it says it rescored every answer against its box (DeviceLeaves::solve returns
-// so), false for one that returns nothing.
-template <class LeafSolver>
-bool solve_leaves_rescored(LeafSolver& solve, const std::vector<Box>& leaves, std::vector<Alignment>& out) {
-  if constexpr (std::is_same_v<decltype(solve(leaves, out)), bool>) {
-    return solve(leaves, out);
-  } else {
-    solve(leaves, out);
-    return false;
-  }
-}
-
 }  // namespace detail
 
 // The best global alignment of each box of `pair` (a box's own score: a gap continuing at a corner pays no open),
@@ -462,14 +450,11 @@ bool solve_leaves_rescored(LeafSolver& solve, const std::vector<Box>& leaves, st
 // `run_passes(const std::vector<RowPass>&, const SequencePair&, RowPassOutput)` runs each level, as
 // run_row_passes_on_host does (rows, checkpoint rows, or the crossings of a level's boxes), and
 // `solve_leaves(const std::vector<Box>&, std::vector<Alignment>&)` the boxes of at most options.leaf_cells cells,
-// as solve_leaves_on_host does; a solver may return true to say that it rescored each answer against its box
-// (detail::rescore_box), and `rescored`, when given, says whether every alignment returned is such an answer.
+// as solve_leaves_on_host does (what a solver returns is ignored).
 template <class PassRunner, class LeafSolver>
 std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const std::vector<Box>& boxes,
                                                 recurrences::GapCosts gaps, const LinearSpaceOptions& options,
-                                                PassRunner&& run_passes, LeafSolver&& solve_leaves,
-                                                bool* rescored = nullptr) {
-  if (rescored) *rescored = false;
+                                                PassRunner&& run_passes, LeafSolver&& solve_leaves) {
   using detail::Piece;
   const std::int64_t m = pair.query_length, n = pair.target_length;
   // Boxes that are all leaves already (a batch of pairs of a few hundred residues) take one call of the solver,
@@ -478,9 +463,8 @@ std::vector<Alignment> align_boxes_linear_space(const SequencePair& pair, const 
         return detail::is_leaf(b, options.leaf_cells) && detail::checkpoint_spacing(b, options) == 0;
       })) {
     std::vector<Alignment> out;
-    const bool checked = !boxes.empty() && detail::solve_leaves_rescored(solve_leaves, boxes, out);
+    if (!boxes.empty()) solve_leaves(boxes, out);
     if (out.size() != boxes.size()) throw std::logic_error("align_boxes_linear_space: a leaf left unsolved");
-    if (rescored) *rescored = checked;
     host::parallel_for_small_items(
         boxes.size(), options.threads, [] { return 0; }, [&](int, std::size_t k) { detail::cover(out[k], boxes[k]); });
     return out;
@@ -704,14 +688,14 @@ void check_fits(const std::uint8_t* query, int m, const std::uint8_t* target, in
 }
 
 // An alignment that does not score what its ends were located with, or does not rescore to its own score, is a bug.
-// `rescore_it` false: the leaf solver has rescored it already (a pair solved as one leaf).
+// The rescoring is the host's own walk, whatever solved the alignment: a device solver's check of its answers runs
+// in the same lanes as the answers.
 template <class Matrix>
 void check_alignment(const Alignment& a, recurrences::AlignMode mode, long expected, const SequencePair& p,
-                     const Matrix& matrix, recurrences::GapCosts gaps, bool rescore_it = true) {
+                     const Matrix& matrix, recurrences::GapCosts gaps) {
   if (a.score != expected)
     throw std::logic_error("align_linear_space: the box's global score " + std::to_string(a.score) +
                            " differs from the located " + std::to_string(expected));
-  if (!rescore_it) return;
   const long rescored = rescore(a, mode, p.query, static_cast<int>(p.query_length), p.target,
                                 static_cast<int>(p.target_length), matrix, gaps);
   if (rescored != a.score)
@@ -933,12 +917,10 @@ void locate_boxes(recurrences::AlignMode mode, const PairBatch& batch, recurrenc
 
 // The last step of align_batch_linear_space: each pair's alignment `out[k]` (from align_boxes_linear_space, in the
 // batch's coordinates) moved to the pair's own, or made the empty one where a local or semi-global pair had nothing
-// to align, and checked (check_alignment) against what its ends were located with; rescored unless `rescored` says
-// the leaf solver did it.
+// to align, checked (check_alignment) against what its ends were located with and rescored on the host threads.
 template <class Matrix>
 void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const std::vector<long>& located,
-                     const Matrix& matrix, recurrences::GapCosts gaps, int threads, std::vector<Alignment>& out,
-                     bool rescored = false) {
+                     const Matrix& matrix, recurrences::GapCosts gaps, int threads, std::vector<Alignment>& out) {
   using recurrences::AlignMode;
   host::parallel_for_small_items(
       out.size(), threads, [] { return 0; },
@@ -954,7 +936,7 @@ void place_and_check(recurrences::AlignMode mode, const PairBatch& batch, const 
           a.target_end -= batch.target_base(k);
         }
         detail::check_alignment(a, mode, mode == AlignMode::Global ? a.score : located[k], batch.pair(k), matrix,
-                                gaps, !rescored);
+                                gaps);
       });
 }
 
@@ -973,10 +955,8 @@ std::vector<Alignment> align_batch_linear_space(recurrences::AlignMode mode, con
   std::vector<Box> boxes;
   std::vector<long> located;
   locate_boxes(mode, batch, gaps, options.threads, find_best_cells, boxes, located);
-  bool rescored = false;
-  std::vector<Alignment> out =
-      align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves, &rescored);
-  place_and_check(mode, batch, located, matrix, gaps, options.threads, out, rescored);
+  std::vector<Alignment> out = align_boxes_linear_space(batch.pair(), boxes, gaps, options, run_passes, solve_leaves);
+  place_and_check(mode, batch, located, matrix, gaps, options.threads, out);
   return out;
 }
 
