@@ -1,0 +1,60 @@
+#pragma once
+// Stage 1 of ClustalW 2.1's multiple alignment on its own: the distance matrix of a set of sequences, every pair
+// scored by the full pairwise alignment (the default) or by k-tuples (-QUICKTREE). Only the N(N-1)/2 pairs i < j
+// are computed, on worker threads; the matrix is symmetric with a zero diagonal.
+//
+//   auto seqs = cudp::msa::read_clustal_fasta("globins.fa");
+//   auto d = cudp::msa::clustal_distances(seqs.residues, cudp::msa::PairwiseDistanceSettings::defaults(seqs.dna));
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "../align/all_pairs.hpp"
+#include "../phylo/distance_trees.hpp"
+#include "clustal_full_pairwise.hpp"
+#include "clustal_ktuple.hpp"
+
+namespace cudp::msa {
+
+struct PairwiseDistanceSettings {
+  bool quick = false;  // -QUICKTREE: k-tuple scores instead of full alignments
+  FullPairwiseSettings full;
+  KtupleSettings ktuple;
+
+  // ClustalW's defaults for protein or DNA.
+  static PairwiseDistanceSettings defaults(bool dna, bool quick = false) {
+    PairwiseDistanceSettings s;
+    s.quick = quick;
+    s.full = dna ? FullPairwiseSettings::nucleotide() : FullPairwiseSettings::protein();
+    s.ktuple = dna ? KtupleSettings::nucleotide() : KtupleSettings::protein();
+    return s;
+  }
+};
+
+// The distances between `sequences` (residue codes, gaps included) on `threads` threads (0: all usable cores).
+inline phylo::DistanceMatrix clustal_distances(const std::vector<std::vector<int>>& sequences,
+                                               const PairwiseDistanceSettings& settings, int threads = 0) {
+  const std::size_t n = sequences.size();
+  phylo::DistanceMatrix d(n);
+  const auto length = [&](std::size_t i) { return static_cast<int>(sequences[i].size()); };
+  if (settings.quick) {
+    int longest = 0;
+    for (std::size_t i = 0; i < n; ++i) longest = std::max(longest, length(i));
+    align::for_all_pairs(
+        n, threads, [&] { return KtupleScorer(settings.ktuple); },
+        [&](KtupleScorer& scorer, std::size_t i, std::size_t j) {
+          d.set(i, j, scorer.distance(sequences[i].data(), length(i), sequences[j].data(), length(j), longest));
+        });
+  } else {
+    const PairwiseScoring scoring = settings.full.scoring();
+    align::for_all_pairs(
+        n, threads, [] { return FullPairwiseAligner(); },
+        [&](FullPairwiseAligner& aligner, std::size_t i, std::size_t j) {
+          d.set(i, j, aligner.distance(sequences[i].data(), length(i), sequences[j].data(), length(j), settings.full,
+                                       scoring));
+        });
+  }
+  return d;
+}
+
+}  // namespace cudp::msa

@@ -1,0 +1,300 @@
+#pragma once
+// ClustalW 2.1's "slow" pairwise distance (its default): every pair aligned with its own dynamic program, and the
+// distance 1 - identities / min(length1, length2).
+//
+// Despite its name the alignment is not global. A local Gotoh pass (cells floored at 0) finds the best cell, first in
+// row-major order on ties; a backward pass from there finds where that local alignment starts (the first cell that
+// reaches the best score, scanning rows and columns backwards, ends it); only the box between the two is aligned end
+// to end, by Myers and Miller's linear-space divide and conquer with ClustalW's midpoint rule, and the identities are
+// counted on that path. Gaps cost open + k * extend for k residues. Which of several optimal paths is taken changes
+// the identities, so the recurrences, the order of their comparisons and the tie rules below are ClustalW's.
+//
+// The integer costs come from PWGAPOPEN and PWGAPEXT (pairwise_gap_costs), on protein the opening grows with the log
+// of the shorter length; identities are residue codes that are equal, so X against X and N against N count. The
+// distance keeps ClustalW's float arithmetic (100 - 100 * identities / min length) / 100, then widened to double.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "clustal_alphabet.hpp"
+#include "clustal_pairwise_matrices.hpp"
+
+namespace cudp::msa {
+
+// -PWGAPOPEN, -PWGAPEXT and the pairwise tables; defaults are ClustalW's for the sequence type.
+struct FullPairwiseSettings {
+  bool dna = false;
+  PairwiseProteinMatrix protein_matrix = PairwiseProteinMatrix::gonnet;
+  PairwiseDnaMatrix dna_matrix = PairwiseDnaMatrix::iub;
+  float gap_open = 10.0f;
+  float gap_extend = 0.1f;
+  float transition_weight = 0.5f;
+
+  static FullPairwiseSettings protein() { return {}; }
+  static FullPairwiseSettings nucleotide() {
+    FullPairwiseSettings s;
+    s.dna = true;
+    s.gap_open = 15.0f;
+    s.gap_extend = 6.66f;
+    return s;
+  }
+  PairwiseScoring scoring() const {
+    return dna ? pairwise_scoring(dna_matrix, transition_weight) : pairwise_scoring(protein_matrix);
+  }
+};
+
+// Integer gap costs of one pair, in table units.
+struct PairGapCosts {
+  int open = 0;
+  int extend = 0;
+};
+
+// ClustalW's conversion, float and double steps as it has them; `length1`, `length2` count gaps too.
+inline PairGapCosts pairwise_gap_costs(const FullPairwiseSettings& settings, const PairwiseScoring& scoring,
+                                       int length1, int length2) {
+  PairGapCosts costs;
+  const auto scale = static_cast<float>(scoring.int_scale);
+  if (settings.dna) {
+    costs.open = static_cast<int>(2.0f * settings.gap_open * scale * scoring.gap_open_scale);
+    costs.extend = static_cast<int>(settings.gap_extend * scale * scoring.gap_extend_scale);
+    return costs;
+  }
+  const double open_log = settings.gap_open + std::log(static_cast<double>(std::min(length1, length2)));
+  if (scoring.average_mismatch <= 0) {
+    costs.open = 2 * static_cast<int>(open_log * scoring.int_scale);
+  } else {
+    costs.open = static_cast<int>(2 * scoring.average_mismatch * open_log * scoring.gap_open_scale);
+  }
+  costs.extend = static_cast<int>(settings.gap_extend * scale);
+  return costs;
+}
+
+// Residues, not gaps, of a coded sequence.
+inline int residue_count(const int* codes, int length) {
+  return static_cast<int>(std::count_if(codes, codes + length, [](int c) { return clustal_is_residue(c); }));
+}
+
+// The distance from an identity count, in ClustalW's float steps.
+inline double full_pairwise_distance_from(int identities, int residues1, int residues2) {
+  if (residues1 == 0 || residues2 == 0) return static_cast<double>((100.0f - 0.0f) / 100.0f);
+  const auto percent = static_cast<float>(100.0 * static_cast<float>(identities));
+  const float identity = percent / static_cast<float>(std::min(residues1, residues2));
+  return static_cast<double>((100.0f - identity) / 100.0f);
+}
+
+// One thread's scratch for aligning pairs; reuse it across pairs.
+class FullPairwiseAligner {
+ public:
+  // Identities on ClustalW's path between a (length n) and b (length m), codes laid out 0-based.
+  int identities(const int* a, int n, const int* b, int m, const ClustalTable& table, PairGapCosts costs) {
+    a_ = a;
+    b_ = b;
+    table_ = &table;
+    open_ = costs.open;
+    extend_ = costs.extend;
+    const std::size_t row = static_cast<std::size_t>(std::max(n, m)) + 1;
+    if (hh_.size() < row) {
+      hh_.resize(row);
+      dd_.resize(row);
+      rr_.resize(row);
+      ss_.resize(row);
+    }
+    int end1 = 0, end2 = 0;
+    const int best = local_end(n, m, end1, end2);
+    int start1 = 1, start2 = 1;
+    local_start(best, end1, end2, start1, start2);
+    identities_ = 0;
+    align(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1, 0, 0);
+    return identities_;
+  }
+
+  // The distance of one pair under `settings` (`scoring` is settings.scoring(), made once by the caller).
+  double distance(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
+                  const PairwiseScoring& scoring) {
+    if (n == 0 || m == 0) return 1.0;
+    const int count = identities(a, n, b, m, scoring.table, pairwise_gap_costs(settings, scoring, n, m));
+    return full_pairwise_distance_from(count, residue_count(a, n), residue_count(b, m));
+  }
+
+ private:
+  // Score of residue i of a against residue j of b, both 1-based as in the recurrences.
+  int score(int i, int j) const {
+    return (*table_)[static_cast<std::size_t>(a_[i - 1])][static_cast<std::size_t>(b_[j - 1])];
+  }
+  int begin_gap(int k, int tb) const { return k <= 0 ? 0 : tb + extend_ * k; }
+
+  // The local pass: the best score and its cell, the first in row-major order on ties (0 and cell 0,0 if none > 0).
+  int local_end(int n, int m, int& end1, int& end2) {
+    int best = 0;
+    std::fill(hh_.begin(), hh_.begin() + m + 1, 0);
+    std::fill(dd_.begin(), dd_.begin() + m + 1, -open_);
+    for (int i = 1; i <= n; ++i) {
+      int h = 0, diag = 0, f = -open_;
+      for (int j = 1; j <= m; ++j) {
+        f = std::max(f - extend_, h - open_ - extend_);
+        dd_[j] = std::max(dd_[j] - extend_, hh_[j] - open_ - extend_);
+        h = std::max({diag + score(i, j), f, dd_[j], 0});
+        diag = hh_[j];
+        hh_[j] = h;
+        if (h > best) {
+          best = h;
+          end1 = i;
+          end2 = j;
+        }
+      }
+    }
+    return best;
+  }
+
+  // The backward pass from the end cell, unfloored, with -1 borders; the first cell reaching `best` fixes the start.
+  void local_start(int best, int end1, int end2, int& start1, int& start2) {
+    int reached = 0;
+    std::fill(hh_.begin() + 1, hh_.begin() + end2 + 1, -1);
+    std::fill(dd_.begin() + 1, dd_.begin() + end2 + 1, -1);
+    for (int i = end1; i > 0; --i) {
+      int h = -1, f = -1;
+      int diag = i == end1 ? 0 : -1;
+      for (int j = end2; j > 0; --j) {
+        f = std::max(f - extend_, h - open_ - extend_);
+        dd_[j] = std::max(dd_[j] - extend_, hh_[j] - open_ - extend_);
+        h = std::max({diag + score(i, j), f, dd_[j]});
+        diag = hh_[j];
+        hh_[j] = h;
+        if (h > reached) {
+          reached = h;
+          start1 = i;
+          start2 = j;
+          if (reached >= best) return;
+        }
+      }
+    }
+  }
+
+  // Aligns a[top+1 .. top+rows] with b[left+1 .. left+cols] end to end; `tb`, `te`: the opening cost of a gap
+  // touching the top-left or the bottom-right corner (0 where the enclosing alignment already opened it).
+  void align(int top, int left, int rows, int cols, int tb, int te) {
+    if (cols <= 0 || rows <= 0) return;  // all gaps: nothing to count
+    if (rows == 1) {
+      align_one_row(top, left, cols, tb, te);
+      return;
+    }
+    const int mid = rows / 2;
+    int* hh = hh_.data();
+    int* dd = dd_.data();
+    int* rr = rr_.data();
+    int* ss = ss_.data();
+    // Forward to the middle row: hh = best ending at (mid, j), dd = best ending there in a vertical gap.
+    hh[0] = 0;
+    int t = -tb;
+    for (int j = 1; j <= cols; ++j) {
+      hh[j] = t = t - extend_;
+      dd[j] = t - open_;
+    }
+    t = -tb;
+    for (int i = 1; i <= mid; ++i) {
+      int diag = hh[0];
+      int h = hh[0] = t = t - extend_;
+      int f = t - open_;
+      for (int j = 1; j <= cols; ++j) {
+        h = h - open_ - extend_;
+        f = f - extend_;
+        if (h > f) f = h;
+        h = hh[j] - open_ - extend_;
+        int e = dd[j] - extend_;
+        if (h > e) e = h;
+        h = diag + score(top + i, left + j);
+        if (f > h) h = f;
+        if (e > h) h = e;
+        diag = hh[j];
+        hh[j] = h;
+        dd[j] = e;
+      }
+    }
+    dd[0] = hh[0];
+    // Backward to the middle row: rr = best starting after (mid, j), ss = the same starting in a vertical gap.
+    rr[cols] = 0;
+    t = -te;
+    for (int j = cols - 1; j >= 0; --j) {
+      rr[j] = t = t - extend_;
+      ss[j] = t - open_;
+    }
+    t = -te;
+    for (int i = rows - 1; i >= mid; --i) {
+      int diag = rr[cols];
+      int h = rr[cols] = t = t - extend_;
+      int f = t - open_;
+      for (int j = cols - 1; j >= 0; --j) {
+        h = h - open_ - extend_;
+        f = f - extend_;
+        if (h > f) f = h;
+        h = rr[j] - open_ - extend_;
+        int e = ss[j] - extend_;
+        if (h > e) e = h;
+        h = diag + score(top + i + 1, left + j + 1);
+        if (f > h) h = f;
+        if (e > h) h = e;
+        diag = rr[j];
+        rr[j] = h;
+        ss[j] = e;
+      }
+    }
+    ss[cols] = rr[cols];
+    // The midpoint: among equal sums ClustalW moves right past a column that ends a vertical gap only on one side,
+    // then a vertical gap through the middle (which opens once, hence + open) wins only when strictly better.
+    int best = hh[0] + rr[0];
+    int mid_col = 0;
+    bool through_gap = false;
+    for (int j = 0; j <= cols; ++j) {
+      const int sum = hh[j] + rr[j];
+      if (sum > best || (sum == best && hh[j] != dd[j] && rr[j] == ss[j])) {
+        best = sum;
+        mid_col = j;
+      }
+    }
+    for (int j = cols; j >= 0; --j) {
+      const int sum = dd[j] + ss[j] + open_;
+      if (sum > best) {
+        best = sum;
+        mid_col = j;
+        through_gap = true;
+      }
+    }
+    if (!through_gap) {
+      align(top, left, mid, mid_col, tb, open_);
+      align(top + mid, left + mid_col, rows - mid, cols - mid_col, open_, te);
+    } else {
+      align(top, left, mid - 1, mid_col, tb, 0);
+      align(top + mid + 1, left + mid_col, rows - mid - 1, cols - mid_col, 0, te);
+    }
+  }
+
+  // One residue of a against cols of b: either it pairs with one of them or it is deleted.
+  void align_one_row(int top, int left, int cols, int tb, int te) {
+    int best = -(tb + extend_) - begin_gap(cols, te);
+    const int deleted_last = -(te + extend_) - begin_gap(cols, tb);
+    if (deleted_last > best) best = deleted_last;
+    int pair_col = 0;
+    for (int j = 1; j <= cols; ++j) {
+      const int with = score(top + 1, left + j) - begin_gap(cols - j, te) - begin_gap(j - 1, tb);
+      if (with > best) {
+        best = with;
+        pair_col = j;
+      }
+    }
+    if (pair_col == 0) return;
+    const int x = a_[top];
+    const int y = b_[left + pair_col - 1];
+    if (clustal_is_residue(x) && clustal_is_residue(y) && x == y) ++identities_;
+  }
+
+  const int* a_ = nullptr;
+  const int* b_ = nullptr;
+  const ClustalTable* table_ = nullptr;
+  int open_ = 0;
+  int extend_ = 0;
+  int identities_ = 0;
+  std::vector<int> hh_, dd_, rr_, ss_;
+};
+
+}  // namespace cudp::msa

@@ -1,0 +1,313 @@
+#pragma once
+// The two profiles of one ClustalW 2.1 progressive step. Each row is an alignment column: 32 residue-code columns,
+// then the column's gap opening and gap extension costs. Row 0 holds the costs before the first column; rows
+// 1..length the columns.
+//
+// - The first (larger) profile is scored through the matrix: entry r of a column is the weighted mean of
+//   matrix[residue][r] over the column's sequences, scaled down by the column's share of residues.
+// - The second holds weighted residue frequencies, times 10.
+// A column pair then scores sum_r first[r] * second[r] / 10 (profile_alignment.hpp).
+//
+// Gap costs are position-specific: lower where the profile already has gaps (in proportion to the residues
+// there), higher within `gap_distance` of a gap, halved in hydrophilic stretches (four or more hydrophilic residues
+// in a row in some sequence), scaled by Pascarella and Argos's residue-specific factors elsewhere. The integer
+// truncations follow ClustalW's float and double arithmetic step by step.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "clustal_alphabet.hpp"
+#include "clustal_matrices.hpp"
+#include "clustal_parameters.hpp"
+
+namespace cudp::msa {
+
+inline constexpr int profile_open_column = 32;
+inline constexpr int profile_extend_column = 33;
+inline constexpr int profile_width = 34;
+
+struct ColumnProfile {
+  int length = 0;
+  std::vector<std::array<int, profile_width>> rows;  // length + 2 rows, zero-filled
+
+  explicit ColumnProfile(int columns = 0) : length(columns), rows(static_cast<std::size_t>(columns) + 2) {
+    for (auto& r : rows) r.fill(0);
+  }
+  int open(int i) const { return rows[static_cast<std::size_t>(i)][profile_open_column]; }
+  int extend(int i) const { return rows[static_cast<std::size_t>(i)][profile_extend_column]; }
+};
+
+// The sequences of one profile: rows [first, last) of `sequences`, each at least `length` codes long (padded with
+// gap codes) plus room past the end.
+struct ProfileMembers {
+  const std::vector<std::vector<int>>* sequences = nullptr;
+  int first = 0;
+  int last = 0;
+  int length = 0;
+
+  int count() const { return last - first; }
+  int at(int s, int column) const {
+    return (*sequences)[static_cast<std::size_t>(s)][static_cast<std::size_t>(column)];
+  }
+};
+
+namespace detail {
+
+// Pascarella and Argos's residue-specific gap factors (ClustalW's table, as 180 - probability).
+inline constexpr char pascarella_residues[] = "ACDEFGHKILMNPQRSTVYW";
+inline constexpr int pascarella_probability[] = {87, 87, 104, 69, 80, 139, 100, 104, 68, 79,
+                                                 71, 137, 126, 93, 128, 124, 111, 75, 100, 77};
+inline constexpr int variable_window = 5;
+inline constexpr int variable_floor = 50;
+
+// Percent identity of a two-sequence profile, over the first sequence's residues below code 24 (ClustalW's test).
+inline int two_sequence_identity(const ProfileMembers& m) {
+  int count = 0, total = 0;
+  for (int i = 0; i < m.length; ++i) {
+    const int a = m.at(m.first, i), b = m.at(m.first + 1, i);
+    if (a >= 0 && a < clustal_max_residue) {
+      ++total;
+      if (a == b) ++count;
+    }
+  }
+  if (total == 0) return 0;
+  return static_cast<int>(100.0f * static_cast<float>(count) / static_cast<float>(total));
+}
+
+// Gap counts per column, leaving out each sequence's leading and trailing gaps unless end gaps count.
+inline std::vector<int> count_column_gaps(const ProfileMembers& m, const ClustalParameters& p, int padding) {
+  std::vector<int> gaps(static_cast<std::size_t>(m.length + padding), 0);
+  for (int s = m.first; s < m.last; ++s) {
+    int begin = 0, end = m.length;
+    if (!p.use_end_gaps && !p.end_gap_penalties) {
+      while (begin < m.length && !clustal_is_residue(m.at(s, begin))) ++begin;
+      for (int j = m.length - 1; j >= 0 && !clustal_is_residue(m.at(s, j)); --j) --end;
+    }
+    for (int j = begin; j < end; ++j)
+      if (!clustal_is_residue(m.at(s, j))) ++gaps[static_cast<std::size_t>(j)];
+  }
+  return gaps;
+}
+
+// Distance marks: a column's gap count where it has gaps, otherwise -k for a column k positions before
+// (k = 1..distance-1) or k-1 after... as ClustalW marks them: before a run of gapped columns, columns at offsets
+// -distance+1..-1 get their offset; after it, columns at 0..distance-1 past its end get -(offset+1). Later marks
+// overwrite earlier ones.
+inline std::vector<int> gap_distance_marks(const std::vector<int>& gaps, int length, int distance) {
+  std::vector<int> marks(static_cast<std::size_t>(length) + 2, 0);
+  auto g = [&](int i) { return gaps[static_cast<std::size_t>(i)]; };
+  int i = 0;
+  while (i < length) {
+    if (g(i) <= 0) {
+      marks[static_cast<std::size_t>(i)] = g(i);
+      ++i;
+      continue;
+    }
+    for (int j = -distance + 1; j < 0; ++j)
+      if (i + j >= 0 && i + j < length && (g(i + j) == 0 || g(i + j) < j)) marks[static_cast<std::size_t>(i + j)] = j;
+    while (i < length && g(i) > 0) {
+      marks[static_cast<std::size_t>(i)] = g(i);
+      ++i;
+    }
+    int j = 0;
+    for (; j < distance; ++j) {
+      if (g(i + j) > 0) break;
+      if (i + j >= 0 && i + j < length && (g(i + j) == 0 || g(i + j) < -j))
+        marks[static_cast<std::size_t>(i + j)] = -j - 1;
+    }
+    i += j;
+  }
+  return marks;
+}
+
+// Variable-zone weights of a two-sequence profile: the share of identical pairs in a window of 10, floored at 50.
+inline std::vector<int> variable_zone_weights(const ProfileMembers& m) {
+  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
+  for (int i = 0; i < m.length; ++i) {
+    int w = 0, t = 0;
+    for (int j = i - variable_window; j < i + variable_window; ++j) {
+      if (j < 0 || j >= m.length) continue;
+      const int a = m.at(m.first, j), b = m.at(m.first + 1, j);
+      if (!clustal_is_residue(a) || !clustal_is_residue(b)) continue;
+      w += a == b ? 1 : 0;
+      ++t;
+    }
+    w += t;
+    w = t > 0 ? (w * 100) / (2 * t) : 100;
+    weight[static_cast<std::size_t>(i)] = w < variable_floor ? variable_floor : w;
+  }
+  return weight;
+}
+
+inline std::vector<int> residue_specific_weights(const ProfileMembers& m) {
+  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
+  for (int i = 0; i < m.length; ++i) {
+    int w = 0;
+    for (int s = m.first; s < m.last; ++s) {
+      const int code = m.at(s, i);
+      if (!clustal_is_residue(code)) continue;
+      const char letter = clustal_letter(code);
+      for (int k = 0; k < 20; ++k)
+        if (pascarella_residues[k] == letter) {
+          w += 180 - pascarella_probability[k];
+          break;
+        }
+    }
+    weight[static_cast<std::size_t>(i)] = w / m.count();
+  }
+  return weight;
+}
+
+// 100 per sequence whose residue here lies in a run of four or more hydrophilic residues, averaged over sequences.
+inline std::vector<int> hydrophilic_weights(const ProfileMembers& m, const std::string& hydrophilic) {
+  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
+  std::vector<char> hyd(static_cast<std::size_t>(m.length) + 2, 0);
+  for (int s = m.first; s < m.last; ++s) {
+    for (int i = 0; i < m.length; ++i) {
+      const int code = m.at(s, i);
+      hyd[static_cast<std::size_t>(i)] =
+          clustal_is_residue(code) && hydrophilic.find(clustal_letter(code)) != std::string::npos;
+    }
+    int i = 0;
+    while (i < m.length) {
+      if (!hyd[static_cast<std::size_t>(i)]) {
+        ++i;
+        continue;
+      }
+      const int start = i;
+      while (i < m.length && hyd[static_cast<std::size_t>(i)]) ++i;
+      if (i - start > 3)
+        for (int j = start; j < i; ++j) weight[static_cast<std::size_t>(j)] += 100;
+    }
+  }
+  const float sequences = static_cast<float>(m.count());
+  for (int i = 0; i < m.length; ++i)
+    weight[static_cast<std::size_t>(i)] = static_cast<int>(weight[static_cast<std::size_t>(i)] / sequences);
+  return weight;
+}
+
+}  // namespace detail
+
+// Fills the gap-cost columns of `profile` and returns the per-column gap counts (which the matrix profile needs).
+// `open` and `extend` are the step's integer gap costs (progressive_alignment.hpp derives them).
+inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembers& m, const ClustalParameters& p,
+                                      int open, int extend) {
+  const int n = m.count();
+  const int identity = n == 2 ? detail::two_sequence_identity(m) : 0;
+  bool no_variable = true, no_hydrophilic = p.no_hydrophilic_gaps, no_residue = p.no_residue_gaps;
+  if (!p.no_variable_gaps && identity > 60) {
+    // Close pairs use the variable-zone penalties instead. ClustalW leaves its gap distance unset on this path;
+    // the configured distance stands in (this path is off by default).
+    no_hydrophilic = no_residue = true;
+    no_variable = false;
+  }
+  const int distance = p.gap_distance;
+  std::vector<int> gaps = detail::count_column_gaps(m, p, distance + 2);
+  std::vector<int> variable, residue, hydrophilic;
+  if (!p.dna && !no_variable) variable = detail::variable_zone_weights(m);
+  if (!p.dna && !no_residue) residue = detail::residue_specific_weights(m);
+  if (!p.dna && !no_hydrophilic) hydrophilic = detail::hydrophilic_weights(m, p.hydrophilic_residues);
+  const std::vector<int> marks = (p.dna || distance <= 0) ? gaps : detail::gap_distance_marks(gaps, m.length, distance);
+
+  for (int j = 0; j < m.length; ++j) {
+    auto& row = profile.rows[static_cast<std::size_t>(j) + 1];
+    const int mark = marks[static_cast<std::size_t>(j)];
+    if (mark <= 0) {
+      if (!p.dna) {
+        float gw = 1.0f;
+        bool halved = false;
+        if (!no_variable) gw = static_cast<float>(gw * (variable[static_cast<std::size_t>(j)] / 100.0));
+        if (!no_hydrophilic && hydrophilic[static_cast<std::size_t>(j)] > 0) {
+          gw = static_cast<float>(gw * 0.5);
+          halved = true;
+        }
+        if (!no_residue && !halved) gw = static_cast<float>(gw * (residue[static_cast<std::size_t>(j)] / 100.0));
+        gw *= static_cast<float>(open);
+        row[profile_open_column] = static_cast<int>(gw);
+      } else {
+        row[profile_open_column] = open;
+      }
+      row[profile_extend_column] = extend;
+      if (mark < 0) {
+        row[profile_open_column] =
+            static_cast<int>(row[profile_open_column] * (2.0 + 2.0 * (distance + mark) / distance));
+      }
+    } else {
+      const float share = static_cast<float>(n - gaps[static_cast<std::size_t>(j)]) / static_cast<float>(n);
+      row[profile_open_column] = static_cast<int>(share * static_cast<float>(open));
+      row[profile_extend_column] = static_cast<int>(0.5 * extend);
+    }
+    if (row[profile_open_column] <= 0) row[profile_open_column] = 1;
+    if (row[profile_extend_column] <= 0) row[profile_extend_column] = 1;
+  }
+  if (p.end_gap_penalties) {
+    profile.rows[0][profile_open_column] = open;
+    profile.rows[0][profile_extend_column] = extend;
+  } else {
+    profile.rows[0][profile_open_column] = profile.rows[0][profile_extend_column] = 0;
+    auto& last = profile.rows[static_cast<std::size_t>(m.length)];
+    last[profile_open_column] = last[profile_extend_column] = 0;
+  }
+  gaps.resize(static_cast<std::size_t>(m.length));
+  return gaps;
+}
+
+// The matrix-scored profile (the step's first profile). `weights` is indexed like the member rows.
+inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& gaps,
+                                const ProfileMatrix& matrix, const std::vector<int>& weights) {
+  const int n = m.count();
+  int total = 0;
+  for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
+  std::array<int, clustal_table_size> weighting{};
+  for (int pos = 0; pos < m.length; ++pos) {
+    auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
+    if (gaps[static_cast<std::size_t>(pos)] == n) {
+      for (int r = 0; r <= clustal_max_residue; ++r) row[r] = matrix.score[r][clustal_gap_new];
+      row[clustal_gap_new] = matrix.score[clustal_gap_new][clustal_gap_new];
+      row[clustal_gap_old] = matrix.score[clustal_gap_old][clustal_gap_new];
+      continue;
+    }
+    weighting.fill(0);
+    for (int s = m.first; s < m.last; ++s) {
+      const int code = m.at(s, pos);
+      if (clustal_is_residue(code) || code == clustal_gap_new || code == clustal_gap_old)
+        weighting[static_cast<std::size_t>(code)] += weights[static_cast<std::size_t>(s)];
+    }
+    const float share = static_cast<float>(n - gaps[static_cast<std::size_t>(pos)]) / static_cast<float>(n);
+    auto mean_score = [&](int r) {
+      int f = 0;
+      for (int a = 0; a <= clustal_max_residue; ++a) f += weighting[static_cast<std::size_t>(a)] * matrix.score[a][r];
+      f += weighting[clustal_gap_new] * matrix.score[clustal_gap_new][r];
+      f += weighting[clustal_gap_old] * matrix.score[clustal_gap_old][r];
+      return static_cast<int>((static_cast<float>(f) / static_cast<float>(total)) * share);
+    };
+    for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = mean_score(r);
+    row[clustal_gap_new] = mean_score(clustal_gap_new);
+    row[clustal_gap_old] = mean_score(clustal_gap_old);
+  }
+}
+
+// The frequency profile (the step's second profile): weighted residue and gap shares times 10, truncated.
+inline void fill_frequency_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& weights) {
+  int total = 0;
+  for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
+  for (int pos = 0; pos < m.length; ++pos) {
+    auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
+    if (total == 0) {
+      for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = 0;
+      row[clustal_gap_new] = row[clustal_gap_old] = 0;
+      continue;
+    }
+    auto share = [&](int code) {
+      int sum = 0;
+      for (int s = m.first; s < m.last; ++s)
+        if (m.at(s, pos) == code) sum += weights[static_cast<std::size_t>(s)];
+      return static_cast<int>(10 * static_cast<float>(sum) / static_cast<float>(total));
+    };
+    for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = share(r);
+    row[clustal_gap_new] = share(clustal_gap_new);
+    row[clustal_gap_old] = share(clustal_gap_old);
+  }
+}
+
+}  // namespace cudp::msa

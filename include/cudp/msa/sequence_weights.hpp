@@ -1,0 +1,53 @@
+#pragma once
+// ClustalW 2.1's sequence weights from the guide tree: each sequence gets the sum, over the branches from its leaf
+// to the root, of the branch length divided by the number of leaves sharing that branch, so that sequences in
+// crowded clades count less. The weights are integers scaled to sum to about 100 (each at least 1), truncated as
+// ClustalW truncates them; with weights off, or a tree without lengths, every sequence gets 100 / n.
+#include <vector>
+
+#include "binary_guide_tree.hpp"
+
+namespace cudp::msa {
+
+inline constexpr int clustal_weight_scale = 100;  // the weights' intended sum
+
+// The raw weight of one leaf: (int)(100 * sum of length / leaf count), accumulated in float from the leaf up.
+inline int raw_tree_weight(const BinaryGuideTree& tree, int leaf) {
+  float weight = 0.0f;
+  for (int p = leaf; tree.nodes[p].parent >= 0; p = tree.nodes[p].parent) {
+    weight += tree.nodes[p].length / static_cast<float>(tree.nodes[p].leaf_count);
+  }
+  weight = static_cast<float>(weight * 100.0);
+  return static_cast<int>(weight);
+}
+
+// Scales integer weights to sum to about `clustal_weight_scale`, none below 1; all-zero weights become equal.
+inline void normalise_weights(std::vector<int>& weights) {
+  long long sum = 0;
+  for (const int w : weights) sum += w;
+  if (sum == 0) {
+    for (int& w : weights) w = 1;
+    sum = static_cast<long long>(weights.size());
+  }
+  for (int& w : weights) {
+    w = static_cast<int>(static_cast<long long>(w) * clustal_weight_scale / sum);
+    if (w < 1) w = 1;
+  }
+}
+
+inline std::vector<int> equal_weights(std::size_t count) {
+  int each = clustal_weight_scale / static_cast<int>(count);
+  if (each < 1) each = 1;
+  return std::vector<int>(count, each);
+}
+
+inline std::vector<int> sequence_weights(const BinaryGuideTree& tree, bool no_weights = false) {
+  const std::size_t n = tree.leaf_of_sequence.size();
+  if (n < 2 || !tree.has_lengths || no_weights) return equal_weights(n);
+  std::vector<int> weights(n);
+  for (std::size_t s = 0; s < n; ++s) weights[s] = raw_tree_weight(tree, tree.leaf_of_sequence[s]);
+  normalise_weights(weights);
+  return weights;
+}
+
+}  // namespace cudp::msa

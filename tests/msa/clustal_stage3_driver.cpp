@@ -1,0 +1,143 @@
+// A test driver for the progressive stage: reads sequences (FASTA) and a guide tree (.dnd, as ClustalW writes it)
+// and prints the CLUSTAL .aln that `clustalw -INFILE=x.fa -ALIGN -USETREE=x.dnd` would write, so that the oracle
+// test can compare the two byte for byte. Options take ClustalW's spelling: -GAPOPEN=f -GAPEXT=f -GAPDIST=n
+// -MAXDIV=n -MATRIX=gonnet|blosum|pam|id -DNAMATRIX=iub|clustalw -TRANSWEIGHT=f -HGAPRESIDUES=s -NOHGAP -NOPGAP
+// -NEGATIVE -ENDGAPS -NOWEIGHTS -OUTORDER=input|aligned -TYPE=protein|dna.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cudp/msa/binary_guide_tree.hpp"
+#include "cudp/msa/clustal_output.hpp"
+#include "cudp/msa/progressive_alignment.hpp"
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Records {
+  std::vector<std::string> names;
+  std::vector<std::string> texts;
+};
+
+// ClustalW's FASTA reading: the name is the header's first word; letters are kept upper-cased, '-' kept, anything
+// else dropped (clustal_encode does that part).
+Records read_fasta(const std::string& text) {
+  Records r;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty() && line[0] == '>') {
+      std::string name = line.substr(1);
+      const std::size_t start = name.find_first_not_of(' ');
+      name = start == std::string::npos ? "" : name.substr(start);
+      name = name.substr(0, name.find(' '));
+      r.names.push_back(name);
+      r.texts.emplace_back();
+    } else if (!r.texts.empty()) {
+      for (const char c : line)
+        if (cudp::msa::clustal_code(c) >= 0) r.texts.back() += static_cast<char>(std::toupper(c));
+    }
+  }
+  return r;
+}
+
+// ClustalW decides DNA from the second sequence: 85 % or more of its non-gap characters among A, C, G, T, U, N.
+bool looks_like_dna(const std::string& text) {
+  int residues = 0, bases = 0;
+  for (const char c : text) {
+    if (c == '-') continue;
+    ++residues;
+    if (std::string("ACGTUN").find(c) != std::string::npos) ++bases;
+  }
+  if (residues == 0 || bases == 0) return false;
+  return static_cast<float>(bases) / static_cast<float>(residues) >= 0.85;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace cudp::msa;
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s SEQUENCES.fa TREE.dnd [clustalw options]\n", argv[0]);
+    return 2;
+  }
+  try {
+    const Records records = read_fasta(slurp(argv[1]));
+    ClustalParameters p;
+    p.dna = records.texts.size() > 1 && looks_like_dna(records.texts[1]);
+    std::vector<std::string> options(argv + 3, argv + argc);
+    for (const std::string& option : options) {
+      const std::string key = upper(option.substr(0, option.find('=')));
+      if (key == "-TYPE") p.dna = upper(option.substr(option.find('=') + 1)) == "DNA";
+    }
+    for (const std::string& option : options) {
+      const std::size_t eq = option.find('=');
+      const std::string key = upper(option.substr(0, eq));
+      const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
+      const std::string uvalue = upper(value);
+      if (key == "-GAPOPEN") {
+        (p.dna ? p.dna_gap_open : p.protein_gap_open) = std::strtof(value.c_str(), nullptr);
+      } else if (key == "-GAPEXT") {
+        (p.dna ? p.dna_gap_extend : p.protein_gap_extend) = std::strtof(value.c_str(), nullptr);
+      } else if (key == "-GAPDIST") {
+        p.gap_distance = std::atoi(value.c_str());
+      } else if (key == "-MAXDIV") {
+        p.divergence_cutoff = std::atoi(value.c_str());
+      } else if (key == "-MATRIX") {
+        p.protein_series = uvalue == "BLOSUM" ? ProteinSeries::blosum
+                           : uvalue == "PAM"  ? ProteinSeries::pam
+                           : uvalue == "ID"   ? ProteinSeries::identity
+                                              : ProteinSeries::gonnet;
+      } else if (key == "-DNAMATRIX") {
+        p.dna_matrix = uvalue == "CLUSTALW" ? DnaMatrix::clustalw : DnaMatrix::iub;
+      } else if (key == "-TRANSWEIGHT") {
+        p.transition_weight = std::strtof(value.c_str(), nullptr);
+      } else if (key == "-HGAPRESIDUES") {
+        p.hydrophilic_residues = uvalue;
+      } else if (key == "-NOHGAP") {
+        p.no_hydrophilic_gaps = true;
+      } else if (key == "-NOPGAP") {
+        p.no_residue_gaps = true;
+      } else if (key == "-NEGATIVE") {
+        p.negative_matrix = true;
+      } else if (key == "-ENDGAPS") {
+        p.use_end_gaps = false;  // ClustalW 2.1's -ENDGAPS sets nothing else
+      } else if (key == "-NOWEIGHTS") {
+        p.no_weights = true;
+      } else if (key == "-OUTORDER") {
+        p.output_order = uvalue == "INPUT" ? OutputOrder::input : OutputOrder::aligned;
+      } else if (key != "-TYPE") {
+        std::fprintf(stderr, "unknown option %s\n", option.c_str());
+        return 2;
+      }
+    }
+    std::vector<std::vector<int>> sequences;
+    for (const auto& text : records.texts) sequences.push_back(clustal_encode(text));
+    const BinaryGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
+    const MultipleAlignment alignment =
+        progressive_align(sequences, alignment_steps(tree), sequence_weights(tree, p.no_weights),
+                          tree_similarities(tree), p, tree.has_lengths);
+    std::cout << clustal_aln_text(records.names, alignment, p.dna);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
