@@ -75,13 +75,16 @@ inline int residue_count(const int* codes, int length) {
   return static_cast<int>(std::count_if(codes, codes + length, [](int c) { return clustal_is_residue(c); }));
 }
 
-// The distance from an identity count, in ClustalW's float steps.
-inline double full_pairwise_distance_from(int identities, int residues1, int residues2) {
-  if (residues1 == 0 || residues2 == 0) return static_cast<double>((100.0f - 0.0f) / 100.0f);
+// The percent identity ClustalW reports (its "Score", truncated there), in its float steps: 0 when a sequence has
+// no residues.
+inline float full_pairwise_percent(int identities, int residues1, int residues2) {
+  if (residues1 == 0 || residues2 == 0) return 0.0f;
   const auto percent = static_cast<float>(100.0 * static_cast<float>(identities));
-  const float identity = percent / static_cast<float>(std::min(residues1, residues2));
-  return static_cast<double>((100.0f - identity) / 100.0f);
+  return percent / static_cast<float>(std::min(residues1, residues2));
 }
+
+// The distance from the percent identity, in float as ClustalW has it, then widened.
+inline double full_pairwise_distance(float percent) { return static_cast<double>((100.0f - percent) / 100.0f); }
 
 // One thread's scratch for aligning pairs; reuse it across pairs.
 class FullPairwiseAligner {
@@ -109,12 +112,17 @@ class FullPairwiseAligner {
     return identities_;
   }
 
-  // The distance of one pair under `settings` (`scoring` is settings.scoring(), made once by the caller).
+  // The percent identity of one pair under `settings` (`scoring` is settings.scoring(), made once by the caller).
+  float percent(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
+                const PairwiseScoring& scoring) {
+    const int count = identities(a, n, b, m, scoring.table, pairwise_gap_costs(settings, scoring, n, m));
+    return full_pairwise_percent(count, residue_count(a, n), residue_count(b, m));
+  }
+
   double distance(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
                   const PairwiseScoring& scoring) {
     if (n == 0 || m == 0) return 1.0;
-    const int count = identities(a, n, b, m, scoring.table, pairwise_gap_costs(settings, scoring, n, m));
-    return full_pairwise_distance_from(count, residue_count(a, n), residue_count(b, m));
+    return full_pairwise_distance(percent(a, n, b, m, settings, scoring));
   }
 
  private:

@@ -76,12 +76,16 @@ class KtupleScorer {
     return chain(first, n1, n2, diagonals, 4 * longest);
   }
 
-  // The distance ClustalW derives from the score.
-  double distance(const int* first, int n1, const int* second, int n2, int longest) {
+  // The score ClustalW reports: a percentage of the shorter length with -SCORE=PERCENT.
+  double reported_score(const int* first, int n1, const int* second, int n2, int longest) {
     const int best = score(first, n1, second, n2, longest);
     double value = best;
     if (best != 0 && s_.percent) value = value / static_cast<double>(std::min(n1, n2)) * 100.0;
-    return (100.0 - value) / 100.0;
+    return value;
+  }
+
+  double distance(const int* first, int n1, const int* second, int n2, int longest) {
+    return (100.0 - reported_score(first, n1, second, n2, longest)) / 100.0;
   }
 
  private:

@@ -5,7 +5,7 @@
 //
 // What the stage takes from the earlier ones:
 //   steps        alignment_steps(tree)
-//   weights      sequence_weights(tree): integer weights summing to about 100
+//   weights      sequence_weights(tree): integer weights summing to about 1000
 //   similarity   percent identities, n x n: tree_similarities(tree) for every neighbour-joining or -USETREE run
 //                (ClustalW replaces the pairwise distances by the guide tree's path lengths), or
 //                similarities_from_distances(pairwise distances) for UPGMA

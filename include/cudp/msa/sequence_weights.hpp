@@ -1,15 +1,16 @@
 #pragma once
 // ClustalW 2.1's sequence weights from the guide tree: each sequence gets the sum, over the branches from its leaf
 // to the root, of the branch length divided by the number of leaves sharing that branch, so that sequences in
-// crowded clades count less. The weights are integers scaled to sum to about 100 (each at least 1), truncated as
-// ClustalW truncates them; with weights off, or a tree without lengths, every sequence gets 100 / n.
+// crowded clades count less. The weights are integers scaled to sum to about 1000 (each at least 1), truncated as
+// ClustalW truncates them; with weights off, or a tree without lengths, every sequence gets 1000 / n.
 #include <vector>
 
 #include "binary_guide_tree.hpp"
 
 namespace cudp::msa {
 
-inline constexpr int clustal_weight_scale = 100;  // the weights' intended sum
+// The weights' intended sum: ClustalW's build for Unix uses 1000 (its Windows and Mac builds 100).
+inline constexpr int clustal_weight_scale = 1000;
 
 // The raw weight of one leaf: (int)(100 * sum of length / leaf count), accumulated in float from the leaf up.
 inline int raw_tree_weight(const BinaryGuideTree& tree, int leaf) {
