@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Input sets for the progressive-stage oracle test, stage3_vs_clustalw.py (python3, standard library only; the same
+arguments always give the same files).
+
+Usage: make_stage3_data.py HMMER_TUTORIAL_DIR LAMBDA_FA_GZ OUT_DIR
+
+Writes OUT_DIR/NAME.fa for:
+  globins4, fn3, pkinase   the sequences of hmmer-examples' Stockholm alignments, gaps removed
+  lambda_close             a 300-base piece of the lambda phage genome and 7 copies with 4 % substitutions and
+                           small indels
+  lambda_far               5 copies of a 240-base piece at 25 % substitutions, plus one unrelated piece (delayed
+                           by MAXDIV)
+  two                      two globins
+  identical                three identical globins and one other
+  ambiguous                globins with X in places; ambiguous_dna: DNA with N
+  lower_case               lower-case protein letters
+"""
+import gzip
+import random
+import re
+import sys
+
+
+def read_stockholm(path):
+    seqs, order = {}, []
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#") or line.startswith("//"):
+                continue
+            name, text = line.split()
+            if name not in seqs:
+                seqs[name] = ""
+                order.append(name)
+            seqs[name] += text
+    return [(name, re.sub(r"[-.]", "", seqs[name]).upper()) for name in order]
+
+
+def read_genome(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return "".join(line.strip() for line in f if not line.startswith(">")).upper()
+
+
+def mutate(rng, seq, substitution, indel):
+    out = []
+    i = 0
+    while i < len(seq):
+        r = rng.random()
+        if r < indel / 2:
+            i += rng.randint(1, 3)  # deletion
+            continue
+        if r < indel:
+            out.append("".join(rng.choice("ACGT") for _ in range(rng.randint(1, 3))))  # insertion
+        c = seq[i]
+        if rng.random() < substitution:
+            c = rng.choice([b for b in "ACGT" if b != c])
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def write(path, records):
+    with open(path, "w") as f:
+        for name, seq in records:
+            f.write(f">{name}\n")
+            for k in range(0, len(seq), 60):
+                f.write(seq[k:k + 60] + "\n")
+
+
+def main():
+    tutorial, lambda_path, out = sys.argv[1:4]
+    globins = read_stockholm(f"{tutorial}/globins4.sto")
+    write(f"{out}/globins4.fa", globins)
+    write(f"{out}/fn3.fa", read_stockholm(f"{tutorial}/fn3.sto"))
+    write(f"{out}/pkinase.fa", read_stockholm(f"{tutorial}/Pkinase.sto"))
+
+    rng = random.Random(50)
+    genome = read_genome(lambda_path)
+    close = genome[1000:1300]
+    write(f"{out}/lambda_close.fa",
+          [("lambda_0", close)] + [(f"lambda_{k}", mutate(rng, close, 0.04, 0.02)) for k in range(1, 8)])
+    far = genome[20000:20240]
+    unrelated = genome[40000:40240]
+    write(f"{out}/lambda_far.fa",
+          [(f"far_{k}", mutate(rng, far, 0.25, 0.03)) for k in range(5)] + [("unrelated", unrelated)])
+
+    write(f"{out}/two.fa", globins[:2])
+    write(f"{out}/identical.fa", [("copy_a", globins[0][1]), ("copy_b", globins[0][1]), ("other", globins[2][1]),
+                                  ("copy_c", globins[0][1])])
+    with_x = [(name, seq[:10] + "X" + seq[11:40] + "XX" + seq[42:]) for name, seq in globins]
+    write(f"{out}/ambiguous.fa", with_x)
+    with_n = [("n_0", close[:150]), ("n_1", close[:40] + "NNN" + close[43:150]),
+              ("n_2", mutate(rng, close[:150], 0.05, 0.02)), ("n_3", "N" + close[1:150])]
+    write(f"{out}/ambiguous_dna.fa", with_n)
+    write(f"{out}/lower_case.fa", [(name, seq.lower()) for name, seq in globins[1:]])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+// The progressive stage's pieces against independent references: the guide tree against hand-computed weights,
+// steps and identities, and against the repository's Newick parser for path lengths after rooting; the profile
+// Myers-Miller against a full-matrix dynamic program over the same costs; the matrix series against the tables;
+// the .aln text against a hand-written block. Byte equality with clustalw itself is stage3_vs_clustalw.py's job.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cudp/msa/alignment_steps.hpp"
+#include "cudp/msa/binary_guide_tree.hpp"
+#include "cudp/msa/clustal_matrices.hpp"
+#include "cudp/msa/clustal_output.hpp"
+#include "cudp/msa/profile_alignment.hpp"
+#include "cudp/msa/progressive_alignment.hpp"
+#include "cudp/msa/sequence_weights.hpp"
+#include "cudp/msa/tree_similarities.hpp"
+#include "cudp/phylo/newick.hpp"
+
+using namespace cudp::msa;
+
+TEST_CASE("a rooted guide tree gives hand-computed weights, steps and identities", "[msa]") {
+  // ((A:0.1,B:0.3):0.2,C:0.4): A weighs 0.1 + 0.2/2, B 0.3 + 0.2/2, C 0.4; sum 1.0, scaled to 1000.
+  const BinaryGuideTree tree = read_clustal_guide_tree("((A:0.1,B:0.3):0.2,C:0.4);", {"C", "a", "B"});
+  CHECK(tree.rooted);
+  CHECK(tree.nodes[tree.root].leaf_count == 3);
+  CHECK(sequence_weights(tree) == std::vector<int>{400, 200, 400});
+  CHECK(sequence_weights(tree, true) == std::vector<int>{333, 333, 333});
+  // Post-order: the (A, B) node first, then the root; sides follow the input order C, a, B.
+  CHECK(alignment_steps(tree) == std::vector<AlignmentStep>{{0, 1, 2}, {2, 1, 1}});
+  const SimilarityMatrix s = tree_similarities(tree);
+  CHECK(s(1, 2) == Approx(60.0).margin(1e-4));  // A-B: 0.4
+  CHECK(s(0, 1) == Approx(30.0).margin(1e-4));  // C-A: 0.7
+  CHECK(s(0, 2) == Approx(10.0).margin(1e-4));  // C-B: 0.9
+  CHECK(s(0, 0) == 0.0);
+}
+
+TEST_CASE("guide tree lengths clamp to [0.01, 1] and names match as ClustalW matches them", "[msa]") {
+  const BinaryGuideTree tree = read_clustal_guide_tree("(seq_one:0.001,SEQ_TWO:2.5);", {"SEQ ONE", "seq_two"});
+  const SimilarityMatrix s = tree_similarities(tree);
+  CHECK(s(0, 1) == Approx(0.0).margin(1e-9));
+  const BinaryGuideTree close = read_clustal_guide_tree("(x:0.001,y:0.002);", {"x", "y"});
+  CHECK(tree_similarities(close)(0, 1) == Approx(99.0).margin(1e-9));
+  CHECK_THROWS_AS(read_clustal_guide_tree("(x:0.1,y:0.2);", {"x", "z"}), cudp::io::InputError);
+  CHECK_THROWS_AS(read_clustal_guide_tree("(x:0.1,y:0.2);", {"x"}), cudp::io::InputError);
+  CHECK_THROWS_AS(read_clustal_guide_tree("x:0.1;", {"x"}), cudp::io::InputError);
+}
+
+namespace {
+
+// A random unrooted Newick text with a three-way top node, lengths small enough that no path reaches the clamps.
+std::string random_unrooted_tree(std::mt19937& rng, int leaves, std::vector<std::string>& names) {
+  std::uniform_real_distribution<double> length(0.006, 0.09);
+  std::vector<std::string> parts;
+  for (int k = 0; k < leaves; ++k) {
+    names.push_back("s" + std::to_string(k));
+    parts.push_back(names.back());
+  }
+  auto with_length = [&](const std::string& s) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, ":%.5f", length(rng));
+    return s + buffer;
+  };
+  while (parts.size() > 3) {
+    std::uniform_int_distribution<std::size_t> pick(0, parts.size() - 1);
+    const std::size_t a = pick(rng);
+    std::string left = parts[a];
+    parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(a));
+    std::uniform_int_distribution<std::size_t> pick2(0, parts.size() - 1);
+    const std::size_t b = pick2(rng);
+    const std::string joined = "(" + with_length(left) + "," + with_length(parts[b]) + ")";
+    parts[b] = joined;
+  }
+  return "(" + with_length(parts[0]) + "," + with_length(parts[1]) + "," + with_length(parts[2]) + ");";
+}
+
+// Leaf-to-leaf path lengths on the repository's Newick parser's tree (no rooting involved).
+double path_length(const cudp::phylo::Tree& t, int a, int b) {
+  std::vector<double> up(t.nodes.size(), -1.0);
+  double d = 0;
+  for (int p = a; p >= 0; p = t.nodes[static_cast<std::size_t>(p)].parent) {
+    up[static_cast<std::size_t>(p)] = d;
+    d += t.nodes[static_cast<std::size_t>(p)].length;
+  }
+  d = 0;
+  int p = b;
+  while (up[static_cast<std::size_t>(p)] < 0) {
+    d += t.nodes[static_cast<std::size_t>(p)].length;
+    p = t.nodes[static_cast<std::size_t>(p)].parent;
+  }
+  return d + up[static_cast<std::size_t>(p)];
+}
+
+}  // namespace
+
+TEST_CASE("rooting an unrooted guide tree keeps every leaf-to-leaf path and makes it binary", "[msa]") {
+  std::mt19937 rng(50);
+  for (int trial = 0; trial < 40; ++trial) {
+    std::vector<std::string> names;
+    const std::string text = random_unrooted_tree(rng, 3 + trial % 12, names);
+    INFO(text);
+    const BinaryGuideTree tree = read_clustal_guide_tree(text, names);
+    CHECK_FALSE(tree.rooted);
+    REQUIRE(tree.nodes[tree.root].parent == -1);
+    CHECK(tree.nodes[tree.root].leaf_count == static_cast<int>(names.size()));
+    const cudp::phylo::Tree reference = cudp::phylo::parse_newick(text, "test");
+    std::vector<int> tip(names.size());
+    for (std::size_t k = 0; k < reference.nodes.size(); ++k)
+      if (reference.is_tip(static_cast<int>(k))) tip[std::stoul(reference.nodes[k].label.substr(1))] = static_cast<int>(k);
+    const SimilarityMatrix s = tree_similarities(tree);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j) {
+        const double d = path_length(reference, tip[i], tip[j]);
+        CHECK(s(i, j) == Approx(100.0 - 100.0 * d).margin(2e-4));
+      }
+    // Every step splits a set of sequences in two; the last one covers them all.
+    const std::vector<AlignmentStep> steps = alignment_steps(tree);
+    CHECK(steps.size() == names.size() - 1);
+    for (const int side : steps.back()) CHECK(side != 0);
+  }
+}
+
+namespace {
+
+ColumnProfile random_profile(std::mt19937& rng, int length, bool first) {
+  ColumnProfile p(length);
+  std::uniform_int_distribution<int> value(0, first ? 300 : 10);
+  std::uniform_int_distribution<int> open(1, 900), extend(1, 40);
+  for (int i = 1; i <= length; ++i) {
+    for (int r = 0; r <= clustal_max_residue; ++r)
+      p.rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)] = r < 4 ? value(rng) : 0;
+    p.rows[static_cast<std::size_t>(i)][profile_open_column] = open(rng);
+    p.rows[static_cast<std::size_t>(i)][profile_extend_column] = extend(rng);
+  }
+  p.rows[0][profile_open_column] = open(rng);
+  p.rows[0][profile_extend_column] = extend(rng);
+  return p;
+}
+
+// The full-matrix optimum under the costs the linear-space passes use: a gap in the first profile (second's
+// columns alone) in row i from column j+1 costs open1(i, j+1) + the extend1 of each column; in the second profile,
+// rows i+1.. at column j cost open2(i+1, j) + each row's extend2; the edges as ClustalW's passes start them.
+int full_matrix_score(const ClustalProfileCosts& c, int m, int n) {
+  const int minus_inf = -1000000000;
+  std::vector<std::vector<int>> h(static_cast<std::size_t>(m) + 1, std::vector<int>(static_cast<std::size_t>(n) + 1));
+  std::vector<std::vector<int>> e = h;  // ending in a gap of the second profile (vertical)
+  for (int j = 1; j <= n; ++j) {
+    h[0][static_cast<std::size_t>(j)] = -c.open1(0, 1) - j * c.extend1(0, 1);
+    e[0][static_cast<std::size_t>(j)] = h[0][static_cast<std::size_t>(j)] - c.open2(1, j);
+  }
+  const int go1 = c.first.open(0);
+  for (int i = 1; i <= m; ++i) {
+    auto& hi = h[static_cast<std::size_t>(i)];
+    hi[0] = (go1 == 0 ? 0 : -c.open2(1, 0)) - i * c.extend2(1, 0);
+    int f = minus_inf;
+    for (int j = 1; j <= n; ++j) {
+      const std::size_t uj = static_cast<std::size_t>(j);
+      f = std::max(hi[uj - 1] - c.open1(i, j) - c.extend1(i, j), f - c.extend1(i, j));
+      const int up = std::max(h[static_cast<std::size_t>(i) - 1][uj] - c.open2(i, j) - c.extend2(i, j),
+                              e[static_cast<std::size_t>(i) - 1][uj] - c.extend2(i, j));
+      e[static_cast<std::size_t>(i)][uj] = up;
+      hi[uj] = std::max({h[static_cast<std::size_t>(i) - 1][uj - 1] + c.score(i, j), f, up});
+    }
+  }
+  return h[static_cast<std::size_t>(m)][static_cast<std::size_t>(n)];
+}
+
+// The score of a path under the same costs.
+int rescore(const ClustalProfileCosts& c, const std::vector<PathStep>& path) {
+  int i = 0, j = 0, total = 0;
+  std::size_t k = 0;
+  while (k < path.size()) {
+    if (path[k] == PathStep::both) {
+      total += c.score(++i, ++j);
+      ++k;
+      continue;
+    }
+    const PathStep kind = path[k];
+    int run = 0;
+    while (k < path.size() && path[k] == kind) {
+      ++run;
+      ++k;
+    }
+    if (kind == PathStep::second_only) {
+      if (i == 0) {
+        total -= c.open1(0, 1) + run * c.extend1(0, 1);
+      } else {
+        total -= c.open1(i, j + 1);
+        for (int x = 1; x <= run; ++x) total -= c.extend1(i, j + x);
+      }
+      j += run;
+    } else {
+      if (j == 0) {
+        total -= (c.first.open(0) == 0 ? 0 : c.open2(1, 0)) + run * c.extend2(1, 0);
+      } else {
+        total -= c.open2(i + 1, j);
+        for (int x = 1; x <= run; ++x) total -= c.extend2(i + x, j);
+      }
+      i += run;
+    }
+  }
+  return total;
+}
+
+}  // namespace
+
+// With end gaps free (ClustalW 2.1's setting; its command line cannot charge them) the path is optimal. Charged end
+// gaps are another matter: the forward pass prices a gap along its first row with one column's extension cost
+// throughout, the reverse pass with each column's own, so a midpoint can miss the optimum; those trials only check
+// that the path is whole.
+TEST_CASE("the profile Myers-Miller path scores the full-matrix optimum", "[msa]") {
+  std::mt19937 rng(7);
+  int paths = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int m = 1 + trial % 13, n = 1 + (trial * 7) % 11;
+    const bool end_gaps = trial % 3 == 0;
+    ColumnProfile first = random_profile(rng, m, true), second = random_profile(rng, n, false);
+    if (!end_gaps) {
+      first.rows[0][profile_open_column] = first.rows[0][profile_extend_column] = 0;
+      first.rows[static_cast<std::size_t>(m)][profile_open_column] = 0;
+    }
+    const ClustalProfileCosts costs{first, second, end_gaps};
+    int score = 0;
+    const std::vector<PathStep> path = align_clustal_profiles(first, second, end_gaps, &score);
+    INFO("trial " << trial << " m " << m << " n " << n);
+    int used_first = 0, used_second = 0;
+    for (const PathStep s : path) {
+      used_first += s != PathStep::second_only;
+      used_second += s != PathStep::first_only;
+    }
+    REQUIRE(used_first == m);
+    REQUIRE(used_second == n);
+    if (!end_gaps) {
+      const int optimum = full_matrix_score(costs, m, n);
+      CHECK(rescore(costs, path) == optimum);
+      CHECK(score == optimum);
+      ++paths;
+    }
+  }
+  CHECK(paths == 266);
+}
+
+TEST_CASE("matrix series pick ClustalW's member and scale", "[msa]") {
+  ClustalParameters p;
+  auto same = [](const ProfileMatrix& a, const ProfileMatrix& b) { return a.score == b.score; };
+  const std::string_view order = tables::protein_order;
+  CHECK(same(profile_matrix(p, 50.0, 50), detail::expand_clustal_triangle(tables::gonnet80, order, 10, false)));
+  CHECK(same(profile_matrix(p, 30.0, 50), detail::expand_clustal_triangle(tables::gonnet250, order, 10, false)));
+  CHECK(same(profile_matrix(p, 30.0, 100), detail::expand_clustal_triangle(tables::gonnet120, order, 10, false)));
+  CHECK(same(profile_matrix(p, 20.0, 99), detail::expand_clustal_triangle(tables::gonnet350, order, 10, false)));
+  CHECK(same(profile_matrix(p, 20.0, 100), detail::expand_clustal_triangle(tables::gonnet160, order, 10, false)));
+  CHECK(profile_matrix(p, 50.0, 50).scale == 0.1875f);
+  p.protein_series = ProteinSeries::blosum;
+  CHECK(same(profile_matrix(p, 81.0, 50), detail::expand_clustal_triangle(tables::blosum80, order, 100, false)));
+  CHECK(profile_matrix(p, 35.0, 50).scale == 0.5f);
+  p.negative_matrix = true;
+  CHECK(same(profile_matrix(p, 81.0, 50), detail::expand_clustal_triangle(tables::blosum40, order, 100, true)));
+
+  // Gonnet 250's W-W entry is 14.2, its lowest -5.2 (W-D): shifted by 52 at scale 10.
+  const ProfileMatrix g = detail::expand_clustal_triangle(tables::gonnet250, order, 10, false);
+  const int w = clustal_code('W'), d = clustal_code('D');
+  CHECK(g.score[w][w] == 1420 + 520);
+  CHECK(g.score[w][d] == 0);
+  CHECK(g.score[w][clustal_gap_new] == 0);
+  CHECK(g.score[clustal_code('O')][clustal_code('O')] == 0);  // letters outside the table keep zeros
+
+  ClustalParameters dna;
+  dna.dna = true;
+  const ProfileMatrix iub = profile_matrix(dna, 50.0, 50);
+  const int a = clustal_code('A'), gg = clustal_code('G'), c = clustal_code('C'), t = clustal_code('T');
+  CHECK(iub.score[a][a] == 1900);  // 10 shifted by the lowest, -9, at scale 100
+  CHECK(iub.score[a][gg] == 950);  // transitions: half of a match
+  CHECK(iub.score[c][t] == 950);
+  CHECK(iub.score[a][c] == 0);
+}
+
+TEST_CASE("the .aln text: name width, blocks of 60, conservation marks", "[msa]") {
+  MultipleAlignment aln;
+  aln.rows = {clustal_encode("MKV-L"), clustal_encode("MKIAL"), clustal_encode("MRV-L")};
+  aln.order = {1, 0, 2};
+  const std::string expected =
+      "CLUSTAL 2.1 multiple sequence alignment\n\n"
+      "\n"
+      "bb              MKIAL\n"
+      "a               MKV-L\n"
+      "c               MRV-L\n"
+      "                *:: *\n";
+  CHECK(clustal_aln_text({"a", "bb", "c"}, aln, false) == expected);
+  // The same columns as DNA letters get no group marks.
+  CHECK(clustal_aln_text({"a", "bb", "c"}, aln, true).substr(expected.size() - 6) == "*   *\n");
+
+  // 70 columns: a block of 60 and one of 10; a 25-character name cuts the width to 80 - 25 -> 50.
+  MultipleAlignment wide;
+  wide.rows = {std::vector<int>(70, clustal_code('A')), std::vector<int>(70, clustal_code('S'))};
+  wide.order = {0, 1};
+  const std::string text = clustal_aln_text({"x", "y"}, wide, false);
+  CHECK(text.find("x               " + std::string(60, 'A') + "\n") != std::string::npos);
+  CHECK(text.find("x               " + std::string(10, 'A') + "\n") != std::string::npos);
+  CHECK(text.find(std::string(16, ' ') + std::string(60, ':') + "\n") != std::string::npos);  // A, S: strong STA
+  const std::string long_name(25, 'n');
+  const std::string narrow = clustal_aln_text({long_name, "y"}, wide, false);
+  CHECK(narrow.find(long_name + "      " + std::string(50, 'A') + "\n") != std::string::npos);
+}
+
+TEST_CASE("two sequences align in one step; the first sequence leads the output", "[msa]") {
+  const BinaryGuideTree tree = read_clustal_guide_tree("(p:0.2,q:0.3);", {"p", "q"});
+  const std::vector<std::vector<int>> seqs = {clustal_encode("MKVLAAGW"), clustal_encode("MKVAGW")};
+  ClustalParameters params;
+  const MultipleAlignment aln = progressive_align(seqs, alignment_steps(tree), sequence_weights(tree),
+                                                  tree_similarities(tree), params);
+  REQUIRE(aln.rows.size() == 2);
+  CHECK(aln.rows[0].size() == aln.rows[1].size());
+  CHECK(aln.order == std::vector<int>{0, 1});
+  std::string second;
+  for (const int code : aln.rows[1]) second += clustal_letter(code);
+  CHECK(second.size() == 8);
+  CHECK(std::count(second.begin(), second.end(), '-') == 2);
+}
