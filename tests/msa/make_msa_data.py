@@ -6,7 +6,8 @@ Usage: make_msa_data.py HMMER_EXAMPLES LAMBDA_FA[.gz] OUTDIR
 Writes into OUTDIR, one FASTA per set:
   globins4, fn3, pkinase    the hmmer-examples tutorial Stockholm alignments with their gaps removed (protein)
   lambda_*                  pieces of the lambda phage genome with mutated copies (tests/oracle/mutate_dna.py):
-                            SNPs, small and long indels, an inversion, a duplication
+                            SNPs, small and long indels, an inversion, a duplication; lambda_indels has many
+                            small indels, so that the DNA gap costs decide many paths
   pair, identical, triple_identical, one_residue, odd_letters, dna_ambiguous, short_dna
                             corner cases: two sequences, identical sequences, 1-residue sequences, X/N, lower case,
                             characters ClustalW drops
@@ -74,6 +75,8 @@ def main():
     write(os.path.join(out, "lambda_close.fa"), lambda_set(genome, rng, 1000, 400, 7, **small))
     far = dict(snp=0.25, indel=0.03, long_indels=1, inversion=100, duplication=60)
     write(os.path.join(out, "lambda_far.fa"), lambda_set(genome, rng, 20000, 700, 9, **far))
+    indels = dict(snp=0.15, indel=0.06, long_indels=0, inversion=0, duplication=0)
+    write(os.path.join(out, "lambda_indels.fa"), lambda_set(genome, rng, 10000, 1200, 15, **indels))
     mixed = lambda_set(genome, rng, 30000, 300, 4, **small) + lambda_set(genome, rng, 40000, 250, 4, **far)
     write(os.path.join(out, "lambda_mixed.fa"), mixed)
     globins = stockholm_unaligned(os.path.join(tutorial, "globins4.sto"))
