@@ -106,8 +106,10 @@ TEST_CASE("rooting an unrooted guide tree keeps every leaf-to-leaf path and make
     CHECK(tree.nodes[tree.root].leaf_count == static_cast<int>(names.size()));
     const cudp::phylo::Tree reference = cudp::phylo::parse_newick(text, "test");
     std::vector<int> tip(names.size());
-    for (std::size_t k = 0; k < reference.nodes.size(); ++k)
-      if (reference.is_tip(static_cast<int>(k))) tip[std::stoul(reference.nodes[k].label.substr(1))] = static_cast<int>(k);
+    for (std::size_t k = 0; k < reference.nodes.size(); ++k) {
+      if (!reference.is_tip(static_cast<int>(k))) continue;
+      tip[std::stoul(reference.nodes[k].label.substr(1))] = static_cast<int>(k);
+    }
     const SimilarityMatrix s = tree_similarities(tree);
     for (std::size_t i = 0; i < names.size(); ++i)
       for (std::size_t j = 0; j < i; ++j) {

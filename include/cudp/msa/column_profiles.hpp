@@ -89,10 +89,10 @@ inline std::vector<int> count_column_gaps(const ProfileMembers& m, const Clustal
   return gaps;
 }
 
-// Distance marks: a column's gap count where it has gaps, otherwise -k for a column k positions before
-// (k = 1..distance-1) or k-1 after... as ClustalW marks them: before a run of gapped columns, columns at offsets
-// -distance+1..-1 get their offset; after it, columns at 0..distance-1 past its end get -(offset+1). Later marks
-// overwrite earlier ones.
+// Per column: its gap count where it has gaps, else a negative mark for a gap-free column near a run of gapped
+// columns (0 when none is near): the columns 1..distance-1 before a run get -1..-(distance-1) counting away from
+// it (ClustalW writes the offset, -k for k before), the columns 1..distance after it -1..-distance. Later marks
+// overwrite earlier ones, as ClustalW's single left-to-right sweep does.
 inline std::vector<int> gap_distance_marks(const std::vector<int>& gaps, int length, int distance) {
   std::vector<int> marks(static_cast<std::size_t>(length) + 2, 0);
   auto g = [&](int i) { return gaps[static_cast<std::size_t>(i)]; };

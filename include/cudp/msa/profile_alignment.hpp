@@ -32,7 +32,7 @@ struct ClustalProfileCosts {
     const auto& a = first.rows[static_cast<std::size_t>(i)];
     const auto& b = second.rows[static_cast<std::size_t>(j)];
     int sum = 0;
-    for (int r = 0; r <= clustal_max_residue; ++r) sum += a[static_cast<std::size_t>(r)] * b[static_cast<std::size_t>(r)];
+    for (std::size_t r = 0; r <= static_cast<std::size_t>(clustal_max_residue); ++r) sum += a[r] * b[r];
     sum += a[clustal_gap_new] * b[clustal_gap_new];
     sum += a[clustal_gap_old] * b[clustal_gap_old];
     return sum / 10;
@@ -131,15 +131,16 @@ class LinearSpaceProfileAligner {
     int best = hh_[0] + rr_[0], best_j = 0;
     bool crossing = false;
     for (int j = 0; j <= n; ++j) {
-      const int h = hh_[static_cast<std::size_t>(j)] + rr_[static_cast<std::size_t>(j)];
-      if (h >= best && (h > best || (hh_[static_cast<std::size_t>(j)] != dd_[static_cast<std::size_t>(j)] &&
-                                     rr_[static_cast<std::size_t>(j)] == ss_[static_cast<std::size_t>(j)]))) {
+      const std::size_t uj = static_cast<std::size_t>(j);
+      const int h = hh_[uj] + rr_[uj];
+      if (h >= best && (h > best || (hh_[uj] != dd_[uj] && rr_[uj] == ss_[uj]))) {
         best = h;
         best_j = j;
       }
     }
     for (int j = n; j >= 0; --j) {
-      const int h = dd_[static_cast<std::size_t>(j)] + ss_[static_cast<std::size_t>(j)] + gs_[static_cast<std::size_t>(j)];
+      const std::size_t uj = static_cast<std::size_t>(j);
+      const int h = dd_[uj] + ss_[uj] + gs_[uj];
       if (h > best) {
         best = h;
         best_j = j;
