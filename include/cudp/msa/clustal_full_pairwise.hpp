@@ -108,9 +108,12 @@ class FullPairwiseAligner {
     int start1 = 1, start2 = 1;
     local_start(best, end1, end2, start1, start2);
     identities_ = 0;
-    align(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1, 0, 0);
+    box_score_ = align(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1, 0, 0);
     return identities_;
   }
+
+  // The score of the last pair's alignment inside its box, which is the best local alignment score.
+  int last_score() const { return box_score_; }
 
   // The percent identity of one pair under `settings` (`scoring` is settings.scoring(), made once by the caller).
   float percent(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
@@ -179,14 +182,13 @@ class FullPairwiseAligner {
     }
   }
 
-  // Aligns a[top+1 .. top+rows] with b[left+1 .. left+cols] end to end; `tb`, `te`: the opening cost of a gap
-  // touching the top-left or the bottom-right corner (0 where the enclosing alignment already opened it).
-  void align(int top, int left, int rows, int cols, int tb, int te) {
-    if (cols <= 0 || rows <= 0) return;  // all gaps: nothing to count
-    if (rows == 1) {
-      align_one_row(top, left, cols, tb, te);
-      return;
-    }
+  // Aligns a[top+1 .. top+rows] with b[left+1 .. left+cols] end to end and returns the score; `tb`, `te`: the
+  // opening cost of a gap touching the top-left or the bottom-right corner (0 where the enclosing alignment already
+  // opened it).
+  int align(int top, int left, int rows, int cols, int tb, int te) {
+    if (cols <= 0) return -begin_gap(rows, tb);  // all gaps: nothing to count
+    if (rows <= 0) return -begin_gap(cols, tb);
+    if (rows == 1) return align_one_row(top, left, cols, tb, te);
     const int mid = rows / 2;
     int* hh = hh_.data();
     int* dd = dd_.data();
@@ -275,10 +277,11 @@ class FullPairwiseAligner {
       align(top, left, mid - 1, mid_col, tb, 0);
       align(top + mid + 1, left + mid_col, rows - mid - 1, cols - mid_col, 0, te);
     }
+    return best;
   }
 
   // One residue of a against cols of b: either it pairs with one of them or it is deleted.
-  void align_one_row(int top, int left, int cols, int tb, int te) {
+  int align_one_row(int top, int left, int cols, int tb, int te) {
     int best = -(tb + extend_) - begin_gap(cols, te);
     const int deleted_last = -(te + extend_) - begin_gap(cols, tb);
     if (deleted_last > best) best = deleted_last;
@@ -290,10 +293,11 @@ class FullPairwiseAligner {
         pair_col = j;
       }
     }
-    if (pair_col == 0) return;
+    if (pair_col == 0) return best;
     const int x = a_[top];
     const int y = b_[left + pair_col - 1];
     if (clustal_is_residue(x) && clustal_is_residue(y) && x == y) ++identities_;
+    return best;
   }
 
   const int* a_ = nullptr;
@@ -302,6 +306,7 @@ class FullPairwiseAligner {
   int open_ = 0;
   int extend_ = 0;
   int identities_ = 0;
+  int box_score_ = 0;
   std::vector<int> hh_, dd_, rr_, ss_;
 };
 
