@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Oracle test of the progressive stage: for each input set and option list, clustalw 2.1 writes its guide tree
-(a plain run), then aligns from that tree (-ALIGN -USETREE); the stage-3 driver, given the same sequences and .dnd,
-must print the same .aln byte for byte.
+(a plain run, or a -QUICKTREE one for the *_quicktree sets), then aligns from that tree (-ALIGN -USETREE); the
+stage-3 driver, given the same sequences and .dnd, must print the same .aln byte for byte.
 
 Usage: stage3_vs_clustalw.py --driver PATH --clustalw PATH --data-script PATH --tutorial DIR --lambda FA_GZ
                              --work DIR [--only NAME]
@@ -9,16 +9,19 @@ Exits 1 on any difference (printing the first differing line) or when nothing wa
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
-PROTEIN_SETS = ["globins4", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case"]
-DNA_SETS = ["lambda_close", "lambda_far", "ambiguous_dna"]
+PROTEIN_SETS = ["globins4", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case", "fn3_quicktree"]
+DNA_SETS = ["lambda_close", "lambda_far", "ambiguous_dna", "lambda_close_quicktree"]
+# Sets whose guide tree comes from k-tuple distances (a copy of the set under another name, for its own .dnd).
+QUICKTREE_COPIES = {"fn3_quicktree": "fn3", "lambda_close_quicktree": "lambda_close"}
 PROTEIN_OPTIONS = [[], ["-GAPOPEN=5", "-GAPEXT=1"], ["-GAPOPEN=15", "-GAPEXT=0.05"], ["-MAXDIV=50"], ["-MAXDIV=0"],
                    ["-MATRIX=BLOSUM"], ["-MATRIX=PAM"], ["-MATRIX=ID"], ["-ENDGAPS"], ["-NOHGAP", "-NOPGAP"],
-                   ["-GAPDIST=8"], ["-HGAPRESIDUES=GPS"], ["-NEGATIVE"], ["-OUTORDER=INPUT"]]
+                   ["-GAPDIST=8"], ["-HGAPRESIDUES=GPS"], ["-NEGATIVE"], ["-NOWEIGHTS"], ["-OUTORDER=INPUT"]]
 DNA_OPTIONS = [[], ["-DNAMATRIX=CLUSTALW"], ["-GAPOPEN=10", "-GAPEXT=2"], ["-TRANSWEIGHT=1"], ["-MAXDIV=60"],
-               ["-MAXDIV=0"], ["-NEGATIVE"], ["-OUTORDER=INPUT"]]
+               ["-MAXDIV=0"], ["-NEGATIVE"], ["-NOWEIGHTS"], ["-OUTORDER=INPUT"]]
 
 
 def run(cmd, cwd):
@@ -46,6 +49,8 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     run([sys.executable, args.data_script, args.tutorial, args.__dict__["lambda"], args.work], args.work)
+    for copy, original in QUICKTREE_COPIES.items():
+        shutil.copyfile(os.path.join(args.work, original + ".fa"), os.path.join(args.work, copy + ".fa"))
 
     compared, failed = 0, 0
     cases = [(s, o) for s in PROTEIN_SETS for o in PROTEIN_OPTIONS] + [(s, o) for s in DNA_SETS for o in DNA_OPTIONS]
@@ -54,7 +59,8 @@ def main():
         if args.only and name != args.only:
             continue
         if name not in trees:
-            run([args.clustalw, f"-INFILE={name}.fa", f"-OUTFILE={name}.tree_run.aln"], args.work)
+            tree_options = ["-QUICKTREE"] if name in QUICKTREE_COPIES else []
+            run([args.clustalw, f"-INFILE={name}.fa", f"-OUTFILE={name}.tree_run.aln"] + tree_options, args.work)
             trees.add(name)
         run([args.clustalw, f"-INFILE={name}.fa", "-ALIGN", f"-USETREE={name}.dnd", f"-OUTFILE={name}.oracle.aln"]
             + options, args.work)
