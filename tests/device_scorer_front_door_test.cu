@@ -1,5 +1,5 @@
 // The front door on the GPU: Backend::Auto finds the device, and its scores equal the host backend's and the
-// textbook DP's, resident and streamed, through the overflow cascade.
+// textbook DP's on every pair, resident and streamed, through the overflow cascade.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -23,9 +23,13 @@ void check_device_equals_host(test::Mode mode) {
   for (int k = 0; k < 500; ++k) db.add(test::random_codes(rng, 1 + rng() % 700, 20));
   for (int len : {1, 60, 400}) queries.add(test::random_codes(rng, len, 20));
   // A homopolymer of the best-scoring residue, as query and target: its self-hit passes 16 bits (local) and its
-  // global problem is too wide for 16 bits, so the cascade must rescore it (the premise is checked below).
+  // global problem is too wide for 16 bits, so the cascade must rescore it (the premise is checked below). The
+  // underflowing pair's global score is below a 16-bit lane's minus infinity.
   const std::vector<std::uint8_t> repeat = test::overflowing_query(matrix, matrix.size);
+  const test::UnderflowingPair underflow = test::underflowing_pair(matrix, matrix.size);
+  db.add(underflow.target);
   db.add(repeat);
+  queries.add(underflow.query);
   queries.add(repeat);
   ScoreConfig<recurrences::GapCosts> config;
   config.params = {10, 1};
@@ -42,19 +46,30 @@ void check_device_equals_host(test::Mode mode) {
   config.stats = nullptr;
   config.device_bytes = 1 << 20;  // far below the database: streamed
   const auto streamed = DatabaseScorer<Policy>(engine::view_of(db), matrix, matrix.size, config).score(engine::view_of(queries));
-  for (std::size_t q = 0; q < queries.size(); ++q)
+  // The textbook scores of every pair, the homopolymer's included; those past the 16-bit lane (below its minus
+  // infinity, above its greatest) must have reached s32, whatever the policy's `fits` and `overflowed` say.
+  std::uint64_t past_16_bits = 0, below_16_bits = 0;
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    const std::vector<std::uint8_t> query = queries.get(q);
+    const std::vector<long> expected =
+        test::reference_scores(db, [&](const auto& t) { return test::reference_gotoh(mode, t, query, matrix, 10, 1); });
     for (std::size_t t = 0; t < db.size(); ++t) {
-      INFO("query " << q << " target " << t);
-      REQUIRE(on_device[q][t] == on_host[q][t]);
-      REQUIRE(streamed[q][t] == on_host[q][t]);
-      if (queries.get(q).size() * db.get(t).size() < 300'000)
-        REQUIRE(on_host[q][t] == test::reference_gotoh(mode, db.get(t), queries.get(q), matrix, 10, 1));
+      INFO("query " << q << " target " << t << " reference " << expected[t]);
+      REQUIRE(on_host[q][t] == expected[t]);
+      REQUIRE(on_device[q][t] == expected[t]);
+      REQUIRE(streamed[q][t] == expected[t]);
+      below_16_bits += expected[t] < lanes::s16x2::neg_inf;
+      past_16_bits += expected[t] < lanes::s16x2::neg_inf || expected[t] > lanes::s16x2::max_value;
     }
-  REQUIRE(on_host.back().back() > 32767);
+  }
+  REQUIRE(on_host.back().back() > 32767);  // the self-hit
+  if (mode == test::Mode::Global) REQUIRE(below_16_bits > 0);
+  REQUIRE(device_stats.narrow_bits == 16);
   CHECK(device_stats.kernel_seconds > 0);
   CHECK(device_stats.where.find("host") == std::string::npos);
   CHECK(device_stats.cascade.cells == host_stats.cascade.cells);
-  CHECK(device_stats.cascade.rescored_overflow + device_stats.cascade.wide_only > 0);
+  CHECK(device_stats.cascade.rescored_overflow + device_stats.cascade.wide_only >= past_16_bits);
+  CHECK(past_16_bits > 0);
 }
 }  // namespace
 

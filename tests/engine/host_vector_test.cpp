@@ -1,5 +1,5 @@
-// The host backend in vector lanes, in every instruction set this CPU has, against the textbook full-matrix DP:
-// Gotoh in its three modes and Levenshtein, with the 8 -> 16 -> 32-bit cascade made to take every step; the kernels
+// The host backend in vector lanes, in every instruction set this CPU has, against the textbook DP: Gotoh in its
+// three modes and Levenshtein, with the 8 -> 16 -> 32-bit cascade made to take every step in every mode; the kernels
 // found through the registry that src/host_vector.cpp fills the way any program does
 // (engine/host_vector_kernels-inl.hpp).
 #include <catch2/catch.hpp>
@@ -77,18 +77,18 @@ void check_gotoh(test::Mode mode, int open, int extend, int lo, int hi, std::uin
 
 }  // namespace
 
-TEST_CASE("Vector-lane local Gotoh matches the full-matrix reference", "[host_vector][gotoh]") {
+TEST_CASE("Vector-lane local Gotoh matches the textbook reference", "[host_vector][gotoh]") {
   check_gotoh<Local>(test::Mode::Local, 11, 1, -4, 11, 1);
   check_gotoh<Local>(test::Mode::Local, 0, 2, -3, 5, 2);  // linear gaps
   check_gotoh<Local>(test::Mode::Local, 5, 2, -6, 9, 3);
 }
 
-TEST_CASE("Vector-lane global Gotoh matches the full-matrix reference", "[host_vector][gotoh]") {
+TEST_CASE("Vector-lane global Gotoh matches the textbook reference", "[host_vector][gotoh]") {
   check_gotoh<Global>(test::Mode::Global, 11, 1, -4, 11, 4);
   check_gotoh<Global>(test::Mode::Global, 0, 1, -2, 3, 5);
 }
 
-TEST_CASE("Vector-lane semi-global Gotoh matches the full-matrix reference", "[host_vector][gotoh]") {
+TEST_CASE("Vector-lane semi-global Gotoh matches the textbook reference", "[host_vector][gotoh]") {
   check_gotoh<Semi>(test::Mode::SemiGlobal, 10, 1, -4, 11, 6);
   check_gotoh<Semi>(test::Mode::SemiGlobal, 3, 3, -5, 5, 7);
 }
@@ -107,32 +107,86 @@ TEST_CASE("Vector-lane Levenshtein matches the textbook distance, short pairs in
   }
 }
 
-TEST_CASE("Vector-lane local scores past 8 and 16 bits are rescored exactly", "[host_vector][overflow]") {
+namespace {
+
+// Every step of the cascade in one mode: two queries against targets whose exact scores lie in 8 bits, past them
+// in 16, and past 16 bits (above 32767, and in global mode below the 16-bit lanes' minus infinity). What each step
+// handed on is checked against the textbook scores, not against `fits` or `overflowed`: a policy that let a score
+// through a lane too narrow for it fails here twice, in the score and in the counts.
+template <template <class> class Policy>
+void check_every_step(test::Mode mode) {
   std::mt19937_64 rng(31);
   test::RandomMatrix matrix(4, -1, 1, 3);
-  matrix.s = {20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20, -1, -1, -1, -1, 20};
-  const auto query = test::random_codes(rng, 1800, 4);
+  matrix.s = {20, -5, -5, -5, -5, 20, -5, -5, -5, -5, 20, -5, -5, -5, -5, 20};
+  const recurrences::GapCosts gaps{10, 3};
+  // Codes 1 to 3 only, so that a run of code 0 mismatches it everywhere.
+  auto query = test::random_codes(rng, 1800, 3);
+  for (auto& c : query) ++c;
+  const std::vector<std::uint8_t> short_query(query.begin(), query.begin() + 3);
   test::CodesSet db;
-  // Prefixes of the query score 20 per residue: 36000 and 34000 pass 16 bits, 30000 and 120 pass 8 bits (whose
-  // overflow limit is 127 - 20), 100 stays in them.
-  for (std::size_t n : {1800, 1700, 1500, 5, 6})
+  // Prefixes of the query score 20 a residue (less the query's end gap in global mode): 1800 and 1700 residues
+  // pass 16 bits, 1500 stay in them. 7000 residues of code 0 score below -16384 against either query in global
+  // mode. Targets of 1 to 3 residues against the short query fit 8 bits.
+  for (std::size_t n : {1800, 1700, 1500, 3, 2, 1})
     db.add(std::vector<std::uint8_t>(query.begin(), query.begin() + static_cast<long>(n)));
-  db.add(test::random_codes(rng, 400, 4));
-  db.add(test::random_codes(rng, 3, 4));
-  std::vector<long> expected;
-  std::uint64_t past_8_bits = 0;
-  for (std::size_t t = 0; t < db.size(); ++t) {
-    expected.push_back(test::reference_gotoh(test::Mode::Local, db.get(t), query, matrix, 11, 1));
-    past_8_bits += expected.back() > 127 - 20;
-  }
-  REQUIRE(expected[0] == 36000);
-  REQUIRE(expected[3] == 100);
-  REQUIRE(past_8_bits < db.size() - 1);
+  db.add(std::vector<std::uint8_t>(7000, 0));
+  for (std::size_t n : {1, 2, 3, 40, 400}) db.add(test::random_codes(rng, n, 4));
+
+  // Where each lane width is exact: from its minus infinity to its maximum.
+  auto in_8_bits = [](long score) { return score >= -64 && score <= 127; };
+  auto in_16_bits = [](long score) { return score >= -16384 && score <= 32767; };
+  const std::vector<std::uint8_t>* queries[] = {&short_query, &query};
+  std::vector<long> expected[2];
+  std::uint64_t past_8 = 0, only_16 = 0, past_16 = 0;
+  for (int q = 0; q < 2; ++q)
+    for (std::size_t t = 0; t < db.size(); ++t) {
+      const long score = test::reference_gotoh(mode, db.get(t), *queries[q], matrix, gaps.open, gaps.extend);
+      expected[q].push_back(score);
+      past_8 += !in_8_bits(score);
+      only_16 += !in_8_bits(score) && in_16_bits(score);
+      past_16 += !in_16_bits(score);
+    }
+  REQUIRE(past_16 >= (mode == test::Mode::Global ? 4u : 2u));
+  REQUIRE(only_16 > 0);
+  REQUIRE(past_8 < 2 * db.size());
+
   test::in_every_instruction_set([&](bool scalar) {
-    std::size_t t = 0;
-    const auto stats = check<Local>({11, 1}, matrix, 4, query, db, [&](const std::vector<std::uint8_t>&) { return expected[t++]; });
-    if (!scalar) REQUIRE(stats.rescored_overflow == past_8_bits);
+    engine::CascadeStats stats;
+    for (int q = 0; q < 2; ++q) {
+      std::size_t t = 0;
+      stats += check<Policy>(gaps, matrix, 4, *queries[q], db,
+                             [&](const std::vector<std::uint8_t>&) { return expected[q][t++]; });
+    }
+    const auto& second = stats.second_step;
+    INFO("8 bits: " << stats.narrow_targets << " ran, " << stats.rescored_overflow << " rescored, " << stats.wide_only
+                    << " handed on unrun; 16 bits: " << second.narrow_targets << " ran, " << second.rescored_overflow
+                    << " rescored, " << second.wide_only << " handed on unrun");
+    if (scalar) {
+      REQUIRE(stats.wide_only == 2 * db.size());
+      REQUIRE(second.narrow_targets + second.rescored_overflow + second.wide_only == 0);
+      return;
+    }
+    // Every step taken, and every score past a lane's range handed on from it.
+    REQUIRE(stats.narrow_targets > 0);
+    REQUIRE(stats.rescored_overflow + stats.wide_only >= past_8);
+    REQUIRE(second.narrow_targets + second.wide_only == stats.rescored_overflow + stats.wide_only);
+    REQUIRE(second.narrow_targets > 0);
+    REQUIRE(second.rescored_overflow + second.wide_only >= past_16);
   });
+}
+
+}  // namespace
+
+TEST_CASE("Vector-lane local scores past 8 and 16 bits are rescored exactly", "[host_vector][overflow]") {
+  check_every_step<Local>(test::Mode::Local);
+}
+
+TEST_CASE("Vector-lane global scores past 8 and 16 bits reach 32 bits", "[host_vector][overflow]") {
+  check_every_step<Global>(test::Mode::Global);
+}
+
+TEST_CASE("Vector-lane semi-global scores past 8 and 16 bits reach 32 bits", "[host_vector][overflow]") {
+  check_every_step<Semi>(test::Mode::SemiGlobal);
 }
 
 TEST_CASE("Queries whose scores do not fit a byte, or with more than 255 codes, keep the 32-bit tier",

@@ -1,4 +1,4 @@
-// The pairwise policies on the host tier, in every lane, against the textbook full-matrix implementations.
+// The pairwise policies on the host tier, in every lane, against the textbook implementations.
 #include <catch2/catch.hpp>
 
 #include <cudp/engine/host_scorer.hpp>
@@ -49,20 +49,20 @@ void check_gotoh(test::Mode mode, int open, int extend, int lo, int hi, std::uin
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Gotoh local matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
+TEMPLATE_TEST_CASE("Gotoh local matches the textbook reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
                    lanes::h16x2) {
   check_gotoh<Local, TestType>(test::Mode::Local, 11, 1, -4, 11, 1);
   check_gotoh<Local, TestType>(test::Mode::Local, 0, 2, -3, 5, 2);  // linear gaps
   check_gotoh<Local, TestType>(test::Mode::Local, 5, 2, -6, 9, 3);
 }
 
-TEMPLATE_TEST_CASE("Gotoh global matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
+TEMPLATE_TEST_CASE("Gotoh global matches the textbook reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
                    lanes::h16x2) {
   check_gotoh<Global, TestType>(test::Mode::Global, 11, 1, -4, 11, 4);
   check_gotoh<Global, TestType>(test::Mode::Global, 0, 1, -2, 3, 5);
 }
 
-TEMPLATE_TEST_CASE("Gotoh semi-global matches the full-matrix reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
+TEMPLATE_TEST_CASE("Gotoh semi-global matches the textbook reference", "[gotoh]", lanes::s32, lanes::s16x2, lanes::s8x4,
                    lanes::h16x2) {
   check_gotoh<Semi, TestType>(test::Mode::SemiGlobal, 10, 1, -4, 11, 6);
   check_gotoh<Semi, TestType>(test::Mode::SemiGlobal, 3, 3, -5, 5, 7);

@@ -1,9 +1,12 @@
 #pragma once
-// Independent textbook implementations, full matrices and plain ints, that the library is checked against.
+// Independent textbook implementations in plain 64-bit ints that the library is checked against: the DP row by row,
+// its scores in linear memory (a pair of 10M cells in well under a second), H as a full matrix where a test wants it.
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace cudp::test {
@@ -16,45 +19,64 @@ constexpr Mode mode_of(LibraryMode mode) {
   return mode == LibraryMode::Local ? Mode::Local : mode == LibraryMode::Global ? Mode::Global : Mode::SemiGlobal;
 }
 
-// Gotoh's H matrix, (n + 1) x (m + 1), with a gap of length k costing open + k*extend.
+// Gotoh's DP, a gap of length k costing open + k*extend: `row(i, H)` is handed H(i, 0..m) for i = 0..n in turn.
+template <class Matrix, class Row>
+inline void reference_gotoh_rows(Mode mode, const std::vector<std::uint8_t>& target,
+                                 const std::vector<std::uint8_t>& query, const Matrix& score, int open, int extend,
+                                 Row&& row) {
+  const long NEG = LONG_MIN / 4;
+  const std::size_t n = target.size(), m = query.size();
+  auto border = [&](std::size_t k) -> long {
+    return (mode == Mode::Global && k > 0) ? -(open + static_cast<long>(k) * extend) : 0;
+  };
+  // H and F hold row i-1 until column j of row i overwrites them; E(i, j) needs only E(i, j-1).
+  std::vector<long> H(m + 1), F(m + 1, NEG);
+  for (std::size_t j = 0; j <= m; ++j) H[j] = border(j);
+  row(std::size_t{0}, static_cast<const std::vector<long>&>(H));
+  for (std::size_t i = 1; i <= n; ++i) {
+    long diagonal = H[0], E = NEG;
+    H[0] = border(i);
+    for (std::size_t j = 1; j <= m; ++j) {
+      E = std::max(E - extend, H[j - 1] - open - extend);
+      F[j] = std::max(F[j] - extend, H[j] - open - extend);
+      long h = std::max({diagonal + score(target[i - 1], query[j - 1]), E, F[j]});
+      if (mode == Mode::Local) h = std::max(h, 0L);
+      diagonal = H[j];
+      H[j] = h;
+    }
+    row(i, static_cast<const std::vector<long>&>(H));
+  }
+}
+
+// Gotoh's H matrix, (n + 1) x (m + 1).
 template <class Matrix>
 inline std::vector<std::vector<long>> reference_gotoh_h(Mode mode, const std::vector<std::uint8_t>& target,
                                                         const std::vector<std::uint8_t>& query, const Matrix& score,
                                                         int open, int extend) {
-  const long NEG = LONG_MIN / 4;
-  const std::size_t n = target.size(), m = query.size();
-  std::vector<std::vector<long>> H(n + 1, std::vector<long>(m + 1, 0)), E = H, F = H;
-  for (std::size_t i = 0; i <= n; ++i)
-    for (std::size_t j = 0; j <= m; ++j) E[i][j] = F[i][j] = NEG;
-  auto border = [&](std::size_t k) -> long { return (mode == Mode::Global && k > 0) ? -(open + static_cast<long>(k) * extend) : 0; };
-  for (std::size_t i = 0; i <= n; ++i) H[i][0] = border(i);
-  for (std::size_t j = 0; j <= m; ++j) H[0][j] = border(j);
-  for (std::size_t i = 1; i <= n; ++i)
-    for (std::size_t j = 1; j <= m; ++j) {
-      E[i][j] = std::max(E[i][j - 1] - extend, H[i][j - 1] - open - extend);
-      F[i][j] = std::max(F[i - 1][j] - extend, H[i - 1][j] - open - extend);
-      long h = std::max({H[i - 1][j - 1] + score(target[i - 1], query[j - 1]), E[i][j], F[i][j]});
-      if (mode == Mode::Local) h = std::max(h, 0L);
-      H[i][j] = h;
-    }
+  std::vector<std::vector<long>> H;
+  H.reserve(target.size() + 1);
+  reference_gotoh_rows(mode, target, query, score, open, extend,
+                       [&](std::size_t, const std::vector<long>& h) { H.push_back(h); });
   return H;
 }
 
-// The optimal score of Gotoh in `mode`.
+// The optimal score of Gotoh in `mode`, in O(m) memory.
 template <class Matrix>
 inline long reference_gotoh(Mode mode, const std::vector<std::uint8_t>& target, const std::vector<std::uint8_t>& query,
                             const Matrix& score, int open, int extend) {
-  const auto H = reference_gotoh_h(mode, target, query, score, open, extend);
   const std::size_t n = target.size(), m = query.size();
-  if (mode == Mode::Global) return H[n][m];
   long best = mode == Mode::Local ? 0 : LONG_MIN / 4;
-  if (mode == Mode::Local) {
-    for (std::size_t i = 1; i <= n; ++i)
-      for (std::size_t j = 1; j <= m; ++j) best = std::max(best, H[i][j]);
-    return best;
-  }
-  for (std::size_t j = 1; j <= m; ++j) best = std::max(best, H[n][j]);
-  for (std::size_t i = 1; i <= n; ++i) best = std::max(best, H[i][m]);
+  reference_gotoh_rows(mode, target, query, score, open, extend, [&](std::size_t i, const std::vector<long>& H) {
+    if (mode == Mode::Global) {
+      if (i == n) best = H[m];
+    } else if (mode == Mode::Local) {
+      if (i > 0 && m > 0) best = std::max(best, *std::max_element(H.begin() + 1, H.end()));
+    } else {
+      if (i == n)
+        for (std::size_t j = 1; j <= m; ++j) best = std::max(best, H[j]);
+      if (i > 0) best = std::max(best, H[m]);
+    }
+  });
   return best;
 }
 
@@ -83,14 +105,38 @@ struct RandomMatrix {
   int operator()(int a, int b) const { return s[a * size + b]; }
 };
 
+// The residue that scores best against itself.
+template <class Matrix>
+int best_residue(const Matrix& matrix, int alphabet) {
+  int best = 0;
+  for (int c = 1; c < alphabet; ++c)
+    if (matrix(c, c) > matrix(best, best)) best = c;
+  return best;
+}
+
 // A query whose best-scoring residue, repeated, scores past a 16-bit lane against itself (local) and whose
 // problems are too wide for one (global): what makes the cascade rescore on the GPU.
 template <class Matrix>
 std::vector<std::uint8_t> overflowing_query(const Matrix& matrix, int alphabet) {
-  int best = 0;
-  for (int c = 1; c < alphabet; ++c)
-    if (matrix(c, c) > matrix(best, best)) best = c;
+  const int best = best_residue(matrix, alphabet);
   return std::vector<std::uint8_t>(32767 / matrix(best, best) + 300, static_cast<std::uint8_t>(best));
+}
+
+// Global scores below a 16-bit lane's minus infinity (-16384) from a pair whose highest conceivable score is well
+// inside 16 bits, so that only a bound from below keeps it out of the lane: 2000 residues of the best-scoring
+// residue against 16000 of the residue that scores worst against it. Where that worst score is -2 or less and gaps
+// extend at 1 or more, every residue of the pair costs at least 1.
+struct UnderflowingPair {
+  std::vector<std::uint8_t> query, target;
+};
+template <class Matrix>
+UnderflowingPair underflowing_pair(const Matrix& matrix, int alphabet) {
+  const int best = best_residue(matrix, alphabet);
+  int worst = 0;
+  for (int c = 1; c < alphabet; ++c)
+    if (matrix(best, c) < matrix(best, worst)) worst = c;
+  return {std::vector<std::uint8_t>(2000, static_cast<std::uint8_t>(best)),
+          std::vector<std::uint8_t>(16000, static_cast<std::uint8_t>(worst))};
 }
 
 inline std::vector<std::uint8_t> random_codes(std::mt19937_64& rng, std::size_t n, int alphabet) {
@@ -129,5 +175,26 @@ struct CodesSet {
     return {residues.begin() + offsets[i], residues.begin() + offsets[i + 1]};
   }
 };
+
+// `score(target)` for every target of `db` (a textbook DP), on every core, longest targets first: the reference
+// for a whole database, long pairs included, in seconds. `score` must not throw (nor call REQUIRE).
+template <class Score>
+std::vector<long> reference_scores(const CodesSet& db, Score score) {
+  std::vector<std::size_t> order(db.size());
+  for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return db.offsets[a + 1] - db.offsets[a] > db.offsets[b + 1] - db.offsets[b];
+  });
+  std::vector<long> scores(db.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < order.size();) scores[order[k]] = score(db.get(order[k]));
+  };
+  std::vector<std::thread> helpers(std::max(1u, std::thread::hardware_concurrency()) - 1);
+  for (auto& h : helpers) h = std::thread(work);
+  work();
+  for (auto& h : helpers) h.join();
+  return scores;
+}
 
 }  // namespace cudp::test

@@ -16,11 +16,24 @@ struct CascadeStats {
   std::uint64_t rescored_overflow = 0;  // ran narrow, overflowed, rescored wide
   std::uint64_t wide_only = 0;          // too long or too large for the narrow lane from the start
 
+  // The counts above are the first, narrowest lane's. The host vector lanes take one step more (8 -> 16 -> 32
+  // bits): what the 8-bit lanes handed on (rescored_overflow + wide_only) meets the 16-bit lanes, counted here the
+  // same way; their rescored_overflow + wide_only is what reached 32 bits. All zero where the cascade has one step.
+  struct Step {
+    std::uint64_t narrow_targets = 0;
+    std::uint64_t rescored_overflow = 0;
+    std::uint64_t wide_only = 0;
+  };
+  Step second_step;
+
   CascadeStats& operator+=(const CascadeStats& other) {
     cells += other.cells;
     narrow_targets += other.narrow_targets;
     rescored_overflow += other.rescored_overflow;
     wide_only += other.wide_only;
+    second_step.narrow_targets += other.second_step.narrow_targets;
+    second_step.rescored_overflow += other.second_step.rescored_overflow;
+    second_step.wide_only += other.second_step.wide_only;
     return *this;
   }
 };

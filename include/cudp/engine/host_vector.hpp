@@ -37,7 +37,7 @@ struct NarrowJob {
   std::size_t count = 0;
   int threads = 0;
   std::int32_t* scores = nullptr;
-  CascadeStats* stats = nullptr;  // narrow_targets: ran in 8 bits; rescored_overflow: then again, wider
+  CascadeStats* stats = nullptr;  // the 8-bit lanes' counts, and the 16-bit lanes' in stats->second_step
 };
 
 // The instruction set a unit of kernels runs in now (Highway's name: "AVX3" is AVX-512), and whether it has vector

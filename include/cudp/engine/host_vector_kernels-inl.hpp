@@ -91,8 +91,8 @@ std::vector<std::uint32_t> run_stage(const typename P::Params& params, const Nar
 // The whole vector cascade of one policy: 8-bit lanes, then 16-bit ones.
 template <template <class> class Policy>
 std::vector<std::uint32_t> cascade(const typename Policy<lanes::s32>::Params& params, const NarrowJob& job) {
-  CascadeStats second;  // job.stats counts the 8-bit stage: what ran narrow, what was rescored, what never ran narrow
-  CascadeStats& first = job.stats ? *job.stats : second;
+  CascadeStats unused;
+  CascadeStats& first = job.stats ? *job.stats : unused;
   std::vector<std::uint32_t> in(job.order, job.order + job.count);
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
   // A CPU with no vector unit Highway targets: everything goes to the 32-bit host tier.
@@ -101,7 +101,12 @@ std::vector<std::uint32_t> cascade(const typename Policy<lanes::s32>::Params& pa
   return in;
 #else
   in = run_stage<Policy<vector_lanes::s8xn>>(params, job, in, first);
-  return run_stage<Policy<vector_lanes::s16xn>>(params, job, in, second);
+  CascadeStats second;
+  in = run_stage<Policy<vector_lanes::s16xn>>(params, job, in, second);
+  first.second_step.narrow_targets += second.narrow_targets;
+  first.second_step.rescored_overflow += second.rescored_overflow;
+  first.second_step.wide_only += second.wide_only;
+  return in;
 #endif
 }
 
