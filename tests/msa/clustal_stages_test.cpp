@@ -1,0 +1,189 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cudp/io/error.hpp"
+#include "cudp/msa/clustal_distances.hpp"
+#include "cudp/msa/clustal_sequences.hpp"
+#include "cudp/msa/guide_tree.hpp"
+
+using namespace cudp::msa;
+
+namespace {
+
+std::vector<int> codes(const std::string& text) { return clustal_encode(text); }
+
+// Best local alignment score with gaps of k residues costing open + k * extend: full matrices, no shortcuts.
+int reference_local(const std::vector<int>& a, const std::vector<int>& b, const ClustalTable& t, PairGapCosts g) {
+  const std::size_t n = a.size(), m = b.size();
+  const int minus_inf = -1000000000;
+  std::vector<std::vector<int>> h(n + 1, std::vector<int>(m + 1, 0)), e = h, f = h;
+  int best = 0;
+  for (std::size_t i = 0; i <= n; ++i) {
+    for (std::size_t j = 0; j <= m; ++j) {
+      e[i][j] = f[i][j] = minus_inf;
+      if (i == 0 || j == 0) continue;
+      e[i][j] = std::max(e[i][j - 1], h[i][j - 1] - g.open) - g.extend;
+      f[i][j] = std::max(f[i - 1][j], h[i - 1][j] - g.open) - g.extend;
+      h[i][j] = std::max({0, h[i - 1][j - 1] + t[static_cast<std::size_t>(a[i - 1])][static_cast<std::size_t>(b[j - 1])],
+                          e[i][j], f[i][j]});
+      best = std::max(best, h[i][j]);
+    }
+  }
+  return best;
+}
+
+std::string random_protein(std::mt19937& rng, std::size_t n) {
+  static const std::string letters = "ACDEFGHIKLMNPQRSTVWY";
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) s += letters[rng() % letters.size()];
+  return s;
+}
+
+// A copy of s with substitutions and small indels at rate p.
+std::string mutated(std::mt19937& rng, const std::string& s, double p) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::string out;
+  for (const char c : s) {
+    const double r = u(rng);
+    if (r < p / 3) continue;
+    if (r < 2 * p / 3) out += random_protein(rng, 1 + rng() % 3);
+    out += r < p ? random_protein(rng, 1)[0] : c;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ClustalW's FASTA reading: names, kept and dropped characters, sequence type", "[msa]") {
+  const auto s = parse_clustal_fasta(">  first word rest\nac-gT*1 .j\n>second\r\nACGTNACGTU\n\n>third\nMKV\n", "t");
+  REQUIRE(s.size() == 3);
+  CHECK(s.names[0] == "first");
+  CHECK(s.names[1] == "second");
+  // Lower case kept upper-cased, '-' a gap, '*', digits, '.', blanks and J dropped.
+  CHECK(s.residues[0] == std::vector<int>{0, 2, clustal_gap_old, 6, 18});
+  CHECK(s.dna);  // decided by the second sequence alone
+  CHECK_FALSE(parse_clustal_fasta(">a\nACGT\n>b\nMKVL\n", "t").dna);
+  CHECK_FALSE(parse_clustal_fasta(">a\nACGT\n", "t").dna);  // one sequence: protein, as in ClustalW
+  CHECK_FALSE(parse_clustal_fasta(">a\nM\n>b\nACGTACGTXXX\n", "t").dna);  // 8 of 11 bases: below 85%
+  CHECK_THROWS_AS(parse_clustal_fasta(">a\nACGT\n>empty\n123\n", "t"), cudp::io::InputError);
+  CHECK_THROWS_AS(parse_clustal_fasta("ACGT\n", "t"), cudp::io::InputError);
+}
+
+TEST_CASE("pairwise tables and gap costs in ClustalW's units", "[msa]") {
+  const PairwiseScoring gonnet = pairwise_scoring(PairwiseProteinMatrix::gonnet);
+  CHECK(gonnet.int_scale == 10);
+  CHECK(gonnet.table[static_cast<std::size_t>(clustal_code('W'))][static_cast<std::size_t>(clustal_code('W'))] ==
+        1420);
+  CHECK(gonnet.average_mismatch > 0);
+  const PairwiseScoring iub = pairwise_scoring(PairwiseDnaMatrix::iub);
+  const auto at = [&](char x, char y) {
+    return iub.table[static_cast<std::size_t>(clustal_code(x))][static_cast<std::size_t>(clustal_code(y))];
+  };
+  CHECK(at('A', 'A') == 1000);
+  CHECK(at('A', 'G') == -900);  // the transition weight lands elsewhere ...
+  CHECK(at('C', 'N') == 500);   // ... on C/N, C/M and A/E
+  CHECK(at('C', 'M') == 500);
+  CHECK(at('G', 'N') == 1000);
+  // 6.66 * 100 in float arithmetic is 666 (665.99999... in double would give 665).
+  const PairGapCosts dna = pairwise_gap_costs(FullPairwiseSettings::nucleotide(), iub, 100, 200);
+  CHECK(dna.open == 3000);
+  CHECK(dna.extend == 666);
+  const PairGapCosts protein = pairwise_gap_costs(FullPairwiseSettings::protein(), gonnet, 141, 146);
+  CHECK(protein.extend == 1);
+  CHECK(protein.open == static_cast<int>(2 * gonnet.average_mismatch * (10.0f + std::log(141.0))));
+}
+
+TEST_CASE("full pairwise: the box alignment scores the best local alignment; identities", "[msa]") {
+  std::mt19937 rng(3);
+  const FullPairwiseSettings settings = FullPairwiseSettings::protein();
+  const PairwiseScoring scoring = settings.scoring();
+  FullPairwiseAligner aligner;
+  for (int rep = 0; rep < 60; ++rep) {
+    const std::string x = random_protein(rng, 1 + rng() % 120);
+    const std::string y = rep % 3 == 0 ? random_protein(rng, 1 + rng() % 120) : mutated(rng, x, 0.3);
+    if (y.empty()) continue;
+    const auto a = codes(x), b = codes(y);
+    const PairGapCosts costs = pairwise_gap_costs(settings, scoring, static_cast<int>(a.size()),
+                                                  static_cast<int>(b.size()));
+    const int identities = aligner.identities(a.data(), static_cast<int>(a.size()), b.data(),
+                                              static_cast<int>(b.size()), scoring.table, costs);
+    CHECK(aligner.last_score() == reference_local(a, b, scoring.table, costs));
+    CHECK(identities >= 0);
+    CHECK(identities <= static_cast<int>(std::min(a.size(), b.size())));
+  }
+  const auto a = codes("MKVLAAGIVGLLLAWQSTRE");
+  CHECK(aligner.distance(a.data(), 20, a.data(), 20, settings, scoring) == 0.0);
+  const auto gap = codes("MKVLA-AGIVG");
+  CHECK(residue_count(gap.data(), static_cast<int>(gap.size())) == 10);
+  // 7 identities of 9 in float steps: (100 - 700 / 9) / 100.
+  CHECK(full_pairwise_distance(full_pairwise_percent(7, 9, 12)) == static_cast<double>((100.0f - 700.0f / 9.0f) /
+                                                                                        100.0f));
+}
+
+TEST_CASE("k-tuple scores: identical, unrelated and shifted sequences", "[msa]") {
+  KtupleScorer protein(KtupleSettings::protein());
+  const auto a = codes("MKVLAAGIVGLLLAWQSTRE");
+  const int n = static_cast<int>(a.size());
+  CHECK(protein.score(a.data(), n, a.data(), n, n) == n);
+  CHECK(protein.distance(a.data(), n, a.data(), n, n) == 0.0);
+  const auto none = codes("CCCCCCCC");
+  CHECK(protein.score(a.data(), n, none.data(), 8, n) == 0);
+  CHECK(protein.distance(a.data(), n, none.data(), 8, n) == 1.0);
+  KtupleScorer dna(KtupleSettings::nucleotide());
+  const auto x = codes("ACGTTGCAACGGTACCGTAA"), y = codes("TTACGTTGCAACGGTACCGTAA");
+  CHECK(dna.score(x.data(), 20, y.data(), 22, 22) == 20);  // the whole of x on one diagonal
+  // N breaks DNA words: no 2-tuple exists.
+  const auto ns = codes("NNNNNNNN");
+  CHECK(dna.score(ns.data(), 8, ns.data(), 8, 8) == 0);
+}
+
+TEST_CASE("clustal_distances: symmetric, zero diagonal, the same on any number of threads", "[msa]") {
+  std::mt19937 rng(5);
+  std::vector<std::vector<int>> seqs;
+  const std::string base = random_protein(rng, 80);
+  for (int k = 0; k < 9; ++k) seqs.push_back(codes(mutated(rng, base, 0.1 * k)));
+  for (const bool quick : {false, true}) {
+    const auto settings = PairwiseDistanceSettings::defaults(false, quick);
+    const auto one = clustal_distances(seqs, settings, 1);
+    const auto many = clustal_distances(seqs, settings, 4);
+    for (std::size_t i = 0; i < seqs.size(); ++i) {
+      CHECK(one(i, i) == 0.0);
+      for (std::size_t j = 0; j < seqs.size(); ++j) {
+        CHECK(one(i, j) == one(j, i));
+        CHECK(one(i, j) == many(i, j));
+      }
+    }
+  }
+}
+
+TEST_CASE("the .dnd text as ClustalW writes it", "[msa]") {
+  cudp::phylo::DistanceMatrix d(3);
+  d.set(0, 1, 0.3);
+  d.set(0, 2, 0.4);
+  d.set(1, 2, 0.5);
+  CHECK(clustal_guide_tree(d, {"a", "b", "c"}).dnd == "(\na:0.10000,\nb:0.20000,\nc:0.30000);\n");
+  cudp::phylo::DistanceMatrix u(3);
+  u.set(0, 1, 0.2);
+  u.set(0, 2, 0.6);
+  u.set(1, 2, 0.6);
+  CHECK(clustal_guide_tree(u, {"a", "b", "c"}, ClusterMethod::upgma).dnd ==
+        "(\n(\na:0.1,\nb:0.1):0.3,\nc:0.3):0.3;\n");
+  cudp::phylo::DistanceMatrix two(2);
+  two.set(0, 1, 0.56738);
+  CHECK(clustal_guide_tree(two, {"x", "y"}).dnd == "(x:0.28369,y:0.28369);\n");
+  cudp::phylo::DistanceMatrix four(4);
+  four.set(0, 1, 0.1);
+  four.set(0, 2, 0.9);
+  four.set(0, 3, 0.9);
+  four.set(1, 2, 0.9);
+  four.set(1, 3, 0.9);
+  four.set(2, 3, 0.8);
+  const std::string text = clustal_guide_tree(four, {"p", "q", "r", "s"}).dnd;
+  // A cherry nests with "(\n" and ")\n", children in order of their smallest sequence number.
+  CHECK(text.rfind("(\n(\np:0.05000,\nq:0.05000)\n:", 0) == 0);
+  CHECK_THROWS_AS(clustal_guide_tree(cudp::phylo::DistanceMatrix(1), {"x"}), std::invalid_argument);
+}
