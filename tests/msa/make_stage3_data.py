@@ -14,6 +14,9 @@ Writes OUT_DIR/NAME.fa for:
   identical                three identical globins and one other
   ambiguous                globins with X in places; ambiguous_dna: DNA with N
   lower_case               lower-case protein letters
+  long_names               names past the 30-character name width, with words after them in the header
+  gapped_input             globins with '-' in them (gaps ClustalW keeps as input gaps)
+  mixed_case_dna           short DNA in upper and lower case
 """
 import gzip
 import random
@@ -93,6 +96,11 @@ def main():
               ("n_2", mutate(rng, close[:150], 0.05, 0.02)), ("n_3", "N" + close[1:150])]
     write(f"{out}/ambiguous_dna.fa", with_n)
     write(f"{out}/lower_case.fa", [(name, seq.lower()) for name, seq in globins[1:]])
+    write(f"{out}/long_names.fa",
+          [(f"{name}_with_a_very_long_suffix_{k} and words", seq) for k, (name, seq) in enumerate(globins)])
+    write(f"{out}/gapped_input.fa", [(name, seq[:20] + "---" + seq[20:50] + "-" + seq[50:]) for name, seq in globins])
+    write(f"{out}/mixed_case_dna.fa", [("a", "acgtACGTTTGACCAnnGT"), ("b", "ACGTACCTTTGACCATGT"),
+                                       ("c", "acgtacgtttgaccgtgtA" + close[:30].lower())])
 
 
 if __name__ == "__main__":
