@@ -28,8 +28,8 @@ int reference_local(const std::vector<int>& a, const std::vector<int>& b, const 
       if (i == 0 || j == 0) continue;
       e[i][j] = std::max(e[i][j - 1], h[i][j - 1] - g.open) - g.extend;
       f[i][j] = std::max(f[i - 1][j], h[i - 1][j] - g.open) - g.extend;
-      h[i][j] = std::max({0, h[i - 1][j - 1] + t[static_cast<std::size_t>(a[i - 1])][static_cast<std::size_t>(b[j - 1])],
-                          e[i][j], f[i][j]});
+      const int s = t[static_cast<std::size_t>(a[i - 1])][static_cast<std::size_t>(b[j - 1])];
+      h[i][j] = std::max({0, h[i - 1][j - 1] + s, e[i][j], f[i][j]});
       best = std::max(best, h[i][j]);
     }
   }

@@ -90,7 +90,8 @@ inline std::string clustal_nj_dnd(const phylo::Tree& tree) {
 }
 
 // The .dnd text of UPGMA's joins over `names` (at least 3).
-inline std::string clustal_upgma_dnd(const std::vector<std::string>& names, const std::vector<phylo::UpgmaJoin>& joins) {
+inline std::string clustal_upgma_dnd(const std::vector<std::string>& names,
+                                     const std::vector<phylo::UpgmaJoin>& joins) {
   if (joins.empty()) throw std::invalid_argument("clustal_upgma_dnd: no joins");
   std::string out;
   const phylo::UpgmaJoin& top = joins.back();
