@@ -2,7 +2,7 @@
 // and prints the CLUSTAL .aln that `clustalw -INFILE=x.fa -ALIGN -USETREE=x.dnd` would write, so that the oracle
 // test can compare the two byte for byte. Options take ClustalW's spelling: -GAPOPEN=f -GAPEXT=f -GAPDIST=n
 // -MAXDIV=n -MATRIX=gonnet|blosum|pam|id -DNAMATRIX=iub|clustalw -TRANSWEIGHT=f -HGAPRESIDUES=s -NOHGAP -NOPGAP
-// -NEGATIVE -ENDGAPS -NOWEIGHTS -OUTORDER=input|aligned -TYPE=protein|dna.
+// -NOVGAP -NEGATIVE -ENDGAPS -NOWEIGHTS -OUTORDER=input|aligned -TYPE=protein|dna.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
         p.no_hydrophilic_gaps = true;
       } else if (key == "-NOPGAP") {
         p.no_residue_gaps = true;
+      } else if (key == "-NOVGAP") {
+        p.no_variable_gaps = false;  // despite its name, ClustalW 2.1's -NOVGAP turns variable-zone penalties on
       } else if (key == "-NEGATIVE") {
         p.negative_matrix = true;
       } else if (key == "-ENDGAPS") {

@@ -17,6 +17,8 @@ Writes OUT_DIR/NAME.fa for:
   long_names               names past the 30-character name width, with words after them in the header
   gapped_input             globins with '-' in them (gaps ClustalW keeps as input gaps)
   mixed_case_dna           short DNA in upper and lower case
+  close_pairs              each globin with a copy at 10 % substitutions and small indels (two-sequence profiles
+                           above 60 % identity, where -NOVGAP's variable-zone penalties apply)
 """
 import gzip
 import random
@@ -62,6 +64,22 @@ def mutate(rng, seq, substitution, indel):
     return "".join(out)
 
 
+def mutate_protein(rng, seq):
+    letters = "ACDEFGHIKLMNPQRSTVWY"
+    out = []
+    i = 0
+    while i < len(seq):
+        r = rng.random()
+        if r < 0.02:
+            i += rng.randint(1, 3)
+            continue
+        if r < 0.04:
+            out.append("".join(rng.choice(letters) for _ in range(rng.randint(1, 3))))
+        out.append(rng.choice(letters) if rng.random() < 0.1 else seq[i])
+        i += 1
+    return "".join(out)
+
+
 def write(path, records):
     with open(path, "w") as f:
         for name, seq in records:
@@ -101,6 +119,10 @@ def main():
     write(f"{out}/gapped_input.fa", [(name, seq[:20] + "---" + seq[20:50] + "-" + seq[50:]) for name, seq in globins])
     write(f"{out}/mixed_case_dna.fa", [("a", "acgtACGTTTGACCAnnGT"), ("b", "ACGTACCTTTGACCATGT"),
                                        ("c", "acgtacgtttgaccgtgtA" + close[:30].lower())])
+    pairs = []
+    for name, seq in globins:
+        pairs += [(name, seq), (name + "_m", mutate_protein(rng, seq))]
+    write(f"{out}/close_pairs.fa", pairs)
 
 
 if __name__ == "__main__":

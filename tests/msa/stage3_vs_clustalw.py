@@ -14,13 +14,14 @@ import subprocess
 import sys
 
 PROTEIN_SETS = ["globins4", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case", "long_names",
-                "gapped_input", "fn3_quicktree"]
+                "gapped_input", "close_pairs", "fn3_quicktree"]
 DNA_SETS = ["lambda_close", "lambda_far", "ambiguous_dna", "mixed_case_dna", "lambda_close_quicktree"]
 # Sets whose guide tree comes from k-tuple distances (a copy of the set under another name, for its own .dnd).
 QUICKTREE_COPIES = {"fn3_quicktree": "fn3", "lambda_close_quicktree": "lambda_close"}
 PROTEIN_OPTIONS = [[], ["-GAPOPEN=5", "-GAPEXT=1"], ["-GAPOPEN=15", "-GAPEXT=0.05"], ["-MAXDIV=50"], ["-MAXDIV=0"],
                    ["-MATRIX=BLOSUM"], ["-MATRIX=PAM"], ["-MATRIX=ID"], ["-ENDGAPS"], ["-NOHGAP", "-NOPGAP"],
-                   ["-GAPDIST=8"], ["-HGAPRESIDUES=GPS"], ["-NEGATIVE"], ["-NOWEIGHTS"], ["-OUTORDER=INPUT"]]
+                   ["-GAPDIST=8"], ["-HGAPRESIDUES=GPS"], ["-NOVGAP"], ["-NOVGAP", "-GAPDIST=2"], ["-NEGATIVE"],
+                   ["-NOWEIGHTS"], ["-OUTORDER=INPUT"]]
 DNA_OPTIONS = [[], ["-DNAMATRIX=CLUSTALW"], ["-GAPOPEN=10", "-GAPEXT=2"], ["-TRANSWEIGHT=1"], ["-MAXDIV=60"],
                ["-MAXDIV=0"], ["-NEGATIVE"], ["-NOWEIGHTS"], ["-OUTORDER=INPUT"]]
 

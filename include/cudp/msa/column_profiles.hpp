@@ -196,8 +196,9 @@ inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembe
   const int identity = n == 2 ? detail::two_sequence_identity(m) : 0;
   bool no_variable = true, no_hydrophilic = p.no_hydrophilic_gaps, no_residue = p.no_residue_gaps;
   if (!p.no_variable_gaps && identity > 60) {
-    // Close pairs use the variable-zone penalties instead. ClustalW leaves its gap distance unset on this path;
-    // the configured distance stands in (this path is off by default).
+    // Close pairs use the variable-zone penalties instead (ClustalW's -NOVGAP turns them on). ClustalW leaves its
+    // gap distance unset on this path; the configured distance stands in, which agrees with clustalw on the oracle
+    // sets (close_pairs under -NOVGAP and -GAPDIST=2).
     no_hydrophilic = no_residue = true;
     no_variable = false;
   }
