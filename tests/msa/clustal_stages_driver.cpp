@@ -1,16 +1,20 @@
 // Stages 1 and 2 of ClustalW's multiple alignment from the command line, for the oracle test (the cudp-msa app comes
 // later): prints each pair's score line as clustalw does ("Sequences (i:j) Aligned. Score: ..."), then writes the
-// guide tree to TREE.
-//   clustal_stages_driver IN.fa TREE.dnd [--quicktree] [--upgma] [--type=protein|dna]
+// guide tree to TREE. With --dump=FILE the tree is read back and rooted as ClustalW's progressive stage does, and FILE
+// gets its steps ("step" and a 1 or 2 per sequence in either profile, 0 elsewhere) and the similarity matrix ("sim",
+// one row per sequence).
+//   clustal_stages_driver IN.fa TREE.dnd [--quicktree] [--upgma] [--type=protein|dna] [--dump=FILE]
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include "cudp/msa/clustal_distances.hpp"
 #include "cudp/msa/clustal_sequences.hpp"
 #include "cudp/msa/guide_tree.hpp"
+#include "cudp/msa/rooted_guide_tree.hpp"
 
 int main(int argc, char** argv) {
   try {
@@ -19,6 +23,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     bool quick = false;
+    std::string dump;
     auto method = cudp::msa::ClusterMethod::neighbor_joining;
     cudp::msa::ClustalSequences seqs = cudp::msa::read_clustal_fasta(argv[1]);
     for (int a = 3; a < argc; ++a) {
@@ -28,6 +33,8 @@ int main(int argc, char** argv) {
         method = cudp::msa::ClusterMethod::upgma;
       } else if (!std::strcmp(argv[a], "--type=dna")) {
         seqs.dna = true;
+      } else if (!std::strncmp(argv[a], "--dump=", 7)) {
+        dump = argv[a] + 7;
       } else if (!std::strcmp(argv[a], "--type=protein")) {
         seqs.dna = false;
       } else {
@@ -73,7 +80,27 @@ int main(int argc, char** argv) {
         }
       }
     }
-    std::ofstream(argv[2], std::ios::binary) << cudp::msa::clustal_guide_tree(d, seqs.names, method).dnd;
+    const cudp::msa::GuideTree guide = cudp::msa::clustal_guide_tree(d, seqs.names, method);
+    std::ofstream(argv[2], std::ios::binary) << guide.dnd;
+    if (!dump.empty()) {
+      std::FILE* out = std::fopen(dump.c_str(), "w");
+      if (!out) throw std::runtime_error("cannot write " + dump);
+      const auto tree = cudp::msa::read_clustal_guide_tree(guide.dnd, seqs.names, argv[2]);
+      const auto steps = method == cudp::msa::ClusterMethod::upgma ? cudp::msa::progressive_steps(guide.upgma, n)
+                                                                    : cudp::msa::progressive_steps(tree);
+      for (const auto& step : steps) {
+        std::fprintf(out, "step");
+        for (const int mark : step) std::fprintf(out, " %d", mark);
+        std::fprintf(out, "\n");
+      }
+      const auto sim = cudp::msa::tree_similarities(tree);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::fprintf(out, "sim");
+        for (std::size_t j = 0; j < n; ++j) std::fprintf(out, " %.17g", sim(i, j));
+        std::fprintf(out, "\n");
+      }
+      std::fclose(out);
+    }
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

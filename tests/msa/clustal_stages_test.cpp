@@ -9,6 +9,7 @@
 #include "cudp/msa/clustal_distances.hpp"
 #include "cudp/msa/clustal_sequences.hpp"
 #include "cudp/msa/guide_tree.hpp"
+#include "cudp/msa/rooted_guide_tree.hpp"
 
 using namespace cudp::msa;
 
@@ -186,4 +187,64 @@ TEST_CASE("the .dnd text as ClustalW writes it", "[msa]") {
   // A cherry nests with "(\n" and ")\n", children in order of their smallest sequence number.
   CHECK(text.rfind("(\n(\np:0.05000,\nq:0.05000)\n:", 0) == 0);
   CHECK_THROWS_AS(clustal_guide_tree(cudp::phylo::DistanceMatrix(1), {"x"}), std::invalid_argument);
+}
+
+TEST_CASE("guide tree read back: rooting keeps the tree, steps and similarities", "[msa]") {
+  const std::vector<std::string> names{"A", "b", "c", "d", "e"};
+  // ClustalW's own unrooted output, with a negative branch as NJ may write.
+  const std::string text =
+      "(\n(\na:0.10000,\nb:-0.00200)\n:0.30000,\nc:0.40000,\n(\nd:0.20000,\ne:0.25000)\n:0.05000);\n";
+  const RootedGuideTree tree = read_clustal_guide_tree(text, names);
+  REQUIRE(tree.tip_of_sequence.size() == 5);
+  CHECK(tree.has_distances);
+  const auto& root = tree.nodes[static_cast<std::size_t>(tree.root)];
+  CHECK(root.parent < 0);
+  CHECK(root.order == 5);
+  // Every reachable inner node has two children; the branch lengths add up to the input's.
+  float total = 0;
+  int tips = 0;
+  std::vector<int> stack{tree.root};
+  while (!stack.empty()) {
+    const int p = stack.back();
+    stack.pop_back();
+    const auto& node = tree.nodes[static_cast<std::size_t>(p)];
+    total += node.dist;
+    if (node.leaf) {
+      ++tips;
+      continue;
+    }
+    REQUIRE(node.left >= 0);
+    REQUIRE(node.right >= 0);
+    CHECK(tree.nodes[static_cast<std::size_t>(node.left)].parent == p);
+    stack.push_back(node.left);
+    stack.push_back(node.right);
+  }
+  CHECK(tips == 5);
+  CHECK(total == Approx(0.1 - 0.002 + 0.3 + 0.4 + 0.2 + 0.25 + 0.05).margin(1e-6));
+  const auto steps = progressive_steps(tree);
+  REQUIRE(steps.size() == 4);  // n - 1 profile alignments
+  for (const auto& step : steps) {
+    CHECK(std::count(step.begin(), step.end(), 1) >= 1);
+    CHECK(std::count(step.begin(), step.end(), 2) >= 1);
+  }
+  CHECK(std::count(steps.back().begin(), steps.back().end(), 0) == 0);  // the last step joins everything
+  const auto sim = tree_similarities(tree);
+  CHECK(sim(0, 1) == Approx(100.0 - 100.0 * 0.098));  // a to b: 0.1 - 0.002
+  CHECK(sim(3, 4) == Approx(100.0 - 100.0 * 0.45));
+  CHECK(sim(0, 0) == 0.0);
+  // A rooted tree stays as it is; names are matched case-insensitively, blanks in sequence names read as '_'.
+  const auto rooted = read_clustal_guide_tree("((x_y:0.1,Z:0.2):0.1,w:0.3);", {"X y", "z", "w"});
+  CHECK(rooted.nodes[static_cast<std::size_t>(rooted.root)].dist == 0.0f);
+  CHECK(progressive_steps(rooted) == std::vector<std::vector<int>>{{1, 2, 0}, {1, 1, 2}});
+  CHECK_THROWS_AS(read_clustal_guide_tree("((a:0.1,b:0.2):0.1,c:0.3);", {"a", "b", "x"}), cudp::io::InputError);
+  CHECK_THROWS_AS(read_clustal_guide_tree("((a:0.1,b:0.2):0.1,c:0.3);", {"a", "b"}), cudp::io::InputError);
+  CHECK_THROWS_AS(read_clustal_guide_tree("a:0.1;", {"a"}), cudp::io::InputError);
+  CHECK_FALSE(read_clustal_guide_tree("((a,b),c);", {"a", "b", "c"}).has_distances);
+  CHECK_THROWS_AS(read_clustal_guide_tree("(a,b,c);", {"a", "b", "c"}), cudp::io::InputError);
+}
+
+TEST_CASE("UPGMA's steps come from its joins", "[msa]") {
+  const std::vector<cudp::phylo::UpgmaJoin> joins{{1, 3, 0.1}, {0, 2, 0.2}, {0, 1, 0.3}};
+  CHECK(progressive_steps(joins, 4) == std::vector<std::vector<int>>{{0, 1, 0, 2}, {1, 0, 2, 0}, {1, 2, 1, 2}});
+  CHECK(progressive_steps(std::vector<cudp::phylo::UpgmaJoin>{{0, 1, 0.1}}, 2).empty());
 }

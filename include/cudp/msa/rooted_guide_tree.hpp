@@ -1,0 +1,426 @@
+#pragma once
+// The guide tree as ClustalW 2.1's progressive stage uses it: the .dnd text read back (the one it just wrote, or
+// -USETREE's), rooted, and turned into the order of profile alignments and a similarity matrix. ClustalW always
+// re-reads its own neighbour-joining file, so the branch lengths it works with are the printed five decimals, read
+// as floats, and all the arithmetic here is float as in ClustalW.
+//
+// Reading follows ClustalW's reader rather than phylo/newick.hpp's (which refuses negative lengths, and NJ writes
+// them): a name runs to the next ':', ',' or ')' (at most 150 characters kept); a tip without ':' makes the tree one
+// "without distances"; a node may have two children, or three, in which case the first two get a new parent, the
+// third becomes its sibling, and the tree counts as unrooted (ClustalW's structure, kept since the rooting below
+// depends on it). Tips are matched to the sequences by name, case-insensitively, a sequence name's blanks read as
+// '_'. The reader recurses once per nesting level.
+//
+// Rooting an unrooted tree: every node but the top is tried as the place of the root, in the order the reader made
+// the nodes; a node qualifies when the mean tip distance on its side minus the mean on the other side is 0 or lies
+// in (0, 2 * its branch length); among those, the one whose farthest tip on its side is nearest wins (the first on
+// ties, with a start of 1.0). The root goes on that node's branch at half the difference, the branches above it are
+// turned around, and the old top node, left with one child, is removed.
+#include <cctype>
+#include <cstddef>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "../io/error.hpp"
+#include "../phylo/distance_trees.hpp"
+
+namespace cudp::msa {
+
+struct GuideTreeNode {
+  int parent = -1;
+  int left = -1;
+  int right = -1;
+  float dist = 0;     // branch to the parent
+  bool leaf = false;
+  int order = 0;      // tips below the node (ClustalW's "order"; sequence weights divide by it)
+  std::string name;   // tips only
+};
+
+struct RootedGuideTree {
+  std::vector<GuideTreeNode> nodes;
+  int root = -1;
+  std::vector<int> tip_of_sequence;  // the node of each sequence
+  bool has_distances = true;         // false when a tip had no branch length
+};
+
+namespace detail {
+
+// ClustalW's tree reader and rooting over node indices; `created` is the order the reader made nodes in, `tips` the
+// tips in file order.
+class GuideTreeBuilder {
+ public:
+  GuideTreeBuilder(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
+
+  RootedGuideTree build(const std::vector<std::string>& names) {
+    skip_space();
+    if (at_ == text_.size() || text_[at_] != '(') fail("wrong format in tree file: it must start with '('");
+    const int top = make();
+    read(top, -1);
+    if (tips_.size() != names.size()) {
+      fail("tree not compatible with alignment: " + std::to_string(names.size()) + " sequences and " +
+           std::to_string(tips_.size()) + " tips");
+    }
+    if (!tree_.has_distances && !rooted_) fail("the tree is unrooted and has no distances");
+    tree_.root = rooted_ ? top : reroot(top);
+    for (const int tip : tips_) {
+      for (int p = tip; p >= 0; p = node(p).parent) ++node(p).order;
+    }
+    match_names(names);
+    return std::move(tree_);
+  }
+
+ private:
+  GuideTreeNode& node(int i) { return tree_.nodes[static_cast<std::size_t>(i)]; }
+  int make() {
+    tree_.nodes.emplace_back();
+    return static_cast<int>(tree_.nodes.size()) - 1;
+  }
+  int get() { return at_ < text_.size() ? static_cast<unsigned char>(text_[at_++]) : EOF; }
+  void skip_space() {
+    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+  }
+  [[noreturn]] void fail(const std::string& what) const { throw io::InputError(source_ + ": " + what); }
+
+  // One subtree into node `self` under `parent`; leaves c_ at the character after it. A third child makes a new
+  // node that takes `self`'s place (and its branch length), which is returned.
+  int read(int self, int parent) {
+    skip_space();
+    c_ = get();
+    bool is_leaf = false;
+    std::string name;
+    if (c_ == '(') {
+      created_.push_back(self);
+      const int left = make(), right = make();
+      node(self).left = left;
+      node(self).right = right;
+      node(left).parent = node(right).parent = self;
+      read(left, self);
+      if (c_ == ',') {
+        read(right, self);
+        if (c_ == ',') {
+          const int joined = make();
+          node(joined).left = self;
+          node(self).parent = joined;
+          node(joined).right = make();
+          node(node(joined).right).parent = joined;
+          created_.push_back(joined);
+          self = joined;
+          read(node(joined).right, joined);
+          rooted_ = false;
+        }
+      }
+      skip_space();
+      c_ = get();
+    } else {
+      is_leaf = true;
+      created_.push_back(self);
+      tips_.push_back(self);
+      while (c_ != EOF && c_ != ':' && c_ != ',' && c_ != ')') {
+        if (name.size() < 150) name += static_cast<char>(c_);
+        c_ = get();
+      }
+      if (c_ == EOF) fail("the tree ends inside a name");
+      if (c_ != ':') tree_.has_distances = false;
+    }
+    float dist = 0;
+    if (c_ == ':') {
+      skip_space();
+      const std::string rest(text_.substr(at_, 64));
+      char* end = nullptr;
+      dist = std::strtof(rest.c_str(), &end);
+      at_ += static_cast<std::size_t>(end - rest.c_str());
+      skip_space();
+      c_ = get();
+    }
+    GuideTreeNode& n = node(self);
+    n.parent = parent;
+    n.leaf = is_leaf;
+    n.dist = dist;
+    n.name = std::move(name);
+    if (is_leaf) n.left = n.right = -1;
+    return self;
+  }
+
+  // Mean tip distance on node p's side minus on the other side (ClustalW's calcMean), and the farthest tip.
+  float side_difference(int p, float& farthest) {
+    std::vector<int> path;
+    std::vector<float> to_node;
+    float dist = 0;
+    for (int q = p; q >= 0; q = node(q).parent) {
+      path.push_back(q);
+      dist += node(q).dist;
+      to_node.push_back(dist);
+    }
+    farthest = 0;
+    float left_sum = 0, right_sum = 0;
+    int left_count = 0, right_count = 0;
+    for (const int tip : tips_) {
+      int q = tip;
+      bool right = q == p;
+      std::size_t meet = 0;
+      dist = 0;
+      if (!right) {
+        bool found = false;
+        while (!found && node(q).parent >= 0) {
+          for (std::size_t k = 0; k < path.size(); ++k) {
+            if (node(q).parent == path[k]) {
+              found = true;
+              meet = k;
+            }
+          }
+          dist += node(q).dist;
+          q = node(q).parent;
+        }
+        right = q == p;
+      }
+      if (right) {
+        right_sum += dist;
+        ++right_count;
+      } else {
+        left_sum += dist;
+        left_sum += to_node[meet - 1];
+        ++left_count;
+      }
+      if (dist > farthest) farthest = dist;
+    }
+    return left_sum / static_cast<float>(left_count) - right_sum / static_cast<float>(right_count);
+  }
+
+  int reroot(int top) {
+    int chosen = top;
+    float best_diff = 0, best_depth = 1.0f;
+    bool first = true;
+    for (const int p : created_) {
+      if (node(p).parent < 0) continue;
+      float farthest = 0;
+      const float diff = side_difference(p, farthest);
+      if (diff == 0 || (diff > 0 && diff < 2 * node(p).dist)) {
+        if (farthest < best_depth || first) {
+          first = false;
+          chosen = p;
+          best_depth = farthest;
+          best_diff = diff;
+        }
+      }
+    }
+    if (chosen == top) {
+      best_diff = node(node(top).left).dist + node(node(top).right).dist;
+      chosen = node(top).right;
+    }
+    return insert_root(chosen, best_diff);
+  }
+
+  // Puts a new root on p's branch at diff / 2 from p and turns the branches above it around (ClustalW's
+  // insertRoot); the old top, left with one child, is dropped.
+  int insert_root(int p, float diff) {
+    const int root = make();
+    const int t = node(p).parent;
+    if (t < 0) fail("internal error: the root cannot go above the top node");
+    float previous = node(t).dist;
+    node(p).parent = root;
+    const float old = node(p).dist;
+    node(p).dist = diff / 2;
+    if (node(p).dist < 0.0f) node(p).dist = 0.0f;
+    if (node(p).dist > old) node(p).dist = old;
+    node(t).dist = old - node(p).dist;
+    node(root).left = t;
+    node(root).right = p;
+    node(root).parent = -1;
+    node(root).dist = 0;
+    node(root).leaf = false;
+    if (node(t).left == p) {
+      node(t).left = node(t).parent;
+    } else {
+      node(t).right = node(t).parent;
+    }
+    int prev = t;
+    int q = node(t).parent;
+    node(t).parent = root;
+    while (q >= 0) {
+      const bool via_left = node(q).left == prev;
+      if (via_left) {
+        node(q).left = node(q).parent;
+      } else {
+        node(q).right = node(q).parent;
+      }
+      node(q).parent = prev;
+      const float d = node(q).dist;
+      node(q).dist = previous;
+      previous = d;
+      prev = q;
+      q = via_left ? node(q).left : node(q).right;
+    }
+    // prev is the old top; its remaining child takes its place.
+    const int up = node(prev).parent;
+    const bool keep_right = node(prev).left < 0;
+    const int child = keep_right ? node(prev).right : node(prev).left;
+    node(child).dist += node(prev).dist;
+    node(child).parent = up;
+    if (node(up).left == prev) {
+      node(up).left = child;
+    } else {
+      node(up).right = child;
+    }
+    (keep_right ? node(prev).right : node(prev).left) = -1;
+    return root;
+  }
+
+  static std::string folded(std::string_view name, bool blanks) {
+    std::string out;
+    for (std::size_t k = 0; k < name.size() && k < 150; ++k) {
+      char c = name[k];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c | 0x20);
+      if (blanks && c == ' ') c = '_';
+      out += c;
+    }
+    return out;
+  }
+
+  void match_names(const std::vector<std::string>& names) {
+    tree_.tip_of_sequence.assign(names.size(), -1);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string wanted = folded(names[i], true);
+      for (const int tip : tips_) {
+        if (folded(node(tip).name, false) == wanted) tree_.tip_of_sequence[i] = tip;  // the last match, as ClustalW
+      }
+      if (tree_.tip_of_sequence[i] < 0) fail("tree not compatible with alignment: " + wanted + " not found");
+    }
+  }
+
+  std::string_view text_;
+  std::string source_;
+  std::size_t at_ = 0;
+  int c_ = 0;
+  bool rooted_ = true;
+  RootedGuideTree tree_;
+  std::vector<int> created_;
+  std::vector<int> tips_;
+};
+
+}  // namespace detail
+
+// Reads a .dnd text for sequences `names` (in alignment order) and roots it as ClustalW does; `source` names the
+// text in errors (io::InputError).
+inline RootedGuideTree read_clustal_guide_tree(std::string_view text, const std::vector<std::string>& names,
+                                               const std::string& source = "guide tree") {
+  return detail::GuideTreeBuilder(text, source).build(names);
+}
+
+// The order of ClustalW's profile alignments: one entry per step, each sequence marked 1 or 2 (the two profiles
+// joined) or 0 (not in this step), children before parents, left before right.
+inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tree) {
+  const std::size_t n = tree.tip_of_sequence.size();
+  std::vector<std::vector<int>> steps;
+  if (n < 2) return steps;
+  // Marks of the subtree at p in `below`; returns after saving p's step (ClustalW's groupSeqs).
+  struct Walk {
+    const RootedGuideTree& tree;
+    std::vector<std::vector<int>>& steps;
+    std::size_t n;
+    void run(int p, std::vector<int>& below) {
+      const GuideTreeNode& node = tree.nodes[static_cast<std::size_t>(p)];
+      std::vector<int> marks(n, 0);
+      if (node.left >= 0) {
+        if (!tree.nodes[static_cast<std::size_t>(node.left)].leaf) {
+          run(node.left, below);
+          for (std::size_t i = 0; i < n; ++i) {
+            if (below[i] != 0) marks[i] = 1;
+          }
+        } else {
+          for (std::size_t i = 0; i < n; ++i) marks[i] = tree.tip_of_sequence[i] == node.left ? 1 : 0;
+        }
+      }
+      if (node.right >= 0) {
+        if (!tree.nodes[static_cast<std::size_t>(node.right)].leaf) {
+          run(node.right, below);
+          for (std::size_t i = 0; i < n; ++i) {
+            if (below[i] != 0) marks[i] = 2;
+          }
+        } else {
+          for (std::size_t i = 0; i < n; ++i) {
+            if (tree.tip_of_sequence[i] == node.right) {
+              marks[i] = 2;
+            } else if (marks[i] != 0) {
+              marks[i] = 1;
+            }
+          }
+        }
+        steps.push_back(marks);
+      }
+      below = std::move(marks);
+    }
+  };
+  std::vector<int> below(n, 0);
+  Walk{tree, steps, n}.run(tree.root, below);
+  return steps;
+}
+
+// ClustalW's similarity matrix from the rooted tree (which replaces the pairwise distances for the progressive
+// stage): path lengths between tips in float, clamped to [0.01, 1], as 100 - 100 * length; 0 on the diagonal.
+// `too_far` receives the pairs (i > j) whose path is longer than 1.1, which ClustalW warns about.
+inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
+                                               std::vector<std::pair<int, int>>* too_far = nullptr) {
+  const std::size_t n = tree.tip_of_sequence.size();
+  phylo::DistanceMatrix s(n);
+  const auto& nodes = tree.nodes;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<int> path;
+    std::vector<float> to_node;
+    float dist = 0;
+    for (int p = tree.tip_of_sequence[i]; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
+      path.push_back(p);
+      dist += nodes[static_cast<std::size_t>(p)].dist;
+      to_node.push_back(dist);
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      int p = tree.tip_of_sequence[j];
+      dist = 0;
+      bool found = false;
+      std::size_t meet = 0;
+      while (!found && nodes[static_cast<std::size_t>(p)].parent >= 0) {
+        for (std::size_t k = 0; k < path.size(); ++k) {
+          if (nodes[static_cast<std::size_t>(p)].parent == path[k]) {
+            found = true;
+            meet = k;
+          }
+        }
+        dist += nodes[static_cast<std::size_t>(p)].dist;
+        p = nodes[static_cast<std::size_t>(p)].parent;
+      }
+      double length = static_cast<float>(dist + to_node[meet - 1]);
+      if (length < 0.01) length = 0.01;
+      if (length > 1.0) {
+        if (length > 1.1 && too_far) too_far->emplace_back(static_cast<int>(i), static_cast<int>(j));
+        length = 1.0;
+      }
+      s.set(i, j, 100.0 - length * 100.0);
+    }
+  }
+  return s;
+}
+
+// The order of profile alignments from UPGMA's joins (ClustalW takes them from the joins, not from a re-read tree):
+// per join, the left cluster's sequences marked 1 and the right's 2. Two sequences give no step, as in ClustalW.
+inline std::vector<std::vector<int>> progressive_steps(const std::vector<phylo::UpgmaJoin>& joins, std::size_t n) {
+  std::vector<std::vector<int>> steps;
+  if (n < 3) return steps;
+  std::vector<int> cluster(n);
+  for (std::size_t i = 0; i < n; ++i) cluster[i] = static_cast<int>(i);
+  for (const phylo::UpgmaJoin& j : joins) {
+    std::vector<int> marks(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (cluster[i] == j.left) marks[i] = 1;
+      if (cluster[i] == j.right) marks[i] = 2;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (cluster[i] == j.right) cluster[i] = j.left;
+    }
+    steps.push_back(std::move(marks));
+  }
+  return steps;
+}
+
+}  // namespace cudp::msa
