@@ -6,8 +6,11 @@ Usage: make_stage3_data.py HMMER_TUTORIAL_DIR LAMBDA_FA_GZ OUT_DIR
 
 Writes OUT_DIR/NAME.fa for:
   globins4, fn3, pkinase   the sequences of hmmer-examples' Stockholm alignments, gaps removed
+  globins45                hmmer-examples' globins45.fa as it is
   lambda_close             a 300-base piece of the lambda phage genome and 7 copies with 4 % substitutions and
                            small indels
+  lambda_long              a 1200-base piece and 13 copies at 8 % substitutions and 3 % indels, some copied from
+                           the previous copy
   lambda_far               5 copies of a 240-base piece at 25 % substitutions, plus one unrelated piece (delayed
                            by MAXDIV)
   two                      two globins
@@ -94,12 +97,20 @@ def main():
     write(f"{out}/globins4.fa", globins)
     write(f"{out}/fn3.fa", read_stockholm(f"{tutorial}/fn3.sto"))
     write(f"{out}/pkinase.fa", read_stockholm(f"{tutorial}/Pkinase.sto"))
+    with open(f"{tutorial}/globins45.fa") as f, open(f"{out}/globins45.fa", "w") as g:
+        g.write(f.read())
 
     rng = random.Random(50)
     genome = read_genome(lambda_path)
     close = genome[1000:1300]
     write(f"{out}/lambda_close.fa",
           [("lambda_0", close)] + [(f"lambda_{k}", mutate(rng, close, 0.04, 0.02)) for k in range(1, 8)])
+    long_piece = genome[30000:31200]
+    copies, previous = [("long_0", long_piece)], long_piece
+    for k in range(1, 14):
+        copies.append((f"long_{k}", mutate(rng, long_piece if k % 2 else previous, 0.08, 0.03)))
+        previous = copies[-1][1]
+    write(f"{out}/lambda_long.fa", copies)
     far = genome[20000:20240]
     unrelated = genome[40000:40240]
     write(f"{out}/lambda_far.fa",

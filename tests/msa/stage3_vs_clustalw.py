@@ -13,9 +13,9 @@ import shutil
 import subprocess
 import sys
 
-PROTEIN_SETS = ["globins4", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case", "long_names",
+PROTEIN_SETS = ["globins4", "globins45", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case", "long_names",
                 "gapped_input", "close_pairs", "fn3_quicktree"]
-DNA_SETS = ["lambda_close", "lambda_far", "ambiguous_dna", "mixed_case_dna", "lambda_close_quicktree"]
+DNA_SETS = ["lambda_close", "lambda_long", "lambda_far", "ambiguous_dna", "mixed_case_dna", "lambda_close_quicktree"]
 # Sets whose guide tree comes from k-tuple distances (a copy of the set under another name, for its own .dnd).
 QUICKTREE_COPIES = {"fn3_quicktree": "fn3", "lambda_close_quicktree": "lambda_close"}
 PROTEIN_OPTIONS = [[], ["-GAPOPEN=5", "-GAPEXT=1"], ["-GAPOPEN=15", "-GAPEXT=0.05"], ["-MAXDIV=50"], ["-MAXDIV=0"],
