@@ -9,7 +9,9 @@
 // above the first two, and marks the tree unrooted), names run to the next ':', ',' or ')' (at most 150
 // characters), internal nodes carry no labels, and branch lengths may be negative (neighbour-joining writes them).
 // It reads lengths as float; so does this.
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -76,16 +78,13 @@ class DndReader {
   int read_subtree(int node, int parent) {
     skip_space();
     last_ = get();
-    GuideNode* self = nullptr;
     std::string name;
     if (last_ == '(') {
       tree_.creation_order.push_back(node);
       const int left = make_node();
-      const int right = make_node();
-      tree_.nodes[node].left = left;
-      tree_.nodes[node].right = right;
       tree_.nodes[node].left = read_subtree(left, node);
       if (last_ != ',') fail("a guide tree node needs two children");
+      const int right = make_node();
       tree_.nodes[node].right = read_subtree(right, node);
       if (last_ == ',') {
         // A third child: a new node takes the first two as its left child and the third as its right.
@@ -124,7 +123,7 @@ class DndReader {
       skip_space();
       last_ = get();
     }
-    self = &tree_.nodes[node];
+    GuideNode* self = &tree_.nodes[node];
     self->parent = parent;
     self->leaf = !name.empty();
     self->length = length;
