@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "cudp/msa/binary_guide_tree.hpp"
 #include "cudp/msa/clustal_output.hpp"
 #include "cudp/msa/progressive_alignment.hpp"
+#include "cudp/msa/rooted_guide_tree.hpp"
 
 namespace {
 
@@ -132,10 +132,10 @@ int main(int argc, char** argv) {
     }
     std::vector<std::vector<int>> sequences;
     for (const auto& text : records.texts) sequences.push_back(clustal_encode(text));
-    const BinaryGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
+    const RootedGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
     const MultipleAlignment alignment =
-        progressive_align(sequences, alignment_steps(tree), sequence_weights(tree, p.no_weights),
-                          tree_similarities(tree), p, tree.has_lengths);
+        progressive_align(sequences, progressive_steps(tree), sequence_weights(tree, p.no_weights),
+                          tree_similarities(tree), p, tree.has_distances);
     std::cout << clustal_aln_text(records.names, alignment, p.dna);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -1,5 +1,6 @@
-// The progressive stage's pieces against independent references: the guide tree against hand-computed weights,
-// steps and identities, and against the repository's Newick parser for path lengths after rooting; the profile
+// The progressive stage's pieces against independent references: the guide tree read back (rooted_guide_tree.hpp)
+// against hand-computed weights, steps and identities, and against the repository's Newick parser for path lengths
+// after rooting; the profile
 // Myers-Miller against a full-matrix dynamic program over the same costs; the matrix series against the tables;
 // the .aln text against a hand-written block. Byte equality with clustalw itself is stage3_vs_clustalw.py's job.
 #include <catch2/catch.hpp>
@@ -8,28 +9,25 @@
 #include <string>
 #include <vector>
 
-#include "cudp/msa/alignment_steps.hpp"
-#include "cudp/msa/binary_guide_tree.hpp"
 #include "cudp/msa/clustal_matrices.hpp"
 #include "cudp/msa/clustal_output.hpp"
 #include "cudp/msa/profile_alignment.hpp"
 #include "cudp/msa/progressive_alignment.hpp"
+#include "cudp/msa/rooted_guide_tree.hpp"
 #include "cudp/msa/sequence_weights.hpp"
-#include "cudp/msa/tree_similarities.hpp"
 #include "cudp/phylo/newick.hpp"
 
 using namespace cudp::msa;
 
 TEST_CASE("a rooted guide tree gives hand-computed weights, steps and identities", "[msa]") {
   // ((A:0.1,B:0.3):0.2,C:0.4): A weighs 0.1 + 0.2/2, B 0.3 + 0.2/2, C 0.4; sum 1.0, scaled to 1000.
-  const BinaryGuideTree tree = read_clustal_guide_tree("((A:0.1,B:0.3):0.2,C:0.4);", {"C", "a", "B"});
-  CHECK(tree.rooted);
-  CHECK(tree.nodes[tree.root].leaf_count == 3);
+  const RootedGuideTree tree = read_clustal_guide_tree("((A:0.1,B:0.3):0.2,C:0.4);", {"C", "a", "B"});
+  CHECK(tree.nodes[static_cast<std::size_t>(tree.root)].order == 3);
   CHECK(sequence_weights(tree) == std::vector<int>{400, 200, 400});
   CHECK(sequence_weights(tree, true) == std::vector<int>{333, 333, 333});
   // Post-order: the (A, B) node first, then the root; sides follow the input order C, a, B.
-  CHECK(alignment_steps(tree) == std::vector<AlignmentStep>{{0, 1, 2}, {2, 1, 1}});
-  const SimilarityMatrix s = tree_similarities(tree);
+  CHECK(progressive_steps(tree) == std::vector<ProgressiveStep>{{0, 1, 2}, {2, 1, 1}});
+  const cudp::phylo::DistanceMatrix s = tree_similarities(tree);
   CHECK(s(1, 2) == Approx(60.0).margin(1e-4));  // A-B: 0.4
   CHECK(s(0, 1) == Approx(30.0).margin(1e-4));  // C-A: 0.7
   CHECK(s(0, 2) == Approx(10.0).margin(1e-4));  // C-B: 0.9
@@ -37,10 +35,9 @@ TEST_CASE("a rooted guide tree gives hand-computed weights, steps and identities
 }
 
 TEST_CASE("guide tree lengths clamp to [0.01, 1] and names match as ClustalW matches them", "[msa]") {
-  const BinaryGuideTree tree = read_clustal_guide_tree("(seq_one:0.001,SEQ_TWO:2.5);", {"SEQ ONE", "seq_two"});
-  const SimilarityMatrix s = tree_similarities(tree);
-  CHECK(s(0, 1) == Approx(0.0).margin(1e-9));
-  const BinaryGuideTree close = read_clustal_guide_tree("(x:0.001,y:0.002);", {"x", "y"});
+  const RootedGuideTree tree = read_clustal_guide_tree("(seq_one:0.001,SEQ_TWO:2.5);", {"SEQ ONE", "seq_two"});
+  CHECK(tree_similarities(tree)(0, 1) == Approx(0.0).margin(1e-9));
+  const RootedGuideTree close = read_clustal_guide_tree("(x:0.001,y:0.002);", {"x", "y"});
   CHECK(tree_similarities(close)(0, 1) == Approx(99.0).margin(1e-9));
   CHECK_THROWS_AS(read_clustal_guide_tree("(x:0.1,y:0.2);", {"x", "z"}), cudp::io::InputError);
   CHECK_THROWS_AS(read_clustal_guide_tree("(x:0.1,y:0.2);", {"x"}), cudp::io::InputError);
@@ -100,24 +97,24 @@ TEST_CASE("rooting an unrooted guide tree keeps every leaf-to-leaf path and make
     std::vector<std::string> names;
     const std::string text = random_unrooted_tree(rng, 3 + trial % 12, names);
     INFO(text);
-    const BinaryGuideTree tree = read_clustal_guide_tree(text, names);
-    CHECK_FALSE(tree.rooted);
-    REQUIRE(tree.nodes[tree.root].parent == -1);
-    CHECK(tree.nodes[tree.root].leaf_count == static_cast<int>(names.size()));
+    const RootedGuideTree tree = read_clustal_guide_tree(text, names);
+    const GuideTreeNode& root = tree.nodes[static_cast<std::size_t>(tree.root)];
+    REQUIRE(root.parent == -1);
+    CHECK(root.order == static_cast<int>(names.size()));
     const cudp::phylo::Tree reference = cudp::phylo::parse_newick(text, "test");
     std::vector<int> tip(names.size());
     for (std::size_t k = 0; k < reference.nodes.size(); ++k) {
       if (!reference.is_tip(static_cast<int>(k))) continue;
       tip[std::stoul(reference.nodes[k].label.substr(1))] = static_cast<int>(k);
     }
-    const SimilarityMatrix s = tree_similarities(tree);
+    const cudp::phylo::DistanceMatrix s = tree_similarities(tree);
     for (std::size_t i = 0; i < names.size(); ++i)
       for (std::size_t j = 0; j < i; ++j) {
         const double d = path_length(reference, tip[i], tip[j]);
         CHECK(s(i, j) == Approx(100.0 - 100.0 * d).margin(2e-4));
       }
     // Every step splits a set of sequences in two; the last one covers them all.
-    const std::vector<AlignmentStep> steps = alignment_steps(tree);
+    const std::vector<ProgressiveStep> steps = progressive_steps(tree);
     CHECK(steps.size() == names.size() - 1);
     for (const int side : steps.back()) CHECK(side != 0);
   }
@@ -306,10 +303,10 @@ TEST_CASE("the .aln text: name width, blocks of 60, conservation marks", "[msa]"
 }
 
 TEST_CASE("two sequences align in one step; the first sequence leads the output", "[msa]") {
-  const BinaryGuideTree tree = read_clustal_guide_tree("(p:0.2,q:0.3);", {"p", "q"});
+  const RootedGuideTree tree = read_clustal_guide_tree("(p:0.2,q:0.3);", {"p", "q"});
   const std::vector<std::vector<int>> seqs = {clustal_encode("MKVLAAGW"), clustal_encode("MKVAGW")};
   ClustalParameters params;
-  const MultipleAlignment aln = progressive_align(seqs, alignment_steps(tree), sequence_weights(tree),
+  const MultipleAlignment aln = progressive_align(seqs, progressive_steps(tree), sequence_weights(tree),
                                                   tree_similarities(tree), params);
   REQUIRE(aln.rows.size() == 2);
   CHECK(aln.rows[0].size() == aln.rows[1].size());

@@ -3,26 +3,25 @@
 // under one child with the profile under the other; sequences at most MAXDIV % identical to every other sequence
 // are left out of the steps and added one at a time afterwards, closest first, to the alignment built so far.
 //
-// What the stage takes from the earlier ones:
-//   steps        alignment_steps(tree)
+// What the stage takes from the earlier ones, for a guide tree read back from its .dnd (rooted_guide_tree.hpp):
+//   steps        progressive_steps(tree): per step, each sequence marked 1 or 2 (the two profiles) or 0
 //   weights      sequence_weights(tree): integer weights summing to about 1000
 //   similarity   percent identities, n x n: tree_similarities(tree) for every neighbour-joining or -USETREE run
 //                (ClustalW replaces the pairwise distances by the guide tree's path lengths), or
-//                similarities_from_distances(pairwise distances) for UPGMA
-//   distance_tree whether the guide tree had branch lengths (without them each matrix series is one member)
+//                similarities_from_distances(pairwise distances) for a UPGMA run
+//   distance_tree tree.has_distances (without branch lengths each matrix series is one member)
 // So a run from a .dnd needs nothing from the pairwise stage.
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
-#include "alignment_steps.hpp"
+#include "../phylo/distance_trees.hpp"
 #include "clustal_alphabet.hpp"
 #include "clustal_matrices.hpp"
 #include "clustal_parameters.hpp"
 #include "column_profiles.hpp"
 #include "profile_alignment.hpp"
 #include "sequence_weights.hpp"
-#include "tree_similarities.hpp"
 
 namespace cudp::msa {
 
@@ -32,6 +31,16 @@ struct MultipleAlignment {
   std::vector<std::vector<int>> rows;
   std::vector<int> order;
 };
+
+using ProgressiveStep = std::vector<int>;  // per sequence: 0, 1 or 2
+
+// Distances in [0, 1] (a pairwise stage's) as ClustalW's similarities, for a UPGMA run: 100 - 100 d, diagonal 0.
+inline phylo::DistanceMatrix similarities_from_distances(const phylo::DistanceMatrix& distances) {
+  phylo::DistanceMatrix s(distances.size());
+  for (std::size_t i = 0; i < distances.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) s.set(i, j, 100.0 - distances(i, j) * 100.0);
+  return s;
+}
 
 namespace detail {
 
@@ -115,7 +124,7 @@ inline std::vector<int> apply_path(const std::vector<int>& row, int length, cons
 // `aligned` count as 0) and rewrites their rows. Returns ClustalW's step score (0 when a side is empty).
 inline int align_profiles_step(std::vector<std::vector<int>>& rows, std::vector<int> group,
                                const std::vector<char>& aligned, const std::vector<int>& weights,
-                               const SimilarityMatrix& similarity, const ClustalParameters& p,
+                               const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
                                bool distance_tree = true) {
   const std::size_t n = rows.size();
   int count1 = 0, count2 = 0;
@@ -182,8 +191,8 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, std::vector<
 
 // The whole progressive stage. `sequences`: residue codes (clustal_encode); see the file comment for the rest.
 inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
-                                           const std::vector<AlignmentStep>& steps, std::vector<int> weights,
-                                           const SimilarityMatrix& similarity, const ClustalParameters& p,
+                                           const std::vector<ProgressiveStep>& steps, std::vector<int> weights,
+                                           const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
                                            bool distance_tree = true) {
   const std::size_t n = sequences.size();
   if (n < 2) throw std::invalid_argument("progressive_align: a multiple alignment needs two sequences or more");
@@ -208,7 +217,7 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
       if (j != i && best[i] < similarity(i, j)) best[i] = static_cast<int>(similarity(i, j));
 
   std::vector<char> aligned(n, 0);
-  for (const AlignmentStep& step : steps) {
+  for (const ProgressiveStep& step : steps) {
     int entries = 0;
     for (std::size_t s = 0; s < n; ++s) {
       if (step[s] == 0 || best[s] <= p.divergence_cutoff) continue;

@@ -5,7 +5,7 @@
 // ClustalW truncates them; with weights off, or a tree without lengths, every sequence gets 1000 / n.
 #include <vector>
 
-#include "binary_guide_tree.hpp"
+#include "rooted_guide_tree.hpp"
 
 namespace cudp::msa {
 
@@ -13,10 +13,12 @@ namespace cudp::msa {
 inline constexpr int clustal_weight_scale = 1000;
 
 // The raw weight of one leaf: (int)(100 * sum of length / leaf count), accumulated in float from the leaf up.
-inline int raw_tree_weight(const BinaryGuideTree& tree, int leaf) {
+inline int raw_tree_weight(const RootedGuideTree& tree, int leaf) {
   float weight = 0.0f;
-  for (int p = leaf; tree.nodes[p].parent >= 0; p = tree.nodes[p].parent) {
-    weight += tree.nodes[p].length / static_cast<float>(tree.nodes[p].leaf_count);
+  for (int p = leaf; tree.nodes[static_cast<std::size_t>(p)].parent >= 0;
+       p = tree.nodes[static_cast<std::size_t>(p)].parent) {
+    const GuideTreeNode& node = tree.nodes[static_cast<std::size_t>(p)];
+    weight += node.dist / static_cast<float>(node.order);
   }
   weight = static_cast<float>(weight * 100.0);
   return static_cast<int>(weight);
@@ -42,11 +44,12 @@ inline std::vector<int> equal_weights(std::size_t count) {
   return std::vector<int>(count, each);
 }
 
-inline std::vector<int> sequence_weights(const BinaryGuideTree& tree, bool no_weights = false) {
-  const std::size_t n = tree.leaf_of_sequence.size();
-  if (n < 2 || !tree.has_lengths || no_weights) return equal_weights(n);
+// The weights of a tree read back from a .dnd (rooted_guide_tree.hpp), by sequence.
+inline std::vector<int> sequence_weights(const RootedGuideTree& tree, bool no_weights = false) {
+  const std::size_t n = tree.tip_of_sequence.size();
+  if (n < 2 || !tree.has_distances || no_weights) return equal_weights(n);
   std::vector<int> weights(n);
-  for (std::size_t s = 0; s < n; ++s) weights[s] = raw_tree_weight(tree, tree.leaf_of_sequence[s]);
+  for (std::size_t s = 0; s < n; ++s) weights[s] = raw_tree_weight(tree, tree.tip_of_sequence[s]);
   normalise_weights(weights);
   return weights;
 }
