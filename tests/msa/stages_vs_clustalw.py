@@ -8,10 +8,13 @@ compute the guide tree: clustalw -INFILE=X -NEWTREE=T [-QUICKTREE], and clustal_
   - the .dnd file, byte for byte (branch lengths with five decimals).
 With --upgma the UPGMA trees are compared too (-CLUSTERING=UPGMA); Debian's clustalw 2.1 crashes on them (its
 RootedGuideTree calls a member function through a null root, which GCC's optimiser turns into a dereference), so
-that needs a clustalw built without optimisation.
+that needs a clustalw built without optimisation (./configure CXXFLAGS="-O0 -fpermissive -std=gnu++98 -w").
+With --dump-clustalw=PATH, a clustalw 2.1 built with clustalw_dump.patch (it writes the progressive stage's steps and
+similarity matrix to $CW_DUMP), the guide tree read back and rooted (rooted_guide_tree.hpp) is compared too, on
+neighbour-joining trees: the steps exactly, the similarities to the last bit (printed with 17 digits).
 Exits 1 on any difference (the first lines of each are printed), 0 when all agree.
 
-Usage: stages_vs_clustalw.py DRIVER CLUSTALW HMMER_EXAMPLES LAMBDA_FA [--upgma] [--keep DIR]
+Usage: stages_vs_clustalw.py DRIVER CLUSTALW HMMER_EXAMPLES LAMBDA_FA [--upgma] [--dump-clustalw=PATH] [--keep DIR]
 """
 import argparse
 import os
@@ -68,6 +71,31 @@ def run_pair(args, fasta, work, clustal_flags, driver_flags):
     return problems
 
 
+def compare_rooting(args, fasta, work, clustal_flags, driver_flags):
+    name = os.path.splitext(os.path.basename(fasta))[0]
+    tag = "rooting_" + name + "".join(f.replace("-", "_") for f in clustal_flags)
+    their_dir = os.path.join(work, tag)
+    os.makedirs(their_dir, exist_ok=True)
+    their_input = os.path.join(their_dir, name + ".fa")
+    shutil.copyfile(fasta, their_input)
+    their_dump, our_dump = os.path.join(their_dir, "clustalw.dump"), os.path.join(their_dir, "cudp.dump")
+    env = dict(os.environ, CW_DUMP=their_dump)
+    their = subprocess.run([args.dump_clustalw, f"-INFILE={their_input}", "-ALIGN"] + clustal_flags,
+                           capture_output=True, text=True, env=env)
+    if their.returncode != 0 or not os.path.exists(their_dump):
+        return [f"{tag}: the instrumented clustalw failed (exit {their.returncode})"]
+    ours = subprocess.run([args.driver, fasta, os.path.join(their_dir, "cudp.dnd"), f"--dump={our_dump}"]
+                          + driver_flags, capture_output=True, text=True)
+    if ours.returncode != 0:
+        return [f"{tag}: clustal_stages_driver failed: {ours.stderr.strip()[:200]}"]
+    with open(their_dump) as f:
+        a = [line.rstrip() for line in f if not line.startswith("weights")]
+    with open(our_dump) as f:
+        b = [line.rstrip() for line in f]
+    print(f"{tag}: {sum(1 for x in a if x.startswith('step'))} steps: {'ok' if a == b else 'DIFFERENT'}")
+    return [] if a == b else [f"{tag}: steps or similarities differ, {first_difference(a, b)[:300]}"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("driver")
@@ -75,6 +103,7 @@ def main():
     ap.add_argument("hmmer_examples")
     ap.add_argument("lambda_fa")
     ap.add_argument("--upgma", action="store_true")
+    ap.add_argument("--dump-clustalw")
     ap.add_argument("--keep", help="write the inputs and trees here and keep them")
     args = ap.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="msa_stages_")
@@ -91,6 +120,9 @@ def main():
             for clustal_flags, driver_flags in modes:
                 problems += run_pair(args, os.path.join(data, fasta), work, clustal_flags, driver_flags)
                 compared += 1
+                if args.dump_clustalw and "--upgma" not in driver_flags:
+                    problems += compare_rooting(args, os.path.join(data, fasta), work, clustal_flags, driver_flags)
+                    compared += 1
         for p in problems:
             print(p, file=sys.stderr)
         print(f"{compared} comparisons, {len(problems)} differences")
