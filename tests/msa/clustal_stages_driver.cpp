@@ -4,17 +4,72 @@
 // gets its steps ("step" and a 1 or 2 per sequence in either profile, 0 elsewhere) and the similarity matrix ("sim",
 // one row per sequence).
 //   clustal_stages_driver IN.fa TREE.dnd [--quicktree] [--upgma] [--type=protein|dna] [--dump=FILE]
+//                         [CLUSTALW-OPTION...]
+// CLUSTALW-OPTION: clustalw's own spelling of the pairwise settings, applied to the sequence type found:
+// -PWMATRIX=GONNET|BLOSUM|PAM|ID, -PWDNAMATRIX=IUB|CLUSTALW, -PWGAPOPEN=f, -PWGAPEXT=f, -TRANSWEIGHT=f, -KTUPLE=n,
+// -WINDOW=n, -TOPDIAGS=n, -PAIRGAP=n, -SCORE=PERCENT|ABSOLUTE.
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cudp/msa/clustal_distances.hpp"
 #include "cudp/msa/clustal_sequences.hpp"
 #include "cudp/msa/guide_tree.hpp"
 #include "cudp/msa/rooted_guide_tree.hpp"
+
+namespace {
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The k-tuple options as given (0: not given); clustalw applies them together, after the others.
+struct KtupleOptions {
+  int ktuple = 0, pairgap = 0, topdiags = 0, window = 0;
+};
+
+// Applies one of clustalw's pairwise options; false if `option` is not one.
+bool apply_clustal_option(const std::string& option, cudp::msa::PairwiseDistanceSettings& s, KtupleOptions& k) {
+  const std::size_t eq = option.find('=');
+  if (option.size() < 2 || option[0] != '-' || eq == std::string::npos) return false;
+  const std::string key = upper(option.substr(1, eq - 1));
+  const std::string value = option.substr(eq + 1);
+  const std::string v = upper(value);
+  if (key == "PWMATRIX") {
+    using M = cudp::msa::PairwiseProteinMatrix;
+    s.full.protein_matrix = v == "BLOSUM" ? M::blosum : v == "PAM" ? M::pam : v == "ID" ? M::identity : M::gonnet;
+  } else if (key == "PWDNAMATRIX") {
+    s.full.dna_matrix = v == "CLUSTALW" ? cudp::msa::PairwiseDnaMatrix::clustalw : cudp::msa::PairwiseDnaMatrix::iub;
+  } else if (key == "PWGAPOPEN") {
+    s.full.gap_open = std::strtof(value.c_str(), nullptr);
+  } else if (key == "PWGAPEXT") {
+    s.full.gap_extend = std::strtof(value.c_str(), nullptr);
+  } else if (key == "TRANSWEIGHT") {
+    s.full.transition_weight = std::strtof(value.c_str(), nullptr);
+  } else if (key == "KTUPLE") {
+    k.ktuple = std::atoi(value.c_str());
+  } else if (key == "WINDOW") {
+    k.window = std::atoi(value.c_str());
+  } else if (key == "TOPDIAGS") {
+    k.topdiags = std::atoi(value.c_str());
+  } else if (key == "PAIRGAP") {
+    k.pairgap = std::atoi(value.c_str());
+  } else if (key == "SCORE") {
+    s.ktuple.percent = v != "ABSOLUTE";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   try {
@@ -24,6 +79,7 @@ int main(int argc, char** argv) {
     }
     bool quick = false;
     std::string dump;
+    std::vector<std::string> clustal_options;
     auto method = cudp::msa::ClusterMethod::neighbor_joining;
     cudp::msa::ClustalSequences seqs = cudp::msa::read_clustal_fasta(argv[1]);
     for (int a = 3; a < argc; ++a) {
@@ -37,12 +93,23 @@ int main(int argc, char** argv) {
         dump = argv[a] + 7;
       } else if (!std::strcmp(argv[a], "--type=protein")) {
         seqs.dna = false;
+      } else if (argv[a][0] == '-' && argv[a][1] != '-') {
+        clustal_options.emplace_back(argv[a]);
       } else {
         std::fprintf(stderr, "unknown option %s\n", argv[a]);
         return 2;
       }
     }
-    const auto settings = cudp::msa::PairwiseDistanceSettings::defaults(seqs.dna, quick);
+    auto settings = cudp::msa::PairwiseDistanceSettings::defaults(seqs.dna, quick);
+    KtupleOptions ktuple_options;
+    for (const std::string& option : clustal_options) {
+      if (!apply_clustal_option(option, settings, ktuple_options)) {
+        std::fprintf(stderr, "unknown clustalw option %s\n", option.c_str());
+        return 2;
+      }
+    }
+    cudp::msa::apply_clustal_ktuple_options(settings.ktuple, ktuple_options.ktuple, ktuple_options.pairgap,
+                                            ktuple_options.topdiags, ktuple_options.window);
     const std::size_t n = seqs.size();
     cudp::phylo::DistanceMatrix d(n);
     // One pair at a time here, to print ClustalW's reported scores; clustal_distances gives the same matrix.

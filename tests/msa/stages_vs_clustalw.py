@@ -2,7 +2,8 @@
 """Stages 1 and 2 of cudp's ClustalW (include/cudp/msa/) against clustalw 2.1 itself (python3, standard library).
 
 For every input set (make_msa_data.py) and pairwise mode (full alignments; -QUICKTREE k-tuples) both programs
-compute the guide tree: clustalw -INFILE=X -NEWTREE=T [-QUICKTREE], and clustal_stages_driver. Compared:
+compute the guide tree: clustalw -INFILE=X -NEWTREE=T [-QUICKTREE], and clustal_stages_driver; on a few sets also
+with other pairwise settings (matrices, gap penalties, k-tuple parameters, absolute k-tuple scores). Compared:
   - every pair's score line ("Sequences (i:j) Aligned. Score: ..."), i.e. each distance at clustalw's printed
     precision (the percent identity truncated for full alignments, six digits of the k-tuple score);
   - the .dnd file, byte for byte (branch lengths with five decimals).
@@ -39,7 +40,7 @@ def first_difference(a, b):
 
 def run_pair(args, fasta, work, clustal_flags, driver_flags):
     name = os.path.splitext(os.path.basename(fasta))[0]
-    tag = name + "".join(f.replace("-", "_").replace("=", "_") for f in clustal_flags)
+    tag = name + "".join(f.replace("-", "_").replace("=", "_").replace(".", "_") for f in clustal_flags)
     ours_tree = os.path.join(work, tag + ".cudp.dnd")
     their_dir = os.path.join(work, tag)
     os.makedirs(their_dir, exist_ok=True)
@@ -116,6 +117,15 @@ def main():
             modes += [(["-CLUSTERING=UPGMA"], ["--upgma"]),
                       (["-QUICKTREE", "-CLUSTERING=UPGMA"], ["--quicktree", "--upgma"])]
         problems, compared = [], 0
+        settings = [["-PWMATRIX=BLOSUM"], ["-PWMATRIX=PAM", "-PWGAPOPEN=5", "-PWGAPEXT=0.5"], ["-PWMATRIX=ID"],
+                    ["-PWDNAMATRIX=CLUSTALW"], ["-TRANSWEIGHT=0.2", "-PWGAPEXT=3"],
+                    ["-QUICKTREE", "-KTUPLE=2", "-WINDOW=3", "-TOPDIAGS=3", "-PAIRGAP=2"],
+                    ["-QUICKTREE", "-SCORE=ABSOLUTE"], ["-QUICKTREE", "-KTUPLE=1", "-TOPDIAGS=10"]]
+        for fasta in ["globins4.fa", "fn3.fa", "lambda_indels.fa", "dna_ambiguous.fa"]:
+            for flags in settings:
+                problems += run_pair(args, os.path.join(data, fasta), work, flags,
+                                     ["--quicktree" if f == "-QUICKTREE" else f for f in flags])
+                compared += 1
         for fasta in sorted(os.listdir(data)):
             for clustal_flags, driver_flags in modes:
                 problems += run_pair(args, os.path.join(data, fasta), work, clustal_flags, driver_flags)

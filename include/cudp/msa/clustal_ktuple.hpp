@@ -39,6 +39,20 @@ struct KtupleSettings {
   static KtupleSettings nucleotide() { return {true, 2, 4, 5, 4, true}; }
 };
 
+// clustalw's command-line rules for the k-tuple options (a value of 0 or less stands for an option not given): a
+// KTUPLE above 2 (protein) or 4 (DNA) is ignored, one that is taken also sets PAIRGAP to KTUPLE + 3 (protein) or
+// KTUPLE + 4 (DNA); PAIRGAP, TOPDIAGS and WINDOW are then taken only when larger than the k-tuple size. clustalw
+// applies them in this order whatever the order on its command line.
+inline void apply_clustal_ktuple_options(KtupleSettings& s, int ktuple, int pairgap, int topdiags, int window) {
+  if (ktuple > 0 && ktuple <= (s.dna ? 4 : 2)) {
+    s.ktuple = ktuple;
+    s.window_gap = ktuple + (s.dna ? 4 : 3);
+  }
+  if (pairgap > s.ktuple) s.window_gap = pairgap;
+  if (topdiags > s.ktuple) s.top_diagonals = topdiags;
+  if (window > s.ktuple) s.window = window;
+}
+
 namespace detail {
 
 // The DNA digit of a residue code (A 0, C 1, G 2, T and U 3), or -1.
