@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cudp/msa/clustal_output.hpp"
+#include "cudp/msa/clustal_sequences.hpp"
 #include "cudp/msa/progressive_alignment.hpp"
 #include "cudp/msa/rooted_guide_tree.hpp"
 
@@ -23,46 +24,6 @@ std::string slurp(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-struct Records {
-  std::vector<std::string> names;
-  std::vector<std::string> texts;
-};
-
-// ClustalW's FASTA reading: the name is the header's first word; letters are kept upper-cased, '-' kept, anything
-// else dropped (clustal_encode does that part).
-Records read_fasta(const std::string& text) {
-  Records r;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty() && line[0] == '>') {
-      std::string name = line.substr(1);
-      const std::size_t start = name.find_first_not_of(' ');
-      name = start == std::string::npos ? "" : name.substr(start);
-      name = name.substr(0, name.find(' '));
-      r.names.push_back(name);
-      r.texts.emplace_back();
-    } else if (!r.texts.empty()) {
-      for (const char c : line)
-        if (cudp::msa::clustal_code(c) >= 0) r.texts.back() += static_cast<char>(std::toupper(c));
-    }
-  }
-  return r;
-}
-
-// ClustalW decides DNA from the second sequence: 85 % or more of its non-gap characters among A, C, G, T, U, N.
-bool looks_like_dna(const std::string& text) {
-  int residues = 0, bases = 0;
-  for (const char c : text) {
-    if (c == '-') continue;
-    ++residues;
-    if (std::string("ACGTUN").find(c) != std::string::npos) ++bases;
-  }
-  if (residues == 0 || bases == 0) return false;
-  return static_cast<float>(bases) / static_cast<float>(residues) >= 0.85;
 }
 
 std::string upper(std::string s) {
@@ -79,9 +40,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const Records records = read_fasta(slurp(argv[1]));
+    const ClustalSequences records = read_clustal_fasta(argv[1]);
     ClustalParameters p;
-    p.dna = records.texts.size() > 1 && looks_like_dna(records.texts[1]);
+    p.dna = records.dna;
     std::vector<std::string> options(argv + 3, argv + argc);
     for (const std::string& option : options) {
       const std::string key = upper(option.substr(0, option.find('=')));
@@ -130,11 +91,9 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    std::vector<std::vector<int>> sequences;
-    for (const auto& text : records.texts) sequences.push_back(clustal_encode(text));
     const RootedGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
     const MultipleAlignment alignment =
-        progressive_align(sequences, progressive_steps(tree), sequence_weights(tree, p.no_weights),
+        progressive_align(records.residues, progressive_steps(tree), sequence_weights(tree, p.no_weights),
                           tree_similarities(tree), p, tree.has_distances);
     std::cout << clustal_aln_text(records.names, alignment, p.dna);
   } catch (const std::exception& e) {
