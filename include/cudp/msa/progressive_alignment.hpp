@@ -44,12 +44,33 @@ inline phylo::DistanceMatrix similarities_from_distances(const phylo::DistanceMa
 
 namespace detail {
 
-inline int residue_count(const std::vector<int>& row, int length) {
+// The mean residue count of member rows [first, last), truncated (ClustalW's profile "length" for gap costs and
+// the Gonnet choice).
+inline int mean_residues(const std::vector<std::vector<int>>& members, int first, int last, int length) {
   int count = 0;
-  for (int j = 0; j < length && j < static_cast<int>(row.size()); ++j)
-    if (row[static_cast<std::size_t>(j)] != clustal_gap_new && row[static_cast<std::size_t>(j)] != clustal_gap_old)
-      ++count;
-  return count;
+  for (int s = first; s < last; ++s) {
+    const std::vector<int>& row = members[static_cast<std::size_t>(s)];
+    for (int j = 0; j < length && j < static_cast<int>(row.size()); ++j) {
+      const int code = row[static_cast<std::size_t>(j)];
+      if (code != clustal_gap_new && code != clustal_gap_old) ++count;
+    }
+  }
+  return static_cast<int>(count / static_cast<float>(last - first));
+}
+
+// The mean identity over pairs across the two sides, summed in double and divided by a float count.
+inline double mean_identity(const std::vector<int>& group, const phylo::DistanceMatrix& similarity) {
+  double sum = 0.0;
+  int pairs = 0;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    if (group[i] != 1) continue;
+    for (std::size_t j = 0; j < group.size(); ++j) {
+      if (group[j] != 2) continue;
+      ++pairs;
+      sum += similarity(i, j);
+    }
+  }
+  return sum / static_cast<float>(pairs);
 }
 
 // The step's integer gap opening and extension costs.
@@ -138,31 +159,15 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, std::vector<
     // The larger side becomes the matrix profile.
     for (int& g : group) g = g == 1 ? 2 : g == 2 ? 1 : 0;
   }
-  double pcid = 0.0;
-  int pairs = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (group[i] != 1) continue;
-    for (std::size_t j = 0; j < n; ++j)
-      if (group[j] == 2) {
-        ++pairs;
-        pcid += similarity(i, j);
-      }
-  }
-  pcid = pcid / static_cast<float>(pairs);
-
+  const double pcid = detail::mean_identity(group, similarity);
   std::vector<std::vector<int>> members;
   std::vector<int> member_weights;
   const int length1 = detail::gather_side(rows, group, 1, members, member_weights, weights, false);
   const int nseqs1 = static_cast<int>(members.size());
   const int length2 = detail::gather_side(rows, group, 2, members, member_weights, weights, true);
   const int nseqs2 = static_cast<int>(members.size()) - nseqs1;
-
-  int residues1 = 0, residues2 = 0;
-  for (int s = 0; s < nseqs1; ++s) residues1 += detail::residue_count(members[static_cast<std::size_t>(s)], length1);
-  for (int s = nseqs1; s < nseqs1 + nseqs2; ++s)
-    residues2 += detail::residue_count(members[static_cast<std::size_t>(s)], length2);
-  const int len1 = static_cast<int>(residues1 / static_cast<float>(nseqs1));
-  const int len2 = static_cast<int>(residues2 / static_cast<float>(nseqs2));
+  const int len1 = detail::mean_residues(members, 0, nseqs1, length1);
+  const int len2 = detail::mean_residues(members, nseqs1, nseqs1 + nseqs2, length2);
 
   const ProfileMatrix matrix = profile_matrix(p, pcid, len1 < len2 ? len1 : len2, distance_tree);
   int open = 0, extend = 0;
@@ -189,6 +194,71 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, std::vector<
   return score / 100;
 }
 
+namespace detail {
+
+// Each sequence's best identity to another (aligned ones only, when `among` is given), truncated as ClustalW
+// stores it; -1 when there is none.
+inline int best_identity(const phylo::DistanceMatrix& similarity, std::size_t i, const std::vector<char>* among) {
+  int best = -1;
+  for (std::size_t j = 0; j < similarity.size(); ++j) {
+    if (j == i || (among && !(*among)[j])) continue;
+    if (best < similarity(i, j)) best = static_cast<int>(similarity(i, j));
+  }
+  return best;
+}
+
+// When every sequence was delayed: the first sequence of the most similar pair starts the alignment.
+inline std::size_t closest_pair_start(const phylo::DistanceMatrix& similarity) {
+  int closest = -1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < similarity.size(); ++i)
+    for (std::size_t j = i + 1; j < similarity.size(); ++j)
+      if (closest < similarity(i, j)) {
+        closest = static_cast<int>(similarity(i, j));
+        start = i;
+      }
+  return start;
+}
+
+// The delayed sequence closest to the aligned ones (the first on ties).
+inline std::size_t closest_delayed(const phylo::DistanceMatrix& similarity, const std::vector<char>& aligned) {
+  int closest = -1;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < aligned.size(); ++i) {
+    if (aligned[i]) continue;
+    const int best = best_identity(similarity, i, &aligned);
+    if (best > closest) {
+      closest = best;
+      next = i;
+    }
+  }
+  return next;
+}
+
+// Before a delayed sequence joins, the aligned sequences count by their tree weight times their identity with it,
+// rescaled to sum to about 1000; the others keep their weights (all become 1 when every product is 0).
+inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>& tree_weights,
+                               const std::vector<char>& aligned, const phylo::DistanceMatrix& similarity,
+                               std::size_t newcomer) {
+  long long sum = 0;
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    if (!aligned[j]) continue;
+    weights[j] = static_cast<int>(tree_weights[j] * similarity(j, newcomer));
+    sum += weights[j];
+  }
+  if (sum == 0) {
+    for (int& w : weights) w = 1;
+    sum = static_cast<long long>(weights.size());
+  }
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    if (!aligned[j]) continue;
+    weights[j] = static_cast<int>(static_cast<long long>(weights[j]) * clustal_weight_scale / sum);
+    if (weights[j] < 1) weights[j] = 1;
+  }
+}
+
+}  // namespace detail
+
 // The whole progressive stage. `sequences`: residue codes (clustal_encode); see the file comment for the rest.
 inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
                                            const std::vector<ProgressiveStep>& steps, std::vector<int> weights,
@@ -198,90 +268,40 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
   if (n < 2) throw std::invalid_argument("progressive_align: a multiple alignment needs two sequences or more");
   MultipleAlignment result;
   result.rows = sequences;
-  const bool input_order = p.output_order == OutputOrder::input;
-  std::vector<int> order(n, 0);
+  result.order.assign(n, 0);
+  std::vector<char> aligned(n, 0);
   std::size_t placed = 0;
-  auto place = [&](std::size_t s) {
-    if (input_order) {
-      order[s] = static_cast<int>(s);
-    } else {
-      order[placed] = static_cast<int>(s);
-    }
+  // Output order: as the sequences join the alignment, or as they came in.
+  auto join = [&](std::size_t s) {
+    result.order[p.output_order == OutputOrder::input ? s : placed] = static_cast<int>(s);
+    aligned[s] = 1;
     ++placed;
   };
 
-  // Each sequence's best identity to any other, truncated as ClustalW stores it.
-  std::vector<int> best(n, -1);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      if (j != i && best[i] < similarity(i, j)) best[i] = static_cast<int>(similarity(i, j));
-
-  std::vector<char> aligned(n, 0);
+  // First pass: the guide tree's steps, leaving out sequences no more than MAXDIV % identical to any other.
+  std::vector<int> best(n);
+  for (std::size_t i = 0; i < n; ++i) best[i] = detail::best_identity(similarity, i, nullptr);
   for (const ProgressiveStep& step : steps) {
     int entries = 0;
     for (std::size_t s = 0; s < n; ++s) {
       if (step[s] == 0 || best[s] <= p.divergence_cutoff) continue;
       ++entries;
-      if (!aligned[s]) {
-        place(s);
-        aligned[s] = 1;
-      }
+      if (!aligned[s]) join(s);
     }
     if (entries > 0) align_profiles_step(result.rows, step, aligned, weights, similarity, p, distance_tree);
   }
 
+  // Second pass: the delayed sequences one by one, closest first.
   const std::vector<int> tree_weights = weights;
-  if (placed == 0) {
-    // Everything was delayed: start from the first sequence of the closest pair.
-    int closest = -1;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        if (closest < similarity(i, j)) {
-          closest = static_cast<int>(similarity(i, j));
-          start = i;
-        }
-    aligned[start] = 1;
-    place(start);
-  }
+  if (placed == 0) join(detail::closest_pair_start(similarity));
   while (placed < n) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (aligned[i]) continue;
-      best[i] = -1;
-      for (std::size_t j = 0; j < n; ++j)
-        if (best[i] < similarity(i, j) && aligned[j]) best[i] = static_cast<int>(similarity(i, j));
-    }
-    int closest = -1;
-    std::size_t next = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!aligned[i] && best[i] > closest) {
-        closest = best[i];
-        next = i;
-      }
-    if (!p.no_weights) {
-      // The aligned sequences count by their tree weight times their identity with the newcomer.
-      for (std::size_t j = 0; j < n; ++j)
-        if (aligned[j]) weights[j] = static_cast<int>(tree_weights[j] * similarity(j, next));
-      long long sum = 0;
-      for (std::size_t j = 0; j < n; ++j)
-        if (aligned[j]) sum += weights[j];
-      if (sum == 0) {
-        for (int& w : weights) w = 1;
-        sum = static_cast<long long>(n);
-      }
-      for (std::size_t j = 0; j < n; ++j) {
-        if (!aligned[j]) continue;
-        weights[j] = static_cast<int>(static_cast<long long>(weights[j]) * clustal_weight_scale / sum);
-        if (weights[j] < 1) weights[j] = 1;
-      }
-    }
+    const std::size_t next = detail::closest_delayed(similarity, aligned);
+    if (!p.no_weights) detail::weigh_for_newcomer(weights, tree_weights, aligned, similarity, next);
     std::vector<int> group(n, 0);
     for (std::size_t j = 0; j < n; ++j) group[j] = aligned[j] ? 1 : j == next ? 2 : 0;
-    aligned[next] = 1;
+    join(next);
     align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree);
-    place(next);
   }
-  result.order = std::move(order);
   return result;
 }
 
