@@ -20,6 +20,8 @@ Writes OUT_DIR/NAME.fa for:
   long_names               names past the 30-character name width, with words after them in the header
   gapped_input             globins with '-' in them (gaps ClustalW keeps as input gaps)
   mixed_case_dna           short DNA in upper and lower case
+  random_0 .. random_11    2 to 14 random sequences (DNA for every third set) descended from a random root by
+                           substitutions and indels at random rates
   close_pairs              each globin with a copy at 10 % substitutions and small indels (two-sequence profiles
                            above 60 % identity, where -NOVGAP's variable-zone penalties apply)
 """
@@ -83,6 +85,29 @@ def mutate_protein(rng, seq):
     return "".join(out)
 
 
+def random_family(rng, dna):
+    letters = "ACGT" if dna else "ACDEFGHIKLMNPQRSTVWY"
+
+    def descend(seq, substitution, indel):
+        out = []
+        i = 0
+        while i < len(seq):
+            r = rng.random()
+            if r < indel / 2:
+                i += rng.randint(1, 4)
+                continue
+            if r < indel:
+                out.append("".join(rng.choice(letters) for _ in range(rng.randint(1, 4))))
+            out.append(rng.choice(letters) if rng.random() < substitution else seq[i])
+            i += 1
+        return "".join(out) or rng.choice(letters)
+
+    family = ["".join(rng.choice(letters) for _ in range(rng.randint(5, 160)))]
+    for _ in range(rng.randint(1, 13)):
+        family.append(descend(rng.choice(family), rng.choice([0.02, 0.1, 0.3, 0.6]), rng.choice([0, 0.02, 0.08])))
+    return family
+
+
 def write(path, records):
     with open(path, "w") as f:
         for name, seq in records:
@@ -134,6 +159,10 @@ def main():
     for name, seq in globins:
         pairs += [(name, seq), (name + "_m", mutate_protein(rng, seq))]
     write(f"{out}/close_pairs.fa", pairs)
+    family_rng = random.Random(51)
+    for k in range(12):
+        family = random_family(family_rng, k % 3 == 0)
+        write(f"{out}/random_{k}.fa", [(f"r{k}_{i}", seq) for i, seq in enumerate(family)])
 
 
 if __name__ == "__main__":

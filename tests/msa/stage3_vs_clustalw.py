@@ -16,6 +16,10 @@ import sys
 PROTEIN_SETS = ["globins4", "globins45", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case", "long_names",
                 "gapped_input", "close_pairs", "fn3_quicktree"]
 DNA_SETS = ["lambda_close", "lambda_long", "lambda_far", "ambiguous_dna", "mixed_case_dna", "lambda_close_quicktree"]
+# Random families: defaults, and one other option list each.
+RANDOM_SETS = [f"random_{k}" for k in range(12)]
+RANDOM_OPTIONS = [["-MAXDIV=60"], ["-GAPOPEN=3", "-GAPEXT=0.1"], ["-NOVGAP"], ["-MATRIX=BLOSUM"], ["-NEGATIVE"],
+                  ["-GAPDIST=1"]]
 # Sets whose guide tree comes from k-tuple distances (a copy of the set under another name, for its own .dnd).
 QUICKTREE_COPIES = {"fn3_quicktree": "fn3", "lambda_close_quicktree": "lambda_close"}
 PROTEIN_OPTIONS = [[], ["-GAPOPEN=5", "-GAPEXT=1"], ["-GAPOPEN=15", "-GAPEXT=0.05"], ["-MAXDIV=50"], ["-MAXDIV=0"],
@@ -56,6 +60,7 @@ def main():
 
     compared, failed = 0, 0
     cases = [(s, o) for s in PROTEIN_SETS for o in PROTEIN_OPTIONS] + [(s, o) for s in DNA_SETS for o in DNA_OPTIONS]
+    cases += [(s, o) for k, s in enumerate(RANDOM_SETS) for o in ([], RANDOM_OPTIONS[k % len(RANDOM_OPTIONS)])]
     trees = set()
     for name, options in cases:
         if args.only and name != args.only:
