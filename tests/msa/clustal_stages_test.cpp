@@ -241,6 +241,10 @@ TEST_CASE("guide tree read back: rooting keeps the tree, steps and similarities"
   CHECK_THROWS_AS(read_clustal_guide_tree("a:0.1;", {"a"}), cudp::io::InputError);
   CHECK_FALSE(read_clustal_guide_tree("((a,b),c);", {"a", "b", "c"}).has_distances);
   CHECK_THROWS_AS(read_clustal_guide_tree("(a,b,c);", {"a", "b", "c"}), cudp::io::InputError);
+  // Text no ClustalW writes, whose links would make the rooting walk in circles (found by fuzz_guide_tree).
+  CHECK_THROWS_AS(read_clustal_guide_tree("((a:0.71,b0.2a:0.1,((c:0.3,d:0.1):0.2,e(:0.1):0.05);",
+                                          {"a", "b", "c", "d", "e"}),
+                  cudp::io::InputError);
 }
 
 TEST_CASE("UPGMA's steps come from its joins", "[msa]") {

@@ -64,7 +64,10 @@ class GuideTreeBuilder {
            std::to_string(tips_.size()) + " tips");
     }
     if (!tree_.has_distances && !rooted_) fail("the tree is unrooted and has no distances");
+    check_parents();
     tree_.root = rooted_ ? top : reroot(top);
+    check_parents();
+    check_children(tree_.root);
     for (const int tip : tips_) {
       for (int p = tip; p >= 0; p = node(p).parent) ++node(p).order;
     }
@@ -83,6 +86,41 @@ class GuideTreeBuilder {
     while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
   }
   [[noreturn]] void fail(const std::string& what) const { throw io::InputError(source_ + ": " + what); }
+
+  // Text that is not a tree ClustalW writes can leave its structure with a cycle, which the walks below would follow
+  // for ever: every chain of parents must end, and the children below the root must form a tree.
+  void check_parents() {
+    std::vector<char> state(tree_.nodes.size(), 0);  // 0: not seen, 1: on the current chain, 2: ends
+    for (std::size_t start = 0; start < state.size(); ++start) {
+      std::size_t p = start;
+      while (state[p] == 0) {
+        state[p] = 1;
+        const int up = tree_.nodes[p].parent;
+        if (up < 0) break;
+        p = static_cast<std::size_t>(up);
+      }
+      if (state[p] == 1 && tree_.nodes[p].parent >= 0) fail("malformed guide tree");
+      for (std::size_t q = start; state[q] == 1;) {
+        state[q] = 2;
+        const int up = tree_.nodes[q].parent;
+        if (up < 0) break;
+        q = static_cast<std::size_t>(up);
+      }
+    }
+  }
+  void check_children(int root) {
+    std::vector<char> seen(tree_.nodes.size(), 0);
+    std::vector<int> stack{root};
+    while (!stack.empty()) {
+      const int p = stack.back();
+      stack.pop_back();
+      if (p < 0) continue;
+      if (seen[static_cast<std::size_t>(p)]) fail("malformed guide tree");
+      seen[static_cast<std::size_t>(p)] = 1;
+      stack.push_back(node(p).left);
+      stack.push_back(node(p).right);
+    }
+  }
 
   // One subtree into node `self` under `parent`; leaves c_ at the character after it. A third child makes a new
   // node that takes `self`'s place (and its branch length), which is returned.
