@@ -8,9 +8,9 @@ Writes into OUTDIR, one FASTA per set:
   lambda_*                  pieces of the lambda phage genome with mutated copies (tests/oracle/mutate_dna.py):
                             SNPs, small and long indels, an inversion, a duplication; lambda_indels has many
                             small indels, so that the DNA gap costs decide many paths
-  pair, identical, triple_identical, one_residue, odd_letters, dna_ambiguous, short_dna
+  pair, identical, triple_identical, one_residue, odd_letters, dna_ambiguous, short_dna, input_gaps
                             corner cases: two sequences, identical sequences, 1-residue sequences, X/N, lower case,
-                            characters ClustalW drops
+                            characters ClustalW drops; input_gaps: sequences with '-' in them
 """
 import gzip
 import os
@@ -88,6 +88,9 @@ def main():
     odd = [("lower", globins[0][1].lower()), ("xs", "XXXX" + globins[1][1][10:] + "XBZ"),
            ("drops", "1 " + globins[2][1][:60] + "*.J" + globins[2][1][60:] + "12"), ("u_o", "UOUO" + globins[3][1])]
     write(os.path.join(out, "odd_letters.fa"), odd)
+    gapped = [(n, seq[:20] + "---" + seq[20:60] + "-" + seq[60:] + "--") for n, seq in globins]
+    gapped.append(("all_gaps_end", globins[1][1][:50] + "-" * 30))
+    write(os.path.join(out, "input_gaps.fa"), gapped)
     piece = genome[5000:5300]
     amb = [("plain", piece), ("with_n", piece[:100] + "NNNNN" + piece[105:]),
            ("lower", piece.lower()), ("iupac", piece[:50] + "RYKMSW" + piece[56:200])]
