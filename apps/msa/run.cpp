@@ -1,0 +1,208 @@
+// cudp-msa's run: the outputs checked, the sequences read, the pairwise distances and guide tree made (or the guide
+// tree read, --usetree), the progressive alignment, then the alignment and the .dnd written whole.
+#include "run.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cudp/io/error.hpp>
+#include <cudp/io/fasta.hpp>
+#include <cudp/io/output_files.hpp>
+#include <cudp/msa/clustal_distances.hpp>
+#include <cudp/msa/clustal_output.hpp>
+#include <cudp/msa/clustal_parameters.hpp>
+#include <cudp/msa/clustal_sequences.hpp>
+#include <cudp/msa/guide_tree.hpp>
+#include <cudp/msa/progressive_alignment.hpp>
+#include <cudp/msa/rooted_guide_tree.hpp>
+#include <cudp/msa/sequence_weights.hpp>
+
+#include "kit/gpu_choice.hpp"
+#include "kit/input_files.hpp"
+#include "kit/notes.hpp"
+#include "kit/stage_times.hpp"
+
+namespace msa_app {
+namespace {
+
+using cudp::io::InputError;
+namespace msa = cudp::msa;
+
+msa::ProteinSeries protein_series(const std::string& name) {
+  return name == "blosum" ? msa::ProteinSeries::blosum
+         : name == "pam"  ? msa::ProteinSeries::pam
+         : name == "id"   ? msa::ProteinSeries::identity
+                          : msa::ProteinSeries::gonnet;
+}
+
+msa::PairwiseProteinMatrix pairwise_protein_matrix(const std::string& name) {
+  return name == "blosum" ? msa::PairwiseProteinMatrix::blosum
+         : name == "pam"  ? msa::PairwiseProteinMatrix::pam
+         : name == "id"   ? msa::PairwiseProteinMatrix::identity
+                          : msa::PairwiseProteinMatrix::gonnet;
+}
+
+// The progressive stage's settings: ClustalW's defaults for the sequence type, then the options.
+msa::ClustalParameters progressive_settings(const Options& o, bool dna) {
+  msa::ClustalParameters p;
+  p.dna = dna;
+  if (o.gap_open) (dna ? p.dna_gap_open : p.protein_gap_open) = *o.gap_open;
+  if (o.gap_extend) (dna ? p.dna_gap_extend : p.protein_gap_extend) = *o.gap_extend;
+  p.protein_series = protein_series(o.matrix);
+  p.dna_matrix = o.dna_matrix == "clustalw" ? msa::DnaMatrix::clustalw : msa::DnaMatrix::iub;
+  if (o.transition_weight) p.transition_weight = *o.transition_weight;
+  if (o.gap_distance) p.gap_distance = *o.gap_distance;
+  if (o.maxdiv) p.divergence_cutoff = *o.maxdiv;
+  if (o.hgap_residues) {
+    p.hydrophilic_residues.clear();
+    for (const char c : *o.hgap_residues) p.hydrophilic_residues += static_cast<char>(std::toupper(c));
+  }
+  p.no_hydrophilic_gaps = o.no_hgap;
+  p.no_residue_gaps = o.no_pgap;
+  p.no_variable_gaps = !o.variable_gaps;  // clustalw 2.1's -NOVGAP turns the variable-zone penalties on
+  p.negative_matrix = o.negative;
+  p.use_end_gaps = !o.end_gaps;  // clustalw 2.1's -ENDGAPS clears this and sets nothing else
+  p.no_weights = o.no_weights;
+  p.output_order = o.output_order == "input" ? msa::OutputOrder::input : msa::OutputOrder::aligned;
+  return p;
+}
+
+// The pairwise stage's settings: ClustalW's defaults for the sequence type, then the options.
+msa::PairwiseDistanceSettings pairwise_settings(const Options& o, bool dna) {
+  auto s = msa::PairwiseDistanceSettings::defaults(dna, o.quicktree);
+  s.full.protein_matrix = pairwise_protein_matrix(o.pw_matrix);
+  s.full.dna_matrix = o.pw_dna_matrix == "clustalw" ? msa::PairwiseDnaMatrix::clustalw : msa::PairwiseDnaMatrix::iub;
+  if (o.pw_gap_open) s.full.gap_open = *o.pw_gap_open;
+  if (o.pw_gap_extend) s.full.gap_extend = *o.pw_gap_extend;
+  if (o.transition_weight) s.full.transition_weight = *o.transition_weight;
+  s.ktuple.percent = !o.score_absolute;
+  msa::apply_clustal_ktuple_options(s.ktuple, o.ktuple, o.pairgap, o.topdiags, o.window);
+  return s;
+}
+
+// The input's sequences as clustalw reads them, with errors that name the file and line.
+msa::ClustalSequences read_sequences(const cudp::apps::InputFile& file) {
+  const std::string text = cudp::io::read_file_text(file.path, file.name);
+  std::size_t line = 1, at = 0;
+  while (at < text.size() && (text[at] == '\n' || text[at] == '\r' || text[at] == ' ' || text[at] == '\t'))
+    line += text[at++] == '\n';
+  if (at == text.size()) throw InputError(file.name + ": no sequences (the input is empty)");
+  if (text[at] != '>')
+    throw InputError(file.name + ":" + std::to_string(line) +
+                     ": not FASTA (cudp-msa reads FASTA; a header line starting with '>' expected)");
+  msa::ClustalSequences seqs = msa::parse_clustal_fasta(text, file.name);
+  if (seqs.size() < 2)
+    throw InputError(file.name + ": one sequence ('" + seqs.names[0] + "'); a multiple alignment needs two or more");
+  for (std::size_t i = 0; i < seqs.size(); ++i) {
+    if (seqs.names[i].empty()) throw InputError(file.name + ": sequence " + std::to_string(i + 1) + " has no name");
+    for (std::size_t j = 0; j < i; ++j)
+      if (seqs.names[j] == seqs.names[i])
+        throw InputError(file.name + ": sequences " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
+                         " have the same name '" + seqs.names[i] + "'");
+  }
+  return seqs;
+}
+
+}  // namespace
+
+int run(const Options& o, const cudp::apps::ToolContext& tool) {
+  const bool progress = cudp::apps::show_progress(tool.world) && !o.quiet;
+  const auto say = [progress](const std::string& line) {
+    if (progress) std::fprintf(stderr, "cudp-msa: %s\n", line.c_str());
+  };
+  if (o.format != "clustal")
+    throw cudp::apps::UsageError("--format " + o.format + ": not available in this build yet (clustal only)");
+  if (o.backend == "cuda")
+    throw std::runtime_error(std::string("--backend cuda: ") +
+                             (cudp::apps::kBuiltWithCuda ? "cudp-msa has no GPU path yet; use --backend host"
+                                                         : "this build has no CUDA backend"));
+
+  // The outputs: as given, else clustalw's names beside the input (clustalw style), else standard output.
+  const Format format = format_named(o.format);
+  std::string out = o.out, tree_out = o.guide_tree_out;
+  if (o.clustalw_style && o.input != "-") {
+    if (out.empty() && !o.guide_tree_only) out = clustalw_output_name(o.input, format.extension);
+    if (tree_out.empty() && o.use_tree.empty()) tree_out = clustalw_output_name(o.input, "dnd");
+  }
+  if (o.guide_tree_only && !out.empty()) {
+    cudp::apps::note("-NEWTREE without -ALIGN makes the guide tree only, as clustalw: " + out + " is not written");
+    out.clear();
+  }
+  for (const std::string* path : {&out, &tree_out})  // before the work
+    if (!path->empty()) cudp::io::check_writable(*path);
+
+  auto& times = cudp::apps::StageTimes::global();
+  auto since = cudp::apps::StageTimes::clock::now();
+  const cudp::apps::InputFile input = cudp::apps::input_file(o.input);
+  msa::ClustalSequences seqs = read_sequences(input);
+  if (o.type != "auto") seqs.dna = o.type == "dna";
+  const std::size_t n = seqs.size();
+  say(std::to_string(n) + (seqs.dna ? " DNA" : " protein") + " sequences from " + input.name);
+  const msa::ClustalParameters p = progressive_settings(o, seqs.dna);
+  since = times.add("read", since);
+
+  msa::MultipleAlignment alignment;
+  std::string dnd;
+  if (!o.use_tree.empty()) {
+    const cudp::apps::InputFile tree_file = cudp::apps::input_file(o.use_tree);
+    const std::string text = cudp::io::read_file_text(tree_file.path, tree_file.name);
+    const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(text, seqs.names, tree_file.name);
+    since = times.add("guide tree", since);
+    const auto steps = msa::progressive_steps(tree);
+    say("progressive alignment on " + tree_file.name + " (" + std::to_string(steps.size()) + " steps)");
+    alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
+                                       msa::tree_similarities(tree), p, tree.has_distances);
+  } else {
+    const auto settings = pairwise_settings(o, seqs.dna);
+    say("pairwise distances: " + std::to_string(n * (n - 1) / 2) + " pairs" +
+        (o.quicktree ? " (k-tuples)" : " (full alignments)"));
+    cudp::phylo::DistanceMatrix distances = msa::clustal_distances(seqs.residues, settings, o.threads);
+    since = times.add("pairwise distances", since);
+    say(std::string("guide tree (") + (o.upgma ? "UPGMA" : "neighbour-joining") + ")");
+    const msa::GuideTree guide = msa::clustal_guide_tree(std::move(distances), seqs.names,
+                                                         o.upgma ? msa::ClusterMethod::upgma
+                                                                 : msa::ClusterMethod::neighbor_joining);
+    dnd = guide.dnd;
+    if (o.guide_tree_only) {
+      cudp::io::write_outputs({{tree_out, &dnd}}, nullptr);
+      times.add("guide tree", since);
+      say("done: " + tree_out);
+      times.print("cudp-msa");
+      return 0;
+    }
+    if (o.upgma) {
+      // ClustalW takes a UPGMA run's steps and weights from the joins, its identities from the distances.
+      const auto steps = msa::progressive_steps(guide.upgma, n);
+      since = times.add("guide tree", since);
+      say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
+      alignment = msa::progressive_align(seqs.residues, steps, msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
+                                         msa::similarities_from_distances(guide.matrix_after), p);
+    } else {
+      // ClustalW aligns on the tree it wrote, read back (five decimals).
+      const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(dnd, seqs.names, "the guide tree");
+      const auto steps = msa::progressive_steps(tree);
+      since = times.add("guide tree", since);
+      say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
+      alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
+                                         msa::tree_similarities(tree), p, tree.has_distances);
+    }
+  }
+  since = times.add("progressive alignment", since);
+
+  const std::string text = msa::clustal_aln_text(seqs.names, alignment, seqs.dna);
+  std::vector<std::pair<std::string, const std::string*>> files;
+  if (!out.empty()) files.emplace_back(out, &text);
+  if (!tree_out.empty()) files.emplace_back(tree_out, &dnd);
+  cudp::io::write_outputs(files, out.empty() ? &text : nullptr);
+  times.add("write", since);
+  say("done: " + std::to_string(alignment.rows.empty() ? 0 : alignment.rows[0].size()) + " columns" +
+      (out.empty() ? "" : ", " + out) + (tree_out.empty() ? "" : ", " + tree_out));
+  times.print("cudp-msa");
+  return 0;
+}
+
+}  // namespace msa_app
