@@ -30,6 +30,7 @@ namespace cudp::msa {
 struct MultipleAlignment {
   std::vector<std::vector<int>> rows;
   std::vector<int> order;
+  std::vector<int> weights;  // the weights of the last step, by sequence (GCG output reports them)
 };
 
 using ProgressiveStep = std::vector<int>;  // per sequence: 0, 1 or 2
@@ -302,6 +303,7 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
     join(next);
     align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree);
   }
+  result.weights = weights;
   return result;
 }
 
