@@ -3,6 +3,9 @@
 // test can compare the two byte for byte. Options take ClustalW's spelling: -GAPOPEN=f -GAPEXT=f -GAPDIST=n
 // -MAXDIV=n -MATRIX=gonnet|blosum|pam|id -DNAMATRIX=iub|clustalw -TRANSWEIGHT=f -HGAPRESIDUES=s -NOHGAP -NOPGAP
 // -NOVGAP -NEGATIVE -ENDGAPS -NOWEIGHTS -OUTORDER=input|aligned -TYPE=protein|dna.
+// With -CLUSTERING=NJ or -CLUSTERING=UPGMA (and optionally -QUICKTREE) the driver runs stages 1 and 2 itself, with
+// their default settings, writes the guide tree to TREE.dnd and aligns as a plain clustalw run would: a UPGMA run
+// takes its steps and weights from the UPGMA joins and its identities from the pairwise distances.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "cudp/msa/clustal_distances.hpp"
 #include "cudp/msa/clustal_output.hpp"
 #include "cudp/msa/clustal_sequences.hpp"
+#include "cudp/msa/guide_tree.hpp"
 #include "cudp/msa/progressive_alignment.hpp"
 #include "cudp/msa/rooted_guide_tree.hpp"
 
@@ -44,6 +49,8 @@ int main(int argc, char** argv) {
     ClustalParameters p;
     p.dna = records.dna;
     std::vector<std::string> options(argv + 3, argv + argc);
+    std::string clustering;  // empty: the guide tree is read from TREE.dnd
+    bool quicktree = false;
     for (const std::string& option : options) {
       const std::string key = upper(option.substr(0, option.find('=')));
       if (key == "-TYPE") p.dna = upper(option.substr(option.find('=') + 1)) == "DNA";
@@ -86,15 +93,35 @@ int main(int argc, char** argv) {
         p.no_weights = true;
       } else if (key == "-OUTORDER") {
         p.output_order = uvalue == "INPUT" ? OutputOrder::input : OutputOrder::aligned;
+      } else if (key == "-CLUSTERING") {
+        clustering = uvalue;
+      } else if (key == "-QUICKTREE") {
+        quicktree = true;
       } else if (key != "-TYPE") {
         std::fprintf(stderr, "unknown option %s\n", option.c_str());
         return 2;
       }
     }
-    const RootedGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
-    const MultipleAlignment alignment =
-        progressive_align(records.residues, progressive_steps(tree), sequence_weights(tree, p.no_weights),
-                          tree_similarities(tree), p, tree.has_distances);
+    MultipleAlignment alignment;
+    if (clustering == "UPGMA") {
+      const auto settings = PairwiseDistanceSettings::defaults(p.dna, quicktree);
+      const GuideTree guide = clustal_guide_tree(clustal_distances(records.residues, settings), records.names,
+                                                 ClusterMethod::upgma);
+      std::ofstream(argv[2], std::ios::binary) << guide.dnd;
+      const std::size_t n = records.size();
+      alignment = progressive_align(records.residues, progressive_steps(guide.upgma, n),
+                                    upgma_sequence_weights(guide.upgma, n, p.no_weights),
+                                    similarities_from_distances(guide.matrix_after), p);
+    } else {
+      if (!clustering.empty()) {
+        const auto settings = PairwiseDistanceSettings::defaults(p.dna, quicktree);
+        std::ofstream(argv[2], std::ios::binary)
+            << clustal_guide_tree(clustal_distances(records.residues, settings), records.names).dnd;
+      }
+      const RootedGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
+      alignment = progressive_align(records.residues, progressive_steps(tree), sequence_weights(tree, p.no_weights),
+                                    tree_similarities(tree), p, tree.has_distances);
+    }
     std::cout << clustal_aln_text(records.names, alignment, p.dna);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

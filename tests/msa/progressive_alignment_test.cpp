@@ -34,6 +34,15 @@ TEST_CASE("a rooted guide tree gives hand-computed weights, steps and identities
   CHECK(s(0, 0) == 0.0);
 }
 
+TEST_CASE("UPGMA weights count each internal node's parent height, the root its own", "[msa]") {
+  // Joins: (0, 1) at 0.1, then (0, 2) at 0.3. The (0, 1) node counts the root's 0.3 over its 2 leaves, the root
+  // 0.3 over 3: sequences 0 and 1 weigh 0.1 + 0.15, sequence 2 weighs 0.1; x100 -> 25, 25, 10; scaled to 1000.
+  const std::vector<cudp::phylo::UpgmaJoin> joins = {{0, 1, 0.1}, {0, 2, 0.3}};
+  CHECK(upgma_sequence_weights(joins, 3) == std::vector<int>{416, 416, 166});
+  CHECK(upgma_sequence_weights(joins, 3, true) == std::vector<int>{333, 333, 333});
+  CHECK(upgma_sequence_weights({}, 2) == std::vector<int>{500, 500});
+}
+
 TEST_CASE("guide tree lengths clamp to [0.01, 1] and names match as ClustalW matches them", "[msa]") {
   const RootedGuideTree tree = read_clustal_guide_tree("(seq_one:0.001,SEQ_TWO:2.5);", {"SEQ ONE", "seq_two"});
   CHECK(tree_similarities(tree)(0, 1) == Approx(0.0).margin(1e-9));

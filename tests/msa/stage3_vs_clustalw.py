@@ -3,8 +3,12 @@
 (a plain run, or a -QUICKTREE one for the *_quicktree sets), then aligns from that tree (-ALIGN -USETREE); the
 stage-3 driver, given the same sequences and .dnd, must print the same .aln byte for byte.
 
+Also end to end: the driver running stages 1 and 2 itself (-CLUSTERING=NJ, with -QUICKTREE for the *_quicktree
+sets) must print the plain run's .aln. With --reference (a clustalw 2.1 that survives -CLUSTERING=UPGMA, which
+Debian's does not), UPGMA runs are compared the same way, full and -QUICKTREE.
+
 Usage: stage3_vs_clustalw.py --driver PATH --clustalw PATH --data-script PATH --tutorial DIR --lambda FA_GZ
-                             --work DIR [--only NAME]
+                             --work DIR [--only NAME] [--reference CLUSTALW]
 Exits 1 on any difference (printing the first differing line) or when nothing was compared.
 """
 import argparse
@@ -52,6 +56,7 @@ def main():
     for name in ["driver", "clustalw", "data-script", "tutorial", "lambda", "work"]:
         parser.add_argument("--" + name, required=True)
     parser.add_argument("--only")
+    parser.add_argument("--reference")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     run([sys.executable, args.data_script, args.tutorial, args.__dict__["lambda"], args.work], args.work)
@@ -59,6 +64,16 @@ def main():
         shutil.copyfile(os.path.join(args.work, original + ".fa"), os.path.join(args.work, copy + ".fa"))
 
     compared, failed = 0, 0
+
+    def compare(label, expected, got):
+        nonlocal compared, failed
+        compared += 1
+        if got == expected:
+            print(f"same      {label}")
+        else:
+            failed += 1
+            print(f"DIFFERENT {label}: {first_difference(expected, got)}")
+
     cases = [(s, o) for s in PROTEIN_SETS for o in PROTEIN_OPTIONS] + [(s, o) for s in DNA_SETS for o in DNA_OPTIONS]
     cases += [(s, o) for k, s in enumerate(RANDOM_SETS) for o in ([], RANDOM_OPTIONS[k % len(RANDOM_OPTIONS)])]
     trees = set()
@@ -74,13 +89,24 @@ def main():
         with open(os.path.join(args.work, f"{name}.oracle.aln"), "rb") as f:
             expected = f.read()
         got = run([args.driver, f"{name}.fa", f"{name}.dnd"] + options, args.work)
-        compared += 1
-        label = f"{name} {' '.join(options) or '(defaults)'}"
-        if got == expected:
-            print(f"same      {label}")
-        else:
-            failed += 1
-            print(f"DIFFERENT {label}: {first_difference(expected, got)}")
+        compare(f"{name} {' '.join(options) or '(defaults)'}", expected, got)
+
+    # End to end, from the sequences alone.
+    for name in sorted(trees):
+        quick = ["-QUICKTREE"] if name in QUICKTREE_COPIES else []
+        with open(os.path.join(args.work, f"{name}.tree_run.aln"), "rb") as f:
+            expected = f.read()
+        got = run([args.driver, f"{name}.fa", f"{name}.cudp.dnd", "-CLUSTERING=NJ"] + quick, args.work)
+        compare(f"{name} stages 1-3, neighbour-joining {' '.join(quick)}", expected, got)
+        if not args.reference or name in QUICKTREE_COPIES:
+            continue
+        for quick in ([], ["-QUICKTREE"]):
+            run([args.reference, f"-INFILE={name}.fa", "-CLUSTERING=UPGMA", f"-OUTFILE={name}.upgma.aln"] + quick,
+                args.work)
+            with open(os.path.join(args.work, f"{name}.upgma.aln"), "rb") as f:
+                expected = f.read()
+            got = run([args.driver, f"{name}.fa", f"{name}.cudp.dnd", "-CLUSTERING=UPGMA"] + quick, args.work)
+            compare(f"{name} stages 1-3, UPGMA {' '.join(quick)}", expected, got)
     print(f"{compared} alignments compared, {failed} different")
     if compared == 0 or failed:
         sys.exit(1)
