@@ -65,7 +65,7 @@ msa::ClustalParameters progressive_settings(const Options& o, bool dna) {
   p.no_residue_gaps = o.no_pgap;
   p.no_variable_gaps = !o.variable_gaps;  // clustalw 2.1's -NOVGAP turns the variable-zone penalties on
   p.negative_matrix = o.negative;
-  p.use_end_gaps = !o.end_gaps;  // clustalw 2.1's -ENDGAPS clears this and sets nothing else
+  if (o.end_gaps) p.use_end_gaps = false;  // clustalw 2.1's -ENDGAPS: off, as it is by default; nothing else
   p.no_weights = o.no_weights;
   p.output_order = o.output_order == "input" ? msa::OutputOrder::input : msa::OutputOrder::aligned;
   return p;

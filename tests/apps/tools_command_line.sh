@@ -16,7 +16,7 @@ fail() {
   echo "FAIL: $*"
   failures=$((failures + 1))
 }
-tools=(cudp-swsearch cudp-makedb cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-align cudp-phylo)
+tools=(cudp-swsearch cudp-makedb cudp-hmmsearch cudp-phmmer cudp-hmmscan cudp-align cudp-phylo cudp-msa)
 globins4=$examples/tutorial/globins4.hmm globins45=$examples/tutorial/globins45.fa query=$examples/tutorial/HBB_HUMAN
 pa=$data/align/globins_a.fa pb=$data/align/globins_b.fa
 
@@ -55,6 +55,8 @@ if ! nvidia-smi -L > /dev/null 2>&1; then
       "$bin/$tool" --gpus 3 "$first" "$globins45"
   done
   expect 1 "^cudp-hmmscan: --gpus 2: " "hmmscan --gpus 2" -- "$bin/cudp-hmmscan" --gpus 2 "$globins4" "$query"
+  expect 1 "^cudp-msa: --backend cuda: (this build has no CUDA backend|cudp-msa has no GPU path yet)" \
+    "msa --backend cuda" -- "$bin/cudp-msa" "$data/msa/family.fa" --backend cuda
   if [ $cuda_build = 1 ]; then
     note="--backend auto: no CUDA device found; running on the host"
     expect 0 "^cudp-swsearch: $note" "swsearch auto on the host" -- "$bin/cudp-swsearch" --query "$query" --db "$globins45"
@@ -94,6 +96,8 @@ early "align --out" -- "$bin/cudp-align" --query - --target "$pb" --out "$missin
 early "phylo --out" -- "$bin/cudp-phylo" evaluate --alignment - --tree "$data/phylo/sim.nwk" --model JC --out "$missing"
 early "makedb" -- "$bin/cudp-makedb" - "$missing"
 early "hmmsearch -o" -- "$bin/cudp-hmmsearch" -o "$missing" "$globins4" -
+early "msa -o" -- "$bin/cudp-msa" - -o "$missing"
+early "msa --guidetree-out" -- "$bin/cudp-msa" - --guidetree-out "$missing"
 
 # '-' is standard input, with the same results as the file.
 "$bin/cudp-makedb" - from_stdin.cudpdb < "$globins45" 2> /dev/null || fail "makedb from standard input"
@@ -104,6 +108,11 @@ cmp -s from_stdin.cudpdb from_file.cudpdb || fail "makedb: standard input and th
 cmp -s stdin.txt file.txt || fail "align: standard input and the file give different scores"
 expect 2 "^cudp-align: --query and --target cannot both be standard input" "align - -" -- \
   "$bin/cudp-align" --query - --target -
+"$bin/cudp-msa" - < "$data/msa/family.fa" > msa_stdin.aln || fail "msa -"
+"$bin/cudp-msa" "$data/msa/family.fa" > msa_file.aln || fail "msa file"
+cmp -s msa_stdin.aln msa_file.aln || fail "msa: standard input and the file give different alignments"
+expect 2 "^cudp-msa: the input and the guide tree cannot both be standard input" "msa - --usetree -" -- \
+  "$bin/cudp-msa" - --usetree -
 # A packed database on standard input, as cudp-swsearch takes it and hmmsearch.md promises.
 "$bin/cudp-hmmsearch" --tblout db_stdin.tbl -o /dev/null "$globins4" - < from_file.cudpdb || fail "hmmsearch: packed database on standard input"
 "$bin/cudp-hmmsearch" --tblout db_file.tbl -o /dev/null "$globins4" from_file.cudpdb || fail "hmmsearch: packed database"
@@ -134,6 +143,8 @@ expect 1 "^cudp-hmmsearch: option --cpu expects an integer 0 <= n <= 1048576, go
   "$bin/cudp-hmmsearch" --cpu 1048577 "$globins4" "$globins45"
 expect 1 "^cudp-swsearch: FOO: not a built-in protein matrix \(BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250\)" \
   "swsearch --matrix FOO" -- "$bin/cudp-swsearch" --matrix FOO --query "$query" --db "$globins45"
+expect 2 "^cudp-msa: give the input sequences: cudp-msa IN.fa" "msa without input" -- "$bin/cudp-msa" -o out.aln
+expect 1 "^cudp-msa: msa_file.aln:1: not FASTA" "msa given an alignment" -- "$bin/cudp-msa" msa_file.aln
 expect 1 "^cudp-makedb: expected two arguments, <in.fa\[.gz\]> and <out.cudpdb>, got 1" "makedb one operand" -- \
   "$bin/cudp-makedb" "$globins45"
 
