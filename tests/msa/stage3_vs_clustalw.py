@@ -24,6 +24,11 @@ DNA_SETS = ["lambda_close", "lambda_long", "lambda_far", "ambiguous_dna", "mixed
 RANDOM_SETS = [f"random_{k}" for k in range(12)]
 RANDOM_OPTIONS = [["-MAXDIV=60"], ["-GAPOPEN=3", "-GAPEXT=0.1"], ["-NOVGAP"], ["-MATRIX=BLOSUM"], ["-NEGATIVE"],
                   ["-GAPDIST=1"]]
+# Guide trees written by hand for globins4 (no plain run): without branch lengths (equal weights, similarities all
+# 99, one member per matrix series), and rooted with lengths (no rooting step).
+HAND_TREES = {"hand_no_lengths": "((HBB_HUMAN,HBA_HUMAN),(MYG_PHYCA,GLB5_PETMA));\n",
+              "hand_rooted": "((HBB_HUMAN:0.1,HBA_HUMAN:0.2):0.05,(MYG_PHYCA:0.3,GLB5_PETMA:0.25):0.05);\n"}
+HAND_OPTIONS = [[], ["-MATRIX=BLOSUM"], ["-MATRIX=PAM"], ["-MAXDIV=0"]]
 # Sets whose guide tree comes from k-tuple distances (a copy of the set under another name, for its own .dnd).
 QUICKTREE_COPIES = {"fn3_quicktree": "fn3", "lambda_close_quicktree": "lambda_close"}
 PROTEIN_OPTIONS = [[], ["-GAPOPEN=5", "-GAPEXT=1"], ["-GAPOPEN=15", "-GAPEXT=0.05"], ["-MAXDIV=50"], ["-MAXDIV=0"],
@@ -62,6 +67,10 @@ def main():
     run([sys.executable, args.data_script, args.tutorial, args.__dict__["lambda"], args.work], args.work)
     for copy, original in QUICKTREE_COPIES.items():
         shutil.copyfile(os.path.join(args.work, original + ".fa"), os.path.join(args.work, copy + ".fa"))
+    for name, tree in HAND_TREES.items():
+        shutil.copyfile(os.path.join(args.work, "globins4.fa"), os.path.join(args.work, name + ".fa"))
+        with open(os.path.join(args.work, name + ".dnd"), "w") as f:
+            f.write(tree)
 
     compared, failed = 0, 0
 
@@ -76,11 +85,12 @@ def main():
 
     cases = [(s, o) for s in PROTEIN_SETS for o in PROTEIN_OPTIONS] + [(s, o) for s in DNA_SETS for o in DNA_OPTIONS]
     cases += [(s, o) for k, s in enumerate(RANDOM_SETS) for o in ([], RANDOM_OPTIONS[k % len(RANDOM_OPTIONS)])]
+    cases += [(s, o) for s in HAND_TREES for o in HAND_OPTIONS]
     trees = set()
     for name, options in cases:
         if args.only and name != args.only:
             continue
-        if name not in trees:
+        if name not in trees and name not in HAND_TREES:
             tree_options = ["-QUICKTREE"] if name in QUICKTREE_COPIES else []
             run([args.clustalw, f"-INFILE={name}.fa", f"-OUTFILE={name}.tree_run.aln"] + tree_options, args.work)
             trees.add(name)
