@@ -9,9 +9,10 @@
 // A column pair then scores sum_r first[r] * second[r] / 10 (profile_alignment.hpp).
 //
 // Gap costs are position-specific: lower where the profile already has gaps (in proportion to the residues
-// there), higher within `gap_distance` of a gap, halved in hydrophilic stretches (four or more hydrophilic residues
-// in a row in some sequence), scaled by Pascarella and Argos's residue-specific factors elsewhere. The integer
-// truncations follow ClustalW's float and double arithmetic step by step.
+// there), higher within `gap_distance` of a gap, halved in hydrophilic stretches (columns where at least one
+// sequence in 100 has a run of four or more hydrophilic residues), scaled by Pascarella and Argos's
+// residue-specific factors elsewhere. The integer truncations follow ClustalW's float and double arithmetic step by
+// step.
 #include <array>
 #include <string>
 #include <vector>

@@ -2,9 +2,10 @@
 // Global alignment of two column profiles in linear space, as ClustalW 2.1's progressive stage does it
 // (Myers-Miller): a forward pass to the middle row of the first profile, a reverse pass from its end, a midpoint
 // column (or a gap crossing the middle, whose opening must not count twice), then the two halves recursively. The
-// alignment it picks among equal scores is ClustalW's, so the passes keep its exact recurrences: its reverse
-// pass charges gap openings on the far side of a gap, and the midpoint rule prefers the last best column that ends
-// a gap in the first half but not in the second.
+// alignment it picks among equal scores is ClustalW's, so the passes keep its exact recurrences: the reverse pass
+// moves a growing gap's opening cost to its newest (leftmost) position, so that a gap pays the opening cost of its
+// first position as in the forward pass; on equal sums the midpoint moves to a later column only where the first
+// half does not end in a gap of the second profile and the second half starts with one.
 //
 // The recursion is generic over the costs: `Costs` gives a column pair's score and the position-specific gap costs
 // (a policy like ClustalProfileCosts below), so any pair of column profiles with per-position gap costs aligns here.
