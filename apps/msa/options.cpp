@@ -28,11 +28,15 @@ const char* const kUsage =
     "\n"
     "Input and output:\n"
     "  -o, --out FILE          the alignment (default: standard output; with clustalw flags, IN.aln as clustalw)\n"
-    "  --format F              clustal (default); fasta, phylip, nexus, msf, pir, gde when the build has them\n"
+    "  --format F              clustal (default), fasta, phylip, nexus, msf (GCG), pir or gde\n"
     "  --type T                auto (default: clustalw's guess from the second sequence), protein or dna\n"
     "  --guidetree-out FILE    write the guide tree (.dnd) to FILE\n"
     "  --usetree FILE          align on this guide tree (.dnd) instead of making one (no pairwise stage)\n"
     "  --output-order O        aligned (default: as the sequences join the alignment) or input\n"
+    "  --range M,N             write columns M to N only\n"
+    "  --seqnos                residue numbers at the ends of CLUSTAL lines\n"
+    "  --seqno-range           names as name/start-end\n"
+    "  --case C                lower (default) or upper: GDE's letters\n"
     "  --quiet                 no progress on standard error (shown only on a terminal anyway)\n"
     "Guide tree:\n"
     "  --quicktree             k-tuple distances instead of full pairwise alignments\n"
@@ -71,7 +75,7 @@ const char* const kUsage =
     "-NEWTREE= -USETREE= -QUICKTREE -CLUSTERING=NJ|UPGMA -TYPE= -QUIET -MATRIX= -DNAMATRIX= -GAPOPEN= -GAPEXT=\n"
     "-GAPDIST= -MAXDIV= -ENDGAPS -NOWEIGHTS -NOPGAP -NOHGAP -NOVGAP -HGAPRESIDUES= -TRANSWEIGHT= -NEGATIVE\n"
     "-PWMATRIX= -PWDNAMATRIX= -PWGAPOPEN= -PWGAPEXT= -KTUPLE= -WINDOW= -TOPDIAGS= -PAIRGAP= -SCORE= -CASE=\n"
-    "-SEQNOS=OFF -HELP. With any of them, the outputs default to clustalw's: IN.aln (or .fasta, .phy, .nxs, .msf,\n"
+    "-SEQNOS= -SEQNO_RANGE= -RANGE= -HELP. With any of them, the outputs default to clustalw's: IN.aln (or .fasta, .phy, .nxs, .msf,\n"
     ".pir, .gde) and IN.dnd beside IN.fa (no .dnd with -USETREE). Outputs are checked before any work and written\n"
     "whole or not at all.\n"
     "\n"
@@ -134,6 +138,20 @@ std::string matrix_name(const std::string& flag, const std::string& value, const
   usage_error(flag + " must be " + list + ", got '" + value + "' (matrix files are not supported)");
 }
 
+// -RANGE=m,n as clustalw reads it ("%d%[ :,-]%d": two numbers apart by blanks, ':', ',' or '-').
+void parse_range(const std::string& flag, const std::string& value, Options& o) {
+  char* end = nullptr;
+  const long from = std::strtol(value.c_str(), &end, 10);
+  const char* p = end;
+  while (*p == ' ' || *p == ':' || *p == ',' || *p == '-') ++p;
+  char* last = nullptr;
+  const long to = p == end ? 0 : std::strtol(p, &last, 10);
+  if (end == value.c_str() || p == end || last == p)
+    usage_error(flag + " expects two column numbers, as m,n or m:n, got '" + value + "'");
+  o.range_from = static_cast<int>(from);
+  o.range_to = static_cast<int>(to);
+}
+
 const std::vector<std::string> kProteinMatrices = {"gonnet", "blosum", "pam", "id"};
 const std::vector<std::string> kDnaMatrices = {"iub", "clustalw"};
 
@@ -146,7 +164,7 @@ const char* unsupported_clustalw_flag(const std::string& name) {
   for (const auto& n : other_modes)
     if (name == n) return "cudp-msa makes multiple alignments only (no trees from alignments, profiles or conversions)";
   static const std::vector<std::string> others = {
-      "range",       "seqno_range", "nosecstr1",  "nosecstr2",   "secstrout",   "helixgap",   "strandgap", "loopgap",
+      "nosecstr1",  "nosecstr2",   "secstrout",   "helixgap",   "strandgap", "loopgap",
       "terminalgap", "helixendin",  "helixendout", "strandendin", "strandendout", "maxseqlen", "debug"};
   for (const auto& n : others)
     if (name == n) return "not supported by cudp-msa";
@@ -159,7 +177,8 @@ const std::vector<std::string> kClustalwFlags = {
     "clustering", "type",      "quiet",    "matrix",   "dnamatrix",    "gapopen",     "gapext",     "gapdist",
     "maxdiv",   "endgaps",     "noweights", "nopgap",  "nohgap",       "novgap",      "hgapresidues", "transweight",
     "negative", "pwmatrix",    "pwdnamatrix", "pwgapopen", "pwgapext", "ktuple",      "window",     "topdiags",
-    "pairgap",  "score",       "case",     "seqnos",   "help",         "check",       "fullhelp"};
+    "pairgap",  "score",       "case",     "seqnos",   "seqno_range",  "range",       "help",       "check",
+    "fullhelp"};
 
 bool known_clustalw_name(const std::string& name) {
   for (const auto& n : kClustalwFlags)
@@ -262,9 +281,13 @@ bool apply_clustalw_flag(const std::string& word, Options& o) {
   } else if (name == "negative") {
     o.negative = true;
   } else if (name == "case") {
-    clustalw_choice(flag, value, {"lower", "upper"});  // GDE output only
+    o.upper_case = clustalw_choice(flag, value, {"lower", "upper"}) == "upper";
   } else if (name == "seqnos") {
-    if (clustalw_choice(flag, value, {"off", "on"}) == "on") usage_error("-seqnos=on is not supported by cudp-msa");
+    o.sequence_numbers = clustalw_choice(flag, value, {"off", "on"}) == "on";
+  } else if (name == "seqno_range") {
+    o.sequence_ranges = clustalw_choice(flag, value, {"off", "on"}) == "on";
+  } else if (name == "range") {
+    parse_range(flag, value, o);
   } else {
     usage_error("unknown option " + word);
   }
@@ -277,7 +300,7 @@ const std::vector<std::string> kValueOptions = {
     "--output-order", "--pw-matrix", "--pw-dna-matrix", "--pw-gap-open", "--pw-gap-extend", "--ktuple",
     "--window",    "--topdiags",  "--pairgap",  "--score",     "--matrix",        "--dna-matrix",
     "--gap-open",  "--gap-extend", "--gap-distance", "--maxdiv", "--transition-weight", "--hgap-residues",
-    "--threads",   "--backend"};
+    "--threads",   "--backend",   "--case",     "--range"};
 
 }  // namespace
 
@@ -338,6 +361,12 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
   modern.flag("--no-hgap", o.no_hgap).flag("--no-pgap", o.no_pgap).flag("--variable-gaps", o.variable_gaps);
   modern.flag("--end-gaps", o.end_gaps).flag("--no-weights", o.no_weights).flag("--negative", o.negative);
   modern.integer("--threads", o.threads).word("--backend", o.backend);
+  modern.bind("--case", V::word, [&o](const std::string& f, const std::string& v) {
+    check_choice(f, v, {"lower", "upper"});
+    o.upper_case = v == "upper";
+  });
+  modern.flag("--seqnos", o.sequence_numbers).flag("--seqno-range", o.sequence_ranges);
+  modern.bind("--range", V::word, [&o](const std::string& f, const std::string& v) { parse_range(f, v, o); });
 
   std::vector<std::string> operands;
   const auto on_operand = [&operands](const std::string& w) { operands.push_back(w); };

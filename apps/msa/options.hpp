@@ -40,6 +40,12 @@ struct Options {
   std::optional<int> maxdiv, gap_distance;
   std::optional<std::string> hgap_residues;
   std::string output_order = "aligned";
+
+  // What the output shows (alignment_output_options.hpp).
+  bool upper_case = false;        // -CASE=UPPER (GDE only, as clustalw)
+  bool sequence_numbers = false;  // -SEQNOS=ON: residue counts at the ends of CLUSTAL lines
+  bool sequence_ranges = false;   // -SEQNO_RANGE=ON: names as name/start-end
+  int range_from = -1, range_to = -1;  // -RANGE=m,n: the columns written; -1: all
 };
 
 // The options, checked; nullopt for --help (and clustalw's -HELP).

@@ -12,6 +12,7 @@
 #include <cudp/io/error.hpp>
 #include <cudp/io/fasta.hpp>
 #include <cudp/io/output_files.hpp>
+#include <cudp/msa/alignment_formats.hpp>
 #include <cudp/msa/clustal_distances.hpp>
 #include <cudp/msa/clustal_output.hpp>
 #include <cudp/msa/clustal_parameters.hpp>
@@ -114,8 +115,6 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   const auto say = [progress](const std::string& line) {
     if (progress) std::fprintf(stderr, "cudp-msa: %s\n", line.c_str());
   };
-  if (o.format != "clustal")
-    throw cudp::apps::UsageError("--format " + o.format + ": not available in this build yet (clustal only)");
   if (o.backend == "cuda")
     throw std::runtime_error(std::string("--backend cuda: ") +
                              (cudp::apps::kBuiltWithCuda ? "cudp-msa has no GPU path yet; use --backend host"
@@ -193,7 +192,16 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   }
   since = times.add("progressive alignment", since);
 
-  const std::string text = msa::clustal_aln_text(seqs.names, alignment, seqs.dna);
+  msa::AlignmentOutputOptions shown;
+  shown.dna = seqs.dna;
+  shown.lower_case = !o.upper_case;
+  shown.sequence_numbers = o.sequence_numbers;
+  shown.sequence_ranges = o.sequence_ranges;
+  shown.range_from = o.range_from;
+  shown.range_to = o.range_to;
+  shown.weights = alignment.weights;  // GCG reports the final weights
+  const std::string text = msa::alignment_text(msa::alignment_format_from_name(o.format == "msf" ? "gcg" : o.format),
+                                               seqs.names, alignment, shown);
   std::vector<std::pair<std::string, const std::string*>> files;
   if (!out.empty()) files.emplace_back(out, &text);
   if (!tree_out.empty()) files.emplace_back(tree_out, &dnd);

@@ -8,7 +8,7 @@ The inputs come from tests/msa/make_msa_data.py: the hmmer-examples tutorial fam
 (globins4, fn3, Pkinase: protein) and pieces of the lambda phage genome (bowtie2-examples) with mutated copies (DNA).
 
 Usage: msa_vs_clustalw.py --cudp-msa PATH --clustalw PATH --data-script PATH --hmmer-examples DIR --lambda FA_GZ
-                          --work DIR --group globins4|fn3|pkinase|dna|corner|modern|examples
+                          --work DIR --group globins4|fn3|pkinase|dna|corner|formats|modern|examples
                           [--examples DIR]
 --examples: apps/data/msa, cudp-msa's bundled examples (family.fa, dna.fa), for the group of that name.
 Exits 1 on any difference (printing the first differing line of each) or when nothing was compared.
@@ -35,6 +35,11 @@ GROUPS = {
     "pkinase": [("pkinase", o) for o in PROTEIN_OPTIONS],
     "dna": [(s, o) for s in ["lambda_close", "lambda_mixed", "lambda_far"] for o in DNA_OPTIONS]
     + [("lambda_indels", []), ("lambda_indels", ["-QUICKTREE"])],
+    "formats": [(s, o) for s in ["fn3", "lambda_close"] for o in [
+        ["-OUTPUT=GCG"], ["-OUTPUT=GDE"], ["-OUTPUT=PIR"], ["-OUTPUT=PHYLIP"], ["-OUTPUT=NEXUS"], ["-OUTPUT=FASTA"],
+        ["-OUTPUT=CLUSTAL", "-SEQNOS=ON"], ["-SEQNO_RANGE=ON", "-RANGE=20,90"], ["-OUTPUT=GDE", "-CASE=UPPER"],
+        ["-OUTPUT=GCG", "-OUTORDER=INPUT", "-RANGE=5:60"], ["-OUTPUT=PHY", "-SEQNO_RANGE=ON"],
+        ["-OUTPUT=NEX", "-QUICKTREE"], ["-OUTPUT=fas", "-OUTFILE=out.fa", "-NEWTREE=out.dnd", "-ALIGN"]]],
     "examples": [(s, o) for s in ["family", "dna"] for o in [[], ["-QUICKTREE"], ["-OUTORDER=INPUT"]]],
     "corner": [(s, o) for s in ["pair", "identical", "triple_identical", "one_residue", "odd_letters", "input_gaps",
                                 "dna_ambiguous", "short_dna"] for o in [[], ["-QUICKTREE"]]]
@@ -54,6 +59,14 @@ MODERN = [
      ["--type", "dna", "--dna-matrix", "clustalw", "--transition-weight", "0.2", "--output-order", "input"]),
     ("lambda_mixed", ["-QUICKTREE", "-KTUPLE=3", "-SCORE=ABSOLUTE"],
      ["--quicktree", "--ktuple", "3", "--score", "absolute", "--threads", "2", "--backend", "host"]),
+    ("pkinase", ["-OUTPUT=GCG", "-SEQNOS=ON"], ["--format", "msf", "--seqnos"]),
+    ("lambda_close", ["-OUTPUT=NEXUS", "-RANGE=10,200", "-SEQNO_RANGE=ON"],
+     ["--format", "nexus", "--range", "10,200", "--seqno-range"]),
+    ("globins4", ["-OUTPUT=GDE", "-CASE=UPPER", "-OUTORDER=INPUT"],
+     ["--format", "gde", "--case", "upper", "--output-order", "input"]),
+    ("fn3", ["-OUTPUT=FASTA"], ["--format", "fasta"]),
+    ("fn3", ["-OUTPUT=PIR"], ["--format", "pir"]),
+    ("fn3", ["-OUTPUT=PHYLIP"], ["--format", "phylip"]),
     ("globins4", ["-NOPGAP", "-NOHGAP", "-GAPDIST=2", "-NEGATIVE"],
      ["--no-pgap", "--no-hgap", "--gap-distance", "2", "--negative"]),
 ]
