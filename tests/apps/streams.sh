@@ -4,6 +4,7 @@
 #   streams.sh makedb    <cudp-makedb> <apps/data>
 #   streams.sh align     <cudp-align> <apps/data>
 #   streams.sh phylo     <cudp-phylo> <apps/data>
+#   streams.sh msa       <cudp-msa> <apps/data>
 #   streams.sh hmmsearch <cudp-hmmsearch> <hmmer examples>
 #   streams.sh phmmer    <cudp-phmmer> <hmmer examples>
 #   streams.sh hmmscan   <cudp-hmmscan> <hmmer examples>
@@ -245,6 +246,31 @@ case $tool in
       no_output_left "$tool, bad record at the end of a piped database" res.out res.tbl res.dom -- \
         run "$query" <(cat "$db"; printf '>bad\nAC1D\n') -o res.out --tblout res.tbl --domtblout res.dom
     fi
+    ;;
+  msa)
+    msa=$1 data=$2
+    fa=$data/msa/family.fa
+    run() { limit "$msa" --backend host "$@"; }
+    run "$fa" --guidetree-out file.dnd > file.out || fail "msa on regular files"
+    run <(gzip -c "$fa") > pipe.out
+    same file.out pipe.out "msa, a gzip pipe"
+    run - < "$fa" > stdin.out
+    same file.out stdin.out "msa, standard input"
+    fifo_of "$fa" a.fifo
+    run a.fifo > fifo.out
+    same file.out fifo.out "msa, FIFO"
+    # The alignment, then the guide tree, when both go to standard output.
+    run "$fa" -o /dev/stdout --guidetree-out /dev/stdout | cat > both.out
+    same <(cat file.out file.dnd) both.out "msa -o /dev/stdout --guidetree-out /dev/stdout"
+    run "$fa" --usetree <(cat file.dnd) > usetree.out
+    same file.out usetree.out "msa --usetree from a pipe"
+    mkfifo out.fifo
+    cat out.fifo > fifo_out.out &
+    run "$fa" -o out.fifo || unblock out.fifo
+    wait $!
+    same file.out fifo_out.out "msa -o FIFO"
+    no_output_left "msa, a bad record at the end of a piped input" res.aln res.dnd -- \
+      limit "$msa" --backend host <(cat "$fa"; printf '>bad\n123\n') -o res.aln --guidetree-out res.dnd
     ;;
   *)
     echo "streams.sh: unknown tool '$tool'" >&2
