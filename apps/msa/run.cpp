@@ -2,10 +2,13 @@
 // tree read, --usetree), the progressive alignment, then the alignment and the .dnd written whole.
 #include "run.hpp"
 
+#include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -108,6 +111,42 @@ msa::ClustalSequences read_sequences(const cudp::apps::InputFile& file) {
   return seqs;
 }
 
+// The pairwise stage's progress on a terminal: "k of n pairs" rewritten in place twice a second from a thread of its
+// own while the stage runs, then the last count and a newline.
+class PairProgress {
+ public:
+  PairProgress(bool on, std::size_t total, std::string what) : total_(total), what_(std::move(what)) {
+    if (on) thread_ = std::thread([this] { watch(); });
+  }
+  PairProgress(const PairProgress&) = delete;
+  PairProgress& operator=(const PairProgress&) = delete;
+  ~PairProgress() { stop(); }
+  std::atomic<std::size_t>* counter() { return &done_; }
+  void stop() {
+    if (!thread_.joinable()) return;
+    finished_ = true;
+    thread_.join();
+  }
+
+ private:
+  void watch() {
+    for (int tick = 0; !finished_; ++tick) {
+      if (tick % 10 == 0) print("");
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    print("\n");
+  }
+  void print(const char* end) const {
+    std::fprintf(stderr, "\rcudp-msa: pairwise distances (%s): %zu of %zu pairs%s", what_.c_str(), done_.load(),
+                 total_, end);
+  }
+  std::size_t total_;
+  std::string what_;
+  std::atomic<std::size_t> done_{0};
+  std::atomic<bool> finished_{false};
+  std::thread thread_;
+};
+
 }  // namespace
 
 int run(const Options& o, const cudp::apps::ToolContext& tool) {
@@ -157,9 +196,10 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
                                        msa::tree_similarities(tree), p, tree.has_distances);
   } else {
     const auto settings = pairwise_settings(o, seqs.dna);
-    say("pairwise distances: " + std::to_string(n * (n - 1) / 2) + " pairs" +
-        (o.quicktree ? " (k-tuples)" : " (full alignments)"));
-    cudp::phylo::DistanceMatrix distances = msa::clustal_distances(seqs.residues, settings, o.threads);
+    PairProgress pairs(progress, n * (n - 1) / 2, o.quicktree ? "k-tuples" : "full alignments");
+    cudp::phylo::DistanceMatrix distances =
+        msa::clustal_distances(seqs.residues, settings, o.threads, pairs.counter());
+    pairs.stop();
     since = times.add("pairwise distances", since);
     say(std::string("guide tree (") + (o.upgma ? "UPGMA" : "neighbour-joining") + ")");
     const msa::GuideTree guide = msa::clustal_guide_tree(std::move(distances), seqs.names,

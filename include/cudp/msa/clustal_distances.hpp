@@ -6,6 +6,7 @@
 //   auto seqs = cudp::msa::read_clustal_fasta("globins.fa");
 //   auto d = cudp::msa::clustal_distances(seqs.residues, cudp::msa::PairwiseDistanceSettings::defaults(seqs.dna));
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <vector>
 
@@ -32,8 +33,10 @@ struct PairwiseDistanceSettings {
 };
 
 // The distances between `sequences` (residue codes, gaps included) on `threads` threads (0: all usable cores).
+// `pairs_done`, when given, counts the pairs finished, for a progress display read from another thread.
 inline phylo::DistanceMatrix clustal_distances(const std::vector<std::vector<int>>& sequences,
-                                               const PairwiseDistanceSettings& settings, int threads = 0) {
+                                               const PairwiseDistanceSettings& settings, int threads = 0,
+                                               std::atomic<std::size_t>* pairs_done = nullptr) {
   const std::size_t n = sequences.size();
   phylo::DistanceMatrix d(n);
   const auto length = [&](std::size_t i) { return static_cast<int>(sequences[i].size()); };
@@ -44,6 +47,7 @@ inline phylo::DistanceMatrix clustal_distances(const std::vector<std::vector<int
         n, threads, [&] { return KtupleScorer(settings.ktuple); },
         [&](KtupleScorer& scorer, std::size_t i, std::size_t j) {
           d.set(i, j, scorer.distance(sequences[i].data(), length(i), sequences[j].data(), length(j), longest));
+          if (pairs_done != nullptr) pairs_done->fetch_add(1, std::memory_order_relaxed);
         });
   } else {
     const PairwiseScoring scoring = settings.full.scoring();
@@ -52,6 +56,7 @@ inline phylo::DistanceMatrix clustal_distances(const std::vector<std::vector<int
         [&](FullPairwiseAligner& aligner, std::size_t i, std::size_t j) {
           d.set(i, j, aligner.distance(sequences[i].data(), length(i), sequences[j].data(), length(j), settings.full,
                                        scoring));
+          if (pairs_done != nullptr) pairs_done->fetch_add(1, std::memory_order_relaxed);
         });
   }
   return d;
