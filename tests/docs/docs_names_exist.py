@@ -43,7 +43,6 @@ import sys
 # Deliberately hypothetical names: (kind, name) -> (pages it may appear in, why it is allowed).
 ALLOWED = {
     ("path", "bench/data/db.fa"): (["docs/benchmarks.md"], "written by bench/device.sh, not kept in the repository"),
-    ("tool", "cudp-msa"): (["docs/status.md"], "planned (ClustalW), listed as not built"),
     ("tool", "cudp-blastp"): (["docs/status.md"], "planned (gapped BLAST), listed as not built"),
     ("tool", "cudp-mrf"): (["docs/status.md"], "planned, listed as not built"),
 }
