@@ -103,28 +103,37 @@ inline std::string printf_text(const char* format, int a, int b) {
 
 }  // namespace detail
 
-inline std::string gcg_msf_text(const std::vector<std::string>& names, const MultipleAlignment& alignment,
-                                const AlignmentOutputOptions& options) {
-  const OutputColumns columns = output_columns(alignment, options);
+namespace detail {
+
+// The MSF header: the grand checksum, then one line per sequence with its checksum and weight.
+inline std::string gcg_header(const std::vector<std::string>& names, const MultipleAlignment& alignment,
+                              const AlignmentOutputOptions& options, OutputColumns columns) {
   std::vector<int> checks(alignment.rows.size());
   long grand = 0;
   for (std::size_t s = 0; s < alignment.rows.size(); ++s) {
-    checks[s] = detail::gcg_checksum(alignment.rows[s], columns);
+    checks[s] = gcg_checksum(alignment.rows[s], columns);
     grand += checks[s];
   }
-  std::string out = "PileUp\n\n\n\n   MSF:" + detail::printf_text("%5d", columns.last, 0) + "  Type: ";
+  std::string out = "PileUp\n\n\n\n   MSF:" + printf_text("%5d", columns.last, 0) + "  Type: ";
   out += options.dna ? 'N' : 'P';
-  out += "    Check:" + detail::printf_text("%6d", static_cast<int>(grand % detail::gcg_check_modulus), 0) +
-         "   .. \n\n";
+  out += "    Check:" + printf_text("%6d", static_cast<int>(grand % gcg_check_modulus), 0) + "   .. \n\n";
   for (const int s : alignment.order) {
     const std::size_t u = static_cast<std::size_t>(s);
-    const int weight = options.weights.empty() ? detail::convert_weight : options.weights[u];
+    const int weight = options.weights.empty() ? convert_weight : options.weights[u];
     char shown[32];
     std::snprintf(shown, sizeof shown, "%.1f", static_cast<double>(static_cast<float>(weight * 100) / 1000.0f));
-    out += " Name: " + names[u] + " oo  Len:" + detail::printf_text("%5d  Check:%6d", columns.count(), checks[u]) +
+    out += " Name: " + names[u] + " oo  Len:" + printf_text("%5d  Check:%6d", columns.count(), checks[u]) +
            "  Weight:  " + shown + "\n";
   }
-  out += "\n//\n";
+  return out + "\n//\n";
+}
+
+}  // namespace detail
+
+inline std::string gcg_msf_text(const std::vector<std::string>& names, const MultipleAlignment& alignment,
+                                const AlignmentOutputOptions& options) {
+  const OutputColumns columns = output_columns(alignment, options);
+  std::string out = detail::gcg_header(names, alignment, options, columns);
   const int name_width = detail::longest_name(names) + 5;
   for (int from = 1; from <= columns.count(); from += detail::interleaved_block) {
     const int to = std::min(columns.count(), from + detail::interleaved_block - 1);

@@ -23,8 +23,8 @@ struct AlignmentOutputOptions {
   bool sequence_ranges = false;   // -SEQNO_RANGE=ON: names become "name/start-end"
   int range_from = -1;            // -RANGE=m,n; -1: not given
   int range_to = -1;
-  std::vector<int> weights;          // by sequence, scaled to about 1000 (sequence_weights.hpp); empty: 100 each
-  std::vector<std::string> titles;   // by sequence, PIR's second header line; empty: blank lines
+  std::vector<int> weights;         // by sequence, scaled to about 1000 (sequence_weights.hpp); empty: 100 each
+  std::vector<std::string> titles;  // by sequence, PIR's second header line; empty: blank lines
 };
 
 // The columns written, [first, last], 1-based. `length` is the longest row's.
