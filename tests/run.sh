@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends cmake g++ make python3 zlib1g-dev catch2 fasta3 parasail \
   ncbi-data hmmer hmmer-examples gdb ncbi-blast+ clang libclang-rt-14-dev emboss bowtie2-examples \
-  libeigen3-dev libboost-dev iqtree phyml mrbayes libhmsbeagle-dev libhwy-dev libopenmpi-dev openmpi-bin \
+  libeigen3-dev libboost-dev iqtree phyml raxml mrbayes libhmsbeagle-dev libhwy-dev libopenmpi-dev openmpi-bin \
   doxygen clustalw >/dev/null
 
 jobs=$(nproc)

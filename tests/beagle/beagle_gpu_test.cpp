@@ -3,7 +3,11 @@
 // single precision, root, edge and per-site log-likelihoods, deep trees, several buffers at a root, pattern
 // partitions with operations by partition, and buffers set and read back.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <tuple>
 
 #include "beagle_problems.hpp"
@@ -43,10 +47,27 @@ Result evaluate(const Problem& p, int resource, long precision) {
   return r;
 }
 
-void compare(const Result& gpu, const Result& host, double tolerance) {
-  CHECK(gpu.log_likelihood == Approx(host.log_likelihood).epsilon(tolerance));
-  for (std::size_t q = 0; q < host.sites.size(); ++q)
-    CHECK(gpu.sites[q] == Approx(host.sites[q]).epsilon(tolerance * 10).margin(tolerance));
+// Single precision on the GPU against double on the host, in nats. The host resource's single precision on these
+// problems differs from its double by 5.5e-4 at most in a sum and 4.7e-6 at most in a site (the scenario of
+// partitions below: 9.3e-6 and 3.9e-7); the GPU's float rounds in its own order, as much again. A bound relative to
+// the log-likelihood (1e-4 of -2.8e5 is 28 nats) would hide a rescale off by one power of two, ln 2 = 0.69; these are
+// 35 and 690 times below it.
+constexpr double single_sum_nats = 2e-2, single_site_nats = 1e-3;
+
+// Double to `tolerance` relative (sites to ten times that), single to the bounds above; the largest differences are
+// printed for the record.
+void compare(const Result& gpu, const Result& host, double tolerance, bool single, const char* what) {
+  const double sum = std::abs(gpu.log_likelihood - host.log_likelihood);
+  INFO("GPU " << gpu.log_likelihood << ", host " << host.log_likelihood);
+  CHECK(sum <= (single ? single_sum_nats : tolerance * std::abs(host.log_likelihood)));
+  double site = 0;
+  for (std::size_t q = 0; q < host.sites.size(); ++q) {
+    const double d = std::abs(gpu.sites[q] - host.sites[q]);
+    site = std::max(site, d);
+    CHECK(d <= (single ? single_site_nats : tolerance * 10 * std::abs(host.sites[q]) + tolerance));
+  }
+  std::printf("%s, %s: GPU - host double, %.1e nats in the sum, at most %.1e in a site\n", what,
+              single ? "single" : "double", sum, site);
 }
 
 constexpr long dbl = BEAGLE_FLAG_PRECISION_DOUBLE;
@@ -80,8 +101,9 @@ TEST_CASE("GPU root log-likelihoods equal the host's, every state count built", 
       const Problem p = random_problem(rng, random_tree(rng, tips), patterns, states, categories, 3);
       const Result host = evaluate(p, 0, dbl);
       INFO(states << " states, " << categories << " categories");
-      compare(evaluate(p, gpu, dbl), host, 1e-11);
-      compare(evaluate(p, gpu, sgl), host, 1e-4);
+      const std::string what = std::to_string(states) + " states, " + std::to_string(categories) + " categories";
+      compare(evaluate(p, gpu, dbl), host, 1e-11, false, what.c_str());
+      compare(evaluate(p, gpu, sgl), host, 0, true, what.c_str());
       if (states == 4 && categories == 4)
         CHECK(host.log_likelihood == Approx(weighted_log_sum(p, pruned_site_logs(p))).epsilon(1e-11));
     }
@@ -91,12 +113,15 @@ TEST_CASE("GPU deep trees rescale as the host does", "[beagle][gpu]") {
   const int gpu = gpu_resource();
   REQUIRE(gpu > 0);
   std::mt19937 rng(53);
-  for (const auto& [tips, precision, tolerance] :
-       {std::tuple<int, long, double>{1200, dbl, 1e-10}, std::tuple<int, long, double>{150, sgl, 2e-5}}) {
+  for (const auto& [tips, precision] : {std::tuple<int, long>{1200, dbl}, std::tuple<int, long>{150, sgl}}) {
     const Problem p = random_problem(rng, random_tree(rng, tips, true), 300, 4, 4, 3);
     const double expected = weighted_log_sum(p, pruned_site_logs(p));
     INFO(tips << " tips");
-    CHECK(evaluate(p, gpu, precision).log_likelihood == Approx(expected).epsilon(tolerance));
+    const double got = evaluate(p, gpu, precision).log_likelihood;
+    INFO("GPU " << got << ", plain pruning " << expected);
+    CHECK(std::abs(got - expected) <= (precision == sgl ? single_sum_nats : 1e-10 * std::abs(expected)));
+    std::printf("%d-tip caterpillar, %s: GPU - plain pruning %.1e nats\n", tips, precision == sgl ? "single" : "double",
+                std::abs(got - expected));
   }
 }
 
@@ -162,21 +187,31 @@ TEST_CASE("GPU edge log-likelihoods, several buffers at a root, partitions, buff
   };
   const Outputs host = scenario(0, dbl);
   for (const long precision : {dbl, sgl}) {
-    const double tolerance = precision == dbl ? 1e-11 : 1e-4;
+    const bool single = precision == sgl;
+    const double tolerance = single ? 1e-4 : 1e-11;
     const Outputs dev = scenario(gpu, precision);
-    INFO((precision == dbl ? "double" : "single"));
+    INFO((single ? "single" : "double"));
+    // Sums to single_sum_nats in single precision, sites to single_site_nats.
+    double largest_sum = 0, largest_site = 0;
+    const auto sum_agrees = [&](double got, double want) {
+      largest_sum = std::max(largest_sum, std::abs(got - want));
+      return std::abs(got - want) <= (single ? single_sum_nats : tolerance * std::abs(want));
+    };
+    const auto site_agrees = [&](double got, double want) {
+      largest_site = std::max(largest_site, std::abs(got - want));
+      return std::abs(got - want) <= (single ? single_site_nats : tolerance * 10 * std::abs(want));
+    };
     for (int k = 0; k < parts; ++k)
-      CHECK(dev.by_partition[static_cast<std::size_t>(k)] ==
-            Approx(host.by_partition[static_cast<std::size_t>(k)]).epsilon(tolerance));
-    CHECK(dev.total == Approx(host.total).epsilon(tolerance));
-    CHECK(dev.edge == Approx(host.edge).epsilon(tolerance));
-    CHECK(dev.mixture == Approx(host.mixture).epsilon(tolerance));
+      CHECK(sum_agrees(dev.by_partition[static_cast<std::size_t>(k)], host.by_partition[static_cast<std::size_t>(k)]));
+    CHECK(sum_agrees(dev.total, host.total));
+    CHECK(sum_agrees(dev.edge, host.edge));
+    CHECK(sum_agrees(dev.mixture, host.mixture));
     for (int q = 0; q < patterns; ++q) {
-      CHECK(dev.sites[static_cast<std::size_t>(q)] ==
-            Approx(host.sites[static_cast<std::size_t>(q)]).epsilon(tolerance * 10));
-      CHECK(dev.edge_sites[static_cast<std::size_t>(q)] ==
-            Approx(host.edge_sites[static_cast<std::size_t>(q)]).epsilon(tolerance * 10));
+      CHECK(site_agrees(dev.sites[static_cast<std::size_t>(q)], host.sites[static_cast<std::size_t>(q)]));
+      CHECK(site_agrees(dev.edge_sites[static_cast<std::size_t>(q)], host.edge_sites[static_cast<std::size_t>(q)]));
     }
+    std::printf("partitions, edges, two-buffer root, %s: GPU - host double, at most %.1e nats in a sum, %.1e in a "
+                "site\n", single ? "single" : "double", largest_sum, largest_site);
     for (std::size_t i = 0; i < host.partials.size(); ++i)
       CHECK(dev.partials[i] == Approx(host.partials[i]).epsilon(tolerance * 10).margin(1e-300));
     for (std::size_t i = 0; i < host.matrix.size(); ++i)

@@ -9,6 +9,8 @@
 # libhmsbeagle.so.1 and its plugins were unpacked (the GPU machine has no packages). Each run's log must name the resource that
 # was meant to run it, so that a library silently loaded from elsewhere cannot pass. MB (default: mb) and NGEN
 # (default: 1000) may be set in the environment.
+# The debian mode also compares single precision: the starting state's log-likelihood (generation 0, printed to 7
+# digits) in single precision on both libraries against the double one.
 set -euo pipefail
 mode=$1 libdir=$2 examples=$3 work=$4
 mb=${MB:-mb}
@@ -40,13 +42,15 @@ body[codon]="execute replicase.nex;
 body[protein]="execute avian_ovomucoids.nex;
   prset aamodelpr=mixed; lset rates=gamma;"
 
+precision=double  # of the runs that follow, and their generations
+generations=$ngen
 batch() {  # name device
   cat <<EOF
 begin mrbayes;
   set autoclose=yes nowarn=yes seed=4711 swapseed=1174;
-  set usebeagle=yes beagledevice=$2 beagleprecision=double;
+  set usebeagle=yes beagledevice=$2 beagleprecision=$precision;
   ${body[$1]}
-  mcmcp ngen=$ngen samplefreq=10 printfreq=100 nruns=1 nchains=1 diagnfreq=$ngen filename=$1.$2.$3;
+  mcmcp ngen=$generations samplefreq=10 printfreq=100 nruns=1 nchains=1 diagnfreq=$generations filename=$1.$2.$3;
   mcmc;
 end;
 EOF
@@ -117,4 +121,38 @@ for name in primates primates_bycodon cynmix codon protein; do
     status=1
   fi
 done
+
+# Single precision: ours must print the double value of the starting state to within one printed step (ours is
+# about 1e-8 relative from it), and be no further from it than Debian's BEAGLE, which is 1e-6 relative or more
+# from it on four of the five, and further than ours on at least one.
+if [ "$mode" = debian ]; then
+  precision=single generations=10 closer=0
+  start() { awk -F'\t' 'NR == 3 { print $2 }' "$1"; }
+  printf '%-18s %14s %14s %14s\n' example double debian-single cudp-single
+  for name in primates primates_bycodon cynmix codon protein; do
+    run "$name" cpu debian-single ""
+    run "$name" cpu cudp-single "$libdir"
+    for tag in debian-single cudp-single; do
+      want=$([ $tag = debian-single ] && echo "$want_a" || echo "$want_b")
+      got=$(resources "$name.cpu.$tag.log")
+      [ "$got" = "$want" ] || { echo "$name: the $tag run used '$got', not '$want'"; status=1; }
+    done
+    double=$(start "$name.cpu.cudp.p") theirs=$(start "$name.cpu.debian-single.p")
+    ours=$(start "$name.cpu.cudp-single.p")
+    printf '%-18s %14s %14s %14s\n' "$name" "$double" "$theirs" "$ours"
+    verdict=$(awk -v d="$double" -v t="$theirs" -v o="$ours" 'BEGIN {
+      a = d < 0 ? -d : d; step = 10 ^ (int(log(a) / log(10)) - 6)
+      eo = o - d; if (eo < 0) eo = -eo; et = t - d; if (et < 0) et = -et
+      if (eo > 1.01 * step) print "far"; else if (eo > et) print "behind"
+      else if (eo < et) print "closer"; else print "same" }')
+    case $verdict in
+      far) echo "$name: single precision prints $ours, double $double"; status=1 ;;
+      behind)
+        echo "$name: single precision is further from double ($ours, $double) than BEAGLE's ($theirs)"
+        status=1 ;;
+      closer) closer=$((closer + 1)) ;;
+    esac
+  done
+  [ "$closer" -gt 0 ] || { echo "single precision is nowhere closer to double than BEAGLE's"; status=1; }
+fi
 exit $status
