@@ -4,7 +4,7 @@
 // -CASE=lower|upper -SEQNOS=on|off -SEQNO_RANGE=on|off -RANGE=m,n -OUTORDER=input|aligned -TYPE=protein|dna.
 // As `clustalw -CONVERT` does, the rows are written in file order with weights 100. With -ALIGN the file holds
 // unaligned sequences (FASTA), aligned as a plain `clustalw -ALIGN` run would (stages 1 to 3, default settings),
-// whose order and final weights the output reports.
+// whose order and final weights the output reports (-NOWEIGHTS as in clustalw).
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -61,8 +61,9 @@ ClustalSequences read_alignment(const std::string& path) {
 }
 
 // Stages 1 to 3 with clustalw's defaults and an NJ guide tree.
-MultipleAlignment align(const ClustalSequences& records, bool input_order) {
+MultipleAlignment align(const ClustalSequences& records, bool input_order, bool no_weights) {
   ClustalParameters p;
+  p.no_weights = no_weights;
   p.dna = records.dna;
   p.output_order = input_order ? OutputOrder::input : OutputOrder::aligned;
   const auto settings = PairwiseDistanceSettings::defaults(p.dna, false);
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     AlignmentFormat format = AlignmentFormat::clustal;
     bool input_order = false;
     bool run_alignment = false;
+    bool no_weights = false;
     for (int a = 2; a < argc; ++a) {
       const std::string option = argv[a];
       const std::size_t eq = option.find('=');
@@ -113,6 +115,8 @@ int main(int argc, char** argv) {
         options.dna = uvalue == "DNA";
       } else if (key == "-ALIGN") {
         run_alignment = true;
+      } else if (key == "-NOWEIGHTS") {
+        no_weights = true;
       } else {
         std::fprintf(stderr, "unknown option %s\n", option.c_str());
         return 2;
@@ -121,7 +125,7 @@ int main(int argc, char** argv) {
 
     MultipleAlignment alignment;
     if (run_alignment) {
-      alignment = align(file, input_order);
+      alignment = align(file, input_order, no_weights);
       options.weights = alignment.weights;
     } else {
       alignment.rows = file.residues;

@@ -5,8 +5,9 @@ Two kinds of run, each in every format (-OUTPUT=CLUSTAL, GCG, GDE, PIR, PHYLIP, 
 - `clustalw -CONVERT` of hmmer-examples' Stockholm alignments (globins4, fn3, Pkinase, the DNA family MADE1, whose
   names pass 30 characters) as aligned FASTA, and of unaligned sequences (rows of unequal length), under the output
   options (-CASE, -SEQNOS, -SEQNO_RANGE, -RANGE, -OUTORDER);
-- plain alignment runs of unaligned sequences (globins45, and the gapless sequences of globins4, fn3 and MADE1),
-  aligned order and input order, against the driver's -ALIGN (stages 1 to 3, whose final weights GCG reports).
+- plain alignment runs of unaligned sequences (globins45, and the gapless sequences of globins4, fn3, MADE1 and
+  Pkinase), aligned order and input order, against the driver's -ALIGN (stages 1 to 3, whose final weights GCG
+  reports), with and without -NOWEIGHTS.
 """
 import argparse
 import itertools
@@ -27,7 +28,8 @@ CONVERT_OPTIONS = [
     ["-RANGE=33:33", "-SEQNOS=ON"],
     ["-RANGE=90,20", "-SEQNO_RANGE=ON"],  # out of order: ignored
 ]
-ALIGN_OPTIONS = [["-OUTORDER=ALIGNED"], ["-OUTORDER=INPUT"], ["-SEQNOS=ON", "-SEQNO_RANGE=ON", "-RANGE=5,60"]]
+ALIGN_OPTIONS = [["-OUTORDER=ALIGNED"], ["-OUTORDER=INPUT"], ["-SEQNOS=ON", "-SEQNO_RANGE=ON", "-RANGE=5,60"],
+                 ["-NOWEIGHTS"]]
 
 
 def read_stockholm(path):
@@ -74,7 +76,7 @@ def make_data(tutorial, work):
         path = os.path.join(work, family + ".afa")
         write_fasta(path, records)
         convert.append(path)
-    for family, count in [("globins4", None), ("fn3", 20), ("MADE1", 24)]:
+    for family, count in [("globins4", None), ("fn3", 20), ("MADE1", 24), ("Pkinase", 8)]:
         records = ungapped(read_stockholm(os.path.join(tutorial, family + ".sto")))[:count]
         path = os.path.join(work, family + ".fa")
         write_fasta(path, records)
