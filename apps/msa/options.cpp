@@ -75,9 +75,9 @@ const char* const kUsage =
     "-NEWTREE= -USETREE= -QUICKTREE -CLUSTERING=NJ|UPGMA -TYPE= -QUIET -MATRIX= -DNAMATRIX= -GAPOPEN= -GAPEXT=\n"
     "-GAPDIST= -MAXDIV= -ENDGAPS -NOWEIGHTS -NOPGAP -NOHGAP -NOVGAP -HGAPRESIDUES= -TRANSWEIGHT= -NEGATIVE\n"
     "-PWMATRIX= -PWDNAMATRIX= -PWGAPOPEN= -PWGAPEXT= -KTUPLE= -WINDOW= -TOPDIAGS= -PAIRGAP= -SCORE= -CASE=\n"
-    "-SEQNOS= -SEQNO_RANGE= -RANGE= -HELP. With any of them, the outputs default to clustalw's: IN.aln (or .fasta, .phy, .nxs, .msf,\n"
-    ".pir, .gde) and IN.dnd beside IN.fa (no .dnd with -USETREE). Outputs are checked before any work and written\n"
-    "whole or not at all.\n"
+    "-SEQNOS= -SEQNO_RANGE= -RANGE= -HELP. With any of them, the outputs default to clustalw's: IN.aln (or\n"
+    ".fasta, .phy, .nxs, .msf, .pir, .gde) and IN.dnd beside IN.fa (no .dnd with -USETREE; only the .dnd with\n"
+    "-NEWTREE= and no -ALIGN). Outputs are checked before any work and written whole or not at all.\n"
     "\n"
     "See docs/msa.md.\n";
 
@@ -343,7 +343,8 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
   modern.flag("--quiet", o.quiet).flag("--quicktree", o.quicktree).flag("--upgma", o.upgma);
   modern.bind("--pw-matrix", V::word, choice(o.pw_matrix, kProteinMatrices));
   modern.bind("--pw-dna-matrix", V::word, choice(o.pw_dna_matrix, kDnaMatrices));
-  modern.bind("--pw-gap-open", V::number, real(o.pw_gap_open)).bind("--pw-gap-extend", V::number, real(o.pw_gap_extend));
+  modern.bind("--pw-gap-open", V::number, real(o.pw_gap_open));
+  modern.bind("--pw-gap-extend", V::number, real(o.pw_gap_extend));
   modern.bind("--ktuple", V::number, count(o.ktuple)).bind("--window", V::number, count(o.window));
   modern.bind("--topdiags", V::number, count(o.topdiags)).bind("--pairgap", V::number, count(o.pairgap));
   modern.bind("--score", V::word, [&o](const std::string& f, const std::string& v) {
@@ -389,10 +390,12 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
   }
 
   for (const std::string& w : operands) {
-    if (!o.input.empty()) usage_error("unexpected argument '" + w + "': the input is already given ('" + o.input + "')");
+    if (!o.input.empty())
+      usage_error("unexpected argument '" + w + "': the input is already given ('" + o.input + "')");
     o.input = w;
   }
-  if (o.input.empty()) usage_error("give the input sequences: cudp-msa IN.fa (FASTA, plain or gzip; '-' for standard input)");
+  if (o.input.empty())
+    usage_error("give the input sequences: cudp-msa IN.fa (FASTA, plain or gzip; '-' for standard input)");
   check_choice("--backend", o.backend, {"auto", "cuda", "host"});
   if (o.threads < 0) usage_error("--threads must be >= 0");
   if (o.maxdiv && *o.maxdiv > 100) usage_error("--maxdiv must be a percentage, 0 to 100");

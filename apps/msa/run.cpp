@@ -218,7 +218,8 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       const auto steps = msa::progressive_steps(guide.upgma, n);
       since = times.add("guide tree", since);
       say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
-      alignment = msa::progressive_align(seqs.residues, steps, msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
+      alignment = msa::progressive_align(seqs.residues, steps,
+                                         msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
                                          msa::similarities_from_distances(guide.matrix_after), p);
     } else {
       // ClustalW aligns on the tree it wrote, read back (five decimals).

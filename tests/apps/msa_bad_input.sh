@@ -47,15 +47,19 @@ expect_error "clustalw flag without its value" 2 "^cudp-msa: parameter required 
   -INFILE="$good" -GAPOPEN
 expect_error "clustalw value not a number" 2 "^cudp-msa: -gapext expects a number, got 'x'" -- \
   -INFILE="$good" -GAPEXT=x
-expect_error "clustalw bad choice" 2 "^cudp-msa: -output must be one of gcg, gde, pir, phylip, nexus, fasta, clustal, got 'xml'" -- \
+expect_error "clustalw bad choice" 2 \
+  "^cudp-msa: -output must be one of gcg, gde, pir, phylip, nexus, fasta, clustal, got 'xml'" -- \
   -INFILE="$good" -OUTPUT=xml
-expect_error "clustalw matrix file" 2 "^cudp-msa: -matrix must be gonnet, blosum, pam, id, got 'my.mat' \(matrix files are not supported\)" -- \
+expect_error "clustalw matrix file" 2 \
+  "^cudp-msa: -matrix must be gonnet, blosum, pam, id, got 'my.mat' \(matrix files are not supported\)" -- \
   -INFILE="$good" -MATRIX=my.mat
 expect_error "clustalw -TREE" 2 "^cudp-msa: clustalw's -tree: cudp-msa makes multiple alignments only" -- \
   -INFILE="$good" -TREE
-expect_error "bad --format" 2 "^cudp-msa: --format must be clustal, fasta, phylip, nexus, msf, pir or gde, got 'xml'" -- \
+expect_error "bad --format" 2 \
+  "^cudp-msa: --format must be clustal, fasta, phylip, nexus, msf, pir or gde, got 'xml'" -- \
   "$good" --format xml "${out[@]}"
-expect_error "bad --type" 2 "^cudp-msa: --type must be auto, protein or dna, got 'rna'" -- "$good" --type rna "${out[@]}"
+expect_error "bad --type" 2 "^cudp-msa: --type must be auto, protein or dna, got 'rna'" -- \
+  "$good" --type rna "${out[@]}"
 expect_error "negative gap" 2 "^cudp-msa: --gap-open must be >= 0, got '-1'" -- "$good" --gap-open -1 "${out[@]}"
 expect_error "maxdiv past 100" 2 "^cudp-msa: --maxdiv must be a percentage" -- "$good" --maxdiv 101 "${out[@]}"
 expect_error "usetree and guidetree-out" 2 "^cudp-msa: --usetree and --guidetree-out" -- "$good" --usetree t.dnd \
