@@ -9,8 +9,10 @@ The inputs come from tests/msa/make_msa_data.py: the hmmer-examples tutorial fam
 
 Usage: msa_vs_clustalw.py --cudp-msa PATH --clustalw PATH --data-script PATH --hmmer-examples DIR --lambda FA_GZ
                           --work DIR --group globins4|fn3|pkinase|dna|corner|formats|modern|examples
-                          [--examples DIR]
+                          [--examples DIR] [--reference CLUSTALW]
 --examples: apps/data/msa, cudp-msa's bundled examples (family.fa, dna.fa), for the group of that name.
+--reference: a clustalw 2.1 that survives -CLUSTERING=UPGMA (Debian's crashes), for the group "upgma", which runs
+against it instead of --clustalw.
 Exits 1 on any difference (printing the first differing line of each) or when nothing was compared.
 """
 import argparse
@@ -40,6 +42,11 @@ GROUPS = {
         ["-OUTPUT=CLUSTAL", "-SEQNOS=ON"], ["-SEQNO_RANGE=ON", "-RANGE=20,90"], ["-OUTPUT=GDE", "-CASE=UPPER"],
         ["-OUTPUT=GCG", "-OUTORDER=INPUT", "-RANGE=5:60"], ["-OUTPUT=PHY", "-SEQNO_RANGE=ON"],
         ["-OUTPUT=NEX", "-QUICKTREE"], ["-OUTPUT=fas", "-OUTFILE=out.fa", "-NEWTREE=out.dnd", "-ALIGN"]]],
+    # Debian's clustalw 2.1 crashes on UPGMA guide trees: this group runs against --reference, a clustalw 2.1 built
+    # from source (tests/msa/CMakeLists.txt, CUDP_CLUSTALW_REFERENCE).
+    "upgma": [(s, ["-CLUSTERING=UPGMA"] + o) for s in ["globins4", "fn3", "pkinase", "lambda_close", "lambda_mixed"]
+              for o in [[], ["-QUICKTREE"], ["-NOWEIGHTS"], ["-MAXDIV=0"]]]
+    + [(s, ["-CLUSTERING=UPGMA"]) for s in ["pair", "identical", "triple_identical", "short_dna"]],
     "examples": [(s, o) for s in ["family", "dna"] for o in [[], ["-QUICKTREE"], ["-OUTORDER=INPUT"]]],
     "corner": [(s, o) for s in ["pair", "identical", "triple_identical", "one_residue", "odd_letters", "input_gaps",
                                 "dna_ambiguous", "short_dna"] for o in [[], ["-QUICKTREE"]]]
@@ -132,8 +139,12 @@ def main():
     for name in ["cudp-msa", "clustalw", "data-script", "hmmer-examples", "lambda", "work", "group"]:
         parser.add_argument("--" + name, required=True)
     parser.add_argument("--examples")
+    parser.add_argument("--reference")
     args = parser.parse_args()
-    cudp, clustalw = os.path.abspath(args.cudp_msa), os.path.abspath(args.clustalw)
+    if args.group == "upgma" and not args.reference:
+        sys.exit("msa_vs_clustalw.py: the upgma group needs --reference (Debian's clustalw crashes on UPGMA)")
+    cudp = os.path.abspath(args.cudp_msa)
+    clustalw = os.path.abspath(args.reference if args.group == "upgma" else args.clustalw)
     work = os.path.abspath(os.path.join(args.work, args.group))
     data = os.path.join(work, "data")
     shutil.rmtree(work, ignore_errors=True)
