@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../config.hpp"
+
 namespace cudp::msa {
 
 inline constexpr std::string_view clustal_residue_letters = "ABCDEFGHIKLMNOPQRSTUVWXYZ";
@@ -16,7 +18,7 @@ inline constexpr int clustal_gap_new = 30;              // a gap inserted by the
 inline constexpr int clustal_gap_old = 31;              // a gap present in the input
 inline constexpr int clustal_end_of_alignment = 127;    // past a sequence's end inside a profile
 
-inline bool clustal_is_residue(int code) { return code >= 0 && code <= clustal_max_residue; }
+CUDP_HD bool clustal_is_residue(int code) { return code >= 0 && code <= clustal_max_residue; }
 
 // The code of one input character, or -1 for a character ClustalW's readers drop (digits, '*', '.', spaces).
 // Lower case reads as upper case; '-' is an input gap.

@@ -12,11 +12,16 @@
 // The integer costs come from PWGAPOPEN and PWGAPEXT (pairwise_gap_costs), on protein the opening grows with the log
 // of the shorter length; identities are residue codes that are equal, so X against X and N against N count. The
 // distance keeps ClustalW's float arithmetic (100 - 100 * identities / min length) / 100, then widened to double.
+//
+// The dynamic program itself (ClustalFullPairwiseCore) is host and device code over plain pointers, so that the GPU's
+// one-thread-per-pair version (device_clustal_distances.cuh) runs the very same comparisons: its scratch rows are
+// strided (Stride 32 there: one warp's rows interleaved column by column) and Myers-Miller's recursion is a stack.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
 
+#include "../config.hpp"
 #include "clustal_alphabet.hpp"
 #include "clustal_pairwise_matrices.hpp"
 
@@ -86,66 +91,72 @@ inline float full_pairwise_percent(int identities, int residues1, int residues2)
 // The distance from the percent identity, in float as ClustalW has it, then widened.
 inline double full_pairwise_distance(float percent) { return static_cast<double>((100.0f - percent) / 100.0f); }
 
-// One thread's scratch for aligning pairs; reuse it across pairs.
-class FullPairwiseAligner {
+namespace detail {
+
+// Row j of a thread's scratch, Stride ints after row j - 1.
+template <int Stride>
+struct ClustalScratchRow {
+  int* p;
+  CUDP_HD int& operator[](int j) const { return p[static_cast<std::ptrdiff_t>(j) * Stride]; }
+};
+
+CUDP_HD int clustal_max(int x, int y) { return x > y ? x : y; }
+
+// Myers-Miller's pending boxes; each box splits its rows in halves (the second taking at most rows - rows / 2), so
+// boxes pending at once number at most the depth, log2(rows) + 1, plus one: 40 covers every int length.
+constexpr int kClustalMmStack = 40;
+
+}  // namespace detail
+
+// One pair's dynamic programs over borrowed memory: `Code` is the residue code type (int on the host, bytes on the
+// device), `Scores` gives score(x, y) for two codes, and the four scratch rows hold max(n, m) + 1 ints each, Stride
+// ints apart.
+template <class Code, class Scores, int Stride = 1>
+class ClustalFullPairwiseCore {
  public:
-  // Identities on ClustalW's path between a (length n) and b (length m), codes laid out 0-based.
-  int identities(const int* a, int n, const int* b, int m, const ClustalTable& table, PairGapCosts costs) {
-    a_ = a;
-    b_ = b;
-    table_ = &table;
-    open_ = costs.open;
-    extend_ = costs.extend;
-    const std::size_t row = static_cast<std::size_t>(std::max(n, m)) + 1;
-    if (hh_.size() < row) {
-      hh_.resize(row);
-      dd_.resize(row);
-      rr_.resize(row);
-      ss_.resize(row);
-    }
+  using Row = detail::ClustalScratchRow<Stride>;
+
+  CUDP_HD ClustalFullPairwiseCore(const Code* a, const Code* b, Scores scores, PairGapCosts costs, int* hh, int* dd,
+                                  int* rr, int* ss)
+      : a_(a), b_(b), scores_(scores), open_(costs.open), extend_(costs.extend), hh_{hh}, dd_{dd}, rr_{rr}, ss_{ss} {}
+
+  // Identities on ClustalW's path between a (length n) and b (length m).
+  CUDP_HD int identities(int n, int m) {
     int end1 = 0, end2 = 0;
     const int best = local_end(n, m, end1, end2);
     int start1 = 1, start2 = 1;
     local_start(best, end1, end2, start1, start2);
     identities_ = 0;
-    box_score_ = align(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1, 0, 0);
+    box_score_ = align_box(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1);
     return identities_;
   }
 
-  // The score of the last pair's alignment inside its box, which is the best local alignment score.
-  int last_score() const { return box_score_; }
-
-  // The percent identity of one pair under `settings` (`scoring` is settings.scoring(), made once by the caller).
-  float percent(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
-                const PairwiseScoring& scoring) {
-    const int count = identities(a, n, b, m, scoring.table, pairwise_gap_costs(settings, scoring, n, m));
-    return full_pairwise_percent(count, residue_count(a, n), residue_count(b, m));
-  }
-
-  double distance(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
-                  const PairwiseScoring& scoring) {
-    if (n == 0 || m == 0) return 1.0;
-    return full_pairwise_distance(percent(a, n, b, m, settings, scoring));
-  }
+  // The score of the alignment inside the box, which is the best local alignment score.
+  CUDP_HD int box_score() const { return box_score_; }
 
  private:
+  struct Box {
+    int top, left, rows, cols, tb, te;
+  };
+
   // Score of residue i of a against residue j of b, both 1-based as in the recurrences.
-  int score(int i, int j) const {
-    return (*table_)[static_cast<std::size_t>(a_[i - 1])][static_cast<std::size_t>(b_[j - 1])];
-  }
-  int begin_gap(int k, int tb) const { return k <= 0 ? 0 : tb + extend_ * k; }
+  CUDP_HD int score(int i, int j) const { return scores_(a_[i - 1], b_[j - 1]); }
+  CUDP_HD int begin_gap(int k, int tb) const { return k <= 0 ? 0 : tb + extend_ * k; }
 
   // The local pass: the best score and its cell, the first in row-major order on ties (0 and cell 0,0 if none > 0).
-  int local_end(int n, int m, int& end1, int& end2) {
+  CUDP_HD int local_end(int n, int m, int& end1, int& end2) {
     int best = 0;
-    std::fill(hh_.begin(), hh_.begin() + m + 1, 0);
-    std::fill(dd_.begin(), dd_.begin() + m + 1, -open_);
+    for (int j = 0; j <= m; ++j) {
+      hh_[j] = 0;
+      dd_[j] = -open_;
+    }
     for (int i = 1; i <= n; ++i) {
       int h = 0, diag = 0, f = -open_;
       for (int j = 1; j <= m; ++j) {
-        f = std::max(f - extend_, h - open_ - extend_);
-        dd_[j] = std::max(dd_[j] - extend_, hh_[j] - open_ - extend_);
-        h = std::max({diag + score(i, j), f, dd_[j], 0});
+        f = detail::clustal_max(f - extend_, h - open_ - extend_);
+        const int d = detail::clustal_max(dd_[j] - extend_, hh_[j] - open_ - extend_);
+        dd_[j] = d;
+        h = detail::clustal_max(detail::clustal_max(diag + score(i, j), f), detail::clustal_max(d, 0));
         diag = hh_[j];
         hh_[j] = h;
         if (h > best) {
@@ -159,17 +170,20 @@ class FullPairwiseAligner {
   }
 
   // The backward pass from the end cell, unfloored, with -1 borders; the first cell reaching `best` fixes the start.
-  void local_start(int best, int end1, int end2, int& start1, int& start2) {
+  CUDP_HD void local_start(int best, int end1, int end2, int& start1, int& start2) {
     int reached = 0;
-    std::fill(hh_.begin() + 1, hh_.begin() + end2 + 1, -1);
-    std::fill(dd_.begin() + 1, dd_.begin() + end2 + 1, -1);
+    for (int j = 1; j <= end2; ++j) {
+      hh_[j] = -1;
+      dd_[j] = -1;
+    }
     for (int i = end1; i > 0; --i) {
       int h = -1, f = -1;
       int diag = i == end1 ? 0 : -1;
       for (int j = end2; j > 0; --j) {
-        f = std::max(f - extend_, h - open_ - extend_);
-        dd_[j] = std::max(dd_[j] - extend_, hh_[j] - open_ - extend_);
-        h = std::max({diag + score(i, j), f, dd_[j]});
+        f = detail::clustal_max(f - extend_, h - open_ - extend_);
+        const int d = detail::clustal_max(dd_[j] - extend_, hh_[j] - open_ - extend_);
+        dd_[j] = d;
+        h = detail::clustal_max(detail::clustal_max(diag + score(i, j), f), d);
         diag = hh_[j];
         hh_[j] = h;
         if (h > reached) {
@@ -182,18 +196,33 @@ class FullPairwiseAligner {
     }
   }
 
-  // Aligns a[top+1 .. top+rows] with b[left+1 .. left+cols] end to end and returns the score; `tb`, `te`: the
-  // opening cost of a gap touching the top-left or the bottom-right corner (0 where the enclosing alignment already
-  // opened it).
-  int align(int top, int left, int rows, int cols, int tb, int te) {
+  // Aligns the box end to end and returns its score; the boxes Myers-Miller splits it into wait on a stack (their
+  // order does not matter: each only adds its identities).
+  CUDP_HD int align_box(int top, int left, int rows, int cols) {
+    Box stack[detail::kClustalMmStack];
+    int pending = 0;
+    stack[pending++] = Box{top, left, rows, cols, 0, 0};
+    int first = 0;
+    bool outermost = true;
+    while (pending > 0) {
+      const Box box = stack[--pending];
+      const int score = align_step(box, stack, pending);
+      if (outermost) first = score;
+      outermost = false;
+    }
+    return first;
+  }
+
+  // One box a[top+1 .. top+rows] against b[left+1 .. left+cols], end to end: its score; a box of two rows or more
+  // pushes its halves. `tb`, `te`: the opening cost of a gap touching the top-left or the bottom-right corner (0
+  // where the enclosing alignment already opened it).
+  CUDP_HD int align_step(const Box& box, Box* stack, int& pending) {
+    const int top = box.top, left = box.left, rows = box.rows, cols = box.cols, tb = box.tb, te = box.te;
     if (cols <= 0) return -begin_gap(rows, tb);  // all gaps: nothing to count
     if (rows <= 0) return -begin_gap(cols, tb);
     if (rows == 1) return align_one_row(top, left, cols, tb, te);
     const int mid = rows / 2;
-    int* hh = hh_.data();
-    int* dd = dd_.data();
-    int* rr = rr_.data();
-    int* ss = ss_.data();
+    const Row hh = hh_, dd = dd_, rr = rr_, ss = ss_;
     // Forward to the middle row: hh = best ending at (mid, j), dd = best ending there in a vertical gap.
     hh[0] = 0;
     int t = -tb;
@@ -210,13 +239,14 @@ class FullPairwiseAligner {
         h = h - open_ - extend_;
         f = f - extend_;
         if (h > f) f = h;
-        h = hh[j] - open_ - extend_;
+        const int up = hh[j];
+        h = up - open_ - extend_;
         int e = dd[j] - extend_;
         if (h > e) e = h;
         h = diag + score(top + i, left + j);
         if (f > h) h = f;
         if (e > h) h = e;
-        diag = hh[j];
+        diag = up;
         hh[j] = h;
         dd[j] = e;
       }
@@ -238,13 +268,14 @@ class FullPairwiseAligner {
         h = h - open_ - extend_;
         f = f - extend_;
         if (h > f) f = h;
-        h = rr[j] - open_ - extend_;
+        const int down = rr[j];
+        h = down - open_ - extend_;
         int e = ss[j] - extend_;
         if (h > e) e = h;
         h = diag + score(top + i + 1, left + j + 1);
         if (f > h) h = f;
         if (e > h) h = e;
-        diag = rr[j];
+        diag = down;
         rr[j] = h;
         ss[j] = e;
       }
@@ -271,17 +302,17 @@ class FullPairwiseAligner {
       }
     }
     if (!through_gap) {
-      align(top, left, mid, mid_col, tb, open_);
-      align(top + mid, left + mid_col, rows - mid, cols - mid_col, open_, te);
+      stack[pending++] = Box{top + mid, left + mid_col, rows - mid, cols - mid_col, open_, te};
+      stack[pending++] = Box{top, left, mid, mid_col, tb, open_};
     } else {
-      align(top, left, mid - 1, mid_col, tb, 0);
-      align(top + mid + 1, left + mid_col, rows - mid - 1, cols - mid_col, 0, te);
+      stack[pending++] = Box{top + mid + 1, left + mid_col, rows - mid - 1, cols - mid_col, 0, te};
+      stack[pending++] = Box{top, left, mid - 1, mid_col, tb, 0};
     }
     return best;
   }
 
   // One residue of a against cols of b: either it pairs with one of them or it is deleted.
-  int align_one_row(int top, int left, int cols, int tb, int te) {
+  CUDP_HD int align_one_row(int top, int left, int cols, int tb, int te) {
     int best = -(tb + extend_) - begin_gap(cols, te);
     const int deleted_last = -(te + extend_) - begin_gap(cols, tb);
     if (deleted_last > best) best = deleted_last;
@@ -300,14 +331,56 @@ class FullPairwiseAligner {
     return best;
   }
 
-  const int* a_ = nullptr;
-  const int* b_ = nullptr;
-  const ClustalTable* table_ = nullptr;
-  int open_ = 0;
-  int extend_ = 0;
+  const Code* a_;
+  const Code* b_;
+  Scores scores_;
+  int open_;
+  int extend_;
+  Row hh_, dd_, rr_, ss_;
   int identities_ = 0;
   int box_score_ = 0;
-  std::vector<int> hh_, dd_, rr_, ss_;
+};
+
+// A score table read by codes (host code; host and device so that the core's device pass compiles too).
+struct ClustalTableScores {
+  const ClustalTable* table;
+  CUDP_HD int operator()(int x, int y) const { return (*table)[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)]; }
+};
+
+// One thread's scratch for aligning pairs; reuse it across pairs.
+class FullPairwiseAligner {
+ public:
+  // Identities on ClustalW's path between a (length n) and b (length m), codes laid out 0-based.
+  int identities(const int* a, int n, const int* b, int m, const ClustalTable& table, PairGapCosts costs) {
+    const std::size_t row = static_cast<std::size_t>(std::max(n, m)) + 1;
+    if (scratch_.size() < 4 * row) scratch_.resize(4 * row);
+    int* rows = scratch_.data();
+    ClustalFullPairwiseCore<int, ClustalTableScores> core(a, b, ClustalTableScores{&table}, costs, rows, rows + row,
+                                                          rows + 2 * row, rows + 3 * row);
+    const int count = core.identities(n, m);
+    box_score_ = core.box_score();
+    return count;
+  }
+
+  // The score of the last pair's alignment inside its box, which is the best local alignment score.
+  int last_score() const { return box_score_; }
+
+  // The percent identity of one pair under `settings` (`scoring` is settings.scoring(), made once by the caller).
+  float percent(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
+                const PairwiseScoring& scoring) {
+    const int count = identities(a, n, b, m, scoring.table, pairwise_gap_costs(settings, scoring, n, m));
+    return full_pairwise_percent(count, residue_count(a, n), residue_count(b, m));
+  }
+
+  double distance(const int* a, int n, const int* b, int m, const FullPairwiseSettings& settings,
+                  const PairwiseScoring& scoring) {
+    if (n == 0 || m == 0) return 1.0;
+    return full_pairwise_distance(percent(a, n, b, m, settings, scoring));
+  }
+
+ private:
+  int box_score_ = 0;
+  std::vector<int> scratch_;
 };
 
 }  // namespace cudp::msa

@@ -1,0 +1,275 @@
+#pragma once
+// Stage 1 of ClustalW 2.1 (its default, full pairwise distances) on the GPU: the same distances as
+// clustal_distances on the host, bit for bit, for all N(N-1)/2 pairs of a set.
+//
+//   cudp::msa::DeviceClustalDistances gpu(seqs.residues);
+//   phylo::DistanceMatrix d = gpu.distances(cudp::msa::FullPairwiseSettings::protein());
+//
+// Work unit: one pair per thread, running clustal_full_pairwise.hpp's ClustalFullPairwiseCore itself (local pass,
+// backward pass, Myers-Miller with its stack), so that every comparison and tie is the host's. A thread's four
+// scratch rows live in global memory interleaved across its warp, column by column ([column][lane]), so that the
+// lanes' accesses to column j coalesce while they sweep rows of similar length; the score table is in shared memory.
+// The device counts identities only: the percent and the distance (float steps, then double) are finished on the
+// host, as are the gap costs (the protein opening takes a log, whose last bit the device's log need not share).
+//
+// Pairs are numbered as align::pair_at numbers them, over the sequences sorted by length, longest first: the 32
+// lanes of a warp then take pairs of about the same lengths, and pair p's longer sequence is its row i, so the
+// pairs from p on need rows of at most length(i) + 1 ints. Launches take consecutive pairs, each as many as its
+// scratch budget allows at its own row width. Sequences longer than DeviceClustalLimits::max_length make the first
+// rows of that numbering: their pairs are aligned on the host's threads while the GPU works on the others.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../align/all_pairs.hpp"
+#include "../config.hpp"
+#include "../engine/cuda_check.cuh"
+#include "../engine/device_buffer.cuh"
+#include "../engine/device_stream.cuh"
+#include "../host/parallel_for.hpp"
+#include "../phylo/distance_trees.hpp"
+#include "clustal_full_pairwise.hpp"
+
+namespace cudp::msa {
+
+struct DeviceClustalLimits {
+  // Pairs with a longer sequence go to the host: one thread's scratch is 16 bytes a residue of the longest
+  // sequence of its launch, so a few long sequences would leave few threads per launch.
+  int max_length = 20000;
+  // Scratch rows of one launch (bounded further by half the free device memory).
+  std::size_t scratch_bytes = std::size_t{2} << 30;
+  int host_threads = 0;  // for the host's pairs (0: all usable cores)
+};
+
+namespace detail {
+
+constexpr int kClustalPairsBlock = 128;
+constexpr int kClustalLanes = 32;                // scratch interleaving: one warp
+constexpr std::int64_t kClustalMaxLaunch = 1 << 22;  // threads a launch, far above what the scratch admits in practice
+
+struct ClustalSharedScores {
+  const int* table;  // clustal_table_size x clustal_table_size, row by row
+  CUDP_HD int operator()(int x, int y) const { return table[x * clustal_table_size + y]; }
+};
+
+struct ClustalPairsLaunch {
+  const std::uint8_t* residues;  // the sorted sequences end to end
+  const std::int64_t* offsets;
+  const int* lengths;
+  const int* original;  // input index of each sorted sequence
+  const int* opens;     // gap opening of a pair whose shorter sequence is this one
+  const int* table;
+  int extend;
+  int sequences;
+  std::int64_t first_pair;  // of this launch
+  std::int64_t pairs;
+  int row_words;  // ints per scratch row: the launch's longest length + 1
+  int* scratch;
+  int* identities;  // the launch's first pair's count
+};
+
+// (i, j) of pair p, as align::pair_at: the closed form, then corrected for rounding.
+CUDP_HD void clustal_pair_at(std::int64_t p, int n, int& i, int& j) {
+  const auto row_start = [n](std::int64_t r) { return r * (2 * static_cast<std::int64_t>(n) - r - 1) / 2; };
+  const double m = 2.0 * n - 1;
+  auto r = static_cast<std::int64_t>((m - sqrt(m * m - 8.0 * static_cast<double>(p))) / 2);
+  while (r > 0 && row_start(r) > p) --r;
+  while (row_start(r + 1) <= p) ++r;
+  i = static_cast<int>(r);
+  j = static_cast<int>(r + 1 + (p - row_start(r)));
+}
+
+// Thread t of a launch: its pair's identities (0 for an empty sequence, whose distance the host sets).
+CUDP_HD int clustal_pair_identities(const ClustalPairsLaunch& l, const int* table, std::int64_t t) {
+  int i = 0, j = 0;
+  clustal_pair_at(l.first_pair + t, l.sequences, i, j);
+  // The host aligns the earlier input sequence as a: the tie rules are not symmetric.
+  if (l.original[i] > l.original[j]) {
+    const int k = i;
+    i = j;
+    j = k;
+  }
+  const int n = l.lengths[i], m = l.lengths[j];
+  if (n == 0 || m == 0) return 0;
+  const std::int64_t row = static_cast<std::int64_t>(l.row_words) * kClustalLanes;
+  int* base = l.scratch + (t / kClustalLanes) * 4 * row + t % kClustalLanes;
+  const PairGapCosts costs{l.opens[n <= m ? i : j], l.extend};
+  ClustalFullPairwiseCore<std::uint8_t, ClustalSharedScores, kClustalLanes> core(
+      l.residues + l.offsets[i], l.residues + l.offsets[j], ClustalSharedScores{table}, costs, base, base + row,
+      base + 2 * row, base + 3 * row);
+  return core.identities(n, m);
+}
+
+__global__ void __launch_bounds__(kClustalPairsBlock) clustal_pairs_kernel(ClustalPairsLaunch l) {
+  __shared__ int table[clustal_table_size * clustal_table_size];
+  for (int k = static_cast<int>(threadIdx.x); k < clustal_table_size * clustal_table_size; k += kClustalPairsBlock) {
+    table[k] = l.table[k];
+  }
+  __syncthreads();
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kClustalPairsBlock + threadIdx.x;
+  if (t < l.pairs) l.identities[t] = clustal_pair_identities(l, table, t);
+}
+
+}  // namespace detail
+
+// The sequences on the device, once; distances() for any settings. One call at a time per object.
+class DeviceClustalDistances {
+ public:
+  // `sequences`: residue codes as clustal_encode makes them (gaps included), each below clustal_table_size.
+  explicit DeviceClustalDistances(const std::vector<std::vector<int>>& sequences, DeviceClustalLimits limits = {})
+      : sequences_(sequences), limits_(limits) {
+    if (limits_.max_length < 1) throw std::invalid_argument("DeviceClustalDistances: max_length must be positive");
+    const std::size_t n = sequences_.size();
+    order_.resize(n);
+    std::iota(order_.begin(), order_.end(), 0);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](int x, int y) { return sequences_[x].size() > sequences_[y].size(); });
+    std::vector<std::uint8_t> residues;
+    std::vector<std::int64_t> offsets(n);
+    lengths_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      const auto& seq = sequences_[static_cast<std::size_t>(order_[s])];
+      if (seq.size() > static_cast<std::size_t>(INT32_MAX / 2)) {
+        throw std::invalid_argument("DeviceClustalDistances: sequence " + std::to_string(order_[s]) + " too long");
+      }
+      offsets[s] = static_cast<std::int64_t>(residues.size());
+      lengths_[s] = static_cast<int>(seq.size());
+      if (lengths_[s] > limits_.max_length) ++host_rows_;
+      for (const int c : seq) {
+        if (c < 0 || c >= clustal_table_size) {
+          throw std::invalid_argument("DeviceClustalDistances: residue code " + std::to_string(c) +
+                                      " out of range in sequence " + std::to_string(order_[s]));
+        }
+        residues.push_back(static_cast<std::uint8_t>(c));
+      }
+    }
+    residues_.upload(residues, stream_.get());
+    offsets_.upload(offsets, stream_.get());
+    lengths_device_.upload(lengths_, stream_.get());
+    original_.upload(order_, stream_.get());
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  // Pairs whose longer sequence passes max_length, aligned on the host.
+  std::size_t host_pairs() const { return row_start(host_rows_); }
+  std::size_t device_pairs() const { return align::pair_count(sequences_.size()) - host_pairs(); }
+
+  // The distance matrix, equal to clustal_distances(sequences, {quick = false, settings}).
+  phylo::DistanceMatrix distances(const FullPairwiseSettings& settings) {
+    const std::size_t n = sequences_.size();
+    phylo::DistanceMatrix d(n);
+    if (n < 2) return d;
+    const PairwiseScoring scoring = settings.scoring();
+    std::vector<int> table(clustal_table_size * clustal_table_size);
+    for (std::size_t x = 0; x < clustal_table_size; ++x) {
+      for (std::size_t y = 0; y < clustal_table_size; ++y) table[x * clustal_table_size + y] = scoring.table[x][y];
+    }
+    std::vector<int> opens(n);
+    for (std::size_t s = 0; s < n; ++s) opens[s] = pairwise_gap_costs(settings, scoring, lengths_[s], lengths_[s]).open;
+    const int extend = pairwise_gap_costs(settings, scoring, 1, 1).extend;
+    table_.upload(table, stream_.get());
+    opens_.upload(opens, stream_.get());
+
+    const std::size_t first = host_pairs(), total = align::pair_count(n);
+    identities_.reserve(total - first);
+    enqueue(first, total, extend);
+    // The long sequences' pairs on the host meanwhile, as clustal_distances aligns them.
+    host::parallel_for(first, limits_.host_threads, [] { return FullPairwiseAligner(); },
+                       [&](FullPairwiseAligner& aligner, std::size_t p) {
+                         const auto [i, j] = align::pair_at(p, n);
+                         const auto [a, b] = input_pair(i, j);
+                         const auto& x = sequences_[a];
+                         const auto& y = sequences_[b];
+                         d.set(a, b, aligner.distance(x.data(), static_cast<int>(x.size()), y.data(),
+                                                      static_cast<int>(y.size()), settings, scoring));
+                       });
+    std::vector<int> counts(total - first);
+    identities_.download(counts.data(), counts.size(), stream_.get());
+    CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+
+    std::vector<int> residues(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      const auto& seq = sequences_[s];
+      residues[s] = residue_count(seq.data(), static_cast<int>(seq.size()));
+    }
+    std::size_t p = 0;
+    for (std::size_t i = host_rows_; i + 1 < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j, ++p) {
+        const auto [a, b] = input_pair(i, j);
+        if (sequences_[a].empty() || sequences_[b].empty()) {
+          d.set(a, b, 1.0);
+        } else {
+          d.set(a, b, full_pairwise_distance(full_pairwise_percent(counts[p], residues[a], residues[b])));
+        }
+      }
+    }
+    return d;
+  }
+
+ private:
+  std::size_t row_start(std::size_t r) const { return r * (2 * sequences_.size() - r - 1) / 2; }
+
+  // The input indices of sorted sequences i and j, the earlier first.
+  std::pair<std::size_t, std::size_t> input_pair(std::size_t i, std::size_t j) const {
+    const auto a = static_cast<std::size_t>(order_[i]), b = static_cast<std::size_t>(order_[j]);
+    return a < b ? std::pair{a, b} : std::pair{b, a};
+  }
+
+  // Launches for pairs [first, total), each as many pairs as its scratch budget holds at its own row width.
+  void enqueue(std::size_t first, std::size_t total, int extend) {
+    std::size_t free_bytes = 0, device_bytes = 0;
+    CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &device_bytes));
+    const std::size_t budget = std::min(limits_.scratch_bytes, free_bytes / 2);
+    struct Launch {
+      std::size_t first, pairs;
+      int row_words;
+    };
+    std::vector<Launch> launches;
+    std::size_t most = 0;
+    const int lanes = detail::kClustalLanes;
+    for (std::size_t p = first; p < total;) {
+      const std::size_t i = align::pair_at(p, sequences_.size()).first;
+      const int row_words = lengths_[i] + 1;
+      const std::size_t warp_bytes = sizeof(int) * 4 * static_cast<std::size_t>(row_words) * lanes;
+      const std::size_t warps = budget / warp_bytes;
+      if (warps == 0) {
+        throw std::runtime_error("DeviceClustalDistances: a warp's scratch for length " +
+                                 std::to_string(lengths_[i]) + " passes the scratch budget; lower max_length");
+      }
+      const std::size_t pairs =
+          std::min({total - p, warps * lanes, static_cast<std::size_t>(detail::kClustalMaxLaunch)});
+      launches.push_back({p, pairs, row_words});
+      most = std::max(most, (pairs + lanes - 1) / lanes * warp_bytes / sizeof(int));
+      p += pairs;
+    }
+    scratch_.reserve(most);
+    for (const Launch& launch : launches) {
+      detail::ClustalPairsLaunch l{residues_.get(), offsets_.get(),  lengths_device_.get(),
+                                   original_.get(), opens_.get(),    table_.get(),
+                                   extend,          static_cast<int>(sequences_.size()),
+                                   static_cast<std::int64_t>(launch.first), static_cast<std::int64_t>(launch.pairs),
+                                   launch.row_words, scratch_.get(), identities_.get() + (launch.first - first)};
+      const auto blocks = static_cast<unsigned>((launch.pairs + detail::kClustalPairsBlock - 1) /
+                                                detail::kClustalPairsBlock);
+      detail::clustal_pairs_kernel<<<blocks, detail::kClustalPairsBlock, 0, stream_.get()>>>(l);
+      CUDP_CUDA_CHECK(cudaGetLastError());
+    }
+  }
+
+  std::vector<std::vector<int>> sequences_;
+  DeviceClustalLimits limits_;
+  std::vector<int> order_;    // input index of each sorted sequence, longest first
+  std::vector<int> lengths_;  // sorted
+  std::size_t host_rows_ = 0;  // sorted sequences past max_length
+  engine::DeviceStream stream_;
+  engine::DeviceBuffer<std::uint8_t> residues_;
+  engine::DeviceBuffer<std::int64_t> offsets_;
+  engine::DeviceBuffer<int> lengths_device_, original_, opens_, table_, scratch_, identities_;
+};
+
+}  // namespace cudp::msa
