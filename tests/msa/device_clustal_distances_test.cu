@@ -184,6 +184,17 @@ TEST_CASE("device clustal distances: adversarial sets", "[msa]") {
   SECTION("codes outside the table are refused") {
     REQUIRE_THROWS_AS(DeviceClustalDistances(Sequences{{1, 2}, {40}}), std::invalid_argument);
   }
+  SECTION("the front door: full distances on the device, k-tuple ones on the host") {
+    const Sequences seqs = families(rng, 20, 30, 200, false);
+    for (const bool quick : {false, true}) {
+      const auto settings = PairwiseDistanceSettings::defaults(false, quick);
+      const auto host = clustal_distances(seqs, settings);
+      const auto device = device_clustal_distances(seqs, settings);
+      for (std::size_t i = 0; i < seqs.size(); ++i) {
+        for (std::size_t j = 0; j < seqs.size(); ++j) REQUIRE(device(i, j) == host(i, j));
+      }
+    }
+  }
   SECTION("fewer than two sequences") {
     REQUIRE(DeviceClustalDistances(Sequences{}).distances(FullPairwiseSettings::protein()).size() == 0);
     REQUIRE(DeviceClustalDistances(Sequences{{1, 2}}).distances(FullPairwiseSettings::protein())(0, 0) == 0.0);

@@ -17,6 +17,7 @@
 // pairs from p on need rows of at most length(i) + 1 ints. Launches take consecutive pairs, each as many as its
 // scratch budget allows at its own row width. Sequences longer than DeviceClustalLimits::max_length make the first
 // rows of that numbering: their pairs are aligned on the host's threads while the GPU works on the others.
+// -QUICKTREE's k-tuple distances stay on the host (device_clustal_distances hands them to clustal_distances).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -33,6 +34,7 @@
 #include "../engine/device_stream.cuh"
 #include "../host/parallel_for.hpp"
 #include "../phylo/distance_trees.hpp"
+#include "clustal_distances.hpp"
 #include "clustal_full_pairwise.hpp"
 
 namespace cudp::msa {
@@ -271,5 +273,14 @@ class DeviceClustalDistances {
   engine::DeviceBuffer<std::int64_t> offsets_;
   engine::DeviceBuffer<int> lengths_device_, original_, opens_, table_, scratch_, identities_;
 };
+
+// clustal_distances with the full pairwise alignments on the GPU (a caller with several sets, or several settings,
+// keeps one DeviceClustalDistances instead).
+inline phylo::DistanceMatrix device_clustal_distances(const std::vector<std::vector<int>>& sequences,
+                                                      const PairwiseDistanceSettings& settings,
+                                                      DeviceClustalLimits limits = {}) {
+  if (settings.quick) return clustal_distances(sequences, settings, limits.host_threads);
+  return DeviceClustalDistances(sequences, limits).distances(settings.full);
+}
 
 }  // namespace cudp::msa
