@@ -26,10 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+from phylo_vs_references import primates_files
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-PRIMATES_TREE = ("(((((Homo_sapiens:0.05,Pan:0.06):0.02,Gorilla:0.07):0.03,Pongo:0.1):0.04,Hylobates:0.12):0.05,"
-                 "((Macaca_fuscata:0.02,M_mulatta:0.03):0.01,(M_fascicularis:0.04,M_sylvanus:0.06):0.02):0.08,"
-                 "(Saimiri_sciureus:0.2,(Tarsius_syrichta:0.3,Lemur_catta:0.25):0.05):0.06);")
 
 
 def run(cmd):
@@ -99,20 +98,8 @@ def main():
                       "--padded-names")
     cases.append(("simulated codons, GY+F3X4", *codons, "GY+F3X4", ["double"]))
     if args.mrbayes_examples:
-        tree = os.path.join(work, "primates.nwk")
-        with open(tree, "w") as f:
-            f.write(PRIMATES_TREE + "\n")
         # IQ-TREE 2.0.7 cannot read this file's FORMAT line: both programs read the matrix as FASTA.
-        fasta = os.path.join(work, "primates.fa")
-        in_matrix = False
-        with open(os.path.join(args.mrbayes_examples, "primates.nex")) as nexus, open(fasta, "w") as out:
-            for line in nexus:
-                if line.strip().lower() == "matrix":
-                    in_matrix = True
-                elif in_matrix and line.strip() == ";":
-                    in_matrix = False
-                elif in_matrix and line.split():
-                    out.write(f">{line.split()[0]}\n{''.join(line.split()[1:])}\n")
+        _, fasta, _, tree = primates_files(args.mrbayes_examples, work)
         cases.append(("primates.nex, HKY+G4+I", fasta, tree, "HKY+G4+I", ["double"]))
 
     for k, (name, alignment, tree, model, precisions) in enumerate(cases):

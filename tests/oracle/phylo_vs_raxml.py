@@ -21,12 +21,9 @@ import subprocess
 import sys
 import tempfile
 
-from phylo_vs_references import balanced_tree, read_nexus_matrix, write_alignment
+from phylo_vs_references import balanced_tree, primates_files, read_nexus_matrix, write_alignment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PRIMATES_TREE = ("(((((Homo_sapiens:0.05,Pan:0.06):0.02,Gorilla:0.07):0.03,Pongo:0.1):0.04,Hylobates:0.12):0.05,"
-                 "((Macaca_fuscata:0.02,M_mulatta:0.03):0.01,(M_fascicularis:0.04,M_sylvanus:0.06):0.02):0.08,"
-                 "(Saimiri_sciureus:0.2,(Tarsius_syrichta:0.3,Lemur_catta:0.25):0.05):0.06);")
 DNA_PAIRS = ["A <-> C", "A <-> G", "A <-> T", "C <-> G", "C <-> T"]
 
 
@@ -106,19 +103,7 @@ def main():
         cases.append(("simulated DNA, 60 taxa, rooted tree", *deep, ["-m", "GTRGAMMA"],
                       lambda i: dna_model(i, "GTR"), None))
         if args.mrbayes_examples:
-            tree = os.path.join(work, "primates.nwk")
-            with open(tree, "w") as f:
-                f.write(PRIMATES_TREE + "\n")
-            fasta = os.path.join(work, "primates.fa")
-            in_matrix = False
-            with open(os.path.join(args.mrbayes_examples, "primates.nex")) as nexus, open(fasta, "w") as out:
-                for line in nexus:
-                    if line.strip().lower() == "matrix":
-                        in_matrix = True
-                    elif in_matrix and line.strip() == ";":
-                        in_matrix = False
-                    elif in_matrix and line.split():
-                        out.write(f">{line.split()[0]}\n{''.join(line.split()[1:])}\n")
+            _, fasta, _, tree = primates_files(args.mrbayes_examples, work)
             cases.append(("MrBayes primates.nex", fasta, tree, ["-m", "GTRGAMMA"], lambda i: dna_model(i, "GTR"),
                           None))
             # Real protein data (89 taxa) on a fixed balanced tree, with the models' own frequencies: C and W never

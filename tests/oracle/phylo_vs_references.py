@@ -91,6 +91,17 @@ def write_alignment(names, rows, fasta, phylip=None):
                 out.write(f"{n}  {r}\n")
 
 
+def primates_files(examples, work):
+    """MrBayes' primates.nex and, in `work`, its matrix as FASTA and PHYLIP (IQ-TREE 2.0.7 cannot read the file's
+    FORMAT line) and PRIMATES_TREE: (nexus, fasta, phylip, tree) paths."""
+    nexus = os.path.join(examples, "primates.nex")
+    fasta, phylip, tree = (os.path.join(work, "primates" + ext) for ext in (".fa", ".phy", ".nwk"))
+    with open(tree, "w") as t:
+        t.write(PRIMATES_TREE + "\n")
+    write_alignment(*read_nexus_matrix(nexus), fasta, phylip)
+    return nexus, fasta, phylip, tree
+
+
 def balanced_tree(names, seed):
     """An unrooted tree over the taxa in file order (neighbours in the file are usually relatives), lengths
     0.01-0.1."""
@@ -185,29 +196,7 @@ def main():
             cases.append(("simulated protein, 20 taxa, X", aln, tree, model, model, ["-d", "aa"] + phyml_model.split(),
                           tol))
         if args.mrbayes_examples:
-            nexus = os.path.join(args.mrbayes_examples, "primates.nex")
-            primates_tree = os.path.join(work, "primates.nwk")
-            with open(primates_tree, "w") as t:
-                t.write(PRIMATES_TREE + "\n")
-            # IQ-TREE 2.0.7 cannot read this file's FORMAT line; it reads the FASTA we write from our own parse.
-            fasta = os.path.join(work, "primates.fa")
-            names, rows, in_matrix = [], [], False
-            for line in open(nexus):
-                if line.strip().lower() == "matrix":
-                    in_matrix = True
-                elif in_matrix and line.strip() == ";":
-                    in_matrix = False
-                elif in_matrix and line.split():
-                    names.append(line.split()[0])
-                    rows.append("".join(line.split()[1:]))
-            with open(fasta, "w") as out:
-                for n, r in zip(names, rows):
-                    out.write(f">{n}\n{r}\n")
-            phylip = os.path.join(work, "primates.phy")
-            with open(phylip, "w") as out:
-                out.write(f"{len(names)} {len(rows[0])}\n")
-                for n, r in zip(names, rows):
-                    out.write(f"{n}  {r}\n")
+            nexus, fasta, phylip, primates_tree = primates_files(args.mrbayes_examples, work)
             model = "HKY{4.0}+F{0.1,0.2,0.3,0.4}+G4{0.5}+I{0.2}"
             cases.append(("MrBayes primates.nex", nexus, primates_tree, model, None,
                           ["-d", "nt", "-m", "HKY85", "-t", "4.0", "-f", "0.1,0.2,0.3,0.4", "-c", "4", "-a", "0.5",
