@@ -342,7 +342,8 @@ int bench_batch(int count, int low, int high, int alphabet, const Matrix& matrix
     const double ends_ms = 1e3 * seconds_since(t);
     level_seconds = leaf_seconds = 0;
     t = std::chrono::steady_clock::now();
-    std::vector<align::Alignment> out = align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver);
+    std::vector<align::Alignment> out =
+        align::align_boxes_linear_space(batch.pair(), boxes, gaps, options, runner, solver);
     const double boxes_ms = 1e3 * seconds_since(t);
     t = std::chrono::steady_clock::now();
     align::place_and_check(mode, batch, located, matrix, gaps, options.threads, out);
