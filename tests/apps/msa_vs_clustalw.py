@@ -22,6 +22,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "msa"))
+from msa_files import first_difference  # noqa: E402
+
 # (set, clustalw flags); the input is always -INFILE=SET.fa in the run's own folder.
 PROTEIN_OPTIONS = [[], ["-QUICKTREE"], ["-GAPOPEN=5", "-GAPEXT=1"], ["-MATRIX=BLOSUM"], ["-MATRIX=PAM"],
                    ["-MATRIX=ID"], ["-PWMATRIX=BLOSUM", "-PWGAPOPEN=5", "-PWGAPEXT=0.5"], ["-ENDGAPS"],
@@ -82,16 +85,6 @@ MODERN = [
 def run(cmd, cwd, stdin=None):
     result = subprocess.run(cmd, cwd=cwd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return result.returncode, result.stdout, result.stderr.decode(errors="replace")
-
-
-def first_difference(expected, got):
-    a, b = expected.decode(errors="replace").split("\n"), got.decode(errors="replace").split("\n")
-    for k in range(max(len(a), len(b))):
-        x = a[k] if k < len(a) else "<end>"
-        y = b[k] if k < len(b) else "<end>"
-        if x != y:
-            return f"line {k + 1}:\n    clustalw: {x!r}\n    cudp:     {y!r}"
-    return "no line differs"
 
 
 def folder_files(folder):

@@ -10,10 +10,11 @@ Two kinds of run, each in every format (-OUTPUT=CLUSTAL, GCG, GDE, PIR, PHYLIP, 
   reports), with and without -NOWEIGHTS.
 """
 import argparse
-import itertools
 import os
 import subprocess
 import sys
+
+from msa_files import first_difference, stockholm_rows
 
 FORMATS = ["CLUSTAL", "GCG", "GDE", "PIR", "PHYLIP", "NEXUS", "FASTA"]
 CONVERT_OPTIONS = [
@@ -30,20 +31,6 @@ CONVERT_OPTIONS = [
 ]
 ALIGN_OPTIONS = [["-OUTORDER=ALIGNED"], ["-OUTORDER=INPUT"], ["-SEQNOS=ON", "-SEQNO_RANGE=ON", "-RANGE=5,60"],
                  ["-NOWEIGHTS"]]
-
-
-def read_stockholm(path):
-    names, rows = [], {}
-    with open(path) as f:
-        for line in f:
-            if not line.strip() or line.startswith("#") or line.startswith("//"):
-                continue
-            name, text = line.split()
-            if name not in rows:
-                names.append(name)
-                rows[name] = ""
-            rows[name] += text
-    return [(n, rows[n].replace(".", "-")) for n in names]
 
 
 def read_fasta(path):
@@ -72,12 +59,12 @@ def make_data(tutorial, work):
     """Writes the inputs; returns (aligned or ragged files for -CONVERT, unaligned files for alignment runs)."""
     convert, align = [], []
     for family in ["globins4", "fn3", "Pkinase", "MADE1"]:
-        records = read_stockholm(os.path.join(tutorial, family + ".sto"))
+        records = [(n, row.replace(".", "-")) for n, row in stockholm_rows(os.path.join(tutorial, family + ".sto"))]
         path = os.path.join(work, family + ".afa")
         write_fasta(path, records)
         convert.append(path)
     for family, count in [("globins4", None), ("fn3", 20), ("MADE1", 24), ("Pkinase", 8)]:
-        records = ungapped(read_stockholm(os.path.join(tutorial, family + ".sto")))[:count]
+        records = ungapped([(n, row.replace(".", "-")) for n, row in stockholm_rows(os.path.join(tutorial, family + ".sto"))])[:count]
         path = os.path.join(work, family + ".fa")
         write_fasta(path, records)
         align.append(path)
@@ -93,14 +80,6 @@ def run(command, cwd):
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({result.returncode}): {result.stderr.decode()[-500:]}")
     return result.stdout
-
-
-def first_difference(expected, got):
-    a, b = expected.decode().split("\n"), got.decode().split("\n")
-    for i, (x, y) in enumerate(itertools.zip_longest(a, b)):
-        if x != y:
-            return f"line {i + 1}:\n  clustalw: {x!r}\n  cudp:     {y!r}"
-    return "same lines"
 
 
 def compare(args, work, path, fmt, options, align):

@@ -12,43 +12,13 @@ Writes into OUTDIR, one FASTA per set:
                             corner cases: two sequences, identical sequences, 1-residue sequences, X/N, lower case,
                             characters ClustalW drops; input_gaps: sequences with '-' in them
 """
-import gzip
 import os
 import random
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
 import mutate_dna  # noqa: E402
-
-
-def write(path, records, width=60):
-    with open(path, "w") as f:
-        for name, seq in records:
-            f.write(f">{name}\n")
-            for k in range(0, len(seq), width):
-                f.write(seq[k : k + width] + "\n")
-
-
-def stockholm_unaligned(path, limit=None):
-    seqs, order = {}, []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#") or line.startswith("//") or not line.strip():
-                continue
-            name, s = line.split()
-            if name not in seqs:
-                order.append(name)
-                seqs[name] = ""
-            seqs[name] += s
-    order = order[:limit] if limit else order
-    return [(n, re.sub(r"[-.]", "", seqs[n]).upper()) for n in order]
-
-
-def read_genome(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        return "".join(line.strip().upper() for line in f if not line.startswith(">"))
+from msa_files import read_genome, stockholm_unaligned, write_fasta as write  # noqa: E402
 
 
 def lambda_set(genome, rng, start, length, copies, **mutations):

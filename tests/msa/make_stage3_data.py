@@ -25,30 +25,10 @@ Writes OUT_DIR/NAME.fa for:
   close_pairs              each globin with a copy at 10 % substitutions and small indels (two-sequence profiles
                            above 60 % identity, where -NOVGAP's variable-zone penalties apply)
 """
-import gzip
 import random
-import re
 import sys
 
-
-def read_stockholm(path):
-    seqs, order = {}, []
-    with open(path) as f:
-        for line in f:
-            if not line.strip() or line.startswith("#") or line.startswith("//"):
-                continue
-            name, text = line.split()
-            if name not in seqs:
-                seqs[name] = ""
-                order.append(name)
-            seqs[name] += text
-    return [(name, re.sub(r"[-.]", "", seqs[name]).upper()) for name in order]
-
-
-def read_genome(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        return "".join(line.strip() for line in f if not line.startswith(">")).upper()
+from msa_files import read_genome, stockholm_unaligned as read_stockholm, write_fasta as write
 
 
 def mutate(rng, seq, substitution, indel):
@@ -106,14 +86,6 @@ def random_family(rng, dna):
     for _ in range(rng.randint(1, 13)):
         family.append(descend(rng.choice(family), rng.choice([0.02, 0.1, 0.3, 0.6]), rng.choice([0, 0.02, 0.08])))
     return family
-
-
-def write(path, records):
-    with open(path, "w") as f:
-        for name, seq in records:
-            f.write(f">{name}\n")
-            for k in range(0, len(seq), 60):
-                f.write(seq[k:k + 60] + "\n")
 
 
 def main():

@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import sys
 
+from msa_files import first_difference
+
 PROTEIN_SETS = ["globins4", "globins45", "fn3", "pkinase", "two", "identical", "ambiguous", "lower_case", "long_names",
                 "gapped_input", "close_pairs", "fn3_quicktree"]
 DNA_SETS = ["lambda_close", "lambda_long", "lambda_far", "ambiguous_dna", "mixed_case_dna", "lambda_close_quicktree"]
@@ -44,16 +46,6 @@ def run(cmd, cwd):
     if result.returncode != 0:
         sys.exit(f"stage3_vs_clustalw: {' '.join(cmd)} failed:\n{result.stderr.decode(errors='replace')}")
     return result.stdout
-
-
-def first_difference(expected, got):
-    a, b = expected.decode().split("\n"), got.decode().split("\n")
-    for k in range(max(len(a), len(b))):
-        x = a[k] if k < len(a) else "<end>"
-        y = b[k] if k < len(b) else "<end>"
-        if x != y:
-            return f"line {k + 1}:\n  clustalw: {x!r}\n  cudp:     {y!r}"
-    return "no line differs"
 
 
 def main():
