@@ -22,20 +22,12 @@ import argparse
 import gzip
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-from phylo_vs_references import primates_files
+from phylo_vs_references import primates_files, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
-    return p.stdout
 
 
 def iqtree_log_likelihood(binary, alignment, tree, model, prefix, fixed):

@@ -17,21 +17,13 @@ Exits non-zero if any case disagrees; prints a line per case.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-from phylo_vs_references import balanced_tree, primates_files, read_nexus_matrix, write_alignment
+from phylo_vs_references import balanced_tree, primates_files, read_nexus_matrix, run, write_alignment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DNA_PAIRS = ["A <-> C", "A <-> G", "A <-> T", "C <-> G", "C <-> T"]
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
-    return p.stdout
 
 
 def raxml(binary, alignment, tree, args, work, name):
