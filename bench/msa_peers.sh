@@ -3,6 +3,7 @@
 # on families emitted from a Pfam model, and the accuracy of each alignment against the emitted one (SP and TC on
 # the model's match columns, bench/msa_accuracy.py), and whether cudp-msa's .aln equals clustalw's byte for byte.
 # clustalw runs on one core (it has no threads); the others on all cores.
+# The same tools against curated Pfam/Dfam seed alignments instead: bench/msa_seed_accuracy.sh.
 #
 #   bash bench/msa_peers.sh [N ...]          default N: 500 2000; SECONDS_PER_TOOL (default 600) caps each run
 #
