@@ -25,6 +25,7 @@
 #include <cudp/msa/rooted_guide_tree.hpp>
 #include <cudp/msa/sequence_weights.hpp>
 
+#include "device.hpp"
 #include "kit/gpu_choice.hpp"
 #include "kit/input_files.hpp"
 #include "kit/notes.hpp"
@@ -147,6 +148,41 @@ class PairProgress {
   std::thread thread_;
 };
 
+// Below about this many cells of full pairwise alignments (every pair's length x length) a run is faster on the
+// host's threads: the GPU path starts at about 0.3 s (its context, its buffers), in which 16 host cores align about
+// 1e9 cells of ClustalW's pairs (3.1 Gcells/s on 2,000 Pfam-like proteins, bench/RESULTS.md).
+constexpr double kHostBelowCells = 1e9;
+
+double pairwise_cells(const std::vector<std::vector<int>>& residues) {
+  double sum = 0, squares = 0;
+  for (const auto& r : residues) {
+    sum += static_cast<double>(r.size());
+    squares += static_cast<double>(r.size()) * static_cast<double>(r.size());
+  }
+  return (sum * sum - squares) / 2;
+}
+
+// Where the full pairwise alignments run: --backend cuda insists on the GPU (checked before any work), auto takes
+// it for a run of full alignments large enough to gain from it. The k-tuple distances (--quicktree) and the
+// progressive stage run on the host.
+bool gpu_requested(const Options& o) {
+  if (o.backend != "cuda") return false;
+  if (!gpu_available())
+    throw std::runtime_error(std::string("--backend cuda: ") + (cudp::apps::kBuiltWithCuda
+                                                                    ? "no CUDA device found"
+                                                                    : "this build has no CUDA backend"));
+  return true;
+}
+
+bool pairwise_on_gpu(const Options& o, bool requested, const msa::ClustalSequences& seqs) {
+  if (o.quicktree || o.backend == "host") return false;
+  if (requested) return true;
+  if (pairwise_cells(seqs.residues) < kHostBelowCells) return false;
+  if (gpu_available()) return true;
+  cudp::apps::note_host_fallback();
+  return false;
+}
+
 }  // namespace
 
 int run(const Options& o, const cudp::apps::ToolContext& tool) {
@@ -154,10 +190,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   const auto say = [progress](const std::string& line) {
     if (progress) std::fprintf(stderr, "cudp-msa: %s\n", line.c_str());
   };
-  if (o.backend == "cuda")
-    throw std::runtime_error(std::string("--backend cuda: ") +
-                             (cudp::apps::kBuiltWithCuda ? "cudp-msa has no GPU path yet; use --backend host"
-                                                         : "this build has no CUDA backend"));
+  const bool gpu = gpu_requested(o);
 
   // The outputs: as given, else clustalw's names beside the input (clustalw style), else standard output.
   const Format format = format_named(o.format);
@@ -196,9 +229,12 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
                                        msa::tree_similarities(tree), p, tree.has_distances);
   } else {
     const auto settings = pairwise_settings(o, seqs.dna);
-    PairProgress pairs(progress, n * (n - 1) / 2, o.quicktree ? "k-tuples" : "full alignments");
+    const bool on_gpu = pairwise_on_gpu(o, gpu, seqs);
+    PairProgress pairs(progress, n * (n - 1) / 2,
+                       o.quicktree ? "k-tuples" : on_gpu ? "full alignments on the GPU" : "full alignments");
     cudp::phylo::DistanceMatrix distances =
-        msa::clustal_distances(seqs.residues, settings, o.threads, pairs.counter());
+        on_gpu ? full_distances_on_gpu(seqs.residues, settings.full, o.threads, pairs.counter())
+               : msa::clustal_distances(seqs.residues, settings, o.threads, pairs.counter());
     pairs.stop();
     since = times.add("pairwise distances", since);
     say(std::string("guide tree (") + (o.upgma ? "UPGMA" : "neighbour-joining") + ")");

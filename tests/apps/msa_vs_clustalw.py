@@ -19,6 +19,7 @@ import argparse
 import gzip
 import os
 import shutil
+import shlex
 import subprocess
 import sys
 
@@ -136,7 +137,8 @@ def main():
     args = parser.parse_args()
     if args.group == "upgma" and not args.reference:
         sys.exit("msa_vs_clustalw.py: the upgma group needs --reference (Debian's clustalw crashes on UPGMA)")
-    cudp = os.path.abspath(args.cudp_msa)
+    # CUDP_MSA_ARGS (e.g. "--backend cuda"): added to every cudp-msa command line.
+    cudp = [os.path.abspath(args.cudp_msa)] + shlex.split(os.environ.get("CUDP_MSA_ARGS", ""))
     clustalw = os.path.abspath(args.reference if args.group == "upgma" else args.clustalw)
     work = os.path.abspath(os.path.join(args.work, args.group))
     data = os.path.join(work, "data")
@@ -161,7 +163,7 @@ def main():
                 print(f"FAIL: {label}: clustalw exit status {rc}: {err.strip()}")
                 check.failures += 1
                 continue
-            rc, out, err = run([cudp] + flags, b)
+            rc, out, err = run(cudp + flags, b)
             if rc != 0 or out or err:
                 print(f"FAIL: {label}: cudp-msa exit status {rc}, {len(out)} bytes on standard output: {err.strip()}")
                 check.failures += 1
@@ -174,7 +176,7 @@ def main():
                 b2 = prepared(work, f"{k}_cudp_usetree", data, name, [dnd])
                 use = [f"-INFILE={name}.fa", f"-USETREE={name}.dnd"]
                 run([clustalw] + use, a2)
-                rc, _, err = run([cudp] + use, b2)
+                rc, _, err = run(cudp + use, b2)
                 if rc != 0:
                     print(f"FAIL: {label} -USETREE: cudp-msa exit status {rc}: {err.strip()}")
                     check.failures += 1
@@ -187,7 +189,7 @@ def main():
             a = prepared(work, f"m{k}_clustalw", data, name)
             b = prepared(work, f"m{k}_cudp", data, name)
             run([clustalw, f"-INFILE={name}.fa", "-OUTFILE=out.aln", "-NEWTREE=out.dnd", "-ALIGN"] + flags, a)
-            rc, out, err = run([cudp, f"{name}.fa", "-o", "out.aln", "--guidetree-out", "out.dnd"] + options, b)
+            rc, out, err = run(cudp + [f"{name}.fa", "-o", "out.aln", "--guidetree-out", "out.dnd"] + options, b)
             if rc != 0 or out or err:
                 print(f"FAIL: {label}: cudp-msa exit status {rc}, {len(out)} bytes on standard output: {err.strip()}")
                 check.failures += 1
@@ -197,11 +199,11 @@ def main():
             # The alignment on standard output, from standard input, and from a gzip-compressed file.
             fa = os.path.join(b, name + ".fa")
             with open(fa, "rb") as f:
-                rc, out, err = run([cudp, "-"] + options, b, stdin=f)
+                rc, out, err = run(cudp + ["-"] + options, b, stdin=f)
             check.same_files(f"{label}, standard input to standard output", {"aln": expected}, {"aln": out})
             with open(fa, "rb") as f, gzip.open(fa + ".gz", "wb") as g:
                 g.write(f.read())
-            rc, out, err = run([cudp, fa + ".gz"] + options, b)
+            rc, out, err = run(cudp + [fa + ".gz"] + options, b)
             check.same_files(f"{label}, gzip input", {"aln": expected}, {"aln": out})
 
     print(f"{check.compared} comparisons, {check.failures} failure(s)")

@@ -55,7 +55,7 @@ if ! nvidia-smi -L > /dev/null 2>&1; then
       "$bin/$tool" --gpus 3 "$first" "$globins45"
   done
   expect 1 "^cudp-hmmscan: --gpus 2: " "hmmscan --gpus 2" -- "$bin/cudp-hmmscan" --gpus 2 "$globins4" "$query"
-  expect 1 "^cudp-msa: --backend cuda: (this build has no CUDA backend|cudp-msa has no GPU path yet)" \
+  expect 1 "^cudp-msa: --backend cuda: (this build has no CUDA backend|no CUDA device found)" \
     "msa --backend cuda" -- "$bin/cudp-msa" "$data/msa/family.fa" --backend cuda
   if [ $cuda_build = 1 ]; then
     note="--backend auto: no CUDA device found; running on the host"

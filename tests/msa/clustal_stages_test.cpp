@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cudp/io/error.hpp"
@@ -35,6 +36,48 @@ int reference_local(const std::vector<int>& a, const std::vector<int>& b, const 
     }
   }
   return best;
+}
+
+// ClustalW's box with full matrices: the end is the first cell of the best local score in row-major order; from it
+// a backward pass (unfloored, -1 outside, the end cell's diagonal 0) visits rows and columns backwards, and the
+// first cell whose score reaches the best is the start.
+ClustalBox reference_box(const std::vector<int>& a, const std::vector<int>& b, const ClustalTable& t,
+                         PairGapCosts g) {
+  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
+  const int minus_inf = -1000000000;
+  auto score = [&](int i, int j) { return t[static_cast<std::size_t>(a[i - 1])][static_cast<std::size_t>(b[j - 1])]; };
+  std::vector<std::vector<int>> h(n + 2, std::vector<int>(m + 2, 0)), e = h, f = h;
+  ClustalBox box;
+  int best = 0;
+  for (int i = 1; i <= n; ++i) {
+    for (int j = 1; j <= m; ++j) {
+      e[i][j] = std::max(j == 1 ? minus_inf : e[i][j - 1], h[i][j - 1] - g.open) - g.extend;
+      f[i][j] = std::max(i == 1 ? minus_inf : f[i - 1][j], h[i - 1][j] - g.open) - g.extend;
+      h[i][j] = std::max({0, h[i - 1][j - 1] + score(i, j), e[i][j], f[i][j]});
+      if (h[i][j] > best) {
+        best = h[i][j];
+        box.end1 = i;
+        box.end2 = j;
+      }
+    }
+  }
+  box.start1 = box.start2 = 1;
+  if (best == 0) return box;
+  for (auto& row : h) std::fill(row.begin(), row.end(), -1);
+  for (int i = box.end1; i >= 1; --i) {
+    for (int j = box.end2; j >= 1; --j) {
+      const int diag = i == box.end1 && j == box.end2 ? 0 : h[i + 1][j + 1];
+      e[i][j] = std::max(j == box.end2 ? minus_inf : e[i][j + 1], h[i][j + 1] - g.open) - g.extend;
+      f[i][j] = std::max(i == box.end1 ? minus_inf : f[i + 1][j], h[i + 1][j] - g.open) - g.extend;
+      h[i][j] = std::max({diag + score(i, j), e[i][j], f[i][j]});
+      if (h[i][j] >= best) {
+        box.start1 = i;
+        box.start2 = j;
+        return box;
+      }
+    }
+  }
+  return box;
 }
 
 std::string random_protein(std::mt19937& rng, std::size_t n) {
@@ -123,6 +166,62 @@ TEST_CASE("full pairwise: the box alignment scores the best local alignment; ide
   // 7 identities of 9 in float steps: (100 - 700 / 9) / 100.
   CHECK(full_pairwise_distance(full_pairwise_percent(7, 9, 12)) == static_cast<double>((100.0f - 700.0f / 9.0f) /
                                                                                         100.0f));
+}
+
+// One pair through the core with strips of Strip rows: identities, box score and box.
+struct StripResult {
+  int identities, score;
+  ClustalBox box;
+  bool operator==(const StripResult& o) const {
+    return identities == o.identities && score == o.score && box == o.box;
+  }
+};
+
+template <int Strip>
+StripResult strip_core(const std::vector<int>& a, const std::vector<int>& b, const ClustalTable& table,
+                       PairGapCosts costs) {
+  const std::size_t row = std::max(a.size(), b.size()) + 1;
+  std::vector<int> scratch(4 * row);
+  ClustalFullPairwiseCore<int, ClustalTableScores, 1, Strip> core(a.data(), b.data(), ClustalTableScores{&table},
+                                                                  costs, scratch.data(), scratch.data() + row,
+                                                                  scratch.data() + 2 * row, scratch.data() + 3 * row);
+  const int identities = core.identities(static_cast<int>(a.size()), static_cast<int>(b.size()));
+  return {identities, core.box_score(), core.box()};
+}
+
+TEST_CASE("full pairwise: strips of any height take the row-by-row passes' cells and ties", "[msa]") {
+  // Every strip height against the full-matrix reference: the same end, start, score and identities, on short
+  // sequences (fewer rows than a strip), motifs repeated a few rows apart (equal scores ending and starting inside
+  // one strip), free gaps (many equal paths) and unrelated pairs.
+  std::mt19937 rng(5);
+  const FullPairwiseSettings settings = FullPairwiseSettings::protein();
+  const PairwiseScoring scoring = settings.scoring();
+  for (int rep = 0; rep < 600; ++rep) {
+    std::string x = random_protein(rng, 1 + rng() % 70);
+    std::string y = rep % 3 == 0 ? random_protein(rng, 1 + rng() % 70) : mutated(rng, x, 0.3);
+    if (rep % 2 == 1) {
+      const std::string motif = random_protein(rng, 3 + rng() % 8);
+      x = random_protein(rng, rng() % 4);
+      for (std::size_t k = 1 + rng() % 6; k > 0; --k) x += motif + random_protein(rng, rng() % 3);
+      y = random_protein(rng, rng() % 5) + motif + random_protein(rng, rng() % 5);
+      if (rep % 4 == 1) std::swap(x, y);
+    }
+    if (y.empty()) continue;
+    const auto a = codes(x), b = codes(y);
+    PairGapCosts costs = pairwise_gap_costs(settings, scoring, static_cast<int>(a.size()), static_cast<int>(b.size()));
+    if (rep % 8 == 7) costs = PairGapCosts{0, 0};
+    if (rep % 8 == 3) costs = PairGapCosts{2, 0};
+    const auto rows = strip_core<1>(a, b, scoring.table, costs);
+    INFO("pair " << rep << ": " << x << " / " << y);
+    CAPTURE(rows.box.start1, rows.box.start2, rows.box.end1, rows.box.end2);
+    CHECK(rows.score == reference_local(a, b, scoring.table, costs));
+    CHECK(rows.box == reference_box(a, b, scoring.table, costs));
+    CHECK(strip_core<2>(a, b, scoring.table, costs) == rows);
+    CHECK(strip_core<3>(a, b, scoring.table, costs) == rows);
+    CHECK(strip_core<4>(a, b, scoring.table, costs) == rows);
+    CHECK(strip_core<8>(a, b, scoring.table, costs) == rows);
+    CHECK(strip_core<16>(a, b, scoring.table, costs) == rows);
+  }
 }
 
 TEST_CASE("k-tuple scores: identical, unrelated and shifted sequences", "[msa]") {

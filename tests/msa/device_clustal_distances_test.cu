@@ -1,5 +1,6 @@
 // The GPU's full pairwise distances (device_clustal_distances.cuh) against the host's clustal_distances: every
 // distance the same double, on random and adversarial sets.
+#include <atomic>
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -86,6 +87,13 @@ TEST_CASE("device clustal distances: a few short pairs [small]", "[msa][small]")
   limits.max_length = 25;
   limits.scratch_bytes = 16 * 32 * 41;
   require_same(families(rng, 6, 10, 40, false), FullPairwiseSettings::protein(), limits);
+  // Every strip height, lengths 1..40 leaving every remainder of rows.
+  for (const int strip : {1, 2, 4, 16}) {
+    DeviceClustalLimits strips;
+    strips.strip_rows = strip;
+    require_same(families(rng, 8, 1, 40, false), FullPairwiseSettings::protein(), strips);
+    require_same(families(rng, 6, 1, 40, true), FullPairwiseSettings::nucleotide(), strips);
+  }
 }
 
 TEST_CASE("device clustal distances: protein and DNA families, N = 2 .. 300", "[msa]") {
@@ -180,6 +188,21 @@ TEST_CASE("device clustal distances: adversarial sets", "[msa]") {
     limits.scratch_bytes = 1000;
     DeviceClustalDistances gpu(families(rng, 3, 20, 30, false), limits);
     REQUIRE_THROWS_AS(gpu.distances(FullPairwiseSettings::protein()), std::runtime_error);
+  }
+  SECTION("strip heights other than 1, 2, 4, 8, 16 are refused") {
+    DeviceClustalLimits limits;
+    limits.strip_rows = 3;
+    REQUIRE_THROWS_AS(DeviceClustalDistances(families(rng, 3, 20, 30, false), limits), std::invalid_argument);
+  }
+  SECTION("the progress counter reaches every pair, the host's long ones included") {
+    DeviceClustalLimits limits;
+    limits.max_length = 100;
+    const Sequences seqs = families(rng, 40, 20, 200, false);
+    std::atomic<std::size_t> done{0};
+    DeviceClustalDistances gpu(seqs, limits);
+    gpu.distances(FullPairwiseSettings::protein(), &done);
+    REQUIRE(gpu.host_pairs() > 0);
+    REQUIRE(done.load() == seqs.size() * (seqs.size() - 1) / 2);
   }
   SECTION("codes outside the table are refused") {
     REQUIRE_THROWS_AS(DeviceClustalDistances(Sequences{{1, 2}, {40}}), std::invalid_argument);

@@ -108,11 +108,26 @@ constexpr int kClustalMmStack = 40;
 
 }  // namespace detail
 
+// Where a pair's local alignment starts and ends, 1-based rows of a and columns of b.
+struct ClustalBox {
+  int start1 = 0, start2 = 0, end1 = 0, end2 = 0;
+  CUDP_HD bool operator==(const ClustalBox& o) const {
+    return start1 == o.start1 && start2 == o.start2 && end1 == o.end1 && end2 == o.end2;
+  }
+};
+
 // One pair's dynamic programs over borrowed memory: `Code` is the residue code type (int on the host, bytes on the
 // device), `Scores` gives score(x, y) for two codes, and the four scratch rows hold max(n, m) + 1 ints each, Stride
 // ints apart.
-template <class Code, class Scores, int Stride = 1>
+//
+// Every pass runs in strips of `Strip` rows: a strip's cells of one column are computed together in registers, so
+// the scratch rows are read and written once a strip instead of once a row (on the GPU they are in global memory).
+// The cells' values are the row-by-row recurrence's; where a pass picks a cell (the best end, the first start), each
+// row of the strip keeps its own first candidate and the rows are then merged in the row-by-row pass's order.
+template <class Code, class Scores, int Stride = 1, int Strip = 4>
 class ClustalFullPairwiseCore {
+  static_assert(Strip >= 1 && Strip <= 32, "ClustalFullPairwiseCore: Strip is a register strip of 1 to 32 rows");
+
  public:
   using Row = detail::ClustalScratchRow<Stride>;
 
@@ -126,6 +141,7 @@ class ClustalFullPairwiseCore {
     const int best = local_end(n, m, end1, end2);
     int start1 = 1, start2 = 1;
     local_start(best, end1, end2, start1, start2);
+    box_ = ClustalBox{start1, start2, end1, end2};
     identities_ = 0;
     box_score_ = align_box(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1);
     return identities_;
@@ -133,6 +149,8 @@ class ClustalFullPairwiseCore {
 
   // The score of the alignment inside the box, which is the best local alignment score.
   CUDP_HD int box_score() const { return box_score_; }
+  // The box of the last pair: the local alignment's first and last residues of a and b (1-based).
+  CUDP_HD ClustalBox box() const { return box_; }
 
  private:
   struct Box {
@@ -145,52 +163,108 @@ class ClustalFullPairwiseCore {
 
   // The local pass: the best score and its cell, the first in row-major order on ties (0 and cell 0,0 if none > 0).
   CUDP_HD int local_end(int n, int m, int& end1, int& end2) {
+    const Row hh = hh_, dd = dd_;
     int best = 0;
     for (int j = 0; j <= m; ++j) {
-      hh_[j] = 0;
-      dd_[j] = -open_;
+      hh[j] = 0;
+      dd[j] = -open_;
     }
-    for (int i = 1; i <= n; ++i) {
-      int h = 0, diag = 0, f = -open_;
+    for (int first = 0; first < n; first += Strip) {
+      const int live = n - first < Strip ? n - first : Strip;
+      int code[Strip], h[Strip], f[Strip], diag[Strip], row_best[Strip], row_end[Strip];
+      CUDP_UNROLL
+      for (int r = 0; r < Strip; ++r) {
+        code[r] = r < live ? static_cast<int>(a_[first + r]) : 0;
+        h[r] = diag[r] = row_best[r] = row_end[r] = 0;
+        f[r] = -open_;
+      }
       for (int j = 1; j <= m; ++j) {
-        f = detail::clustal_max(f - extend_, h - open_ - extend_);
-        const int d = detail::clustal_max(dd_[j] - extend_, hh_[j] - open_ - extend_);
-        dd_[j] = d;
-        h = detail::clustal_max(detail::clustal_max(diag + score(i, j), f), detail::clustal_max(d, 0));
-        diag = hh_[j];
-        hh_[j] = h;
-        if (h > best) {
-          best = h;
-          end1 = i;
-          end2 = j;
+        const int y = b_[j - 1];
+        int up = hh[j], up_gap = dd[j];
+        CUDP_UNROLL
+        for (int r = 0; r < Strip; ++r) {
+          if (r >= live) break;
+          f[r] = detail::clustal_max(f[r] - extend_, h[r] - open_ - extend_);
+          const int d = detail::clustal_max(up_gap - extend_, up - open_ - extend_);
+          const int v = detail::clustal_max(detail::clustal_max(diag[r] + scores_(code[r], y), f[r]),
+                                            detail::clustal_max(d, 0));
+          diag[r] = up;
+          h[r] = up = v;
+          up_gap = d;
+          if (v > row_best[r]) {
+            row_best[r] = v;
+            row_end[r] = j;
+          }
+        }
+        hh[j] = up;
+        dd[j] = up_gap;
+      }
+      CUDP_UNROLL
+      for (int r = 0; r < Strip; ++r) {
+        if (r < live && row_best[r] > best) {
+          best = row_best[r];
+          end1 = first + r + 1;
+          end2 = row_end[r];
         }
       }
     }
     return best;
   }
 
-  // The backward pass from the end cell, unfloored, with -1 borders; the first cell reaching `best` fixes the start.
+  // The backward pass from the end cell, unfloored, with -1 borders, visiting rows and columns backwards. The row by
+  // row pass keeps the cell of each new maximum above 0 and stops at the first cell reaching `best`: that cell fixes
+  // the start (or, if none reaches it, the first cell of the largest value).
   CUDP_HD void local_start(int best, int end1, int end2, int& start1, int& start2) {
+    const Row hh = hh_, dd = dd_;
     int reached = 0;
     for (int j = 1; j <= end2; ++j) {
-      hh_[j] = -1;
-      dd_[j] = -1;
+      hh[j] = -1;
+      dd[j] = -1;
     }
-    for (int i = end1; i > 0; --i) {
-      int h = -1, f = -1;
-      int diag = i == end1 ? 0 : -1;
+    for (int first = end1; first > 0; first -= Strip) {
+      const int live = first < Strip ? first : Strip;  // rows first, first - 1, ..., first - live + 1
+      int code[Strip], h[Strip], f[Strip], diag[Strip], row_max[Strip], max_at[Strip], hit_at[Strip];
+      CUDP_UNROLL
+      for (int r = 0; r < Strip; ++r) {
+        code[r] = r < live ? static_cast<int>(a_[first - r - 1]) : 0;
+        h[r] = f[r] = -1;
+        diag[r] = first - r == end1 ? 0 : -1;
+        row_max[r] = 0;
+        max_at[r] = hit_at[r] = 0;
+      }
       for (int j = end2; j > 0; --j) {
-        f = detail::clustal_max(f - extend_, h - open_ - extend_);
-        const int d = detail::clustal_max(dd_[j] - extend_, hh_[j] - open_ - extend_);
-        dd_[j] = d;
-        h = detail::clustal_max(detail::clustal_max(diag + score(i, j), f), d);
-        diag = hh_[j];
-        hh_[j] = h;
-        if (h > reached) {
-          reached = h;
-          start1 = i;
-          start2 = j;
-          if (reached >= best) return;
+        const int y = b_[j - 1];
+        int down = hh[j], down_gap = dd[j];
+        CUDP_UNROLL
+        for (int r = 0; r < Strip; ++r) {
+          if (r >= live) break;
+          f[r] = detail::clustal_max(f[r] - extend_, h[r] - open_ - extend_);
+          const int d = detail::clustal_max(down_gap - extend_, down - open_ - extend_);
+          const int v = detail::clustal_max(detail::clustal_max(diag[r] + scores_(code[r], y), f[r]), d);
+          diag[r] = down;
+          h[r] = down = v;
+          down_gap = d;
+          if (v > row_max[r]) {
+            row_max[r] = v;
+            max_at[r] = j;
+          }
+          if (hit_at[r] == 0 && v >= best) hit_at[r] = j;
+        }
+        hh[j] = down;
+        dd[j] = down_gap;
+      }
+      CUDP_UNROLL
+      for (int r = 0; r < Strip; ++r) {
+        if (r >= live) break;
+        if (hit_at[r] != 0) {
+          start1 = first - r;
+          start2 = hit_at[r];
+          return;
+        }
+        if (row_max[r] > reached) {
+          reached = row_max[r];
+          start1 = first - r;
+          start2 = max_at[r];
         }
       }
     }
@@ -223,63 +297,85 @@ class ClustalFullPairwiseCore {
     if (rows == 1) return align_one_row(top, left, cols, tb, te);
     const int mid = rows / 2;
     const Row hh = hh_, dd = dd_, rr = rr_, ss = ss_;
-    // Forward to the middle row: hh = best ending at (mid, j), dd = best ending there in a vertical gap.
+    // Forward to the middle row: hh = best ending at (mid, j), dd = best ending there in a vertical gap. Row i starts
+    // with a gap of i residues of a, -tb - i * extend.
     hh[0] = 0;
     int t = -tb;
     for (int j = 1; j <= cols; ++j) {
       hh[j] = t = t - extend_;
       dd[j] = t - open_;
     }
-    t = -tb;
-    for (int i = 1; i <= mid; ++i) {
-      int diag = hh[0];
-      int h = hh[0] = t = t - extend_;
-      int f = t - open_;
+    for (int first = 1; first <= mid; first += Strip) {
+      const int live = mid - first + 1 < Strip ? mid - first + 1 : Strip;
+      int code[Strip], h[Strip], f[Strip], diag[Strip];
+      CUDP_UNROLL
+      for (int r = 0; r < Strip; ++r) {
+        const int i = first + r;
+        code[r] = r < live ? static_cast<int>(a_[top + i - 1]) : 0;
+        h[r] = -tb - i * extend_;
+        f[r] = h[r] - open_;
+        diag[r] = i == 1 ? 0 : h[r] + extend_;
+      }
       for (int j = 1; j <= cols; ++j) {
-        h = h - open_ - extend_;
-        f = f - extend_;
-        if (h > f) f = h;
-        const int up = hh[j];
-        h = up - open_ - extend_;
-        int e = dd[j] - extend_;
-        if (h > e) e = h;
-        h = diag + score(top + i, left + j);
-        if (f > h) h = f;
-        if (e > h) h = e;
-        diag = up;
-        hh[j] = h;
-        dd[j] = e;
+        const int y = b_[left + j - 1];
+        int up = hh[j], up_gap = dd[j];
+        CUDP_UNROLL
+        for (int r = 0; r < Strip; ++r) {
+          if (r >= live) break;
+          f[r] = detail::clustal_max(f[r] - extend_, h[r] - open_ - extend_);
+          const int e = detail::clustal_max(up_gap - extend_, up - open_ - extend_);
+          int v = diag[r] + scores_(code[r], y);
+          if (f[r] > v) v = f[r];
+          if (e > v) v = e;
+          diag[r] = up;
+          h[r] = up = v;
+          up_gap = e;
+        }
+        hh[j] = up;
+        dd[j] = up_gap;
       }
     }
+    hh[0] = -tb - mid * extend_;
     dd[0] = hh[0];
-    // Backward to the middle row: rr = best starting after (mid, j), ss = the same starting in a vertical gap.
+    // Backward to the middle row: rr = best starting after (mid, j), ss = the same starting in a vertical gap. Row i
+    // (counted from the bottom, k = rows - i) starts with a gap of k residues, -te - k * extend.
     rr[cols] = 0;
     t = -te;
     for (int j = cols - 1; j >= 0; --j) {
       rr[j] = t = t - extend_;
       ss[j] = t - open_;
     }
-    t = -te;
-    for (int i = rows - 1; i >= mid; --i) {
-      int diag = rr[cols];
-      int h = rr[cols] = t = t - extend_;
-      int f = t - open_;
+    for (int first = rows - 1; first >= mid; first -= Strip) {
+      const int live = first - mid + 1 < Strip ? first - mid + 1 : Strip;  // rows first, first - 1, ...
+      int code[Strip], h[Strip], f[Strip], diag[Strip];
+      CUDP_UNROLL
+      for (int r = 0; r < Strip; ++r) {
+        const int i = first - r, k = rows - i;
+        code[r] = r < live ? static_cast<int>(a_[top + i]) : 0;
+        h[r] = -te - k * extend_;
+        f[r] = h[r] - open_;
+        diag[r] = k == 1 ? 0 : h[r] + extend_;
+      }
       for (int j = cols - 1; j >= 0; --j) {
-        h = h - open_ - extend_;
-        f = f - extend_;
-        if (h > f) f = h;
-        const int down = rr[j];
-        h = down - open_ - extend_;
-        int e = ss[j] - extend_;
-        if (h > e) e = h;
-        h = diag + score(top + i + 1, left + j + 1);
-        if (f > h) h = f;
-        if (e > h) h = e;
-        diag = down;
-        rr[j] = h;
-        ss[j] = e;
+        const int y = b_[left + j];
+        int down = rr[j], down_gap = ss[j];
+        CUDP_UNROLL
+        for (int r = 0; r < Strip; ++r) {
+          if (r >= live) break;
+          f[r] = detail::clustal_max(f[r] - extend_, h[r] - open_ - extend_);
+          const int e = detail::clustal_max(down_gap - extend_, down - open_ - extend_);
+          int v = diag[r] + scores_(code[r], y);
+          if (f[r] > v) v = f[r];
+          if (e > v) v = e;
+          diag[r] = down;
+          h[r] = down = v;
+          down_gap = e;
+        }
+        rr[j] = down;
+        ss[j] = down_gap;
       }
     }
+    rr[cols] = -te - (rows - mid) * extend_;
     ss[cols] = rr[cols];
     // The midpoint: among equal sums ClustalW moves right past a column that ends a vertical gap only on one side,
     // then a vertical gap through the middle (which opens once, hence + open) wins only when strictly better.
@@ -339,6 +435,7 @@ class ClustalFullPairwiseCore {
   Row hh_, dd_, rr_, ss_;
   int identities_ = 0;
   int box_score_ = 0;
+  ClustalBox box_;
 };
 
 // A score table read by codes (host code; host and device so that the core's device pass compiles too).

@@ -8,7 +8,9 @@
 // Work unit: one pair per thread, running clustal_full_pairwise.hpp's ClustalFullPairwiseCore itself (local pass,
 // backward pass, Myers-Miller with its stack), so that every comparison and tie is the host's. A thread's four
 // scratch rows live in global memory interleaved across its warp, column by column ([column][lane]), so that the
-// lanes' accesses to column j coalesce while they sweep rows of similar length; the score table is in shared memory.
+// lanes' accesses to column j coalesce while they sweep rows of similar length; each pass computes
+// DeviceClustalLimits::strip_rows rows at a time in registers, so the scratch is read and written once a strip; the
+// score table is in shared memory.
 // The device counts identities only: the percent and the distance (float steps, then double) are finished on the
 // host, as are the gap costs (the protein opening takes a log, whose last bit the device's log need not share).
 //
@@ -19,6 +21,7 @@
 // rows of that numbering: their pairs are aligned on the host's threads while the GPU works on the others.
 // -QUICKTREE's k-tuple distances stay on the host (device_clustal_distances hands them to clustal_distances).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +48,9 @@ struct DeviceClustalLimits {
   int max_length = 20000;
   // Scratch rows of one launch (bounded further by half the free device memory).
   std::size_t scratch_bytes = std::size_t{2} << 30;
+  // Rows a pass keeps in registers: 1, 2, 4, 8 or 16 (a tuning choice: more rows, fewer scratch accesses but more
+  // registers a thread).
+  int strip_rows = 8;
   int host_threads = 0;  // for the host's pairs (0: all usable cores)
 };
 
@@ -87,6 +93,7 @@ CUDP_HD void clustal_pair_at(std::int64_t p, int n, int& i, int& j) {
 }
 
 // Thread t of a launch: its pair's identities (0 for an empty sequence, whose distance the host sets).
+template <int Strip>
 CUDP_HD int clustal_pair_identities(const ClustalPairsLaunch& l, const int* table, std::int64_t t) {
   int i = 0, j = 0;
   clustal_pair_at(l.first_pair + t, l.sequences, i, j);
@@ -101,12 +108,13 @@ CUDP_HD int clustal_pair_identities(const ClustalPairsLaunch& l, const int* tabl
   const std::int64_t row = static_cast<std::int64_t>(l.row_words) * kClustalLanes;
   int* base = l.scratch + (t / kClustalLanes) * 4 * row + t % kClustalLanes;
   const PairGapCosts costs{l.opens[n <= m ? i : j], l.extend};
-  ClustalFullPairwiseCore<std::uint8_t, ClustalSharedScores, kClustalLanes> core(
+  ClustalFullPairwiseCore<std::uint8_t, ClustalSharedScores, kClustalLanes, Strip> core(
       l.residues + l.offsets[i], l.residues + l.offsets[j], ClustalSharedScores{table}, costs, base, base + row,
       base + 2 * row, base + 3 * row);
   return core.identities(n, m);
 }
 
+template <int Strip>
 __global__ void __launch_bounds__(kClustalPairsBlock) clustal_pairs_kernel(ClustalPairsLaunch l) {
   __shared__ int table[clustal_table_size * clustal_table_size];
   for (int k = static_cast<int>(threadIdx.x); k < clustal_table_size * clustal_table_size; k += kClustalPairsBlock) {
@@ -114,7 +122,7 @@ __global__ void __launch_bounds__(kClustalPairsBlock) clustal_pairs_kernel(Clust
   }
   __syncthreads();
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kClustalPairsBlock + threadIdx.x;
-  if (t < l.pairs) l.identities[t] = clustal_pair_identities(l, table, t);
+  if (t < l.pairs) l.identities[t] = clustal_pair_identities<Strip>(l, table, t);
 }
 
 }  // namespace detail
@@ -126,6 +134,8 @@ class DeviceClustalDistances {
   explicit DeviceClustalDistances(const std::vector<std::vector<int>>& sequences, DeviceClustalLimits limits = {})
       : sequences_(sequences), limits_(limits) {
     if (limits_.max_length < 1) throw std::invalid_argument("DeviceClustalDistances: max_length must be positive");
+    if (kernel(limits_.strip_rows) == nullptr)
+      throw std::invalid_argument("DeviceClustalDistances: strip_rows must be 1, 2, 4, 8 or 16");
     const std::size_t n = sequences_.size();
     order_.resize(n);
     std::iota(order_.begin(), order_.end(), 0);
@@ -161,8 +171,10 @@ class DeviceClustalDistances {
   std::size_t host_pairs() const { return row_start(host_rows_); }
   std::size_t device_pairs() const { return align::pair_count(sequences_.size()) - host_pairs(); }
 
-  // The distance matrix, equal to clustal_distances(sequences, {quick = false, settings}).
-  phylo::DistanceMatrix distances(const FullPairwiseSettings& settings) {
+  // The distance matrix, equal to clustal_distances(sequences, {quick = false, settings}). `pairs_done`, when
+  // given, counts the pairs finished (a launch's when the GPU finishes it), for a progress display.
+  phylo::DistanceMatrix distances(const FullPairwiseSettings& settings,
+                                  std::atomic<std::size_t>* pairs_done = nullptr) {
     const std::size_t n = sequences_.size();
     phylo::DistanceMatrix d(n);
     if (n < 2) return d;
@@ -179,7 +191,7 @@ class DeviceClustalDistances {
 
     const std::size_t first = host_pairs(), total = align::pair_count(n);
     identities_.reserve(total - first);
-    enqueue(first, total, extend);
+    enqueue(first, total, extend, pairs_done);
     // The long sequences' pairs on the host meanwhile, as clustal_distances aligns them.
     host::parallel_for(first, limits_.host_threads, [] { return FullPairwiseAligner(); },
                        [&](FullPairwiseAligner& aligner, std::size_t p) {
@@ -189,6 +201,7 @@ class DeviceClustalDistances {
                          const auto& y = sequences_[b];
                          d.set(a, b, aligner.distance(x.data(), static_cast<int>(x.size()), y.data(),
                                                       static_cast<int>(y.size()), settings, scoring));
+                         if (pairs_done != nullptr) pairs_done->fetch_add(1, std::memory_order_relaxed);
                        });
     std::vector<int> counts(total - first);
     identities_.download(counts.data(), counts.size(), stream_.get());
@@ -214,6 +227,18 @@ class DeviceClustalDistances {
   }
 
  private:
+  using Kernel = void (*)(detail::ClustalPairsLaunch);
+  static Kernel kernel(int strip_rows) {
+    switch (strip_rows) {
+      case 1: return &detail::clustal_pairs_kernel<1>;
+      case 2: return &detail::clustal_pairs_kernel<2>;
+      case 4: return &detail::clustal_pairs_kernel<4>;
+      case 8: return &detail::clustal_pairs_kernel<8>;
+      case 16: return &detail::clustal_pairs_kernel<16>;
+      default: return nullptr;
+    }
+  }
+
   std::size_t row_start(std::size_t r) const { return r * (2 * sequences_.size() - r - 1) / 2; }
 
   // The input indices of sorted sequences i and j, the earlier first.
@@ -222,8 +247,18 @@ class DeviceClustalDistances {
     return a < b ? std::pair{a, b} : std::pair{b, a};
   }
 
+  // A launch's pairs, added to the caller's counter from the stream once the GPU is past the launch.
+  struct LaunchDone {
+    std::atomic<std::size_t>* counter;
+    std::size_t pairs;
+    static void CUDART_CB add(void* self) {
+      const auto* done = static_cast<const LaunchDone*>(self);
+      done->counter->fetch_add(done->pairs, std::memory_order_relaxed);
+    }
+  };
+
   // Launches for pairs [first, total), each as many pairs as its scratch budget holds at its own row width.
-  void enqueue(std::size_t first, std::size_t total, int extend) {
+  void enqueue(std::size_t first, std::size_t total, int extend, std::atomic<std::size_t>* pairs_done) {
     std::size_t free_bytes = 0, device_bytes = 0;
     CUDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &device_bytes));
     const std::size_t budget = std::min(limits_.scratch_bytes, free_bytes / 2);
@@ -250,6 +285,8 @@ class DeviceClustalDistances {
       p += pairs;
     }
     scratch_.reserve(most);
+    launches_done_.clear();
+    launches_done_.reserve(launches.size());  // the stream's callbacks point into it: no reallocation
     for (const Launch& launch : launches) {
       detail::ClustalPairsLaunch l{residues_.get(), offsets_.get(),  lengths_device_.get(),
                                    original_.get(), opens_.get(),    table_.get(),
@@ -258,8 +295,12 @@ class DeviceClustalDistances {
                                    launch.row_words, scratch_.get(), identities_.get() + (launch.first - first)};
       const auto blocks = static_cast<unsigned>((launch.pairs + detail::kClustalPairsBlock - 1) /
                                                 detail::kClustalPairsBlock);
-      detail::clustal_pairs_kernel<<<blocks, detail::kClustalPairsBlock, 0, stream_.get()>>>(l);
+      kernel(limits_.strip_rows)<<<blocks, detail::kClustalPairsBlock, 0, stream_.get()>>>(l);
       CUDP_CUDA_CHECK(cudaGetLastError());
+      if (pairs_done != nullptr) {
+        launches_done_.push_back({pairs_done, launch.pairs});
+        CUDP_CUDA_CHECK(cudaLaunchHostFunc(stream_.get(), &LaunchDone::add, &launches_done_.back()));
+      }
     }
   }
 
@@ -272,15 +313,17 @@ class DeviceClustalDistances {
   engine::DeviceBuffer<std::uint8_t> residues_;
   engine::DeviceBuffer<std::int64_t> offsets_;
   engine::DeviceBuffer<int> lengths_device_, original_, opens_, table_, scratch_, identities_;
+  std::vector<LaunchDone> launches_done_;
 };
 
 // clustal_distances with the full pairwise alignments on the GPU (a caller with several sets, or several settings,
 // keeps one DeviceClustalDistances instead).
 inline phylo::DistanceMatrix device_clustal_distances(const std::vector<std::vector<int>>& sequences,
                                                       const PairwiseDistanceSettings& settings,
-                                                      DeviceClustalLimits limits = {}) {
-  if (settings.quick) return clustal_distances(sequences, settings, limits.host_threads);
-  return DeviceClustalDistances(sequences, limits).distances(settings.full);
+                                                      DeviceClustalLimits limits = {},
+                                                      std::atomic<std::size_t>* pairs_done = nullptr) {
+  if (settings.quick) return clustal_distances(sequences, settings, limits.host_threads, pairs_done);
+  return DeviceClustalDistances(sequences, limits).distances(settings.full, pairs_done);
 }
 
 }  // namespace cudp::msa
