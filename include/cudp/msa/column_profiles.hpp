@@ -38,18 +38,17 @@ struct ColumnProfile {
   int extend(int i) const { return rows[static_cast<std::size_t>(i)][profile_extend_column]; }
 };
 
-// The sequences of one profile: rows [first, last) of `sequences`, each at least `length` codes long (padded with
-// gap codes) plus room past the end.
+// The sequences of one profile: member rows [first, last) of `rows` (pointers to residue codes), each at least
+// `length` codes long (shorter sequences padded with gap codes).
 struct ProfileMembers {
-  const std::vector<std::vector<int>>* sequences = nullptr;
+  const int* const* rows = nullptr;
   int first = 0;
   int last = 0;
   int length = 0;
 
   int count() const { return last - first; }
-  int at(int s, int column) const {
-    return (*sequences)[static_cast<std::size_t>(s)][static_cast<std::size_t>(column)];
-  }
+  const int* row(int s) const { return rows[static_cast<std::size_t>(s)]; }
+  int at(int s, int column) const { return row(s)[static_cast<std::size_t>(column)]; }
 };
 
 namespace detail {
@@ -84,8 +83,8 @@ inline std::vector<int> count_column_gaps(const ProfileMembers& m, const Clustal
       while (begin < m.length && !clustal_is_residue(m.at(s, begin))) ++begin;
       for (int j = m.length - 1; j >= 0 && !clustal_is_residue(m.at(s, j)); --j) --end;
     }
-    for (int j = begin; j < end; ++j)
-      if (!clustal_is_residue(m.at(s, j))) ++gaps[static_cast<std::size_t>(j)];
+    const int* row = m.row(s);
+    for (int j = begin; j < end; ++j) gaps[static_cast<std::size_t>(j)] += !clustal_is_residue(row[j]);
   }
   return gaps;
 }
@@ -140,22 +139,35 @@ inline std::vector<int> variable_zone_weights(const ProfileMembers& m) {
   return weight;
 }
 
-inline std::vector<int> residue_specific_weights(const ProfileMembers& m) {
-  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
-  for (int i = 0; i < m.length; ++i) {
-    int w = 0;
-    for (int s = m.first; s < m.last; ++s) {
-      const int code = m.at(s, i);
-      if (!clustal_is_residue(code)) continue;
-      const char letter = clustal_letter(code);
+// A table by code (0..127; any other code reads 0), for the per-member loops below.
+using CodeTable = std::array<int, 128>;
+inline int code_lookup(const CodeTable& table, int code) {
+  return static_cast<unsigned>(code) < table.size() ? table[static_cast<std::size_t>(code)] : 0;
+}
+
+// 180 - Pascarella and Argos's probability by residue code (0 for codes not in their table and for non-residues).
+inline const CodeTable& pascarella_by_code() {
+  static const CodeTable table = [] {
+    CodeTable t{};
+    for (int code = 0; code <= clustal_max_residue; ++code)
       for (int k = 0; k < 20; ++k)
-        if (pascarella_residues[k] == letter) {
-          w += 180 - pascarella_probability[k];
+        if (pascarella_residues[k] == clustal_letter(code)) {
+          t[static_cast<std::size_t>(code)] = 180 - pascarella_probability[k];
           break;
         }
-    }
-    weight[static_cast<std::size_t>(i)] = w / m.count();
+    return t;
+  }();
+  return table;
+}
+
+inline std::vector<int> residue_specific_weights(const ProfileMembers& m) {
+  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
+  const CodeTable& factor = pascarella_by_code();
+  for (int s = m.first; s < m.last; ++s) {  // member by member (row order); integer sums, any order
+    const int* row = m.row(s);
+    for (int i = 0; i < m.length; ++i) weight[static_cast<std::size_t>(i)] += code_lookup(factor, row[i]);
   }
+  for (int i = 0; i < m.length; ++i) weight[static_cast<std::size_t>(i)] /= m.count();
   return weight;
 }
 
@@ -163,12 +175,13 @@ inline std::vector<int> residue_specific_weights(const ProfileMembers& m) {
 inline std::vector<int> hydrophilic_weights(const ProfileMembers& m, const std::string& hydrophilic) {
   std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
   std::vector<char> hyd(static_cast<std::size_t>(m.length) + 2, 0);
+  CodeTable is_hydrophilic{};
+  for (int code = 0; code <= clustal_max_residue; ++code)
+    is_hydrophilic[static_cast<std::size_t>(code)] = hydrophilic.find(clustal_letter(code)) != std::string::npos;
   for (int s = m.first; s < m.last; ++s) {
-    for (int i = 0; i < m.length; ++i) {
-      const int code = m.at(s, i);
-      hyd[static_cast<std::size_t>(i)] =
-          clustal_is_residue(code) && hydrophilic.find(clustal_letter(code)) != std::string::npos;
-    }
+    const int* row = m.row(s);
+    for (int i = 0; i < m.length; ++i)
+      hyd[static_cast<std::size_t>(i)] = static_cast<char>(code_lookup(is_hydrophilic, row[i]));
     int i = 0;
     while (i < m.length) {
       if (!hyd[static_cast<std::size_t>(i)]) {
@@ -254,13 +267,40 @@ inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembe
   return gaps;
 }
 
+namespace detail {
+
+// Per column, the summed weight of the members with each code 0..31 (codes outside 0..31 count nowhere): one pass
+// over the members, row by row. `weights` is indexed like the member rows.
+inline std::vector<std::array<int, clustal_table_size>> column_code_weights(const ProfileMembers& m,
+                                                                           const std::vector<int>& weights) {
+  std::vector<std::array<int, clustal_table_size>> sums(static_cast<std::size_t>(m.length));
+  for (auto& column : sums) column.fill(0);
+  for (int s = m.first; s < m.last; ++s) {
+    const int* row = m.row(s);
+    const int w = weights[static_cast<std::size_t>(s)];
+    for (int pos = 0; pos < m.length; ++pos) {
+      const int code = row[pos];
+      if (static_cast<unsigned>(code) < static_cast<unsigned>(clustal_table_size))
+        sums[static_cast<std::size_t>(pos)][static_cast<std::size_t>(code)] += w;
+    }
+  }
+  return sums;
+}
+
+}  // namespace detail
+
 // The matrix-scored profile (the step's first profile). `weights` is indexed like the member rows.
 inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& gaps,
                                 const ProfileMatrix& matrix, const std::vector<int>& weights) {
   const int n = m.count();
   int total = 0;
   for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
-  std::array<int, clustal_table_size> weighting{};
+  const std::vector<std::array<int, clustal_table_size>> sums = detail::column_code_weights(m, weights);
+  // The codes that count: residues and both gap codes (ClustalW's sum runs over these, in this order).
+  std::array<int, clustal_max_residue + 3> codes{};
+  for (int a = 0; a <= clustal_max_residue; ++a) codes[static_cast<std::size_t>(a)] = a;
+  codes[clustal_max_residue + 1] = clustal_gap_new;
+  codes[clustal_max_residue + 2] = clustal_gap_old;
   for (int pos = 0; pos < m.length; ++pos) {
     auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
     if (gaps[static_cast<std::size_t>(pos)] == n) {
@@ -269,23 +309,20 @@ inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m,
       row[clustal_gap_old] = matrix.score[clustal_gap_old][clustal_gap_new];
       continue;
     }
-    weighting.fill(0);
-    for (int s = m.first; s < m.last; ++s) {
-      const int code = m.at(s, pos);
-      if (clustal_is_residue(code) || code == clustal_gap_new || code == clustal_gap_old)
-        weighting[static_cast<std::size_t>(code)] += weights[static_cast<std::size_t>(s)];
-    }
+    const auto& weighting = sums[static_cast<std::size_t>(pos)];
+    // The codes present in this column, so that the sums skip the zero terms (integers: the same totals).
+    int present[clustal_max_residue + 3];
+    int count = 0;
+    for (const int a : codes)
+      if (weighting[static_cast<std::size_t>(a)] != 0) present[count++] = a;
     const float share = static_cast<float>(n - gaps[static_cast<std::size_t>(pos)]) / static_cast<float>(n);
-    auto mean_score = [&](int r) {
+    for (const int r : codes) {
       int f = 0;
-      for (int a = 0; a <= clustal_max_residue; ++a) f += weighting[static_cast<std::size_t>(a)] * matrix.score[a][r];
-      f += weighting[clustal_gap_new] * matrix.score[clustal_gap_new][r];
-      f += weighting[clustal_gap_old] * matrix.score[clustal_gap_old][r];
-      return static_cast<int>((static_cast<float>(f) / static_cast<float>(total)) * share);
-    };
-    for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = mean_score(r);
-    row[clustal_gap_new] = mean_score(clustal_gap_new);
-    row[clustal_gap_old] = mean_score(clustal_gap_old);
+      for (int k = 0; k < count; ++k)
+        f += weighting[static_cast<std::size_t>(present[k])] *
+             matrix.score[static_cast<std::size_t>(present[k])][static_cast<std::size_t>(r)];
+      row[static_cast<std::size_t>(r)] = static_cast<int>((static_cast<float>(f) / static_cast<float>(total)) * share);
+    }
   }
 }
 
@@ -293,18 +330,20 @@ inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m,
 inline void fill_frequency_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& weights) {
   int total = 0;
   for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
-  for (int pos = 0; pos < m.length; ++pos) {
-    auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
-    if (total == 0) {
+  if (total == 0) {
+    for (int pos = 0; pos < m.length; ++pos) {
+      auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
       for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = 0;
       row[clustal_gap_new] = row[clustal_gap_old] = 0;
-      continue;
     }
+    return;
+  }
+  const std::vector<std::array<int, clustal_table_size>> sums = detail::column_code_weights(m, weights);
+  for (int pos = 0; pos < m.length; ++pos) {
+    auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
+    const auto& sum = sums[static_cast<std::size_t>(pos)];
     auto share = [&](int code) {
-      int sum = 0;
-      for (int s = m.first; s < m.last; ++s)
-        if (m.at(s, pos) == code) sum += weights[static_cast<std::size_t>(s)];
-      return static_cast<int>(10 * static_cast<float>(sum) / static_cast<float>(total));
+      return static_cast<int>(10 * static_cast<float>(sum[static_cast<std::size_t>(code)]) / static_cast<float>(total));
     };
     for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = share(r);
     row[clustal_gap_new] = share(clustal_gap_new);

@@ -13,6 +13,11 @@
 //   open1(i, j), extend1(i, j), gap1(i, j, k): a gap in the first profile after its column i, opposite the
 //                        second's columns from j on (k of them for gap1, which is open + extensions)
 //   open2, extend2, gap2: a gap in the second profile after its column j, opposite the first's columns from i on
+#include <algorithm>
+#include <array>
+#include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "column_profiles.hpp"
@@ -29,6 +34,14 @@ struct ClustalProfileCosts {
   const ColumnProfile& second;
   bool end_gap_penalties = false;
 
+  // Optional precomputed scores (clustal_score_table): score(i, j) at scores[i * score_stride + j]. The aligner
+  // reads them through score_row when set; score() itself always computes.
+  const int* scores = nullptr;
+  std::size_t score_stride = 0;
+
+  const int* score_row(int i) const {
+    return scores ? scores + static_cast<std::size_t>(i) * score_stride : nullptr;
+  }
   int score(int i, int j) const {
     const auto& a = first.rows[static_cast<std::size_t>(i)];
     const auto& b = second.rows[static_cast<std::size_t>(j)];
@@ -59,11 +72,58 @@ struct ClustalProfileCosts {
   }
 };
 
+// The most cells a step's score table may hold (4 bytes each); larger steps score column pairs as they go.
+inline constexpr std::size_t clustal_score_table_cells = std::size_t{64} << 20;
+
+// Every column pair's score(i, j), i in 1..first.length, j in 1..second.length, at [i * (second.length + 1) + j]
+// (row 0 and column 0 unused): the same integer sums, and the same truncating division by 10, as
+// ClustalProfileCosts::score, with the second profile's codes laid out by column so the inner loop vectorises.
+inline std::vector<int> clustal_score_table(const ColumnProfile& first, const ColumnProfile& second) {
+  const std::size_t m = static_cast<std::size_t>(first.length), n = static_cast<std::size_t>(second.length);
+  const std::size_t stride = n + 1;
+  std::array<int, clustal_max_residue + 3> codes{};
+  for (int a = 0; a <= clustal_max_residue; ++a) codes[static_cast<std::size_t>(a)] = a;
+  codes[clustal_max_residue + 1] = clustal_gap_new;
+  codes[clustal_max_residue + 2] = clustal_gap_old;
+  std::vector<int> by_code(codes.size() * stride, 0);
+  for (std::size_t k = 0; k < codes.size(); ++k)
+    for (std::size_t j = 1; j <= n; ++j)
+      by_code[k * stride + j] = second.rows[j][static_cast<std::size_t>(codes[k])];
+  std::vector<int> table((m + 1) * stride, 0);
+  std::vector<int> sum(stride);
+  for (std::size_t i = 1; i <= m; ++i) {
+    std::fill(sum.begin(), sum.end(), 0);
+    const auto& a = first.rows[i];
+    for (std::size_t k = 0; k < codes.size(); ++k) {
+      const int factor = a[static_cast<std::size_t>(codes[k])];
+      if (factor == 0) continue;
+      const int* b = by_code.data() + k * stride;
+      for (std::size_t j = 0; j < stride; ++j) sum[j] += factor * b[j];
+    }
+    int* out = table.data() + i * stride;
+    for (std::size_t j = 0; j < stride; ++j) out[j] = sum[j] / 10;
+  }
+  return table;
+}
+
+namespace detail {
+// Whether a Costs policy offers precomputed score rows: `const int* score_row(int i) const`, row i's scores
+// indexed by the second profile's column (nullptr: none for this row; score(i, j) then).
+template <class C, class = void>
+struct has_score_row : std::false_type {};
+template <class C>
+struct has_score_row<C, std::void_t<decltype(std::declval<const C&>().score_row(0))>> : std::true_type {};
+}  // namespace detail
+
 template <class Costs>
 class LinearSpaceProfileAligner {
  public:
-  LinearSpaceProfileAligner(const Costs& costs, int first_length, int second_length)
-      : c_(costs), m_(first_length), n_(second_length) {
+  // Levels of the recursion with at least this many cells run their two passes side by side (threads > 1).
+  static constexpr long long parallel_cells = 1 << 16;
+
+  // `threads` > 1: the largest levels run the forward and reverse passes on two threads (the same path).
+  LinearSpaceProfileAligner(const Costs& costs, int first_length, int second_length, int threads = 1)
+      : c_(costs), m_(first_length), n_(second_length), threads_(threads) {
     const std::size_t cells = static_cast<std::size_t>(second_length) + 2;
     hh_.assign(cells, 0);
     dd_.assign(cells, 0);
@@ -127,8 +187,15 @@ class LinearSpaceProfileAligner {
     }
     if (m <= 1) return single_row(a, b, m, n, go1);
     const int mid = m / 2;
-    forward(a, b, mid, n, go1);
-    reverse(a, b, m, mid, n, go2);
+    if (threads_ > 1 && static_cast<long long>(m) * n >= parallel_cells) {
+      // The passes fill separate arrays from the same costs: the reverse one on a helper thread.
+      std::thread helper([&] { reverse(a, b, m, mid, n, go2); });
+      forward(a, b, mid, n, go1);
+      helper.join();
+    } else {
+      forward(a, b, mid, n, go1);
+      reverse(a, b, m, mid, n, go2);
+    }
     int best = hh_[0] + rr_[0], best_j = 0;
     bool crossing = false;
     for (int j = 0; j <= n; ++j) {
@@ -185,6 +252,16 @@ class LinearSpaceProfileAligner {
     return best;
   }
 
+  // Row i's precomputed scores, when the policy has them.
+  const int* score_row(int i) const {
+    if constexpr (detail::has_score_row<Costs>::value) {
+      return c_.score_row(i);
+    } else {
+      (void)i;
+      return nullptr;
+    }
+  }
+
   // hh_[j]: best score of the first `mid` rows against columns 1..j; dd_[j]: the same ending in a gap of the second.
   void forward(int a, int b, int mid, int n, int go1) {
     hh_[0] = 0;
@@ -197,31 +274,45 @@ class LinearSpaceProfileAligner {
     t = go1 == 0 ? 0 : -c_.open2(a + 1, b);
     tl = -c_.extend2(a + 1, b);
     for (int i = 1; i <= mid; ++i) {
-      int s = hh_[0];
-      int hh = t = t + tl;
-      hh_[0] = hh;
-      int f = t - c_.open1(a + i, b + 1);
-      for (int j = 1; j <= n; ++j) {
-        const std::size_t uj = static_cast<std::size_t>(j);
-        int g = c_.open1(a + i, b + j);
-        int h = c_.extend1(a + i, b + j);
-        hh = hh - g - h;
-        f = f - h;
-        if (hh > f) f = hh;
-        g = c_.open2(a + i, b + j);
-        h = c_.extend2(a + i, b + j);
-        hh = hh_[uj] - g - h;
-        int e = dd_[uj] - h;
-        if (hh > e) e = hh;
-        hh = s + c_.score(a + i, b + j);
-        if (f > hh) hh = f;
-        if (e > hh) hh = e;
-        s = hh_[uj];
-        hh_[uj] = hh;
-        dd_[uj] = e;
+      t += tl;
+      const int* row = score_row(a + i);
+      if (row) {
+        const int* at = row + b;
+        forward_row(a + i, b, n, t, [at](int j) { return at[j]; });
+      } else {
+        forward_row(a + i, b, n, t, [this, a, b, i](int j) { return c_.score(a + i, b + j); });
       }
     }
     dd_[0] = hh_[0];
+  }
+
+  // One row of the forward pass: row `r` of the first profile; `t` the score of its leading gap.
+  template <class Score>
+  void forward_row(int r, int b, int n, int t, Score score) {
+    int s = hh_[0];
+    int hh = t;
+    hh_[0] = hh;
+    int f = t - c_.open1(r, b + 1);
+    int* hrow = hh_.data();
+    int* drow = dd_.data();
+    for (int j = 1; j <= n; ++j) {
+      int g = c_.open1(r, b + j);
+      int h = c_.extend1(r, b + j);
+      hh = hh - g - h;
+      f = f - h;
+      if (hh > f) f = hh;
+      g = c_.open2(r, b + j);
+      h = c_.extend2(r, b + j);
+      hh = hrow[j] - g - h;
+      int e = drow[j] - h;
+      if (hh > e) e = hh;
+      hh = s + score(j);
+      if (f > hh) hh = f;
+      if (e > hh) hh = e;
+      s = hrow[j];
+      hrow[j] = hh;
+      drow[j] = e;
+    }
   }
 
   // rr_[j]: best score of rows mid+1..m against columns j+1..n; ss_[j] the same starting with a gap of the second,
@@ -240,56 +331,85 @@ class LinearSpaceProfileAligner {
     }
     tl = 0;
     for (int i = m - 1; i >= mid; --i) {
-      int s = rr_[un];
-      int g = go2 == 0 ? 0 : -c_.open2(a + i + 1, b + n);
+      const int g = go2 == 0 ? 0 : -c_.open2(a + i + 1, b + n);
       tl -= c_.extend2(a + i + 1, b + n);
-      int hh = g + tl;
-      rr_[un] = hh;
-      int t = c_.open1(a + i, b + n);
-      int f = rr_[un] - t;
-      for (int j = n - 1; j >= 0; --j) {
-        const std::size_t uj = static_cast<std::size_t>(j);
-        g = c_.open1(a + i, b + j + 1);
-        int h = c_.extend1(a + i, b + j + 1);
-        hh = hh - g - h;
-        f = f - h - g + t;
-        if (hh > f) f = hh;
-        t = g;
-        g = c_.open2(a + i + 1, b + j);
-        h = c_.extend2(a + i + 1, b + j);
-        hh = rr_[uj] - g - h;
-        int e;
-        if (i == m - 1) {
-          e = ss_[uj] - h;
-        } else {
-          e = ss_[uj] - h - g + c_.open2(a + i + 2, b + j);
-          gs_[uj] = g;
-        }
-        if (hh > e) e = hh;
-        hh = s + c_.score(a + i + 1, b + j + 1);
-        if (f > hh) hh = f;
-        if (e > hh) hh = e;
-        s = rr_[uj];
-        rr_[uj] = hh;
-        ss_[uj] = e;
+      const int* row = score_row(a + i + 1);
+      const bool last = i == m - 1;
+      if (row) {
+        const int* at = row + b + 1;
+        reverse_row(a + i, b, n, g + tl, last, [at](int j) { return at[j]; });
+      } else {
+        reverse_row(a + i, b, n, g + tl, last, [this, a, b, i](int j) { return c_.score(a + i + 1, b + j + 1); });
       }
     }
     ss_[un] = rr_[un];
     gs_[un] = c_.open2(a + mid + 1, b + n);
   }
 
+  // One row of the reverse pass: row `r` + 1 of the first profile against columns j + 1 (score(j)); `start` the
+  // score of its trailing gap; `last`: the first row of the pass (the bottom one).
+  template <class Score>
+  void reverse_row(int r, int b, int n, int start, bool last, Score score) {
+    const std::size_t un = static_cast<std::size_t>(n);
+    int* rrow = rr_.data();
+    int* srow = ss_.data();
+    int* grow = gs_.data();
+    int s = rrow[un];
+    int hh = start;
+    rrow[un] = hh;
+    int t = c_.open1(r, b + n);
+    int f = rrow[un] - t;
+    for (int j = n - 1; j >= 0; --j) {
+      int g = c_.open1(r, b + j + 1);
+      int h = c_.extend1(r, b + j + 1);
+      hh = hh - g - h;
+      f = f - h - g + t;
+      if (hh > f) f = hh;
+      t = g;
+      g = c_.open2(r + 1, b + j);
+      h = c_.extend2(r + 1, b + j);
+      hh = rrow[j] - g - h;
+      int e;
+      if (last) {
+        e = srow[j] - h;
+      } else {
+        e = srow[j] - h - g + c_.open2(r + 2, b + j);
+        grow[j] = g;
+      }
+      if (hh > e) e = hh;
+      hh = s + score(j);
+      if (f > hh) hh = f;
+      if (e > hh) hh = e;
+      s = rrow[j];
+      rrow[j] = hh;
+      srow[j] = e;
+    }
+  }
+
   const Costs& c_;
   int m_, n_;
+  int threads_ = 1;
   std::vector<int> hh_, dd_, rr_, ss_, gs_;
   std::vector<int> runs_;
   int last_ = 0;
 };
 
-// Aligns two ClustalW profiles; returns the path and (through `score`) ClustalW's score, in its units (x100).
+// Aligns two ClustalW profiles; returns the path and (through `score`) ClustalW's score, in its units (x100). Column
+// pair scores come from a table computed once (clustal_score_table) when it holds at most `table_cells` cells, else
+// as the passes go; the path is the same either way. `threads` > 1 splits the largest passes (the same path too).
 inline std::vector<PathStep> align_clustal_profiles(const ColumnProfile& first, const ColumnProfile& second,
-                                                    bool end_gap_penalties, int* score = nullptr) {
-  const ClustalProfileCosts costs{first, second, end_gap_penalties};
-  LinearSpaceProfileAligner<ClustalProfileCosts> aligner(costs, first.length, second.length);
+                                                    bool end_gap_penalties, int* score = nullptr, int threads = 1,
+                                                    std::size_t table_cells = clustal_score_table_cells) {
+  ClustalProfileCosts costs{first, second, end_gap_penalties};
+  std::vector<int> table;
+  const std::size_t cells =
+      (static_cast<std::size_t>(first.length) + 1) * (static_cast<std::size_t>(second.length) + 1);
+  if (cells <= table_cells) {
+    table = clustal_score_table(first, second);
+    costs.scores = table.data();
+    costs.score_stride = static_cast<std::size_t>(second.length) + 1;
+  }
+  LinearSpaceProfileAligner<ClustalProfileCosts> aligner(costs, first.length, second.length, threads);
   const int s = aligner.align(first.open(0), first.open(first.length));
   if (score) *score = s;
   return aligner.path();

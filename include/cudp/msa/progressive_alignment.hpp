@@ -11,9 +11,17 @@
 //                similarities_from_distances(pairwise distances) for a UPGMA run
 //   distance_tree tree.has_distances (without branch lengths each matrix series is one member)
 // So a run from a .dnd needs nothing from the pairwise stage.
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
+
+#include "../host/host_cores.hpp"
 
 #include "../phylo/distance_trees.hpp"
 #include "clustal_alphabet.hpp"
@@ -47,30 +55,26 @@ namespace detail {
 
 // The mean residue count of member rows [first, last), truncated (ClustalW's profile "length" for gap costs and
 // the Gonnet choice).
-inline int mean_residues(const std::vector<std::vector<int>>& members, int first, int last, int length) {
+inline int mean_residues(const ProfileMembers& m) {
   int count = 0;
-  for (int s = first; s < last; ++s) {
-    const std::vector<int>& row = members[static_cast<std::size_t>(s)];
-    for (int j = 0; j < length && j < static_cast<int>(row.size()); ++j) {
-      const int code = row[static_cast<std::size_t>(j)];
-      if (code != clustal_gap_new && code != clustal_gap_old) ++count;
-    }
+  for (int s = m.first; s < m.last; ++s) {
+    const int* row = m.row(s);
+    for (int j = 0; j < m.length; ++j) count += row[j] != clustal_gap_new && row[j] != clustal_gap_old;
   }
-  return static_cast<int>(count / static_cast<float>(last - first));
+  return static_cast<int>(count / static_cast<float>(m.count()));
 }
 
-// The mean identity over pairs across the two sides, summed in double and divided by a float count.
-inline double mean_identity(const std::vector<int>& group, const phylo::DistanceMatrix& similarity) {
+// The mean identity over pairs across the two sides (`one`, `two`: their sequences in input order), summed in
+// double in ClustalW's order and divided by a float count.
+inline double mean_identity(const std::vector<int>& one, const std::vector<int>& two,
+                            const phylo::DistanceMatrix& similarity) {
   double sum = 0.0;
   int pairs = 0;
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    if (group[i] != 1) continue;
-    for (std::size_t j = 0; j < group.size(); ++j) {
-      if (group[j] != 2) continue;
+  for (const int i : one)
+    for (const int j : two) {
       ++pairs;
-      sum += similarity(i, j);
+      sum += similarity(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
     }
-  }
   return sum / static_cast<float>(pairs);
 }
 
@@ -105,37 +109,49 @@ inline void step_gap_costs(const ClustalParameters& p, const ProfileMatrix& matr
   extend = static_cast<int>(100.0 * p.gap_extend());
 }
 
-// Copies one side's sequences into profile rows padded to the side's longest, with room past the end.
-inline int gather_side(const std::vector<std::vector<int>>& rows, const std::vector<int>& group, int side,
-                       std::vector<std::vector<int>>& out, std::vector<int>& out_weights,
-                       const std::vector<int>& weights, bool mark_end) {
+// One side's member rows, without copies: pointers to the sequences' rows, padded copies (with gap codes) only for
+// rows shorter than the side's longest. Returns the side's length.
+inline int gather_side(const std::vector<std::vector<int>>& rows, const std::vector<int>& members,
+                       std::vector<const int*>& out, std::vector<int>& out_weights, const std::vector<int>& weights,
+                       std::vector<std::vector<int>>& padded) {
   int length = 0;
-  for (std::size_t s = 0; s < rows.size(); ++s)
-    if (group[s] == side && static_cast<int>(rows[s].size()) > length) length = static_cast<int>(rows[s].size());
-  for (std::size_t s = 0; s < rows.size(); ++s) {
-    if (group[s] != side) continue;
-    std::vector<int> row(rows[s]);
-    row.resize(static_cast<std::size_t>(length) + 2, 0);
-    for (std::size_t j = rows[s].size(); j < static_cast<std::size_t>(length); ++j) row[j] = clustal_gap_new;
-    if (mark_end) row[static_cast<std::size_t>(length)] = clustal_end_of_alignment;
-    out.push_back(std::move(row));
-    out_weights.push_back(weights[s]);
+  for (const int s : members)
+    length = std::max(length, static_cast<int>(rows[static_cast<std::size_t>(s)].size()));
+  for (const int s : members) {
+    const std::vector<int>& row = rows[static_cast<std::size_t>(s)];
+    if (static_cast<int>(row.size()) == length) {
+      out.push_back(row.data());
+    } else {
+      std::vector<int> copy(row);
+      copy.resize(static_cast<std::size_t>(length), clustal_gap_new);
+      padded.push_back(std::move(copy));
+      out.push_back(padded.back().data());
+    }
+    out_weights.push_back(weights[static_cast<std::size_t>(s)]);
   }
   return length;
 }
 
-inline std::vector<int> apply_path(const std::vector<int>& row, int length, const std::vector<PathStep>& path,
-                                   PathStep own_gap) {
-  std::vector<int> out;
-  out.reserve(path.size());
+// Where each alignment column takes its code from, for one side: the side's column index, or -1 for a gap.
+inline std::vector<int> path_sources(int length, const std::vector<PathStep>& path, PathStep own_gap) {
+  std::vector<int> from(path.size());
   int at = 0;
-  for (const PathStep step : path) {
-    if (step == own_gap) {
-      out.push_back(clustal_gap_new);
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    if (path[k] == own_gap) {
+      from[k] = -1;
     } else {
-      out.push_back(at < length ? row[static_cast<std::size_t>(at)] : clustal_end_of_alignment);
+      from[k] = at < length ? at : length;  // `length`: past the end (ClustalW's end-of-alignment mark)
       ++at;
     }
+  }
+  return from;
+}
+
+inline std::vector<int> apply_path(const int* row, int length, const std::vector<int>& from) {
+  std::vector<int> out(from.size());
+  for (std::size_t k = 0; k < from.size(); ++k) {
+    const int at = from[k];
+    out[k] = at < 0 ? clustal_gap_new : at < length ? row[at] : clustal_end_of_alignment;
   }
   return out;
 }
@@ -143,39 +159,40 @@ inline std::vector<int> apply_path(const std::vector<int>& row, int length, cons
 }  // namespace detail
 
 // One progressive step: aligns the sequences with group 1 against those with group 2 (groups of sequences not yet
-// `aligned` count as 0) and rewrites their rows. Returns ClustalW's step score (0 when a side is empty).
-inline int align_profiles_step(std::vector<std::vector<int>>& rows, std::vector<int> group,
+// `aligned` count as 0) and rewrites their rows. Returns ClustalW's step score (0 when a side is empty). It reads
+// and writes the rows of the step's sequences only (and reads weights and similarity), so steps on disjoint sets of
+// sequences may run side by side. `threads` (> 1) lets the largest profile alignments split their passes.
+inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::vector<int>& group,
                                const std::vector<char>& aligned, const std::vector<int>& weights,
                                const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
-                               bool distance_tree = true) {
+                               bool distance_tree = true, int threads = 1) {
   const std::size_t n = rows.size();
-  int count1 = 0, count2 = 0;
+  std::vector<int> one, two;
   for (std::size_t s = 0; s < n; ++s) {
-    if (!aligned[s]) group[s] = 0;
-    count1 += group[s] == 1;
-    count2 += group[s] == 2;
+    if (!aligned[s]) continue;
+    if (group[s] == 1) one.push_back(static_cast<int>(s));
+    if (group[s] == 2) two.push_back(static_cast<int>(s));
   }
-  if (count1 == 0 || count2 == 0) return 0;
-  if (count2 > count1) {
-    // The larger side becomes the matrix profile.
-    for (int& g : group) g = g == 1 ? 2 : g == 2 ? 1 : 0;
-  }
-  const double pcid = detail::mean_identity(group, similarity);
-  std::vector<std::vector<int>> members;
+  if (one.empty() || two.empty()) return 0;
+  if (two.size() > one.size()) one.swap(two);  // the larger side becomes the matrix profile
+  const double pcid = detail::mean_identity(one, two, similarity);
+  std::vector<const int*> member_rows;
   std::vector<int> member_weights;
-  const int length1 = detail::gather_side(rows, group, 1, members, member_weights, weights, false);
-  const int nseqs1 = static_cast<int>(members.size());
-  const int length2 = detail::gather_side(rows, group, 2, members, member_weights, weights, true);
-  const int nseqs2 = static_cast<int>(members.size()) - nseqs1;
-  const int len1 = detail::mean_residues(members, 0, nseqs1, length1);
-  const int len2 = detail::mean_residues(members, nseqs1, nseqs1 + nseqs2, length2);
+  std::vector<std::vector<int>> padded;
+  padded.reserve(one.size() + two.size());  // stable addresses for the pointers
+  const int length1 = detail::gather_side(rows, one, member_rows, member_weights, weights, padded);
+  const int nseqs1 = static_cast<int>(one.size());
+  const int length2 = detail::gather_side(rows, two, member_rows, member_weights, weights, padded);
+  const int nseqs2 = static_cast<int>(two.size());
+  const ProfileMembers side1{member_rows.data(), 0, nseqs1, length1};
+  const ProfileMembers side2{member_rows.data(), nseqs1, nseqs1 + nseqs2, length2};
+  const int len1 = detail::mean_residues(side1);
+  const int len2 = detail::mean_residues(side2);
 
   const ProfileMatrix matrix = profile_matrix(p, pcid, len1 < len2 ? len1 : len2, distance_tree);
   int open = 0, extend = 0;
   detail::step_gap_costs(p, matrix, len1, len2, open, extend);
 
-  const ProfileMembers side1{&members, 0, nseqs1, length1};
-  const ProfileMembers side2{&members, nseqs1, nseqs1 + nseqs2, length2};
   ColumnProfile first(length1), second(length2);
   const std::vector<int> gaps1 = set_gap_costs(first, side1, p, open, extend);
   fill_matrix_profile(first, side1, gaps1, matrix, member_weights);
@@ -183,19 +200,26 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, std::vector<
   fill_frequency_profile(second, side2, member_weights);
 
   int score = 0;
-  const std::vector<PathStep> path = align_clustal_profiles(first, second, p.end_gap_penalties, &score);
+  const std::vector<PathStep> path = align_clustal_profiles(first, second, p.end_gap_penalties, &score, threads);
 
-  std::size_t next = 0;
-  for (const int side : {1, 2}) {
-    const int length = side == 1 ? length1 : length2;
-    const PathStep own_gap = side == 1 ? PathStep::second_only : PathStep::first_only;
-    for (std::size_t s = 0; s < n; ++s)
-      if (group[s] == side) rows[s] = detail::apply_path(members[next++], length, path, own_gap);
-  }
+  const std::vector<int> from1 = detail::path_sources(length1, path, PathStep::second_only);
+  const std::vector<int> from2 = detail::path_sources(length2, path, PathStep::first_only);
+  std::vector<std::vector<int>> out;
+  out.reserve(member_rows.size());
+  for (int k = 0; k < nseqs1 + nseqs2; ++k)
+    out.push_back(k < nseqs1 ? detail::apply_path(member_rows[static_cast<std::size_t>(k)], length1, from1)
+                             : detail::apply_path(member_rows[static_cast<std::size_t>(k)], length2, from2));
+  for (int k = 0; k < nseqs1; ++k) rows[static_cast<std::size_t>(one[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(k)]);
+  for (int k = 0; k < nseqs2; ++k)
+    rows[static_cast<std::size_t>(two[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(nseqs1 + k)]);
   return score / 100;
 }
 
 namespace detail {
+
+// ClustalW's running best identity: folding identities into `best` as best_identity does (its result depends only
+// on the set folded, not on the order: -1 when no identity exceeds -1, else the largest truncated).
+inline int fold_identity(int best, double identity) { return best < identity ? static_cast<int>(identity) : best; }
 
 // Each sequence's best identity to another (aligned ones only, when `among` is given), truncated as ClustalW
 // stores it; -1 when there is none.
@@ -203,7 +227,7 @@ inline int best_identity(const phylo::DistanceMatrix& similarity, std::size_t i,
   int best = -1;
   for (std::size_t j = 0; j < similarity.size(); ++j) {
     if (j == i || (among && !(*among)[j])) continue;
-    if (best < similarity(i, j)) best = static_cast<int>(similarity(i, j));
+    best = fold_identity(best, similarity(i, j));
   }
   return best;
 }
@@ -221,15 +245,15 @@ inline std::size_t closest_pair_start(const phylo::DistanceMatrix& similarity) {
   return start;
 }
 
-// The delayed sequence closest to the aligned ones (the first on ties).
-inline std::size_t closest_delayed(const phylo::DistanceMatrix& similarity, const std::vector<char>& aligned) {
+// The delayed sequence closest to the aligned ones (the first on ties); `best`: each delayed sequence's
+// best_identity to the aligned ones.
+inline std::size_t closest_delayed(const std::vector<int>& best, const std::vector<char>& aligned) {
   int closest = -1;
   std::size_t next = 0;
   for (std::size_t i = 0; i < aligned.size(); ++i) {
     if (aligned[i]) continue;
-    const int best = best_identity(similarity, i, &aligned);
-    if (best > closest) {
-      closest = best;
+    if (best[i] > closest) {
+      closest = best[i];
       next = i;
     }
   }
@@ -260,13 +284,74 @@ inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>
 
 }  // namespace detail
 
+namespace detail {
+
+// Runs tasks 0..count-1 on `threads` threads (the calling one among them), each once all of its `after` tasks have
+// run; run(task, inner) gets `inner` threads to split the task itself when nothing else could run beside it. The
+// first exception stops the handing out and is rethrown.
+template <class Run>
+void run_task_graph(const std::vector<std::vector<int>>& after, int threads, Run run) {
+  const std::size_t count = after.size();
+  std::vector<int> waiting(count, 0);
+  std::vector<std::vector<int>> next(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    waiting[k] = static_cast<int>(after[k].size());
+    for (const int d : after[k]) next[static_cast<std::size_t>(d)].push_back(static_cast<int>(k));
+  }
+  std::vector<int> ready;  // kept in decreasing order: the earliest task runs first
+  for (std::size_t k = count; k-- > 0;)
+    if (waiting[k] == 0) ready.push_back(static_cast<int>(k));
+  std::mutex lock;
+  std::condition_variable changed;
+  std::size_t finished = 0;
+  int running = 0;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    std::unique_lock<std::mutex> hold(lock);
+    while (true) {
+      changed.wait(hold, [&] { return !ready.empty() || finished == count || failure; });
+      if (finished == count || failure) return;
+      const int task = ready.back();
+      ready.pop_back();
+      const int inner = ready.empty() && running == 0 ? threads : 1;
+      ++running;
+      hold.unlock();
+      std::exception_ptr error;
+      try {
+        run(task, inner);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      hold.lock();
+      --running;
+      ++finished;
+      if (error && !failure) failure = error;
+      for (const int k : next[static_cast<std::size_t>(task)])
+        if (--waiting[static_cast<std::size_t>(k)] == 0) {
+          ready.insert(std::upper_bound(ready.begin(), ready.end(), k, std::greater<int>()), k);
+        }
+      changed.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace detail
+
 // The whole progressive stage. `sequences`: residue codes (clustal_encode); see the file comment for the rest.
+// `threads` (0: all cores) runs the guide tree's steps on disjoint sets of sequences side by side, and splits the
+// largest alignments; the result is the same for any number.
 inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
                                            const std::vector<ProgressiveStep>& steps, std::vector<int> weights,
                                            const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
-                                           bool distance_tree = true) {
+                                           bool distance_tree = true, int threads = 1) {
   const std::size_t n = sequences.size();
   if (n < 2) throw std::invalid_argument("progressive_align: a multiple alignment needs two sequences or more");
+  if (threads <= 0) threads = host::usable_cores();
   MultipleAlignment result;
   result.rows = sequences;
   result.order.assign(n, 0);
@@ -279,29 +364,58 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
     ++placed;
   };
 
-  // First pass: the guide tree's steps, leaving out sequences no more than MAXDIV % identical to any other.
+  // First pass: the guide tree's steps, leaving out sequences no more than MAXDIV % identical to any other. A
+  // sequence in a step joins there if it is not left out, so each step aligns exactly its sequences that are not
+  // left out; a step waits only for the last earlier steps on its sequences.
   std::vector<int> best(n);
   for (std::size_t i = 0; i < n; ++i) best[i] = detail::best_identity(similarity, i, nullptr);
-  for (const ProgressiveStep& step : steps) {
+  std::vector<char> kept(n);
+  for (std::size_t s = 0; s < n; ++s) kept[s] = best[s] > p.divergence_cutoff;
+  std::vector<std::size_t> tasks;  // the steps that align something, in order
+  std::vector<std::vector<int>> after;
+  std::vector<int> last_task(n, -1);
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const ProgressiveStep& step = steps[k];
+    std::vector<int> before;
     int entries = 0;
     for (std::size_t s = 0; s < n; ++s) {
-      if (step[s] == 0 || best[s] <= p.divergence_cutoff) continue;
+      if (step[s] == 0 || !kept[s]) continue;
       ++entries;
       if (!aligned[s]) join(s);
+      if (last_task[s] >= 0) before.push_back(last_task[s]);
+      last_task[s] = static_cast<int>(tasks.size());
     }
-    if (entries > 0) align_profiles_step(result.rows, step, aligned, weights, similarity, p, distance_tree);
+    if (entries == 0) continue;
+    std::sort(before.begin(), before.end());
+    before.erase(std::unique(before.begin(), before.end()), before.end());
+    tasks.push_back(k);
+    after.push_back(std::move(before));
+  }
+  auto run_step = [&](int task, int inner) {
+    align_profiles_step(result.rows, steps[tasks[static_cast<std::size_t>(task)]], kept, weights, similarity, p,
+                        distance_tree, inner);
+  };
+  if (threads <= 1) {
+    for (std::size_t t = 0; t < tasks.size(); ++t) run_step(static_cast<int>(t), 1);
+  } else {
+    detail::run_task_graph(after, threads, run_step);
   }
 
   // Second pass: the delayed sequences one by one, closest first.
   const std::vector<int> tree_weights = weights;
   if (placed == 0) join(detail::closest_pair_start(similarity));
+  std::vector<int> closest(n, -1);  // each delayed sequence's best identity to the aligned ones
+  for (std::size_t i = 0; i < n; ++i)
+    if (!aligned[i]) closest[i] = detail::best_identity(similarity, i, &aligned);
   while (placed < n) {
-    const std::size_t next = detail::closest_delayed(similarity, aligned);
+    const std::size_t next = detail::closest_delayed(closest, aligned);
     if (!p.no_weights) detail::weigh_for_newcomer(weights, tree_weights, aligned, similarity, next);
     std::vector<int> group(n, 0);
     for (std::size_t j = 0; j < n; ++j) group[j] = aligned[j] ? 1 : j == next ? 2 : 0;
     join(next);
-    align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree);
+    align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree, threads);
+    for (std::size_t i = 0; i < n; ++i)
+      if (!aligned[i]) closest[i] = detail::fold_identity(closest[i], similarity(i, next));
   }
   result.weights = weights;
   return result;
