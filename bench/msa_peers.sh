@@ -11,14 +11,19 @@
 #   mkdir -p .debs-msa && cd .debs-msa && apt-get download clustalw clustalo mafft muscle kalign hmmer \
 #     libargtable2-0 libdivsufsort3 libgomp1
 # MODEL (default Pkinase.hmm from hmmer-examples or .debs/hmmer-examples-slim.tar.gz); CUDP_MSA (default
-# build/bin/cudp-msa); CUDP_MSA_ARGS, e.g. "--backend cuda". Results: $OUT/msa_peers.tsv and a summary on stdout.
+# build/bin/cudp-msa); CUDP_MSA_ARGS, e.g. "--backend cuda"; TOOLS (default "cudp-msa clustalw clustalo mafft muscle
+# kalign"), THREADS (default all cores), WORK (default /tmp/msa-peers) and TSV, to run clustalw apart, e.g. on a core
+# of its own (taskset) beside the others. Results: $TSV (default $OUT/msa_peers.tsv) and a summary on stdout.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(cd "$(dirname "$0")" && pwd)
 cudp_msa=${CUDP_MSA:-build/bin/cudp-msa}
 limit=${SECONDS_PER_TOOL:-600}
-threads=$(nproc)
+threads=${THREADS:-$(nproc)}
+work=${WORK:-/tmp/msa-peers}
+tsv=${TSV:-$OUT/msa_peers.tsv}
+wanted=" ${TOOLS:-cudp-msa clustalw clustalo mafft muscle kalign} "
 if ls .debs-msa/*.deb >/dev/null 2>&1; then
   eval "$(bash "$here/unpack_debs.sh" .debs-msa /tmp/msa-peers 2>/dev/null)"
   # mafft's driver script looks for its programs where the package put them, unless told otherwise.
@@ -47,9 +52,9 @@ tools=(
   "muscle|muscle -super5 \$in -output \$aln -threads $threads"
   "kalign|kalign -i \$in -o \$aln"
 )
-printf "n\ttool\tseconds\tpeak_kib\tSP\tTC\tnote\n" >"$OUT/msa_peers.tsv"
+printf "n\ttool\tseconds\tpeak_kib\tSP\tTC\tnote\n" >"$tsv"
 for n in ${*:-500 2000}; do
-  dir=/tmp/msa-peers/n$n
+  dir=$work/n$n
   mkdir -p "$dir"
   hmmemit -a -N "$n" --seed 1 -o "$dir/reference.sto" "$model"
   python3 - "$dir/reference.sto" "$dir/in.fa" <<'EOF'
@@ -70,8 +75,9 @@ EOF
   for entry in "${tools[@]}"; do
     name=${entry%%|*}
     command=${entry#*|}
+    [[ $wanted == *" $name "* ]] || continue
     bin=${command%% *}
-    command -v "$bin" >/dev/null || [ -x "$bin" ] || { printf "%s\t%s\t-\t-\t-\t-\tnot installed\n" "$n" "$name" >>"$OUT/msa_peers.tsv"; continue; }
+    command -v "$bin" >/dev/null || [ -x "$bin" ] || { printf "%s\t%s\t-\t-\t-\t-\tnot installed\n" "$n" "$name" >>"$tsv"; continue; }
     in=$dir/in.fa aln=$dir/$name.aln
     rm -f "$aln"
     start=$(date +%s.%N)
@@ -85,11 +91,11 @@ EOF
     acc="- - -"
     [ -s "$aln" ] && acc=$(python3 "$here/msa_accuracy.py" "$dir/reference.sto" "$aln" --upper 2>&1)
     printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$n" "$name" "$seconds" "$(tail -1 "$dir/$name.mem" 2>/dev/null)" \
-      "$(echo "$acc" | cut -d' ' -f1)" "$(echo "$acc" | cut -d' ' -f2)" "$note" >>"$OUT/msa_peers.tsv"
+      "$(echo "$acc" | cut -d' ' -f1)" "$(echo "$acc" | cut -d' ' -f2)" "$note" >>"$tsv"
   done
   if [ -s "$dir/clustalw.aln" ] && [ -s "$dir/cudp-msa.aln" ]; then
     cmp -s "$dir/clustalw.aln" "$dir/cudp-msa.aln" && same="identical" || same="DIFFERENT"
     echo "n=$n: cudp-msa's alignment and clustalw's: $same" | tee -a "$OUT/msa_peers.txt"
   fi
 done
-column -t -s $'\t' "$OUT/msa_peers.tsv"
+column -t -s $'\t' "$tsv"
