@@ -5,6 +5,8 @@
 // the .aln text against a hand-written block. Byte equality with clustalw itself is stage3_vs_clustalw.py's job.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -324,4 +326,179 @@ TEST_CASE("two sequences align in one step; the first sequence leads the output"
   for (const int code : aln.rows[1]) second += clustal_letter(code);
   CHECK(second.size() == 8);
   CHECK(std::count(second.begin(), second.end(), '-') == 2);
+}
+
+namespace {
+
+// A family evolved down a random binary guide tree: substitutions, and short insertions and deletions, in
+// proportion to the branch lengths; returns the .dnd text and fills `names` and `sequences` (residue codes).
+std::string evolved_family(std::mt19937& rng, int count, int length, std::vector<std::string>& names,
+                           std::vector<std::vector<int>>& sequences) {
+  const std::string letters = "ACDEFGHIKLMNPQRSTVWY";
+  std::uniform_int_distribution<int> letter(0, 19);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto mutate = [&](const std::string& parent, double branch) {
+    std::string child;
+    for (const char c : parent) {
+      const double u = unit(rng);
+      if (u < branch * 0.05) continue;  // deletion
+      child += u < branch ? letters[static_cast<std::size_t>(letter(rng))] : c;
+      if (unit(rng) < branch * 0.05) child += letters[static_cast<std::size_t>(letter(rng))];  // insertion
+    }
+    return child.empty() ? std::string(1, 'A') : child;
+  };
+  struct Node {
+    std::string text, sequence;
+  };
+  std::string root;
+  for (int i = 0; i < length; ++i) root += letters[static_cast<std::size_t>(letter(rng))];
+  // Split `count` leaves top down: uneven splits make both deep caterpillar-like and bushy parts.
+  std::function<std::string(int, const std::string&)> grow = [&](int leaves, const std::string& seq) -> std::string {
+    if (leaves == 1) {
+      names.push_back("s" + std::to_string(names.size()));
+      sequences.push_back(clustal_encode(seq));
+      return names.back();
+    }
+    const int left = 1 + static_cast<int>(unit(rng) * (leaves - 1));
+    const double b1 = 0.02 + unit(rng) * 0.25, b2 = 0.02 + unit(rng) * 0.25;
+    const std::string l = grow(left, mutate(seq, b1));
+    const std::string r = grow(leaves - left, mutate(seq, b2));
+    return "(" + l + ":" + std::to_string(b1) + "," + r + ":" + std::to_string(b2) + ")";
+  };
+  return grow(count, root) + ";";
+}
+
+std::vector<std::vector<int>> aligned_rows(const std::vector<std::vector<int>>& sequences, const std::string& dnd,
+                                           const std::vector<std::string>& names, const ClustalParameters& p,
+                                           int threads) {
+  const RootedGuideTree tree = read_clustal_guide_tree(dnd, names);
+  MultipleAlignment aln = progressive_align(sequences, progressive_steps(tree), sequence_weights(tree, p.no_weights),
+                                            tree_similarities(tree), p, tree.has_distances, threads);
+  aln.rows.push_back(aln.order);  // the order counts too
+  return aln.rows;
+}
+
+// A profile whose every residue and gap code is non-zero (the table's dense loop).
+ColumnProfile dense_profile(std::mt19937& rng, int length) {
+  ColumnProfile p(length);
+  std::uniform_int_distribution<int> value(1, 10);
+  std::uniform_int_distribution<int> open(1, 900), extend(1, 40);
+  for (int i = 1; i <= length; ++i) {
+    auto& row = p.rows[static_cast<std::size_t>(i)];
+    for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = value(rng);
+    row[clustal_gap_new] = value(rng);
+    row[clustal_gap_old] = value(rng);
+    row[profile_open_column] = open(rng);
+    row[profile_extend_column] = extend(rng);
+  }
+  p.rows[0][profile_open_column] = p.rows[0][profile_extend_column] = 0;
+  p.rows[static_cast<std::size_t>(length)][profile_open_column] = 0;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("the progressive stage gives the same rows on any number of threads", "[msa]") {
+  std::mt19937 rng(11);
+  std::vector<std::string> names;
+  std::vector<std::vector<int>> sequences;
+  const std::string dnd = evolved_family(rng, 240, 90, names, sequences);
+  for (const int variant : {0, 1, 2}) {
+    ClustalParameters p;
+    if (variant == 1) p.use_end_gaps = true;
+    if (variant == 2) p.divergence_cutoff = 60;  // many sequences delayed to the second pass
+    INFO("variant " << variant);
+    const std::vector<std::vector<int>> one = aligned_rows(sequences, dnd, names, p, 1);
+    CHECK(one.front().size() > 90);
+    CHECK(aligned_rows(sequences, dnd, names, p, 2) == one);
+    CHECK(aligned_rows(sequences, dnd, names, p, 4) == one);
+  }
+}
+
+TEST_CASE("the column-pair score table equals the scores, and the paths with and without it agree", "[msa]") {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int m = 40 + trial * 23, n = 30 + trial * 19;
+    const bool sparse = trial % 2 == 0;  // random_profile: four codes a column (the sparse loop); else dense
+    const ColumnProfile first = random_profile(rng, m, true);
+    ColumnProfile second = sparse ? random_profile(rng, n, false) : dense_profile(rng, n);
+    const ClustalProfileCosts costs{first, second, false};
+    const std::vector<int> table = clustal_score_table(first, second);
+    bool same = true;
+    for (int i = 1; i <= m; ++i)
+      for (int j = 1; j <= n; ++j)
+        same = same && table[static_cast<std::size_t>(i) * static_cast<std::size_t>(n + 1) +
+                             static_cast<std::size_t>(j)] == costs.score(i, j);
+    INFO("trial " << trial << " m " << m << " n " << n);
+    CHECK(same);
+    int with_table = 0, without = 0, split = 0;
+    const std::vector<PathStep> a = align_clustal_profiles(first, second, false, &with_table, 1);
+    const std::vector<PathStep> b = align_clustal_profiles(first, second, false, &without, 1, 0);
+    const std::vector<PathStep> c = align_clustal_profiles(first, second, false, &split, 2);
+    CHECK(a == b);
+    CHECK(a == c);
+    CHECK(with_table == without);
+    CHECK(with_table == split);
+  }
+}
+
+TEST_CASE("the members' column sums are the same on any number of threads", "[msa]") {
+  std::mt19937 rng(3);
+  const int count = 700, length = 420;  // above member_sums' threshold for threads
+  REQUIRE(static_cast<long long>(count) * length >= detail::member_sums_parallel_cells);
+  std::uniform_int_distribution<int> code(0, 26);
+  std::uniform_int_distribution<int> weight(1, 40);
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(count));
+  std::vector<const int*> pointers;
+  std::vector<int> weights;
+  for (auto& row : rows) {
+    for (int j = 0; j < length; ++j) {
+      const int c = code(rng);
+      row.push_back(c <= clustal_max_residue ? c : c == 25 ? clustal_gap_new : clustal_gap_old);
+    }
+    pointers.push_back(row.data());
+    weights.push_back(weight(rng));
+  }
+  const ProfileMembers members{pointers.data(), 0, count, length};
+  ClustalParameters p;
+  const GapCostKinds kinds{false, true, true};
+  const MemberSums one = member_sums(members, p, kinds, &weights, 1);
+  for (const int threads : {2, 3, 4}) {
+    const MemberSums many = member_sums(members, p, kinds, &weights, threads);
+    CHECK(many.gaps == one.gaps);
+    CHECK(many.residue == one.residue);
+    CHECK(many.hydrophilic == one.hydrophilic);
+    CHECK(many.codes == one.codes);
+    CHECK(many.residues == one.residues);
+  }
+  // Against the definitions, column by column: residue-specific sums and hydrophilic runs (GPSNDQEKR, four or more).
+  bool same = true;
+  for (int j = 0; j < length; ++j) {
+    int residue = 0, hydrophilic = 0, gaps = 0;
+    for (int s = 0; s < count; ++s) {
+      const std::vector<int>& row = rows[static_cast<std::size_t>(s)];
+      const char c = clustal_letter(row[static_cast<std::size_t>(j)]);
+      const std::string pascarella = "ACDEFGHKILMNPQRSTVYW";
+      const std::size_t k = clustal_is_residue(row[static_cast<std::size_t>(j)]) ? pascarella.find(c) : std::string::npos;
+      if (k != std::string::npos) residue += 180 - detail::pascarella_probability[k];
+      auto hyd = [&](int x) {
+        return x >= 0 && x < length && clustal_is_residue(row[static_cast<std::size_t>(x)]) &&
+               std::string("GPSNDQEKR").find(clustal_letter(row[static_cast<std::size_t>(x)])) != std::string::npos;
+      };
+      if (hyd(j)) {
+        int from = j, to = j;
+        while (hyd(from - 1)) --from;
+        while (hyd(to + 1)) ++to;
+        if (to - from + 1 >= 4) hydrophilic += 100;
+      }
+      int first = 0, last = length - 1;
+      while (first < length && !clustal_is_residue(row[static_cast<std::size_t>(first)])) ++first;
+      while (last >= 0 && !clustal_is_residue(row[static_cast<std::size_t>(last)])) --last;
+      gaps += j > first && j < last && !clustal_is_residue(row[static_cast<std::size_t>(j)]);
+    }
+    same = same && one.residue[static_cast<std::size_t>(j)] == residue &&
+           one.hydrophilic[static_cast<std::size_t>(j) + 3] == hydrophilic &&
+           one.gaps[static_cast<std::size_t>(j)] == gaps;
+  }
+  CHECK(same);
 }

@@ -15,6 +15,7 @@
 // step.
 #include <array>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "clustal_alphabet.hpp"
@@ -72,21 +73,6 @@ inline int two_sequence_identity(const ProfileMembers& m) {
   }
   if (total == 0) return 0;
   return static_cast<int>(100.0f * static_cast<float>(count) / static_cast<float>(total));
-}
-
-// Gap counts per column, leaving out each sequence's leading and trailing gaps unless end gaps count.
-inline std::vector<int> count_column_gaps(const ProfileMembers& m, const ClustalParameters& p, int padding) {
-  std::vector<int> gaps(static_cast<std::size_t>(m.length + padding), 0);
-  for (int s = m.first; s < m.last; ++s) {
-    int begin = 0, end = m.length;
-    if (!p.use_end_gaps && !p.end_gap_penalties) {
-      while (begin < m.length && !clustal_is_residue(m.at(s, begin))) ++begin;
-      for (int j = m.length - 1; j >= 0 && !clustal_is_residue(m.at(s, j)); --j) --end;
-    }
-    const int* row = m.row(s);
-    for (int j = begin; j < end; ++j) gaps[static_cast<std::size_t>(j)] += !clustal_is_residue(row[j]);
-  }
-  return gaps;
 }
 
 // Per column: its gap count where it has gaps, else a negative mark for a gap-free column near a run of gapped
@@ -160,69 +146,170 @@ inline const CodeTable& pascarella_by_code() {
   return table;
 }
 
-inline std::vector<int> residue_specific_weights(const ProfileMembers& m) {
-  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
-  const CodeTable& factor = pascarella_by_code();
-  for (int s = m.first; s < m.last; ++s) {  // member by member (row order); integer sums, any order
-    const int* row = m.row(s);
-    for (int i = 0; i < m.length; ++i) weight[static_cast<std::size_t>(i)] += code_lookup(factor, row[i]);
-  }
-  for (int i = 0; i < m.length; ++i) weight[static_cast<std::size_t>(i)] /= m.count();
-  return weight;
-}
-
-// 100 per sequence whose residue here lies in a run of four or more hydrophilic residues, averaged over sequences.
-inline std::vector<int> hydrophilic_weights(const ProfileMembers& m, const std::string& hydrophilic) {
-  std::vector<int> weight(static_cast<std::size_t>(m.length) + 2, 0);
-  std::vector<char> hyd(static_cast<std::size_t>(m.length) + 2, 0);
-  CodeTable is_hydrophilic{};
-  for (int code = 0; code <= clustal_max_residue; ++code)
-    is_hydrophilic[static_cast<std::size_t>(code)] = hydrophilic.find(clustal_letter(code)) != std::string::npos;
-  for (int s = m.first; s < m.last; ++s) {
-    const int* row = m.row(s);
-    for (int i = 0; i < m.length; ++i)
-      hyd[static_cast<std::size_t>(i)] = static_cast<char>(code_lookup(is_hydrophilic, row[i]));
-    int i = 0;
-    while (i < m.length) {
-      if (!hyd[static_cast<std::size_t>(i)]) {
-        ++i;
-        continue;
-      }
-      const int start = i;
-      while (i < m.length && hyd[static_cast<std::size_t>(i)]) ++i;
-      if (i - start > 3)
-        for (int j = start; j < i; ++j) weight[static_cast<std::size_t>(j)] += 100;
-    }
-  }
-  const float sequences = static_cast<float>(m.count());
-  for (int i = 0; i < m.length; ++i)
-    weight[static_cast<std::size_t>(i)] = static_cast<int>(weight[static_cast<std::size_t>(i)] / sequences);
-  return weight;
-}
-
 }  // namespace detail
 
-// Fills the gap-cost columns of `profile` and returns the per-column gap counts (which the matrix profile needs).
-// `open` and `extend` are the step's integer gap costs (progressive_alignment.hpp derives them).
-inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembers& m, const ClustalParameters& p,
-                                      int open, int extend) {
-  const int n = m.count();
-  const int identity = n == 2 ? detail::two_sequence_identity(m) : 0;
-  bool no_variable = true, no_hydrophilic = p.no_hydrophilic_gaps, no_residue = p.no_residue_gaps;
+// Which position-specific gap costs a profile gets (set_gap_costs).
+struct GapCostKinds {
+  bool variable = false;     // variable-zone weights (close two-sequence profiles)
+  bool residue = false;      // Pascarella and Argos's residue-specific factors
+  bool hydrophilic = false;  // halved in hydrophilic stretches
+};
+
+inline GapCostKinds gap_cost_kinds(const ProfileMembers& m, const ClustalParameters& p) {
+  const int identity = m.count() == 2 ? detail::two_sequence_identity(m) : 0;
+  GapCostKinds kinds{false, !p.no_residue_gaps, !p.no_hydrophilic_gaps};
   if (!p.no_variable_gaps && identity > 60) {
     // Close pairs use the variable-zone penalties instead (ClustalW's -NOVGAP turns them on). ClustalW leaves its
     // gap distance unset on this path; the configured distance stands in, which agrees with clustalw on the oracle
     // sets (close_pairs under -NOVGAP and -GAPDIST=2).
-    no_hydrophilic = no_residue = true;
-    no_variable = false;
+    kinds = GapCostKinds{true, false, false};
   }
+  if (p.dna) kinds = GapCostKinds{};
+  return kinds;
+}
+
+// What the profile builders need from the members, per column, gathered in one pass over each member's row (on
+// several threads for large profiles: integer sums, the same in any order).
+struct MemberSums {
+  std::vector<int> gaps;         // gaps, leaving out each row's leading and trailing ones unless end gaps count
+  std::vector<int> residue;      // sum of 180 - Pascarella probability (empty unless asked for)
+  std::vector<int> hydrophilic;  // 100 per member in a hydrophilic run of four or more, from column -3 (empty unless
+                                 // asked for; columns -3..-1 unused)
+  std::vector<std::array<int, clustal_table_size>> codes;  // the members' weight per code 0..31 (empty unless asked)
+  int residues = 0;              // codes other than the two gap codes, over all members
+};
+
+namespace detail {
+
+inline void add_member_sums(MemberSums& out, const ProfileMembers& m, int first, int last, const ClustalParameters& p,
+                            const CodeTable& hydrophilic, const std::vector<int>* weights) {
+  const int length = m.length;
+  const CodeTable& factor = pascarella_by_code();
+  const bool ends_free = !p.use_end_gaps && !p.end_gap_penalties;
+  int* gaps = out.gaps.data();
+  for (int s = first; s < last; ++s) {
+    const int* row = m.row(s);
+    int residues = 0;
+    for (int j = 0; j < length; ++j) residues += row[j] != clustal_gap_new && row[j] != clustal_gap_old;
+    out.residues += residues;
+    int begin = 0, end = length;
+    if (ends_free) {
+      while (begin < length && !clustal_is_residue(row[begin])) ++begin;
+      while (end > 0 && !clustal_is_residue(row[end - 1])) --end;
+    }
+    for (int j = begin; j < end; ++j) gaps[j] += !clustal_is_residue(row[j]);
+    if (!out.residue.empty()) {
+      int* w = out.residue.data();
+      for (int j = 0; j < length; ++j) w[j] += code_lookup(factor, row[j]);
+    }
+    if (!out.hydrophilic.empty()) {
+      // Without branches on the residues: the run of hydrophilic columns ending at j counts there from its fourth
+      // column on, and its fourth adds its first three (out.hydrophilic has three columns of room before 0).
+      int* w = out.hydrophilic.data() + 3;
+      int run = 0;
+      for (int j = 0; j < length; ++j) {
+        run = (run + 1) * code_lookup(hydrophilic, row[j]);
+        w[j] += 100 * (run >= 4);
+        const int fourth = 100 * (run == 4);
+        w[j - 1] += fourth;
+        w[j - 2] += fourth;
+        w[j - 3] += fourth;
+      }
+    }
+    if (!out.codes.empty()) {
+      const int weight = (*weights)[static_cast<std::size_t>(s)];
+      auto* codes = out.codes.data();
+      for (int j = 0; j < length; ++j) {
+        const int code = row[j];
+        if (static_cast<unsigned>(code) < static_cast<unsigned>(clustal_table_size))
+          codes[j][static_cast<std::size_t>(code)] += weight;
+      }
+    }
+  }
+}
+
+inline MemberSums empty_member_sums(int length, int gap_padding, const GapCostKinds& kinds, bool codes) {
+  MemberSums sums;
+  sums.gaps.assign(static_cast<std::size_t>(length + gap_padding), 0);
+  if (kinds.residue) sums.residue.assign(static_cast<std::size_t>(length) + 2, 0);
+  if (kinds.hydrophilic) sums.hydrophilic.assign(static_cast<std::size_t>(length) + 5, 0);  // from column -3
+  if (codes) {
+    sums.codes.resize(static_cast<std::size_t>(length));
+    for (auto& c : sums.codes) c.fill(0);
+  }
+  return sums;
+}
+
+// Members times columns below which one thread gathers the sums.
+inline constexpr long long member_sums_parallel_cells = 1 << 18;
+
+}  // namespace detail
+
+// The sums over members [m.first, m.last) for gap costs of `kinds` and, with `weights` (indexed like the member
+// rows), the weighted code sums of the profile columns; on up to `threads` threads.
+inline MemberSums member_sums(const ProfileMembers& m, const ClustalParameters& p, const GapCostKinds& kinds,
+                              const std::vector<int>* weights, int threads = 1) {
+  const int padding = p.gap_distance + 2;
+  detail::CodeTable hydrophilic{};
+  if (kinds.hydrophilic)
+    for (int code = 0; code <= clustal_max_residue; ++code)
+      hydrophilic[static_cast<std::size_t>(code)] =
+          p.hydrophilic_residues.find(clustal_letter(code)) != std::string::npos;
+  MemberSums sums = detail::empty_member_sums(m.length, padding, kinds, weights != nullptr);
+  const long long cells = static_cast<long long>(m.count()) * m.length;
+  int parts = threads;
+  if (cells < detail::member_sums_parallel_cells || parts < 2) parts = 1;
+  if (parts > m.count()) parts = m.count();
+  if (parts <= 1) {
+    detail::add_member_sums(sums, m, m.first, m.last, p, hydrophilic, weights);
+    return sums;
+  }
+  std::vector<MemberSums> partial(static_cast<std::size_t>(parts) - 1);
+  auto range = [&](int part, int& first, int& last) {
+    first = m.first + static_cast<int>(static_cast<long long>(m.count()) * part / parts);
+    last = m.first + static_cast<int>(static_cast<long long>(m.count()) * (part + 1) / parts);
+  };
+  std::vector<std::thread> helpers;
+  for (int part = 1; part < parts; ++part)
+    helpers.emplace_back([&, part] {
+      MemberSums& out = partial[static_cast<std::size_t>(part) - 1];
+      out = detail::empty_member_sums(m.length, padding, kinds, weights != nullptr);
+      int first = 0, last = 0;
+      range(part, first, last);
+      detail::add_member_sums(out, m, first, last, p, hydrophilic, weights);
+    });
+  int first = 0, last = 0;
+  range(0, first, last);
+  detail::add_member_sums(sums, m, first, last, p, hydrophilic, weights);
+  for (auto& h : helpers) h.join();
+  for (const MemberSums& part : partial) {
+    for (std::size_t j = 0; j < sums.gaps.size(); ++j) sums.gaps[j] += part.gaps[j];
+    for (std::size_t j = 0; j < sums.residue.size(); ++j) sums.residue[j] += part.residue[j];
+    for (std::size_t j = 0; j < sums.hydrophilic.size(); ++j) sums.hydrophilic[j] += part.hydrophilic[j];
+    for (std::size_t j = 0; j < sums.codes.size(); ++j)
+      for (std::size_t c = 0; c < clustal_table_size; ++c) sums.codes[j][c] += part.codes[j][c];
+    sums.residues += part.residues;
+  }
+  return sums;
+}
+
+// Fills the gap-cost columns of `profile` from the members' sums (member_sums with the same `kinds`) and returns the
+// per-column gap counts (which the matrix profile needs). `open` and `extend` are the step's integer gap costs
+// (progressive_alignment.hpp derives them).
+inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembers& m, const ClustalParameters& p,
+                                      int open, int extend, const GapCostKinds& kinds, const MemberSums& sums) {
+  const int n = m.count();
+  const bool no_variable = !kinds.variable, no_hydrophilic = !kinds.hydrophilic, no_residue = !kinds.residue;
   const int distance = p.gap_distance;
-  std::vector<int> gaps = detail::count_column_gaps(m, p, distance + 2);
-  std::vector<int> variable, residue, hydrophilic;
-  if (!p.dna && !no_variable) variable = detail::variable_zone_weights(m);
-  if (!p.dna && !no_residue) residue = detail::residue_specific_weights(m);
-  if (!p.dna && !no_hydrophilic) hydrophilic = detail::hydrophilic_weights(m, p.hydrophilic_residues);
+  std::vector<int> gaps = sums.gaps;
+  std::vector<int> variable;
+  if (!no_variable) variable = detail::variable_zone_weights(m);
   const std::vector<int> marks = (p.dna || distance <= 0) ? gaps : detail::gap_distance_marks(gaps, m.length, distance);
+  auto residue = [&](int j) { return sums.residue[static_cast<std::size_t>(j)] / n; };
+  auto hydrophilic = [&](int j) {
+    return static_cast<int>(static_cast<float>(sums.hydrophilic[static_cast<std::size_t>(j) + 3]) /
+                            static_cast<float>(n));
+  };
 
   for (int j = 0; j < m.length; ++j) {
     auto& row = profile.rows[static_cast<std::size_t>(j) + 1];
@@ -232,11 +319,11 @@ inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembe
         float gw = 1.0f;
         bool halved = false;
         if (!no_variable) gw = static_cast<float>(gw * (variable[static_cast<std::size_t>(j)] / 100.0));
-        if (!no_hydrophilic && hydrophilic[static_cast<std::size_t>(j)] > 0) {
+        if (!no_hydrophilic && hydrophilic(j) > 0) {
           gw = static_cast<float>(gw * 0.5);
           halved = true;
         }
-        if (!no_residue && !halved) gw = static_cast<float>(gw * (residue[static_cast<std::size_t>(j)] / 100.0));
+        if (!no_residue && !halved) gw = static_cast<float>(gw * (residue(j) / 100.0));
         gw *= static_cast<float>(open);
         row[profile_open_column] = static_cast<int>(gw);
       } else {
@@ -267,35 +354,21 @@ inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembe
   return gaps;
 }
 
-namespace detail {
-
-// Per column, the summed weight of the members with each code 0..31 (codes outside 0..31 count nowhere): one pass
-// over the members, row by row. `weights` is indexed like the member rows.
-inline std::vector<std::array<int, clustal_table_size>> column_code_weights(const ProfileMembers& m,
-                                                                           const std::vector<int>& weights) {
-  std::vector<std::array<int, clustal_table_size>> sums(static_cast<std::size_t>(m.length));
-  for (auto& column : sums) column.fill(0);
-  for (int s = m.first; s < m.last; ++s) {
-    const int* row = m.row(s);
-    const int w = weights[static_cast<std::size_t>(s)];
-    for (int pos = 0; pos < m.length; ++pos) {
-      const int code = row[pos];
-      if (static_cast<unsigned>(code) < static_cast<unsigned>(clustal_table_size))
-        sums[static_cast<std::size_t>(pos)][static_cast<std::size_t>(code)] += w;
-    }
-  }
-  return sums;
+// The same, gathering the members' sums itself.
+inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembers& m, const ClustalParameters& p,
+                                      int open, int extend) {
+  const GapCostKinds kinds = gap_cost_kinds(m, p);
+  return set_gap_costs(profile, m, p, open, extend, kinds, member_sums(m, p, kinds, nullptr));
 }
 
-}  // namespace detail
-
-// The matrix-scored profile (the step's first profile). `weights` is indexed like the member rows.
+// The matrix-scored profile (the step's first profile). `weights` is indexed like the member rows; `codes`: the
+// members' weighted code sums per column (MemberSums::codes).
 inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& gaps,
-                                const ProfileMatrix& matrix, const std::vector<int>& weights) {
+                                const ProfileMatrix& matrix, const std::vector<int>& weights,
+                                const std::vector<std::array<int, clustal_table_size>>& codes_by_column) {
   const int n = m.count();
   int total = 0;
   for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
-  const std::vector<std::array<int, clustal_table_size>> sums = detail::column_code_weights(m, weights);
   // The codes that count: residues and both gap codes (ClustalW's sum runs over these, in this order).
   std::array<int, clustal_max_residue + 3> codes{};
   for (int a = 0; a <= clustal_max_residue; ++a) codes[static_cast<std::size_t>(a)] = a;
@@ -309,7 +382,7 @@ inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m,
       row[clustal_gap_old] = matrix.score[clustal_gap_old][clustal_gap_new];
       continue;
     }
-    const auto& weighting = sums[static_cast<std::size_t>(pos)];
+    const auto& weighting = codes_by_column[static_cast<std::size_t>(pos)];
     // The codes present in this column, so that the sums skip the zero terms (integers: the same totals).
     int present[clustal_max_residue + 3];
     int count = 0;
@@ -326,22 +399,24 @@ inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m,
   }
 }
 
+inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& gaps,
+                                const ProfileMatrix& matrix, const std::vector<int>& weights) {
+  fill_matrix_profile(profile, m, gaps, matrix, weights, member_sums(m, ClustalParameters{}, {}, &weights).codes);
+}
+
 // The frequency profile (the step's second profile): weighted residue and gap shares times 10, truncated.
-inline void fill_frequency_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& weights) {
+inline void fill_frequency_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& weights,
+                                   const std::vector<std::array<int, clustal_table_size>>& codes_by_column) {
   int total = 0;
   for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
-  if (total == 0) {
-    for (int pos = 0; pos < m.length; ++pos) {
-      auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
-      for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = 0;
-      row[clustal_gap_new] = row[clustal_gap_old] = 0;
-    }
-    return;
-  }
-  const std::vector<std::array<int, clustal_table_size>> sums = detail::column_code_weights(m, weights);
   for (int pos = 0; pos < m.length; ++pos) {
     auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
-    const auto& sum = sums[static_cast<std::size_t>(pos)];
+    if (total == 0) {
+      for (int r = 0; r <= clustal_max_residue; ++r) row[static_cast<std::size_t>(r)] = 0;
+      row[clustal_gap_new] = row[clustal_gap_old] = 0;
+      continue;
+    }
+    const auto& sum = codes_by_column[static_cast<std::size_t>(pos)];
     auto share = [&](int code) {
       return static_cast<int>(10 * static_cast<float>(sum[static_cast<std::size_t>(code)]) / static_cast<float>(total));
     };
@@ -349,6 +424,10 @@ inline void fill_frequency_profile(ColumnProfile& profile, const ProfileMembers&
     row[clustal_gap_new] = share(clustal_gap_new);
     row[clustal_gap_old] = share(clustal_gap_old);
   }
+}
+
+inline void fill_frequency_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& weights) {
+  fill_frequency_profile(profile, m, weights, member_sums(m, ClustalParameters{}, {}, &weights).codes);
 }
 
 }  // namespace cudp::msa

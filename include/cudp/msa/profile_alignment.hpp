@@ -90,6 +90,31 @@ inline std::vector<int> clustal_score_table(const ColumnProfile& first, const Co
     for (std::size_t j = 1; j <= n; ++j)
       by_code[k * stride + j] = second.rows[j][static_cast<std::size_t>(codes[k])];
   std::vector<int> table((m + 1) * stride, 0);
+  // A sparse second profile (a few sequences: a few codes per column) sums only its non-zero terms.
+  std::vector<int> nonzero_start(stride + 1, 0);
+  std::vector<unsigned char> nonzero_code;
+  for (std::size_t j = 1; j <= n; ++j) {
+    nonzero_start[j] = static_cast<int>(nonzero_code.size());
+    for (std::size_t k = 0; k < codes.size(); ++k)
+      if (by_code[k * stride + j] != 0) nonzero_code.push_back(static_cast<unsigned char>(codes[k]));
+  }
+  nonzero_start[stride] = static_cast<int>(nonzero_code.size());
+  if (nonzero_code.size() <= 4 * n) {
+    for (std::size_t i = 1; i <= m; ++i) {
+      const auto& a = first.rows[i];
+      int* out = table.data() + i * stride;
+      for (std::size_t j = 1; j <= n; ++j) {
+        const auto& b = second.rows[j];
+        int sum = 0;
+        for (int k = nonzero_start[j]; k < nonzero_start[j + 1]; ++k) {
+          const std::size_t r = nonzero_code[static_cast<std::size_t>(k)];
+          sum += a[r] * b[r];
+        }
+        out[j] = sum / 10;
+      }
+    }
+    return table;
+  }
   std::vector<int> sum(stride);
   for (std::size_t i = 1; i <= m; ++i) {
     std::fill(sum.begin(), sum.end(), 0);
@@ -334,12 +359,21 @@ class LinearSpaceProfileAligner {
       const int g = go2 == 0 ? 0 : -c_.open2(a + i + 1, b + n);
       tl -= c_.extend2(a + i + 1, b + n);
       const int* row = score_row(a + i + 1);
-      const bool last = i == m - 1;
       if (row) {
         const int* at = row + b + 1;
-        reverse_row(a + i, b, n, g + tl, last, [at](int j) { return at[j]; });
+        const auto score = [at](int j) { return at[j]; };
+        if (i == m - 1) {
+          reverse_row<true>(a + i, b, n, g + tl, score);
+        } else {
+          reverse_row<false>(a + i, b, n, g + tl, score);
+        }
       } else {
-        reverse_row(a + i, b, n, g + tl, last, [this, a, b, i](int j) { return c_.score(a + i + 1, b + j + 1); });
+        const auto score = [this, a, b, i](int j) { return c_.score(a + i + 1, b + j + 1); };
+        if (i == m - 1) {
+          reverse_row<true>(a + i, b, n, g + tl, score);
+        } else {
+          reverse_row<false>(a + i, b, n, g + tl, score);
+        }
       }
     }
     ss_[un] = rr_[un];
@@ -348,8 +382,8 @@ class LinearSpaceProfileAligner {
 
   // One row of the reverse pass: row `r` + 1 of the first profile against columns j + 1 (score(j)); `start` the
   // score of its trailing gap; `last`: the first row of the pass (the bottom one).
-  template <class Score>
-  void reverse_row(int r, int b, int n, int start, bool last, Score score) {
+  template <bool last, class Score>
+  void reverse_row(int r, int b, int n, int start, Score score) {
     const std::size_t un = static_cast<std::size_t>(n);
     int* rrow = rr_.data();
     int* srow = ss_.data();
@@ -370,7 +404,7 @@ class LinearSpaceProfileAligner {
       h = c_.extend2(r + 1, b + j);
       hh = rrow[j] - g - h;
       int e;
-      if (last) {
+      if constexpr (last) {
         e = srow[j] - h;
       } else {
         e = srow[j] - h - g + c_.open2(r + 2, b + j);

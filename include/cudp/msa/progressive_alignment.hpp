@@ -53,17 +53,6 @@ inline phylo::DistanceMatrix similarities_from_distances(const phylo::DistanceMa
 
 namespace detail {
 
-// The mean residue count of member rows [first, last), truncated (ClustalW's profile "length" for gap costs and
-// the Gonnet choice).
-inline int mean_residues(const ProfileMembers& m) {
-  int count = 0;
-  for (int s = m.first; s < m.last; ++s) {
-    const int* row = m.row(s);
-    for (int j = 0; j < m.length; ++j) count += row[j] != clustal_gap_new && row[j] != clustal_gap_old;
-  }
-  return static_cast<int>(count / static_cast<float>(m.count()));
-}
-
 // The mean identity over pairs across the two sides (`one`, `two`: their sequences in input order), summed in
 // double in ClustalW's order and divided by a float count.
 inline double mean_identity(const std::vector<int>& one, const std::vector<int>& two,
@@ -186,30 +175,46 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::v
   const int nseqs2 = static_cast<int>(two.size());
   const ProfileMembers side1{member_rows.data(), 0, nseqs1, length1};
   const ProfileMembers side2{member_rows.data(), nseqs1, nseqs1 + nseqs2, length2};
-  const int len1 = detail::mean_residues(side1);
-  const int len2 = detail::mean_residues(side2);
+  const GapCostKinds kinds1 = gap_cost_kinds(side1, p), kinds2 = gap_cost_kinds(side2, p);
+  const MemberSums sums1 = member_sums(side1, p, kinds1, &member_weights, threads);
+  const MemberSums sums2 = member_sums(side2, p, kinds2, &member_weights, threads);
+  // The mean residue counts, truncated (ClustalW's profile "lengths" for gap costs and the Gonnet choice).
+  const int len1 = static_cast<int>(sums1.residues / static_cast<float>(nseqs1));
+  const int len2 = static_cast<int>(sums2.residues / static_cast<float>(nseqs2));
 
   const ProfileMatrix matrix = profile_matrix(p, pcid, len1 < len2 ? len1 : len2, distance_tree);
   int open = 0, extend = 0;
   detail::step_gap_costs(p, matrix, len1, len2, open, extend);
 
   ColumnProfile first(length1), second(length2);
-  const std::vector<int> gaps1 = set_gap_costs(first, side1, p, open, extend);
-  fill_matrix_profile(first, side1, gaps1, matrix, member_weights);
-  set_gap_costs(second, side2, p, open, extend);
-  fill_frequency_profile(second, side2, member_weights);
+  const std::vector<int> gaps1 = set_gap_costs(first, side1, p, open, extend, kinds1, sums1);
+  fill_matrix_profile(first, side1, gaps1, matrix, member_weights, sums1.codes);
+  set_gap_costs(second, side2, p, open, extend, kinds2, sums2);
+  fill_frequency_profile(second, side2, member_weights, sums2.codes);
 
   int score = 0;
   const std::vector<PathStep> path = align_clustal_profiles(first, second, p.end_gap_penalties, &score, threads);
 
   const std::vector<int> from1 = detail::path_sources(length1, path, PathStep::second_only);
   const std::vector<int> from2 = detail::path_sources(length2, path, PathStep::first_only);
-  std::vector<std::vector<int>> out;
-  out.reserve(member_rows.size());
-  for (int k = 0; k < nseqs1 + nseqs2; ++k)
-    out.push_back(k < nseqs1 ? detail::apply_path(member_rows[static_cast<std::size_t>(k)], length1, from1)
-                             : detail::apply_path(member_rows[static_cast<std::size_t>(k)], length2, from2));
-  for (int k = 0; k < nseqs1; ++k) rows[static_cast<std::size_t>(one[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(k)]);
+  const int members = nseqs1 + nseqs2;
+  std::vector<std::vector<int>> out(static_cast<std::size_t>(members));
+  auto rewrite = [&](int first_member, int last_member) {
+    for (int k = first_member; k < last_member; ++k)
+      out[static_cast<std::size_t>(k)] =
+          k < nseqs1 ? detail::apply_path(member_rows[static_cast<std::size_t>(k)], length1, from1)
+                     : detail::apply_path(member_rows[static_cast<std::size_t>(k)], length2, from2);
+  };
+  if (threads > 1 && static_cast<long long>(members) * static_cast<long long>(path.size()) >=
+                         detail::member_sums_parallel_cells) {
+    std::thread helper(rewrite, members / 2, members);
+    rewrite(0, members / 2);
+    helper.join();
+  } else {
+    rewrite(0, members);
+  }
+  for (int k = 0; k < nseqs1; ++k)
+    rows[static_cast<std::size_t>(one[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(k)]);
   for (int k = 0; k < nseqs2; ++k)
     rows[static_cast<std::size_t>(two[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(nseqs1 + k)]);
   return score / 100;
