@@ -62,6 +62,27 @@ struct ClustalProfileCosts {
     for (int x = 0; x < k && x + j < second.length; ++x) h += second.extend(x + j);
     return second.open(j) + first.open(i) + h;
   }
+  // Row i's gap costs opposite the second profile's columns j0 .. j0 + count - 1, into o1 (open1), e1 (extend1), o2
+  // (open2) and e2 (extend2), each pair null when not wanted: the aligner's per-row hook.
+  void gap_row(int i, int j0, int count, int* o1, int* e1, int* o2, int* e2) const {
+    const int fo = first.open(i), fe = first.extend(i);
+    if (o1) {
+      const bool free = free_in_first(i);
+      for (int x = 0; x < count; ++x) {
+        const auto& b = second.rows[static_cast<std::size_t>(j0 + x)];
+        o1[x] = free ? 0 : b[profile_open_column] + fo;
+        e1[x] = free ? 0 : b[profile_extend_column];
+      }
+    }
+    if (o2) {
+      for (int x = 0; x < count; ++x) {
+        const auto& b = second.rows[static_cast<std::size_t>(j0 + x)];
+        const bool free = free_in_second(j0 + x);
+        o2[x] = free ? 0 : fo + b[profile_open_column];
+        e2[x] = free ? 0 : fe;
+      }
+    }
+  }
   int open2(int i, int j) const { return free_in_second(j) ? 0 : first.open(i) + second.open(j); }
   int extend2(int i, int j) const { return free_in_second(j) ? 0 : first.extend(i); }
   int gap2(int i, int j, int k) const {
@@ -135,6 +156,13 @@ namespace detail {
 // Whether a Costs policy offers precomputed score rows: `const int* score_row(int i) const`, row i's scores
 // indexed by the second profile's column (nullptr: none for this row; score(i, j) then).
 template <class C, class = void>
+struct has_gap_row : std::false_type {};
+template <class C>
+struct has_gap_row<C, std::void_t<decltype(std::declval<const C&>().gap_row(0, 0, 0, nullptr, nullptr, nullptr,
+                                                                             nullptr))>> : std::true_type {};
+// Whether a Costs policy fills a row's gap costs itself: `void gap_row(int i, int j0, int count, int* open1,
+// int* extend1, int* open2, int* extend2) const` (ClustalProfileCosts::gap_row); else the aligner calls open1 ...
+template <class C, class = void>
 struct has_score_row : std::false_type {};
 template <class C>
 struct has_score_row<C, std::void_t<decltype(std::declval<const C&>().score_row(0))>> : std::true_type {};
@@ -155,6 +183,7 @@ class LinearSpaceProfileAligner {
     rr_.assign(cells, 0);
     ss_.assign(cells, 0);
     gs_.assign(cells, 0);
+    for (auto* buffer : {&fo1_, &fe1_, &fo2_, &fe2_, &ro1_, &re1_, &ro2_, &re2_, &ro2_next_}) buffer->assign(cells, 0);
   }
 
   // `first_open_start` / `first_open_end`: whether a gap in the second profile costs its opening at the first
@@ -277,6 +306,24 @@ class LinearSpaceProfileAligner {
     return best;
   }
 
+  // Row i's gap costs opposite columns j0 .. j0 + count - 1 (see ClustalProfileCosts::gap_row).
+  void gap_row(int i, int j0, int count, int* o1, int* e1, int* o2, int* e2) const {
+    if constexpr (detail::has_gap_row<Costs>::value) {
+      c_.gap_row(i, j0, count, o1, e1, o2, e2);
+    } else {
+      for (int x = 0; x < count; ++x) {
+        if (o1) {
+          o1[x] = c_.open1(i, j0 + x);
+          e1[x] = c_.extend1(i, j0 + x);
+        }
+        if (o2) {
+          o2[x] = c_.open2(i, j0 + x);
+          e2[x] = c_.extend2(i, j0 + x);
+        }
+      }
+    }
+  }
+
   // Row i's precomputed scores, when the policy has them.
   const int* score_row(int i) const {
     if constexpr (detail::has_score_row<Costs>::value) {
@@ -317,17 +364,22 @@ class LinearSpaceProfileAligner {
     int s = hh_[0];
     int hh = t;
     hh_[0] = hh;
-    int f = t - c_.open1(r, b + 1);
     int* hrow = hh_.data();
     int* drow = dd_.data();
+    int* o1 = fo1_.data();
+    int* e1 = fe1_.data();
+    int* o2 = fo2_.data();
+    int* e2 = fe2_.data();
+    gap_row(r, b + 1, n, o1 + 1, e1 + 1, o2 + 1, e2 + 1);
+    int f = t - o1[1];
     for (int j = 1; j <= n; ++j) {
-      int g = c_.open1(r, b + j);
-      int h = c_.extend1(r, b + j);
+      int g = o1[j];
+      int h = e1[j];
       hh = hh - g - h;
       f = f - h;
       if (hh > f) f = hh;
-      g = c_.open2(r, b + j);
-      h = c_.extend2(r, b + j);
+      g = o2[j];
+      h = e2[j];
       hh = hrow[j] - g - h;
       int e = drow[j] - h;
       if (hh > e) e = hh;
@@ -391,23 +443,31 @@ class LinearSpaceProfileAligner {
     int s = rrow[un];
     int hh = start;
     rrow[un] = hh;
+    ro2_.swap(ro2_next_);  // the row below's open2
+    int* o1 = ro1_.data();
+    int* e1 = re1_.data();
+    int* o2 = ro2_.data();
+    int* e2 = re2_.data();
+    const int* o2_next = ro2_next_.data();
+    gap_row(r, b + 1, n, o1, e1, nullptr, nullptr);
+    gap_row(r + 1, b, n, nullptr, nullptr, o2, e2);
     int t = c_.open1(r, b + n);
     int f = rrow[un] - t;
     for (int j = n - 1; j >= 0; --j) {
-      int g = c_.open1(r, b + j + 1);
-      int h = c_.extend1(r, b + j + 1);
+      int g = o1[j];
+      int h = e1[j];
       hh = hh - g - h;
       f = f - h - g + t;
       if (hh > f) f = hh;
       t = g;
-      g = c_.open2(r + 1, b + j);
-      h = c_.extend2(r + 1, b + j);
+      g = o2[j];
+      h = e2[j];
       hh = rrow[j] - g - h;
       int e;
       if constexpr (last) {
         e = srow[j] - h;
       } else {
-        e = srow[j] - h - g + c_.open2(r + 2, b + j);
+        e = srow[j] - h - g + o2_next[j];
         grow[j] = g;
       }
       if (hh > e) e = hh;
@@ -424,6 +484,9 @@ class LinearSpaceProfileAligner {
   int m_, n_;
   int threads_ = 1;
   std::vector<int> hh_, dd_, rr_, ss_, gs_;
+  // A row's gap costs: the forward pass's (open1, extend1, open2, extend2) and the reverse pass's, whose open2 of
+  // the row below (ro2_next_) is the previous row's.
+  std::vector<int> fo1_, fe1_, fo2_, fe2_, ro1_, re1_, ro2_, re2_, ro2_next_;
   std::vector<int> runs_;
   int last_ = 0;
 };
