@@ -440,6 +440,9 @@ TEST_CASE("the column-pair score table equals the scores, and the paths with and
     CHECK(with_table == without);
     CHECK(with_table == split);
   }
+  // A table large enough to be filled on two threads.
+  const ColumnProfile first = random_profile(rng, 640, true), second = dense_profile(rng, 520);
+  CHECK(clustal_score_table(first, second, 2) == clustal_score_table(first, second, 1));
 }
 
 TEST_CASE("the members' column sums are the same on any number of threads", "[msa]") {

@@ -98,8 +98,74 @@ inline constexpr std::size_t clustal_score_table_cells = std::size_t{64} << 20;
 
 // Every column pair's score(i, j), i in 1..first.length, j in 1..second.length, at [i * (second.length + 1) + j]
 // (row 0 and column 0 unused): the same integer sums, and the same truncating division by 10, as
-// ClustalProfileCosts::score, with the second profile's codes laid out by column so the inner loop vectorises.
-inline std::vector<int> clustal_score_table(const ColumnProfile& first, const ColumnProfile& second) {
+// ClustalProfileCosts::score, with the second profile's codes laid out by column so the inner loop vectorises (on
+// two threads for large tables when `threads` > 1).
+namespace detail {
+
+// The dense loop of clustal_score_table: rows [i0, i1) of the table.
+struct DenseScoreRows {
+  const ColumnProfile* first;
+  const int* by_code;  // the second profile's entries, code by code, `stride` apart
+  const int* codes;
+  std::size_t code_count;
+  std::size_t stride;
+  int* table;
+};
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define CUDP_MSA_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define CUDP_MSA_ALWAYS_INLINE inline
+#endif
+
+CUDP_MSA_ALWAYS_INLINE void dense_score_rows_body(const DenseScoreRows& d, std::size_t i0, std::size_t i1) {
+  std::vector<int> sum(d.stride);
+  for (std::size_t i = i0; i < i1; ++i) {
+    std::fill(sum.begin(), sum.end(), 0);
+    const auto& a = d.first->rows[i];
+    int* acc = sum.data();
+    for (std::size_t k = 0; k < d.code_count; ++k) {
+      const int factor = a[static_cast<std::size_t>(d.codes[k])];
+      if (factor == 0) continue;
+      const int* b = d.by_code + k * d.stride;
+      for (std::size_t j = 0; j < d.stride; ++j) acc[j] += factor * b[j];
+    }
+    int* out = d.table + i * d.stride;
+    for (std::size_t j = 0; j < d.stride; ++j) out[j] = acc[j] / 10;
+  }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+// The same loop with AVX2's 32-bit multiplies, on processors that have them (the build's baseline is SSE2).
+__attribute__((target("avx2"))) inline void dense_score_rows_avx2(const DenseScoreRows& d, std::size_t i0,
+                                                                  std::size_t i1) {
+  dense_score_rows_body(d, i0, i1);
+}
+inline bool host_has_avx2_for_scores() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return has;
+}
+#endif
+
+inline void dense_score_rows(const DenseScoreRows& d, std::size_t i0, std::size_t i1) {
+#if defined(__GNUC__) && defined(__x86_64__)
+  if (host_has_avx2_for_scores()) {
+    dense_score_rows_avx2(d, i0, i1);
+    return;
+  }
+#endif
+  dense_score_rows_body(d, i0, i1);
+}
+
+#undef CUDP_MSA_ALWAYS_INLINE
+
+}  // namespace detail
+
+inline std::vector<int> clustal_score_table(const ColumnProfile& first, const ColumnProfile& second,
+                                            int threads = 1) {
   const std::size_t m = static_cast<std::size_t>(first.length), n = static_cast<std::size_t>(second.length);
   const std::size_t stride = n + 1;
   std::array<int, clustal_max_residue + 3> codes{};
@@ -136,18 +202,14 @@ inline std::vector<int> clustal_score_table(const ColumnProfile& first, const Co
     }
     return table;
   }
-  std::vector<int> sum(stride);
-  for (std::size_t i = 1; i <= m; ++i) {
-    std::fill(sum.begin(), sum.end(), 0);
-    const auto& a = first.rows[i];
-    for (std::size_t k = 0; k < codes.size(); ++k) {
-      const int factor = a[static_cast<std::size_t>(codes[k])];
-      if (factor == 0) continue;
-      const int* b = by_code.data() + k * stride;
-      for (std::size_t j = 0; j < stride; ++j) sum[j] += factor * b[j];
-    }
-    int* out = table.data() + i * stride;
-    for (std::size_t j = 0; j < stride; ++j) out[j] = sum[j] / 10;
+  detail::DenseScoreRows rows{&first, by_code.data(), codes.data(), codes.size(), stride, table.data()};
+  const std::size_t half = threads > 1 && m * n >= (std::size_t{1} << 18) ? (m + 1) / 2 : m;
+  if (half < m) {
+    std::thread helper([&] { detail::dense_score_rows(rows, half + 1, m + 1); });
+    detail::dense_score_rows(rows, 1, half + 1);
+    helper.join();
+  } else {
+    detail::dense_score_rows(rows, 1, m + 1);
   }
   return table;
 }
@@ -502,7 +564,7 @@ inline std::vector<PathStep> align_clustal_profiles(const ColumnProfile& first, 
   const std::size_t cells =
       (static_cast<std::size_t>(first.length) + 1) * (static_cast<std::size_t>(second.length) + 1);
   if (cells <= table_cells) {
-    table = clustal_score_table(first, second);
+    table = clustal_score_table(first, second, threads);
     costs.scores = table.data();
     costs.score_stride = static_cast<std::size_t>(second.length) + 1;
   }
