@@ -203,17 +203,18 @@ inline void add_member_sums(MemberSums& out, const ProfileMembers& m, int first,
       for (int j = 0; j < length; ++j) w[j] += code_lookup(factor, row[j]);
     }
     if (!out.hydrophilic.empty()) {
-      // Without branches on the residues: the run of hydrophilic columns ending at j counts there from its fourth
-      // column on, and its fourth adds its first three (out.hydrophilic has three columns of room before 0).
+      // The run of hydrophilic columns ending at j counts there from its fourth column on, and its fourth adds its
+      // first three (out.hydrophilic has three columns of room before column 0).
       int* w = out.hydrophilic.data() + 3;
       int run = 0;
       for (int j = 0; j < length; ++j) {
-        run = (run + 1) * code_lookup(hydrophilic, row[j]);
+        run = (run + 1) & -code_lookup(hydrophilic, row[j]);  // no branch on the residues
         w[j] += 100 * (run >= 4);
-        const int fourth = 100 * (run == 4);
-        w[j - 1] += fourth;
-        w[j - 2] += fourth;
-        w[j - 3] += fourth;
+        if (run == 4) {  // rare enough for a branch
+          w[j - 1] += 100;
+          w[j - 2] += 100;
+          w[j - 3] += 100;
+        }
       }
     }
     if (!out.codes.empty()) {
