@@ -100,6 +100,46 @@ std::string mutated(std::mt19937& rng, const std::string& s, double p) {
   return out;
 }
 
+
+// ClustalW's similarities as first written here: for every pair, a walk up from one tip that searches the other
+// tip's whole path at each step. The library meets the paths in O(1) a pair; the numbers must not change.
+cudp::phylo::DistanceMatrix reference_tree_similarities(const RootedGuideTree& tree) {
+  const std::size_t n = tree.tip_of_sequence.size();
+  cudp::phylo::DistanceMatrix s(n);
+  const auto& nodes = tree.nodes;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<int> path;
+    std::vector<float> to_node;
+    float dist = 0;
+    for (int p = tree.tip_of_sequence[i]; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
+      path.push_back(p);
+      dist += nodes[static_cast<std::size_t>(p)].dist;
+      to_node.push_back(dist);
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      int p = tree.tip_of_sequence[j];
+      dist = 0;
+      bool found = false;
+      std::size_t meet = 0;
+      while (!found && nodes[static_cast<std::size_t>(p)].parent >= 0) {
+        for (std::size_t k = 0; k < path.size(); ++k) {
+          if (nodes[static_cast<std::size_t>(p)].parent == path[k]) {
+            found = true;
+            meet = k;
+          }
+        }
+        dist += nodes[static_cast<std::size_t>(p)].dist;
+        p = nodes[static_cast<std::size_t>(p)].parent;
+      }
+      double length = static_cast<float>(dist + to_node[meet - 1]);
+      if (length < 0.01) length = 0.01;
+      if (length > 1.0) length = 1.0;
+      s.set(i, j, 100.0 - length * 100.0);
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("ClustalW's FASTA reading: names, kept and dropped characters, sequence type", "[msa]") {
@@ -286,6 +326,37 @@ TEST_CASE("the .dnd text as ClustalW writes it", "[msa]") {
   // A cherry nests with "(\n" and ")\n", children in order of their smallest sequence number.
   CHECK(text.rfind("(\n(\np:0.05000,\nq:0.05000)\n:", 0) == 0);
   CHECK_THROWS_AS(clustal_guide_tree(cudp::phylo::DistanceMatrix(1), {"x"}), std::invalid_argument);
+}
+
+TEST_CASE("guide tree similarities: ClustalW's path walks, on trees of tie-rich distances", "[msa]") {
+  std::mt19937 rng(99);
+  for (const int n : {3, 4, 5, 8, 13, 30, 77, 200}) {
+    for (const int levels : {2, 5, 0}) {
+      cudp::phylo::DistanceMatrix d(static_cast<std::size_t>(n));
+      std::uniform_int_distribution<int> level(0, levels);
+      std::uniform_real_distribution<double> any(0.0, 1.2);
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        for (std::size_t j = i + 1; j < d.size(); ++j) d.set(i, j, levels > 0 ? level(rng) * 0.3 : any(rng));
+      }
+      std::vector<std::string> names;
+      for (int i = 0; i < n; ++i) names.push_back("s" + std::to_string(i));
+      const std::string dnd = clustal_guide_tree(d, names).dnd;
+      // A name given twice matches the same tip: the pair's path is that tip's branch, twice.
+      std::vector<std::string> wanted = names;
+      if (n > 3) wanted[1] = "S0";
+      for (const auto& seqs : {names, wanted}) {
+        INFO("n = " << n << ", levels = " << levels);
+        const RootedGuideTree tree = read_clustal_guide_tree(dnd, seqs);
+        const auto got = tree_similarities(tree);
+        const auto want = reference_tree_similarities(tree);
+        bool same = true;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          for (std::size_t j = 0; j < got.size(); ++j) same = same && got(i, j) == want(i, j);
+        }
+        CHECK(same);
+      }
+    }
+  }
 }
 
 TEST_CASE("guide tree read back: rooting keeps the tree, steps and similarities", "[msa]") {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -99,6 +100,131 @@ Tree random_tree(int n, std::mt19937& rng, bool ultrametric) {
   return tree;
 }
 
+// ClustalW's neighbour-joining as first written here: every cycle computes every total in ClustalW's order. The
+// library's search skips most of them; it must pick the same pairs and leave the same matrix. Unfused, as the
+// library's.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("fp-contract=off")))
+#endif
+cudp::phylo::NeighborJoiningTree reference_neighbor_joining(DistanceMatrix& d) {
+  CUDP_NJ_NO_FP_CONTRACT
+  const int n = static_cast<int>(d.size());
+  if (n < 3) throw std::invalid_argument("neighbor_joining: needs at least 3 nodes");
+  const auto at = [&](int i, int j) { return d(static_cast<std::size_t>(i), static_cast<std::size_t>(j)); };
+  const auto put = [&](int i, int j, double v) { d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v); };
+  cudp::phylo::NeighborJoiningTree tree;
+  std::vector<int> active(static_cast<std::size_t>(n));
+  std::vector<double> av(static_cast<std::size_t>(n), 0.0);
+  // Row sums split at the diagonal: below[j] = sum of d(i, j), i < j; above[j] = sum of d(j, i), i > j.
+  std::vector<double> below(static_cast<std::size_t>(n), 0.0), above(static_cast<std::size_t>(n), 0.0);
+  std::vector<double> join(static_cast<std::size_t>(n), 0.0);
+  for (int i = 0; i < n; ++i) {
+    active[static_cast<std::size_t>(i)] = i;
+    put(i, i, 0.0);
+  }
+  for (const int j : active) {
+    double sum = 0.0;
+    for (const int i : active) {
+      if (i >= j) break;
+      sum = sum + at(i, j);
+    }
+    below[static_cast<std::size_t>(j)] = sum;
+    sum = 0.0;
+    for (const int i : active) {
+      if (i > j) sum += at(j, i);
+    }
+    above[static_cast<std::size_t>(j)] = sum;
+  }
+  double remaining = n;
+  for (int cycle = 1; cycle <= n - 3; ++cycle) {
+    double total_sum = 0.0;
+    for (const int j : active) total_sum += above[static_cast<std::size_t>(j)];
+    const double others = remaining - 2.0;
+    double best = 99999.0 * 2.0 * others;
+    int mini = 0, minj = 0;
+    for (std::size_t b = 1; b < active.size(); ++b) {
+      const int jj = active[b];
+      for (std::size_t a = 0; a < b; ++a) {
+        const int ii = active[a];
+        const double ri = above[static_cast<std::size_t>(ii)] + below[static_cast<std::size_t>(ii)];
+        const double rj = above[static_cast<std::size_t>(jj)] + below[static_cast<std::size_t>(jj)];
+        const double total = others * at(ii, jj) + 2.0 * total_sum - ri - rj;
+        if (total < best) {
+          best = total;
+          mini = ii;
+          minj = jj;
+        }
+      }
+    }
+    const auto ui = static_cast<std::size_t>(mini), uj = static_cast<std::size_t>(minj);
+    double dmin = at(mini, minj);
+    const double dio = (above[ui] + below[ui] - dmin) / others;
+    const double djo = (above[uj] + below[uj] - dmin) / others;
+    double bi = (dmin + dio - djo) * 0.5;
+    double bj = dmin - bi;
+    bi = bi - av[ui];
+    bj = bj - av[uj];
+    tree.joins.push_back({mini, minj, cudp::phylo::detail::nj_branch(bi), cudp::phylo::detail::nj_branch(bj)});
+    if (dmin <= 0.0) dmin = 0.000001;  // keeps av > 0, which marks a joined node
+    av[ui] = dmin * 0.5;
+    remaining = remaining - 1.0;
+    active.erase(std::find(active.begin(), active.end(), minj));
+    for (const int j : active) {
+      const auto uj2 = static_cast<std::size_t>(j);
+      double to_j = 0.0, to_i = 0.0;
+      if (j < minj) {
+        to_j = at(j, minj);
+        above[uj2] -= to_j;
+      } else if (j > minj) {
+        to_j = at(minj, j);
+        below[uj2] -= to_j;
+      }
+      if (j < mini) {
+        to_i = at(j, mini);
+        above[uj2] -= to_i;
+      } else if (j > mini) {
+        to_i = at(mini, j);
+        below[uj2] -= to_i;
+      }
+      join[uj2] = (to_j + to_i) * 0.5;
+    }
+    for (const int j : active) {
+      const auto uj2 = static_cast<std::size_t>(j);
+      if (j < mini) {
+        put(j, mini, join[uj2]);
+        above[uj2] += join[uj2];
+      } else if (j > mini) {
+        put(mini, j, join[uj2]);
+        below[uj2] += join[uj2];
+      }
+    }
+    double sum = 0.0;
+    auto it = active.begin();
+    for (; it != active.end() && *it < mini; ++it) sum = sum + join[static_cast<std::size_t>(*it)];
+    below[ui] = sum;
+    if (it != active.end() && *it == mini) ++it;
+    sum = 0.0;
+    for (; it != active.end(); ++it) sum = sum + join[static_cast<std::size_t>(*it)];
+    above[ui] = sum;
+    above[uj] = below[uj] = 0.0;
+    for (int j = 0; j < n; ++j) {
+      put(minj, j, 0.0);
+      join[static_cast<std::size_t>(j)] = 0.0;
+    }
+  }
+  const int l1 = active[0], l2 = active[1], l3 = active[2];
+  const double b1 = (at(l1, l2) + at(l1, l3) - at(l2, l3)) * 0.5;
+  const double b2 = at(l1, l2) - b1;
+  const double b3 = at(l1, l3) - b1;
+  tree.last = {l1, l2, l3};
+  tree.last_lengths = {cudp::phylo::detail::nj_branch(b1 - av[static_cast<std::size_t>(l1)]),
+                       cudp::phylo::detail::nj_branch(b2 - av[static_cast<std::size_t>(l2)]),
+                       cudp::phylo::detail::nj_branch(b3 - av[static_cast<std::size_t>(l3)])};
+  return tree;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
 std::vector<std::string> tip_names(int n) {
   std::vector<std::string> names;
   for (int i = 0; i < n; ++i) names.push_back("t" + std::to_string(i));
@@ -157,6 +283,45 @@ TEST_CASE("neighbour-joining: ClustalW's node numbering, matrix and tiny branche
   CHECK(three.last_lengths[0] == 0.0);
   CHECK(three.last_lengths[1] == 0.0);
   CHECK(three.last_lengths[2] == Approx(0.3));
+}
+
+TEST_CASE("neighbour-joining picks ClustalW's pairs on tie-rich matrices, bit for bit", "[distance_trees]") {
+  std::mt19937 rng(2024);
+  // Distances from a few values tie often, so the first minimum in ClustalW's scan order decides; zeros give the
+  // 1e-6 floor; continuous ones and additive ones check the arithmetic.
+  for (const int n : {3, 4, 5, 6, 7, 8, 10, 13, 17, 25, 40, 64, 100, 160, 300}) {
+    for (const int levels : {1, 2, 3, 5, 20, 0}) {
+      DistanceMatrix d(static_cast<std::size_t>(n));
+      std::uniform_int_distribution<int> level(0, levels);
+      std::uniform_real_distribution<double> any(0.0, 1.0);
+      for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+          const double v = levels > 0 ? level(rng) / static_cast<double>(levels) : any(rng);
+          d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v);
+        }
+      }
+      if (levels == 0 && n % 2 == 0) d = patristic(random_tree(n, rng, false), n);
+      DistanceMatrix fast = d, slow = d;
+      const auto got = cudp::phylo::neighbor_joining(fast);
+      const auto want = reference_neighbor_joining(slow);
+      INFO("n = " << n << ", levels = " << levels);
+      REQUIRE(got.joins.size() == want.joins.size());
+      for (std::size_t k = 0; k < got.joins.size(); ++k) {
+        INFO("join " << k);
+        CHECK(got.joins[k].left == want.joins[k].left);
+        CHECK(got.joins[k].right == want.joins[k].right);
+        CHECK(same_bits(got.joins[k].left_length, want.joins[k].left_length));
+        CHECK(same_bits(got.joins[k].right_length, want.joins[k].right_length));
+      }
+      CHECK(got.last == want.last);
+      for (std::size_t k = 0; k < 3; ++k) CHECK(same_bits(got.last_lengths[k], want.last_lengths[k]));
+      bool matrix_same = true;
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        for (std::size_t j = 0; j < d.size(); ++j) matrix_same = matrix_same && same_bits(fast(i, j), slow(i, j));
+      }
+      CHECK(matrix_same);
+    }
+  }
 }
 
 TEST_CASE("UPGMA recovers an ultrametric tree: clusters and heights", "[distance_trees]") {

@@ -6,6 +6,7 @@
 // decimals (negative ones too). UPGMA (-CLUSTERING=UPGMA) writes the rooted tree in join order, and every node's
 // number is the height of the join above it (not a branch length; the root carries its own height), printed as C's
 // "%g". Two sequences give one line, each at half their distance, in "%.5g" of a float.
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -44,25 +45,33 @@ inline void append_nj_node(const phylo::Tree& tree, int node, std::string& out) 
   }
 }
 
-inline void append_upgma_node(const std::vector<std::string>& names, const std::vector<phylo::UpgmaJoin>& joins,
-                              int join, int cluster, double height, std::string& out) {
-  // The cluster as it was before join `join`: a tip, or the join that last made it.
-  int made = -1;
-  for (int k = join - 1; k >= 0; --k) {
-    if (joins[static_cast<std::size_t>(k)].left == cluster) {
-      made = k;
-      break;
-    }
+// The cluster as it was before a join: a tip (-1) or the join that last made it. `made[k]` holds both clusters'
+// for join k, so the writer does not search the joins before each node.
+inline std::vector<std::pair<int, int>> upgma_made(const std::vector<phylo::UpgmaJoin>& joins, std::size_t n) {
+  for (const phylo::UpgmaJoin& j : joins) n = std::max(n, static_cast<std::size_t>(std::max(j.left, j.right)) + 1);
+  std::vector<int> last(n, -1);
+  std::vector<std::pair<int, int>> made(joins.size());
+  for (std::size_t k = 0; k < joins.size(); ++k) {
+    const phylo::UpgmaJoin& j = joins[k];
+    made[k] = {last[static_cast<std::size_t>(j.left)], last[static_cast<std::size_t>(j.right)]};
+    last[static_cast<std::size_t>(j.left)] = static_cast<int>(k);
   }
+  return made;
+}
+
+inline void append_upgma_node(const std::vector<std::string>& names, const std::vector<phylo::UpgmaJoin>& joins,
+                              const std::vector<std::pair<int, int>>& made_by, int made, int cluster, double height,
+                              std::string& out) {
   if (made < 0) {
     out += names[static_cast<std::size_t>(cluster)] + ':' + printf_double("%g", height);
     return;
   }
   const phylo::UpgmaJoin& j = joins[static_cast<std::size_t>(made)];
+  const auto& below = made_by[static_cast<std::size_t>(made)];
   out += "(\n";
-  append_upgma_node(names, joins, made, j.left, j.height, out);
+  append_upgma_node(names, joins, made_by, below.first, j.left, j.height, out);
   out += ",\n";
-  append_upgma_node(names, joins, made, j.right, j.height, out);
+  append_upgma_node(names, joins, made_by, below.second, j.right, j.height, out);
   out += "):" + printf_double("%g", height);
 }
 
@@ -96,10 +105,10 @@ inline std::string clustal_upgma_dnd(const std::vector<std::string>& names,
   std::string out;
   const phylo::UpgmaJoin& top = joins.back();
   out += "(\n";
-  const int last = static_cast<int>(joins.size()) - 1;
-  detail::append_upgma_node(names, joins, last, top.left, top.height, out);
+  const auto made = detail::upgma_made(joins, names.size());
+  detail::append_upgma_node(names, joins, made, made.back().first, top.left, top.height, out);
   out += ",\n";
-  detail::append_upgma_node(names, joins, last, top.right, top.height, out);
+  detail::append_upgma_node(names, joins, made, made.back().second, top.right, top.height, out);
   out += "):" + detail::printf_double("%g", top.height);
   return out + ";\n";
 }

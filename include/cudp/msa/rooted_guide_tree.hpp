@@ -16,16 +16,24 @@
 // in (0, 2 * its branch length); among those, the one whose farthest tip on its side is nearest wins (the first on
 // ties, with a start of 1.0). The root goes on that node's branch at half the difference, the branches above it are
 // turned around, and the old top node, left with one child, is removed.
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "../io/error.hpp"
 #include "../phylo/distance_trees.hpp"
+
+// The float sums here are ClustalW's to the last bit: no multiply-add may be fused.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace cudp::msa {
 
@@ -47,6 +55,132 @@ struct RootedGuideTree {
 };
 
 namespace detail {
+
+// Tip-to-ancestor path lengths as ClustalW sums them (in float, from the tip up), for every tip and ancestor at
+// once. ClustalW finds where a tip's path meets another node's path by walking up from the tip and, at each step,
+// searching the other path: O(depth^2) per pair. Here the tips are ranked in depth-first order over the parent
+// links, so a node's tips are one range of ranks and the meeting points for one node's path are filled in for all
+// tips in one pass; the sums are kept per tip, prefix by prefix, so each pair costs O(1).
+class TipPaths {
+ public:
+  TipPaths(const std::vector<GuideTreeNode>& nodes, const std::vector<int>& tips) : nodes_(nodes) {
+    const std::size_t count = nodes.size();
+    depth_.assign(count, -1);
+    std::vector<int> chain;
+    for (std::size_t start = 0; start < count; ++start) {
+      int p = static_cast<int>(start);
+      while (p >= 0 && depth_[static_cast<std::size_t>(p)] < 0) {
+        chain.push_back(p);
+        p = nodes[static_cast<std::size_t>(p)].parent;
+      }
+      int d = p < 0 ? -1 : depth_[static_cast<std::size_t>(p)];
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) depth_[static_cast<std::size_t>(*it)] = ++d;
+      chain.clear();
+    }
+    rank_.assign(count, -1);
+    std::vector<char> is_tip(count, 0);
+    for (const int t : tips) is_tip[static_cast<std::size_t>(t)] = 1;
+    // Children from the parent links (what the walks follow), then ranks and ranges depth first.
+    std::vector<int> first_child(count, -1), next_sibling(count, -1);
+    for (std::size_t k = count; k-- > 0;) {
+      const int up = nodes[k].parent;
+      if (up < 0) continue;
+      next_sibling[k] = first_child[static_cast<std::size_t>(up)];
+      first_child[static_cast<std::size_t>(up)] = static_cast<int>(k);
+    }
+    lo_.assign(count, 0);
+    hi_.assign(count, 0);
+    int ranked = 0;
+    std::vector<int> stack;
+    for (std::size_t top = 0; top < count; ++top) {
+      if (nodes[top].parent >= 0) continue;
+      stack.push_back(static_cast<int>(top));
+      lo_[top] = ranked;
+      while (!stack.empty()) {
+        const int p = stack.back();
+        const auto up = static_cast<std::size_t>(p);
+        if (lo_[up] == ranked && rank_[up] < 0 && is_tip[up]) rank_[up] = ranked++;
+        // first_child is consumed as the walk goes down; a node is done when it has none left.
+        const int child = first_child[up];
+        if (child >= 0) {
+          first_child[up] = next_sibling[static_cast<std::size_t>(child)];
+          lo_[static_cast<std::size_t>(child)] = ranked;
+          stack.push_back(child);
+        } else {
+          hi_[up] = ranked;
+          stack.pop_back();
+        }
+      }
+    }
+    meet_.assign(static_cast<std::size_t>(ranked), -1);
+    // Prefix sums per tip, when they fit: a very deep tree walks instead.
+    offset_.assign(count, -1);
+    std::size_t total = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (is_tip[k] && rank_[k] >= 0) total += static_cast<std::size_t>(depth_[k]) + 1;
+    }
+    if (total <= (std::size_t{1} << 26)) {
+      sums_.reserve(total);
+      for (std::size_t k = 0; k < count; ++k) {
+        if (!is_tip[k] || rank_[k] < 0) continue;
+        offset_[k] = static_cast<long long>(sums_.size());
+        float dist = 0;
+        sums_.push_back(dist);
+        for (int q = static_cast<int>(k); nodes[static_cast<std::size_t>(q)].parent >= 0;
+             q = nodes[static_cast<std::size_t>(q)].parent) {
+          dist += nodes[static_cast<std::size_t>(q)].dist;
+          sums_.push_back(dist);
+        }
+      }
+    }
+  }
+
+  int depth(int node) const { return depth_[static_cast<std::size_t>(node)]; }
+
+  // For the path `path` (a node and its ancestors, upwards): marks every tip with the index of the first node of
+  // the path above it (0 for the tips below path[0]; -1 where the paths never meet).
+  void meet(const std::vector<int>& path) {
+    std::fill(meet_.begin(), meet_.end(), -1);
+    int inner_lo = 0, inner_hi = 0;
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      const auto p = static_cast<std::size_t>(path[k]);
+      const int lo = lo_[p], hi = hi_[p];
+      if (k == 0) {
+        std::fill(meet_.begin() + lo, meet_.begin() + hi, 0);
+      } else {
+        std::fill(meet_.begin() + lo, meet_.begin() + inner_lo, static_cast<int>(k));
+        std::fill(meet_.begin() + inner_hi, meet_.begin() + hi, static_cast<int>(k));
+      }
+      inner_lo = lo;
+      inner_hi = hi;
+    }
+  }
+  // The meeting index of `tip` after meet(); -1 if none.
+  int meeting(int tip) const {
+    const int r = rank_[static_cast<std::size_t>(tip)];
+    return r < 0 ? -1 : meet_[static_cast<std::size_t>(r)];
+  }
+
+  // The branch lengths of `tip` and the `count` - 1 nodes above it, summed from the tip up in float.
+  float up(int tip, int count) const {
+    const long long at = offset_[static_cast<std::size_t>(tip)];
+    if (at >= 0) return sums_[static_cast<std::size_t>(at + count)];
+    float dist = 0;
+    for (int q = tip; count > 0; --count, q = nodes_[static_cast<std::size_t>(q)].parent) {
+      dist += nodes_[static_cast<std::size_t>(q)].dist;
+    }
+    return dist;
+  }
+
+ private:
+  const std::vector<GuideTreeNode>& nodes_;
+  std::vector<int> depth_;       // by node: links to its top
+  std::vector<int> rank_;        // by node: a tip's depth-first rank, -1 otherwise
+  std::vector<int> lo_, hi_;     // by node: the ranks of the tips below it
+  std::vector<int> meet_;        // by rank
+  std::vector<long long> offset_;  // by node: a tip's sums in sums_, -1 if walked
+  std::vector<float> sums_;
+};
 
 // ClustalW's tree reader and rooting over node indices; `created` is the order the reader made nodes in, `tips` the
 // tips in file order.
@@ -182,44 +316,31 @@ class GuideTreeBuilder {
     return self;
   }
 
-  // Mean tip distance on node p's side minus on the other side (ClustalW's calcMean), and the farthest tip.
-  float side_difference(int p, float& farthest) {
-    std::vector<int> path;
-    std::vector<float> to_node;
+  // Mean tip distance on node p's side minus on the other side (ClustalW's calcMean), and the farthest tip: a tip
+  // on the other side counts its path to where it meets p's path plus p's path up to there.
+  float side_difference(TipPaths& paths, int p, float& farthest) {
+    path_.clear();
+    to_node_.assign(1, 0.0f);  // to_node_[k]: p's path up to path_[k - 1]
     float dist = 0;
     for (int q = p; q >= 0; q = node(q).parent) {
-      path.push_back(q);
+      path_.push_back(q);
       dist += node(q).dist;
-      to_node.push_back(dist);
+      to_node_.push_back(dist);
     }
+    paths.meet(path_);
     farthest = 0;
     float left_sum = 0, right_sum = 0;
     int left_count = 0, right_count = 0;
     for (const int tip : tips_) {
-      int q = tip;
-      bool right = q == p;
-      std::size_t meet = 0;
-      dist = 0;
-      if (!right) {
-        bool found = false;
-        while (!found && node(q).parent >= 0) {
-          for (std::size_t k = 0; k < path.size(); ++k) {
-            if (node(q).parent == path[k]) {
-              found = true;
-              meet = k;
-            }
-          }
-          dist += node(q).dist;
-          q = node(q).parent;
-        }
-        right = q == p;
-      }
-      if (right) {
+      const int meet = paths.meeting(tip);
+      if (meet < 0) fail("malformed guide tree");
+      dist = paths.up(tip, paths.depth(tip) - paths.depth(path_[static_cast<std::size_t>(meet)]));
+      if (meet == 0) {
         right_sum += dist;
         ++right_count;
       } else {
         left_sum += dist;
-        left_sum += to_node[meet - 1];
+        left_sum += to_node_[static_cast<std::size_t>(meet)];
         ++left_count;
       }
       if (dist > farthest) farthest = dist;
@@ -228,13 +349,14 @@ class GuideTreeBuilder {
   }
 
   int reroot(int top) {
+    TipPaths paths(tree_.nodes, tips_);
     int chosen = top;
     float best_diff = 0, best_depth = 1.0f;
     bool first = true;
     for (const int p : created_) {
       if (node(p).parent < 0) continue;
       float farthest = 0;
-      const float diff = side_difference(p, farthest);
+      const float diff = side_difference(paths, p, farthest);
       if (diff == 0 || (diff > 0 && diff < 2 * node(p).dist)) {
         if (farthest < best_depth || first) {
           first = false;
@@ -318,13 +440,14 @@ class GuideTreeBuilder {
   }
 
   void match_names(const std::vector<std::string>& names) {
+    std::unordered_map<std::string, int> last;  // the last tip of each folded name, as ClustalW matches
+    for (const int tip : tips_) last[folded(node(tip).name, false)] = tip;
     tree_.tip_of_sequence.assign(names.size(), -1);
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::string wanted = folded(names[i], true);
-      for (const int tip : tips_) {
-        if (folded(node(tip).name, false) == wanted) tree_.tip_of_sequence[i] = tip;  // the last match, as ClustalW
-      }
-      if (tree_.tip_of_sequence[i] < 0) fail("tree not compatible with alignment: " + wanted + " not found");
+      const auto found = last.find(wanted);
+      if (found == last.end()) fail("tree not compatible with alignment: " + wanted + " not found");
+      tree_.tip_of_sequence[i] = found->second;
     }
   }
 
@@ -336,6 +459,8 @@ class GuideTreeBuilder {
   RootedGuideTree tree_;
   std::vector<int> created_;
   std::vector<int> tips_;
+  std::vector<int> path_;        // side_difference's, kept between calls
+  std::vector<float> to_node_;
 };
 
 }  // namespace detail
@@ -402,39 +527,47 @@ inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tr
 inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
                                                std::vector<std::pair<int, int>>* too_far = nullptr) {
   const std::size_t n = tree.tip_of_sequence.size();
+  CUDP_NJ_NO_FP_CONTRACT
   phylo::DistanceMatrix s(n);
   const auto& nodes = tree.nodes;
+  detail::TipPaths paths(nodes, tree.tip_of_sequence);
+  std::vector<int> path;
+  std::vector<float> to_node;
   for (std::size_t i = 0; i < n; ++i) {
-    std::vector<int> path;
-    std::vector<float> to_node;
+    path.clear();
+    to_node.clear();
     float dist = 0;
     for (int p = tree.tip_of_sequence[i]; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
       path.push_back(p);
       dist += nodes[static_cast<std::size_t>(p)].dist;
       to_node.push_back(dist);
     }
+    if (i > 0) paths.meet(path);
+    double* row = s.data() + i * n;
     for (std::size_t j = 0; j < i; ++j) {
-      int p = tree.tip_of_sequence[j];
-      dist = 0;
-      bool found = false;
-      std::size_t meet = 0;
-      while (!found && nodes[static_cast<std::size_t>(p)].parent >= 0) {
-        for (std::size_t k = 0; k < path.size(); ++k) {
-          if (nodes[static_cast<std::size_t>(p)].parent == path[k]) {
-            found = true;
-            meet = k;
-          }
-        }
-        dist += nodes[static_cast<std::size_t>(p)].dist;
-        p = nodes[static_cast<std::size_t>(p)].parent;
+      const int tip = tree.tip_of_sequence[j];
+      // The walk from tip j starts at its parent, so a tip shared by two sequences meets its own path one up.
+      int meet = tip == path[0] ? 1 : paths.meeting(tip);
+      if (meet < 1 || static_cast<std::size_t>(meet) >= path.size()) {
+        throw io::InputError("malformed guide tree: tips without a common ancestor");
       }
-      double length = static_cast<float>(dist + to_node[meet - 1]);
+      dist = paths.up(tip, paths.depth(tip) - paths.depth(path[static_cast<std::size_t>(meet)]));
+      double length = static_cast<float>(dist + to_node[static_cast<std::size_t>(meet) - 1]);
       if (length < 0.01) length = 0.01;
       if (length > 1.0) {
         if (length > 1.1 && too_far) too_far->emplace_back(static_cast<int>(i), static_cast<int>(j));
         length = 1.0;
       }
-      s.set(i, j, 100.0 - length * 100.0);
+      row[j] = 100.0 - length * 100.0;
+    }
+  }
+  // The upper triangle by blocks, which set() would have written a column at a time.
+  constexpr std::size_t block = 64;
+  for (std::size_t i0 = 0; i0 < n; i0 += block) {
+    for (std::size_t j0 = 0; j0 <= i0; j0 += block) {
+      for (std::size_t i = i0; i < std::min(n, i0 + block); ++i) {
+        for (std::size_t j = j0; j < std::min(i, j0 + block); ++j) s.data()[j * n + i] = s.data()[i * n + j];
+      }
     }
   }
   return s;
@@ -462,3 +595,7 @@ inline std::vector<std::vector<int>> progressive_steps(const std::vector<phylo::
 }
 
 }  // namespace cudp::msa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif

@@ -27,6 +27,17 @@
 
 #include "newick.hpp"
 
+// Neighbour-joining's totals are compared to the last bit, so no multiply-add may be fused.
+#if defined(__clang__)
+#define CUDP_NJ_NO_FP_CONTRACT _Pragma("clang fp contract(off)")
+#else
+#define CUDP_NJ_NO_FP_CONTRACT
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 namespace cudp::phylo {
 
 // A symmetric matrix of n x n distances, row-major; the diagonal is 0 unless set.
@@ -39,6 +50,9 @@ class DistanceMatrix {
   double operator()(std::size_t i, std::size_t j) const { return d_[i * n_ + j]; }
   // Sets both (i, j) and (j, i).
   void set(std::size_t i, std::size_t j, double value) { d_[i * n_ + j] = d_[j * n_ + i] = value; }
+  // Row i starts at data() + i * size(). Writing through it may break the symmetry that set() keeps.
+  const double* data() const { return d_.data(); }
+  double* data() { return d_.data(); }
 
  private:
   std::size_t n_ = 0;
@@ -67,56 +81,188 @@ inline double nj_branch(double length) { return std::fabs(length) < 0.0001 ? 0.0
 
 }  // namespace detail
 
+namespace detail {
+
+// The search for ClustalW's pair without reading every total (after RapidNJ: Simonsen, Mailund and Pedersen 2008).
+// Every node keeps a list of its distances, sorted, to the nodes older than itself (an input node is older than
+// the input nodes after it; a joined node is newer than every node), so each pair of active nodes is in exactly one
+// list. A list is read from its smallest distance up, and left once a bound on its totals exceeds the best total
+// found: with d at least the list's distance and the other row sum at most the largest, every total of node i is
+// at least min(((o * d + c) - r_max) - r(i), ((o * d + c) - r(i)) - r_max); rounding is monotone in each operand, so
+// the bound holds for the computed totals too, and a tie with the best is never skipped. Pairs that pass are
+// computed as ClustalW computes them and compared by (total, larger node, smaller node): the first minimum of its
+// scan. The lists hold floats rounded down, so they take half the matrix; entries of nodes since joined or
+// rebuilt are dropped as they are met.
+struct NjCandidate {
+  double value = 0;
+  int high = -1, low = -1;  // the pair's nodes, high > low; high < 0: none yet
+
+  // Whether (value, high, low) comes first in ClustalW's scan; a NaN never does, nor anything not below the
+  // start value.
+  bool beaten_by(double v, int h, int l) const {
+    if (v < value) return true;
+    return v == value && high >= 0 && (h < high || (h == high && l < low));
+  }
+};
+
+class NjSearch {
+ public:
+  NjSearch(const DistanceMatrix& d, std::vector<double>& r)
+      : n_(d.size()), w_(d.data()), r_(r), lists_(n_), start_(n_, 0), born_(n_), alive_(n_, 1) {
+    for (std::size_t i = 0; i < n_; ++i) {
+      born_[i] = static_cast<long long>(i);
+      auto& list = lists_[i];
+      list.reserve(i);
+      for (std::size_t j = 0; j < i; ++j) add(list, w_[i * n_ + j], static_cast<int>(j));
+      sort(list);
+    }
+  }
+
+  NjCandidate search(const std::vector<int>& active, double others, double c, double start) {
+    CUDP_NJ_NO_FP_CONTRACT
+    double r_max = -HUGE_VAL;
+    for (const int j : active) {
+      if (r_[static_cast<std::size_t>(j)] > r_max) r_max = r_[static_cast<std::size_t>(j)];
+    }
+    NjCandidate best;
+    best.value = start;
+    // Each list's first live pair, for a low best before the lists are read.
+    for (const int i : active) {
+      auto& list = lists_[static_cast<std::size_t>(i)];
+      std::size_t& at = start_[static_cast<std::size_t>(i)];
+      while (at < list.size() && !live(i, list[at].node)) ++at;
+      if (at < list.size()) offer(i, list[at].node, others, c, best);
+    }
+    for (const int i : active) {
+      auto& list = lists_[static_cast<std::size_t>(i)];
+      const std::size_t first = start_[static_cast<std::size_t>(i)];
+      const double ri = r_[static_cast<std::size_t>(i)];
+      std::size_t kept = first, k = first;
+      for (; k < list.size(); ++k) {
+        const Entry e = list[k];
+        const double x = others * static_cast<double>(e.distance) + c;
+        const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
+        if ((b1 < b2 ? b1 : b2) > best.value) break;
+        if (!live(i, e.node)) continue;
+        list[kept++] = e;
+        // The same bound with the pair's own row sums, before the distance itself is read.
+        const auto low = static_cast<std::size_t>(i < e.node ? i : e.node);
+        const auto high = static_cast<std::size_t>(i < e.node ? e.node : i);
+        if (((x - r_[low]) - r_[high]) > best.value) continue;
+        offer(i, e.node, others, c, best);
+      }
+      // The dropped entries' places go to the front, which is skipped from now on.
+      if (kept < k) {
+        std::move_backward(list.begin() + static_cast<std::ptrdiff_t>(first),
+                           list.begin() + static_cast<std::ptrdiff_t>(kept),
+                           list.begin() + static_cast<std::ptrdiff_t>(k));
+        start_[static_cast<std::size_t>(i)] = k - (kept - first);
+      }
+    }
+    return best;
+  }
+
+  // After a join into `kept` (cycle `cycle`): `gone`'s list is dropped and `kept`'s made anew over `active`.
+  void joined(int kept, int gone, const std::vector<int>& active, int cycle) {
+    alive_[static_cast<std::size_t>(gone)] = 0;
+    std::vector<Entry>().swap(lists_[static_cast<std::size_t>(gone)]);
+    if (kept == gone) return;
+    born_[static_cast<std::size_t>(kept)] = static_cast<long long>(n_) + cycle;
+    auto& list = lists_[static_cast<std::size_t>(kept)];
+    list.clear();
+    const double* row = w_ + static_cast<std::size_t>(kept) * n_;
+    for (const int j : active) {
+      if (j != kept) add(list, row[static_cast<std::size_t>(j)], j);
+    }
+    sort(list);
+    start_[static_cast<std::size_t>(kept)] = 0;
+  }
+
+ private:
+  struct Entry {
+    float distance;  // at most the distance
+    int node;
+  };
+
+  static void add(std::vector<Entry>& list, double d, int node) {
+    if (d != d) return;  // a NaN total never wins
+    float f = static_cast<float>(d);
+    if (static_cast<double>(f) > d) f = std::nextafter(f, -HUGE_VALF);
+    list.push_back({f, node});
+  }
+  static void sort(std::vector<Entry>& list) {
+    std::sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) { return a.distance < b.distance; });
+  }
+  // Whether the pair (i, j) belongs to i's list now.
+  bool live(int i, int j) const {
+    return alive_[static_cast<std::size_t>(j)] && born_[static_cast<std::size_t>(j)] < born_[static_cast<std::size_t>(i)];
+  }
+  // ClustalW's total of the pair, the smaller node's row sum taken first.
+  void offer(int i, int j, double others, double c, NjCandidate& best) const {
+    CUDP_NJ_NO_FP_CONTRACT
+    const int high = i > j ? i : j, low = i > j ? j : i;
+    const double total = ((others * w_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(j)] + c) -
+                          r_[static_cast<std::size_t>(low)]) -
+                         r_[static_cast<std::size_t>(high)];
+    if (best.beaten_by(total, high, low)) best = {total, high, low};
+  }
+
+  std::size_t n_;
+  const double* w_;
+  const std::vector<double>& r_;            // by node: above + below
+  std::vector<std::vector<Entry>> lists_;   // by node
+  std::vector<std::size_t> start_;          // by node: where its list's live part starts
+  std::vector<long long> born_;             // by node: the order of its list
+  std::vector<char> alive_;
+};
+
+}  // namespace detail
+
 // Neighbour-joining on at least 3 nodes; `d` is left as ClustalW leaves its matrix (rows of joined nodes zeroed,
-// the new nodes' distances in the rows of their smaller index), which later ClustalW steps read.
+// the new nodes' distances in the rows of their smaller index), which later ClustalW steps read. `d` must be
+// symmetric, as DistanceMatrix::set keeps it.
 inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d) {
+  CUDP_NJ_NO_FP_CONTRACT
   const int n = static_cast<int>(d.size());
   if (n < 3) throw std::invalid_argument("neighbor_joining: needs at least 3 nodes");
-  const auto at = [&](int i, int j) { return d(static_cast<std::size_t>(i), static_cast<std::size_t>(j)); };
+  const std::size_t un = d.size();
+  double* w = d.data();
+  const auto at = [&](int i, int j) { return w[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)]; };
   const auto put = [&](int i, int j, double v) { d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v); };
   NeighborJoiningTree tree;
-  std::vector<int> active(static_cast<std::size_t>(n));
-  std::vector<double> av(static_cast<std::size_t>(n), 0.0);
+  std::vector<int> active(un);
+  std::vector<double> av(un, 0.0);
   // Row sums split at the diagonal: below[j] = sum of d(i, j), i < j; above[j] = sum of d(j, i), i > j.
-  std::vector<double> below(static_cast<std::size_t>(n), 0.0), above(static_cast<std::size_t>(n), 0.0);
-  std::vector<double> join(static_cast<std::size_t>(n), 0.0);
+  std::vector<double> below(un, 0.0), above(un, 0.0), r(un, 0.0);
+  std::vector<double> join(un, 0.0);
   for (int i = 0; i < n; ++i) {
     active[static_cast<std::size_t>(i)] = i;
     put(i, i, 0.0);
   }
-  for (const int j : active) {
+  // By rows: d(i, j) = d(j, i), and the sums keep their order.
+  for (int j = 0; j < n; ++j) {
     double sum = 0.0;
-    for (const int i : active) {
-      if (i >= j) break;
-      sum = sum + at(i, j);
-    }
+    for (int i = 0; i < j; ++i) sum = sum + at(j, i);
     below[static_cast<std::size_t>(j)] = sum;
     sum = 0.0;
-    for (const int i : active) {
-      if (i > j) sum += at(j, i);
-    }
+    for (int i = j + 1; i < n; ++i) sum += at(j, i);
     above[static_cast<std::size_t>(j)] = sum;
   }
+  detail::NjSearch search(d, r);
   double remaining = n;
   for (int cycle = 1; cycle <= n - 3; ++cycle) {
     double total_sum = 0.0;
-    for (const int j : active) total_sum += above[static_cast<std::size_t>(j)];
+    for (const int j : active) {
+      total_sum += above[static_cast<std::size_t>(j)];
+      r[static_cast<std::size_t>(j)] = above[static_cast<std::size_t>(j)] + below[static_cast<std::size_t>(j)];
+    }
     const double others = remaining - 2.0;
-    double best = 99999.0 * 2.0 * others;
-    int mini = 0, minj = 0;
-    for (std::size_t b = 1; b < active.size(); ++b) {
-      const int jj = active[b];
-      for (std::size_t a = 0; a < b; ++a) {
-        const int ii = active[a];
-        const double ri = above[static_cast<std::size_t>(ii)] + below[static_cast<std::size_t>(ii)];
-        const double rj = above[static_cast<std::size_t>(jj)] + below[static_cast<std::size_t>(jj)];
-        const double total = others * at(ii, jj) + 2.0 * total_sum - ri - rj;
-        if (total < best) {
-          best = total;
-          mini = ii;
-          minj = jj;
-        }
-      }
+    const detail::NjCandidate best = search.search(active, others, 2.0 * total_sum, 99999.0 * 2.0 * others);
+    // No total below ClustalW's start value (NaN distances): node 0 is joined with itself, as before; once node 0
+    // is gone there is nothing to do but fail.
+    const int mini = best.high < 0 ? 0 : best.low, minj = best.high < 0 ? 0 : best.high;
+    if (best.high < 0 && active.front() != 0) {
+      throw std::invalid_argument("neighbor_joining: no pair to join (distances not finite or too large)");
     }
     const auto ui = static_cast<std::size_t>(mini), uj = static_cast<std::size_t>(minj);
     double dmin = at(mini, minj);
@@ -131,21 +277,24 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d) {
     av[ui] = dmin * 0.5;
     remaining = remaining - 1.0;
     active.erase(std::find(active.begin(), active.end(), minj));
+    // Each node's sums change by its own two distances only, so one pass reads and writes them; the distances are
+    // read from the two joined rows.
+    const double* row_j = w + uj * un;
+    const double* row_i = w + ui * un;
     for (const int j : active) {
       const auto uj2 = static_cast<std::size_t>(j);
-      double to_j = 0.0, to_i = 0.0;
+      const double to_j = row_j[uj2];
+      double to_i = 0.0;
       if (j < minj) {
-        to_j = at(j, minj);
         above[uj2] -= to_j;
-      } else if (j > minj) {
-        to_j = at(minj, j);
+      } else {
         below[uj2] -= to_j;
       }
       if (j < mini) {
-        to_i = at(j, mini);
+        to_i = row_i[uj2];
         above[uj2] -= to_i;
       } else if (j > mini) {
-        to_i = at(mini, j);
+        to_i = row_i[uj2];
         below[uj2] -= to_i;
       }
       join[uj2] = (to_j + to_i) * 0.5;
@@ -169,19 +318,22 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d) {
     for (; it != active.end(); ++it) sum = sum + join[static_cast<std::size_t>(*it)];
     above[ui] = sum;
     above[uj] = below[uj] = 0.0;
-    for (int j = 0; j < n; ++j) {
-      put(minj, j, 0.0);
-      join[static_cast<std::size_t>(j)] = 0.0;
-    }
+    search.joined(mini, minj, active, cycle);
   }
   const int l1 = active[0], l2 = active[1], l3 = active[2];
-  const double b1 = (at(l1, l2) + at(l1, l3) - at(l2, l3)) * 0.5;
-  const double b2 = at(l1, l2) - b1;
-  const double b3 = at(l1, l3) - b1;
+  const double d12 = at(l1, l2), d13 = at(l1, l3), d23 = at(l2, l3);
+  const double b1 = (d12 + d13 - d23) * 0.5;
+  const double b2 = d12 - b1;
+  const double b3 = d13 - b1;
   tree.last = {l1, l2, l3};
   tree.last_lengths = {detail::nj_branch(b1 - av[static_cast<std::size_t>(l1)]),
                        detail::nj_branch(b2 - av[static_cast<std::size_t>(l2)]),
                        detail::nj_branch(b3 - av[static_cast<std::size_t>(l3)])};
+  // ClustalW's matrix at the end: every joined node's row and column zeroed, so only the last three remain.
+  std::fill(w, w + un * un, 0.0);
+  d.set(static_cast<std::size_t>(l1), static_cast<std::size_t>(l2), d12);
+  d.set(static_cast<std::size_t>(l1), static_cast<std::size_t>(l3), d13);
+  d.set(static_cast<std::size_t>(l2), static_cast<std::size_t>(l3), d23);
   return tree;
 }
 
@@ -388,3 +540,7 @@ inline Tree to_tree(const std::vector<UpgmaJoin>& joins, const std::vector<std::
 }
 
 }  // namespace cudp::phylo
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
