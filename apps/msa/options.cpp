@@ -66,7 +66,7 @@ const char* const kUsage =
     "  --no-weights            equal sequence weights\n"
     "  --negative              keep the matrix's negative values\n"
     "Running:\n"
-    "  --threads N             host threads for the pairwise stage (default 0: all cores)\n"
+    "  --threads N             host threads (default 0: all cores); the output does not depend on it\n"
     "  --backend B             auto (default), host or cuda: where the full pairwise alignments run (auto: the GPU\n"
     "                          for large sets); k-tuples and the progressive stage run on the host\n"
     "  --version               the version and what this build has\n"

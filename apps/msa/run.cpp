@@ -226,7 +226,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     const auto steps = msa::progressive_steps(tree);
     say("progressive alignment on " + tree_file.name + " (" + std::to_string(steps.size()) + " steps)");
     alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                       msa::tree_similarities(tree), p, tree.has_distances);
+                                       msa::tree_similarities(tree), p, tree.has_distances, o.threads);
   } else {
     const auto settings = pairwise_settings(o, seqs.dna);
     const bool on_gpu = pairwise_on_gpu(o, gpu, seqs);
@@ -256,7 +256,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
       alignment = msa::progressive_align(seqs.residues, steps,
                                          msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
-                                         msa::similarities_from_distances(guide.matrix_after), p);
+                                         msa::similarities_from_distances(guide.matrix_after), p, true, o.threads);
     } else {
       // ClustalW aligns on the tree it wrote, read back (five decimals).
       const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(dnd, seqs.names, "the guide tree");
@@ -264,7 +264,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       since = times.add("guide tree", since);
       say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
       alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                         msa::tree_similarities(tree), p, tree.has_distances);
+                                         msa::tree_similarities(tree), p, tree.has_distances, o.threads);
     }
   }
   since = times.add("progressive alignment", since);
