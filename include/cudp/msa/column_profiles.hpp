@@ -15,9 +15,9 @@
 // step.
 #include <array>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "../host/parallel_for.hpp"
 #include "clustal_alphabet.hpp"
 #include "clustal_matrices.hpp"
 #include "clustal_parameters.hpp"
@@ -266,23 +266,17 @@ inline MemberSums member_sums(const ProfileMembers& m, const ClustalParameters& 
     return sums;
   }
   std::vector<MemberSums> partial(static_cast<std::size_t>(parts) - 1);
-  auto range = [&](int part, int& first, int& last) {
-    first = m.first + static_cast<int>(static_cast<long long>(m.count()) * part / parts);
-    last = m.first + static_cast<int>(static_cast<long long>(m.count()) * (part + 1) / parts);
-  };
-  std::vector<std::thread> helpers;
-  for (int part = 1; part < parts; ++part)
-    helpers.emplace_back([&, part] {
-      MemberSums& out = partial[static_cast<std::size_t>(part) - 1];
-      out = detail::empty_member_sums(m.length, padding, kinds, weights != nullptr);
-      int first = 0, last = 0;
-      range(part, first, last);
-      detail::add_member_sums(out, m, first, last, p, hydrophilic, weights);
-    });
-  int first = 0, last = 0;
-  range(0, first, last);
-  detail::add_member_sums(sums, m, first, last, p, hydrophilic, weights);
-  for (auto& h : helpers) h.join();
+  host::parallel_for(static_cast<std::size_t>(parts), parts, [] { return 0; }, [&](int&, std::size_t part) {
+    MemberSums* out = &sums;
+    if (part > 0) {
+      out = &partial[part - 1];
+      *out = detail::empty_member_sums(m.length, padding, kinds, weights != nullptr);
+    }
+    const long long count = m.count(), k = static_cast<long long>(part);
+    const int first = m.first + static_cast<int>(count * k / parts);
+    const int last = m.first + static_cast<int>(count * (k + 1) / parts);
+    detail::add_member_sums(*out, m, first, last, p, hydrophilic, weights);
+  });
   for (const MemberSums& part : partial) {
     for (std::size_t j = 0; j < sums.gaps.size(); ++j) sums.gaps[j] += part.gaps[j];
     for (std::size_t j = 0; j < sums.residue.size(); ++j) sums.residue[j] += part.residue[j];

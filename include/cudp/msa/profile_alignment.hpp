@@ -15,11 +15,11 @@
 //   open2, extend2, gap2: a gap in the second profile after its column j, opposite the first's columns from i on
 #include <algorithm>
 #include <array>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "../host/parallel_for.hpp"
 #include "column_profiles.hpp"
 
 namespace cudp::msa {
@@ -205,9 +205,13 @@ inline std::vector<int> clustal_score_table(const ColumnProfile& first, const Co
   detail::DenseScoreRows rows{&first, by_code.data(), codes.data(), codes.size(), stride, table.data()};
   const std::size_t half = threads > 1 && m * n >= (std::size_t{1} << 18) ? (m + 1) / 2 : m;
   if (half < m) {
-    std::thread helper([&] { detail::dense_score_rows(rows, half + 1, m + 1); });
-    detail::dense_score_rows(rows, 1, half + 1);
-    helper.join();
+    host::parallel_for(2, 2, [] { return 0; }, [&](int&, std::size_t part) {
+      if (part == 0) {
+        detail::dense_score_rows(rows, 1, half + 1);
+      } else {
+        detail::dense_score_rows(rows, half + 1, m + 1);
+      }
+    });
   } else {
     detail::dense_score_rows(rows, 1, m + 1);
   }
@@ -304,10 +308,14 @@ class LinearSpaceProfileAligner {
     if (m <= 1) return single_row(a, b, m, n, go1);
     const int mid = m / 2;
     if (threads_ > 1 && static_cast<long long>(m) * n >= parallel_cells) {
-      // The passes fill separate arrays from the same costs: the reverse one on a helper thread.
-      std::thread helper([&] { reverse(a, b, m, mid, n, go2); });
-      forward(a, b, mid, n, go1);
-      helper.join();
+      // The passes fill separate arrays from the same costs: side by side.
+      host::parallel_for(2, 2, [] { return 0; }, [&](int&, std::size_t pass) {
+        if (pass == 0) {
+          forward(a, b, mid, n, go1);
+        } else {
+          reverse(a, b, m, mid, n, go2);
+        }
+      });
     } else {
       forward(a, b, mid, n, go1);
       reverse(a, b, m, mid, n, go2);

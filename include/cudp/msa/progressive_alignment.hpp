@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../host/host_cores.hpp"
+#include "../host/parallel_for.hpp"
 
 #include "../phylo/distance_trees.hpp"
 #include "clustal_alphabet.hpp"
@@ -207,9 +208,13 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::v
   };
   if (threads > 1 && static_cast<long long>(members) * static_cast<long long>(path.size()) >=
                          detail::member_sums_parallel_cells) {
-    std::thread helper(rewrite, members / 2, members);
-    rewrite(0, members / 2);
-    helper.join();
+    host::parallel_for(2, 2, [] { return 0; }, [&](int&, std::size_t half) {
+      if (half == 0) {
+        rewrite(0, members / 2);
+      } else {
+        rewrite(members / 2, members);
+      }
+    });
   } else {
     rewrite(0, members);
   }
