@@ -435,6 +435,10 @@ TEST_CASE("the column-pair score table equals the scores, and the paths with and
     const std::vector<PathStep> a = align_clustal_profiles(first, second, false, &with_table, 1);
     const std::vector<PathStep> b = align_clustal_profiles(first, second, false, &without, 1, 0);
     const std::vector<PathStep> c = align_clustal_profiles(first, second, false, &split, 2);
+    // The bare policy: scores and gap costs read from the profiles' rows, cell by cell.
+    LinearSpaceProfileAligner<ClustalProfileCosts> bare(costs, m, n);
+    CHECK(bare.align(first.open(0), first.open(m)) == with_table);
+    CHECK(bare.path() == a);
     CHECK(a == b);
     CHECK(a == c);
     CHECK(with_table == without);

@@ -38,6 +38,10 @@ struct ClustalProfileCosts {
   // reads them through score_row when set; score() itself always computes.
   const int* scores = nullptr;
   std::size_t score_stride = 0;
+  // Optional compact copies of the second profile's gap opening and extension costs by column (0..length + 1),
+  // which gap_row reads when set.
+  const int* second_open = nullptr;
+  const int* second_extend = nullptr;
 
   const int* score_row(int i) const {
     return scores ? scores + static_cast<std::size_t>(i) * score_stride : nullptr;
@@ -67,20 +71,36 @@ struct ClustalProfileCosts {
   void gap_row(int i, int j0, int count, int* o1, int* e1, int* o2, int* e2) const {
     const int fo = first.open(i), fe = first.extend(i);
     if (o1) {
-      const bool free = free_in_first(i);
-      for (int x = 0; x < count; ++x) {
-        const auto& b = second.rows[static_cast<std::size_t>(j0 + x)];
-        o1[x] = free ? 0 : b[profile_open_column] + fo;
-        e1[x] = free ? 0 : b[profile_extend_column];
+      if (free_in_first(i)) {
+        std::fill(o1, o1 + count, 0);
+        std::fill(e1, e1 + count, 0);
+      } else if (second_open) {
+        const int* so = second_open + j0;
+        const int* se = second_extend + j0;
+        for (int x = 0; x < count; ++x) o1[x] = so[x] + fo;
+        std::copy(se, se + count, e1);
+      } else {
+        for (int x = 0; x < count; ++x) {
+          const auto& b = second.rows[static_cast<std::size_t>(j0 + x)];
+          o1[x] = b[profile_open_column] + fo;
+          e1[x] = b[profile_extend_column];
+        }
       }
     }
     if (o2) {
-      for (int x = 0; x < count; ++x) {
-        const auto& b = second.rows[static_cast<std::size_t>(j0 + x)];
-        const bool free = free_in_second(j0 + x);
-        o2[x] = free ? 0 : fo + b[profile_open_column];
-        e2[x] = free ? 0 : fe;
+      if (second_open) {
+        const int* so = second_open + j0;
+        for (int x = 0; x < count; ++x) o2[x] = fo + so[x];
+        std::fill(e2, e2 + count, fe);
+      } else {
+        for (int x = 0; x < count; ++x) {
+          o2[x] = fo + second.rows[static_cast<std::size_t>(j0 + x)][profile_open_column];
+          e2[x] = fe;
+        }
       }
+      if (!end_gap_penalties)  // the free ends: columns 0 and second.length
+        for (const int j : {0, second.length})
+          if (j >= j0 && j < j0 + count) o2[j - j0] = e2[j - j0] = 0;
     }
   }
   int open2(int i, int j) const { return free_in_second(j) ? 0 : first.open(i) + second.open(j); }
@@ -576,6 +596,13 @@ inline std::vector<PathStep> align_clustal_profiles(const ColumnProfile& first, 
     costs.scores = table.data();
     costs.score_stride = static_cast<std::size_t>(second.length) + 1;
   }
+  std::vector<int> open(static_cast<std::size_t>(second.length) + 2), extend(open.size());
+  for (std::size_t j = 0; j < open.size(); ++j) {
+    open[j] = second.rows[j][profile_open_column];
+    extend[j] = second.rows[j][profile_extend_column];
+  }
+  costs.second_open = open.data();
+  costs.second_extend = extend.data();
   LinearSpaceProfileAligner<ClustalProfileCosts> aligner(costs, first.length, second.length, threads);
   const int s = aligner.align(first.open(0), first.open(first.length));
   if (score) *score = s;
