@@ -11,6 +11,7 @@
 #include "cudp/msa/clustal_sequences.hpp"
 #include "cudp/msa/guide_tree.hpp"
 #include "cudp/msa/rooted_guide_tree.hpp"
+#include "ktuple_list_reference.hpp"
 
 using namespace cudp::msa;
 
@@ -279,6 +280,66 @@ TEST_CASE("k-tuple scores: identical, unrelated and shifted sequences", "[msa]")
   // N breaks DNA words: no 2-tuple exists.
   const auto ns = codes("NNNNNNNN");
   CHECK(dna.score(ns.data(), 8, ns.data(), 8, 8) == 0);
+}
+
+TEST_CASE("k-tuple scores: the prefix-maximum search finds ClustalW's list's fragment, score for score", "[msa]") {
+  // Related, unrelated and repetitive pairs (many fragments of equal score), protein k = 1, 2 and DNA k = 1..4,
+  // wide and narrow bands, and a small `longest` so that the fragment list fills up (ClustalW's partial alignment).
+  std::mt19937 rng(11);
+  const std::string dna_letters = "ACGTACGTACGTN";
+  const auto random_dna = [&](std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) s += dna_letters[rng() % dna_letters.size()];
+    return s;
+  };
+  std::vector<KtupleSettings> settings;
+  for (const int k : {1, 2}) {
+    KtupleSettings p = KtupleSettings::protein();
+    cudp::msa::apply_clustal_ktuple_options(p, k, 0, 0, 0);
+    settings.push_back(p);
+    p.window = 1 + static_cast<int>(rng() % 12);
+    p.top_diagonals = 1 + static_cast<int>(rng() % 12);
+    p.window_gap = static_cast<int>(rng() % 8);
+    settings.push_back(p);
+  }
+  for (const int k : {1, 2, 3, 4}) {
+    KtupleSettings d = KtupleSettings::nucleotide();
+    cudp::msa::apply_clustal_ktuple_options(d, k, 0, 0, 0);
+    settings.push_back(d);
+  }
+  int compared = 0, partial = 0;
+  for (const KtupleSettings& setting : settings) {
+    KtupleScorer fast(setting);
+    cudp_test::ListKtupleScorer list(setting);
+    for (int rep = 0; rep < 120; ++rep) {
+      const auto make = [&](std::size_t n) { return setting.dna ? random_dna(n) : random_protein(rng, n); };
+      std::string x = make(1 + rng() % 150);
+      std::string y = rep % 3 == 0 ? make(1 + rng() % 150) : mutated(rng, x, 0.2 + 0.1 * (rep % 4));
+      if (setting.dna && rep % 3 != 0) {
+        for (char& c : y)
+          if (std::string("ACGTN").find(c) == std::string::npos) c = dna_letters[rng() % 4];
+      }
+      if (rep % 5 == 1) {
+        const std::string motif = make(1 + rng() % 6);
+        x.clear();
+        for (std::size_t r = 1 + rng() % 30; r > 0; --r) x += motif;
+        y = make(rng() % 10) + x.substr(0, x.size() / 2) + make(rng() % 10);
+      }
+      if (y.empty()) continue;
+      const auto a = codes(x), b = codes(y);
+      const int n1 = static_cast<int>(a.size()), n2 = static_cast<int>(b.size());
+      for (const int longest : {std::max(n1, n2), 1 + static_cast<int>(rng() % 20)}) {
+        const int expected = list.score(a.data(), n1, b.data(), n2, longest);
+        INFO("k " << setting.ktuple << (setting.dna ? " dna " : " protein ") << x << " / " << y << ", longest "
+                  << longest);
+        REQUIRE(fast.score(a.data(), n1, b.data(), n2, longest) == expected);
+        ++compared;
+        partial += longest < std::max(n1, n2);
+      }
+    }
+  }
+  CHECK(compared > 1500);
+  CHECK(partial > 500);
 }
 
 TEST_CASE("clustal_distances: symmetric, zero diagonal, the same on any number of threads", "[msa]") {

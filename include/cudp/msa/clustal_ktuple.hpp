@@ -8,11 +8,17 @@
 // diagonal ending before it costs PAIRGAP. The best fragment chain's score, as a percentage of the shorter length
 // (-SCORE=PERCENT, the default) or as it is (-SCORE=ABSOLUTE), gives the distance (100 - score) / 100.
 //
-// What decides equality with clustalw: the fragments are kept in a list ordered by score (a new one goes before the
-// first it does not fall below), the search of that list stops at the first fragment the match may follow, and the
-// diagonals are ranked by ClustalW's own descending quicksort, which leaves the last diagonal out of the sort yet
-// still looks at it. The list holds at most 4 times the longest sequence's length fragments; when it is full, the
-// pair's score is the best found so far ("partial alignment").
+// What decides equality with clustalw: ClustalW keeps the fragments in a list ordered by score (a new one goes before
+// the first it does not fall below, so equal scores read newest first) and searches it from the top for the first
+// fragment the match may follow; and it ranks the diagonals by its own descending quicksort, which leaves the last
+// diagonal out of the sort yet still looks at it. The list holds at most 4 times the longest sequence's length
+// fragments; when it is full, the pair's score is the best found so far ("partial alignment").
+//
+// The list's first eligible fragment is the one of highest (score, age rank) among those the match may follow, and
+// those are the fragments ending k-1 or more residues before the match in both sequences, plus the few on the
+// match's own diagonal ending fewer than k residues before it. Fragments are made in order of their first-sequence
+// position, so the first kind join a prefix-maximum (Fenwick) tree over the second-sequence position once they are
+// far enough behind: each match costs O(log length) instead of a walk down the list, which ClustalW's cost grows with.
 //
 // k-tuples are words over residue codes 0..24 on protein; on DNA only A, C, G and T/U make words (any other code
 // breaks them), each base a 2-bit digit.
@@ -191,84 +197,72 @@ class KtupleScorer {
 
   struct Fragment {
     int score = 0;
-    int pos1 = 0;   // where its last k-tuple starts in the first sequence
-    int pos2 = 0;   // and in the second
-    int before = 0; // the fragment it extends (0: none)
-    int next = 0;   // the next lower-scoring fragment in the list
+    int pos1 = 0;            // where its last k-tuple starts in the first sequence
+    int pos2 = 0;            // and in the second
+    int before_on_diagonal;  // the previous fragment made on its diagonal (0: none)
   };
 
-  // May a k-tuple at (i1, i2) follow the fragment ending with a k-tuple at (f1, f2)?
-  bool may_follow(int i1, int i2, int f1, int f2) const {
-    if (i1 - i2 == f1 - f2) return f1 < i1;
-    return f1 + s_.ktuple - 1 < i1 && f2 + s_.ktuple - 1 < i2;
-  }
+  // Fragments ranked as ClustalW's list orders them: higher score first, then the newer (higher number) first.
+  static long long rank(int score, int id) { return (static_cast<long long>(score) << 32) | id; }
 
   // The score of a fragment grown from `f` to a k-tuple at i1 on the same diagonal.
   int grown(const Fragment& f, int i1) const {
     return i1 > f.pos1 + (s_.ktuple - 1) ? f.score + s_.ktuple : f.score + (i1 - f.pos1);
   }
 
+  // Prefix maxima of fragment ranks over second-sequence positions 1..n2.
+  void tree_add(int pos2, long long r) {
+    for (std::size_t x = static_cast<std::size_t>(pos2); x < tree_.size(); x += x & (~x + 1))
+      if (tree_[x] < r) tree_[x] = r;
+  }
+  long long tree_max(int pos2) const {
+    long long r = 0;
+    for (std::size_t x = static_cast<std::size_t>(std::max(pos2, 0)); x > 0; x -= x & (~x + 1))
+      if (r < tree_[x]) r = tree_[x];
+    return r;
+  }
+
   int chain(const int* first, int n1, int n2, int diagonals, int capacity) {
-    frags_.assign(1, Fragment{});
+    const int k = s_.ktuple;
+    frags_.assign(1, Fragment{0, 0, 0, 0});
     last_on_diagonal_.assign(static_cast<std::size_t>(diagonals) + 1, 0);
-    best_ = 0;
-    for (int i = 1; i <= n1 - s_.ktuple + 1; ++i) {
+    tree_.assign(static_cast<std::size_t>(n2) + 1, 0);
+    long long best = 0;  // the list's head
+    std::size_t in_tree = 1;
+    for (int i = 1; i <= n1 - k + 1; ++i) {
       const int w = word_at(first, i);
       if (w < 0) continue;
+      // Fragments whose last k-tuple ends before position i of the first sequence.
+      for (; in_tree < frags_.size() && frags_[in_tree].pos1 <= i - k; ++in_tree)
+        tree_add(frags_[in_tree].pos2, rank(frags_[in_tree].score, static_cast<int>(in_tree)));
       for (int j = head_second_[w]; j != 0; j = next_second_[j]) {
         const int diagonal = i - j + n2;
         if (searched_[diagonal] != 1) continue;
-        int score = s_.ktuple;
-        int before = 0;
-        for (int f = best_; f != 0; f = frags_[f].next) {
-          const Fragment& frag = frags_[f];
-          if (!may_follow(i, j, frag.pos1, frag.pos2)) continue;
+        // The first fragment of ClustalW's list the match may follow: ending before it in both sequences, or on
+        // its diagonal and ending before it in the first.
+        long long found = tree_max(j - k);
+        const int last = last_on_diagonal_[diagonal];
+        for (int f = last; f != 0 && frags_[f].pos1 > i - k; f = frags_[f].before_on_diagonal)
+          found = std::max(found, rank(frags_[f].score, f));
+        int score = k;
+        if (found != 0) {
+          const Fragment& frag = frags_[static_cast<std::size_t>(found & 0xffffffff)];
           if (i - j == frag.pos1 - frag.pos2) {
             score = grown(frag, i);
-            before = f;
           } else {
-            const int last = last_on_diagonal_[diagonal];
-            const int along = last == 0 ? s_.ktuple : grown(frags_[last], i);
-            const int across = frag.score - s_.window_gap + s_.ktuple;
-            if (across > along) {
-              before = f;
-              score = across;
-            } else {
-              before = last;
-              score = along;
-            }
+            const int along = last == 0 ? k : grown(frags_[last], i);
+            const int across = frag.score - s_.window_gap + k;
+            score = across > along ? across : along;
           }
-          break;
         }
-        if (static_cast<int>(frags_.size()) >= capacity) return best_ == 0 ? 0 : frags_[best_].score;
-        last_on_diagonal_[diagonal] = static_cast<int>(frags_.size());
-        insert(Fragment{score, i, j, before, 0});
+        if (static_cast<int>(frags_.size()) >= capacity) return static_cast<int>(best >> 32);
+        const int id = static_cast<int>(frags_.size());
+        frags_.push_back(Fragment{score, i, j, last});
+        last_on_diagonal_[diagonal] = id;
+        best = std::max(best, rank(score, id));
       }
     }
-    return best_ == 0 ? 0 : frags_[best_].score;
-  }
-
-  // Adds a fragment to the list, before the first one it does not score below.
-  void insert(Fragment f) {
-    const int id = static_cast<int>(frags_.size());
-    frags_.push_back(f);
-    if (best_ == 0) {
-      best_ = id;  // ClustalW's first fragment is number 1
-      return;
-    }
-    if (f.score >= frags_[best_].score) {
-      frags_[id].next = best_;
-      best_ = id;
-      return;
-    }
-    int previous = best_;
-    int at = frags_[best_].next;
-    while (at != 0 && f.score < frags_[at].score) {
-      previous = at;
-      at = frags_[at].next;
-    }
-    frags_[id].next = at;
-    frags_[previous].next = id;
+    return static_cast<int>(best >> 32);
   }
 
   KtupleSettings s_;
@@ -278,7 +272,7 @@ class KtupleScorer {
   std::vector<int> votes_, order_, searched_;
   std::vector<Fragment> frags_;
   std::vector<int> last_on_diagonal_;
-  int best_ = 0;
+  std::vector<long long> tree_;
 };
 
 }  // namespace cudp::msa
