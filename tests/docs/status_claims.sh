@@ -56,10 +56,7 @@ claim "**Not yet:** several GPUs in one process (a process takes one GPU); the r
   "unknown option --gpus" -- "$bin/cudp-align" --query four.fa --target four.fa --gpus 2
 claim "**Not yet:** topology search;" 2 "--optimize takes branches, model or both" -- \
   "$bin/cudp-phylo" evaluate --alignment four.fa --tree four.nwk --model JC --optimize topology
-claim "**Not yet:** a GPU path (\`--backend cuda\` is refused); input formats other than FASTA;" 1 "--backend cuda" -- \
-  "$bin/cudp-msa" four.fa --backend cuda
-claim "**Not yet:** a GPU path (\`--backend cuda\` is refused); input formats other than FASTA;" 1 "not FASTA" -- \
-  "$bin/cudp-msa" query.embl
+claim "sequences on the GPU machine; input formats other than FASTA;" 1 "not FASTA" -- "$bin/cudp-msa" query.embl
 # phmmer.md's own list (the tool page keeps the option-level details).
 status_md=$(dirname "$status_md")/phmmer.md
 claim "Not there: \`--mxfile\` (a matrix file), \`--seed 0\` (an arbitrary seed)" 1 "--mxfile is not supported" -- \
