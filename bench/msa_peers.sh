@@ -41,7 +41,7 @@ if [ -z "$model" ]; then
 fi
 [ -f "$model" ] || { echo "msa_peers.sh: no model (set MODEL=...hmm)"; exit 2; }
 command -v hmmemit >/dev/null || { echo "msa_peers.sh: hmmemit not found (package hmmer)"; exit 2; }
-[ -x "$cudp_msa" ] || { echo "msa_peers.sh: $cudp_msa not built"; exit 2; }
+[[ $wanted != *" cudp-msa "* ]] || [ -x "$cudp_msa" ] || { echo "msa_peers.sh: $cudp_msa not built"; exit 2; }
 
 # tool name, then the command (FASTA in $in, alignment to $aln) as one string for bash -c.
 tools=(
@@ -98,4 +98,4 @@ EOF
     echo "n=$n: cudp-msa's alignment and clustalw's: $same" | tee -a "$OUT/msa_peers.txt"
   fi
 done
-column -t -s $'\t' "$tsv"
+if command -v column >/dev/null; then column -t -s $'\t' "$tsv"; else cat "$tsv"; fi
