@@ -18,8 +18,8 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee "$OUT/summary.txt"
 oracles=0
-if [ "${ORACLES:-1}" != 0 ] && ls .debs-msa/clustalw_*.deb >/dev/null 2>&1 && ls .debs/hmmer-examples-slim.tar.gz .debs/bowtie2-examples_*.deb \
-  >/dev/null 2>&1; then
+if [ "${ORACLES:-1}" != 0 ] && ls .debs-msa/clustalw_*.deb >/dev/null 2>&1 &&
+  ls .debs/hmmer-examples-slim.tar.gz .debs/bowtie2-examples_*.deb >/dev/null 2>&1; then
   eval "$(bash bench/unpack_debs.sh .debs-msa /tmp/msa-tools 2>/dev/null)"
   mkdir -p /tmp/msa-data && tar xzf .debs/hmmer-examples-slim.tar.gz -C /tmp/msa-data &&
     dpkg -x .debs/bowtie2-examples_*.deb /tmp/msa-data

@@ -150,7 +150,7 @@ class PairProgress {
 
 // Below about this many cells of full pairwise alignments (every pair's length x length) a run is faster on the
 // host's threads: the GPU path starts at about 0.3 s (its context, its buffers), in which 16 host cores align about
-// 1e9 cells of ClustalW's pairs (3.1 Gcells/s on 2,000 Pfam-like proteins, bench/RESULTS.md).
+// 1e9 cells of ClustalW's pairs (3.1 Gcells/s on 2,000 simulated proteins of 100-500 residues, bench/RESULTS.md).
 constexpr double kHostBelowCells = 1e9;
 
 double pairwise_cells(const std::vector<std::vector<int>>& residues) {
