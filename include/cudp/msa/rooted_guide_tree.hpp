@@ -30,7 +30,8 @@
 #include "../phylo/distance_trees.hpp"
 
 // The float sums here are ClustalW's to the last bit: no multiply-add may be fused.
-#if defined(__GNUC__) && !defined(__clang__)
+// (nvcc's front end refuses GCC's optimize pragmas; GCC fuses nothing on x86-64 without -mfma in any case.)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
 #endif
@@ -596,6 +597,6 @@ inline std::vector<std::vector<int>> progressive_steps(const std::vector<phylo::
 
 }  // namespace cudp::msa
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC pop_options
 #endif

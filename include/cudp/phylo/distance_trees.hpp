@@ -33,7 +33,8 @@
 #else
 #define CUDP_NJ_NO_FP_CONTRACT
 #endif
-#if defined(__GNUC__) && !defined(__clang__)
+// (nvcc's front end refuses GCC's optimize pragmas; GCC fuses nothing on x86-64 without -mfma in any case.)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
 #endif
@@ -541,6 +542,6 @@ inline Tree to_tree(const std::vector<UpgmaJoin>& joins, const std::vector<std::
 
 }  // namespace cudp::phylo
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC pop_options
 #endif
