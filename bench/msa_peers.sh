@@ -24,11 +24,8 @@ threads=${THREADS:-$(nproc)}
 work=${WORK:-/tmp/msa-peers}
 tsv=${TSV:-$OUT/msa_peers.tsv}
 wanted=" ${TOOLS:-cudp-msa clustalw clustalo mafft muscle kalign} "
-if ls .debs-msa/*.deb >/dev/null 2>&1; then
-  eval "$(bash "$here/unpack_debs.sh" .debs-msa /tmp/msa-peers 2>/dev/null)"
-  # mafft's driver script looks for its programs where the package put them, unless told otherwise.
-  export MAFFT_BINARIES=/tmp/msa-peers/usr/lib/mafft/lib/mafft
-fi
+MSA_MUSCLE=${MSA_MUSCLE:--super5}
+source "$here/msa_tools.sh"
 model=${MODEL:-}
 if [ -z "$model" ]; then
   for m in /usr/share/doc/hmmer/examples/tutorial/Pkinase.hmm /tmp/msa-peers/usr/share/doc/hmmer/examples/tutorial/Pkinase.hmm; do
@@ -43,55 +40,29 @@ fi
 command -v hmmemit >/dev/null || { echo "msa_peers.sh: hmmemit not found (package hmmer)"; exit 2; }
 [[ $wanted != *" cudp-msa "* ]] || [ -x "$cudp_msa" ] || { echo "msa_peers.sh: $cudp_msa not built"; exit 2; }
 
-# tool name, then the command (FASTA in $in, alignment to $aln) as one string for bash -c.
-tools=(
-  "cudp-msa|$cudp_msa \$in -o \$aln --threads $threads ${CUDP_MSA_ARGS:-}"
-  "clustalw|clustalw -INFILE=\$in -ALIGN -OUTFILE=\$aln -QUIET"
-  "clustalo|clustalo -i \$in -o \$aln --threads $threads --force"
-  "mafft|mafft --auto --thread $threads --quiet \$in > \$aln"
-  "muscle|muscle -super5 \$in -output \$aln -threads $threads"
-  "kalign|kalign -i \$in -o \$aln"
-)
 printf "n\ttool\tseconds\tpeak_kib\tSP\tTC\tnote\n" >"$tsv"
 for n in ${*:-500 2000}; do
   dir=$work/n$n
   mkdir -p "$dir"
   hmmemit -a -N "$n" --seed 1 -o "$dir/reference.sto" "$model"
-  python3 - "$dir/reference.sto" "$dir/in.fa" <<'EOF'
-import re, sys
-rows, order = {}, []
-for line in open(sys.argv[1]):
-    if line.startswith(("#", "//")) or not line.strip():
-        continue
-    name, row = line.split()[:2]
-    if name not in rows:
-        order.append(name)
-        rows[name] = ""
-    rows[name] += row
-with open(sys.argv[2], "w") as out:
-    for name in order:
-        out.write(f">{name}\n{re.sub('[^A-Za-z]', '', rows[name]).upper()}\n")
+  python3 - "$dir/reference.sto" "$dir/in.fa" "$here/../tests/msa" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[3])
+from msa_files import stockholm_unaligned, write_fasta
+write_fasta(sys.argv[2], stockholm_unaligned(sys.argv[1]))
 EOF
-  for entry in "${tools[@]}"; do
+  for entry in "${msa_tools[@]}"; do
     name=${entry%%|*}
     command=${entry#*|}
     [[ $wanted == *" $name "* ]] || continue
-    bin=${command%% *}
-    command -v "$bin" >/dev/null || [ -x "$bin" ] || { printf "%s\t%s\t-\t-\t-\t-\tnot installed\n" "$n" "$name" >>"$tsv"; continue; }
+    msa_tool_installed "$command" || { printf "%s\t%s\t-\t-\t-\t-\tnot installed\n" "$n" "$name" >>"$tsv"; continue; }
     in=$dir/in.fa aln=$dir/$name.aln
     rm -f "$aln"
-    start=$(date +%s.%N)
-    in=$in aln=$aln /usr/bin/time -f "%M" -o "$dir/$name.mem" timeout "$limit" bash -c "$command" \
-      >"$dir/$name.log" 2>&1
-    rc=$?
-    seconds=$(python3 -c "import time; print(f'{time.time() - $start:.2f}')")
-    note=""
-    [ $rc = 124 ] && note="not finished in $limit s"
-    [ $rc != 0 ] && [ $rc != 124 ] && note="exit $rc"
+    run_msa_tool "$command" "$in" "$aln" "$dir/$name.log" "$dir/$name.mem"
     acc="- - -"
     [ -s "$aln" ] && acc=$(python3 "$here/msa_accuracy.py" "$dir/reference.sto" "$aln" --upper 2>&1)
-    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$n" "$name" "$seconds" "$(tail -1 "$dir/$name.mem" 2>/dev/null)" \
-      "$(echo "$acc" | cut -d' ' -f1)" "$(echo "$acc" | cut -d' ' -f2)" "$note" >>"$tsv"
+    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$n" "$name" "$msa_seconds" "$(tail -1 "$dir/$name.mem" 2>/dev/null)" \
+      "$(echo "$acc" | cut -d' ' -f1)" "$(echo "$acc" | cut -d' ' -f2)" "$msa_note" >>"$tsv"
   done
   if [ -s "$dir/clustalw.aln" ] && [ -s "$dir/cudp-msa.aln" ]; then
     cmp -s "$dir/clustalw.aln" "$dir/cudp-msa.aln" && same="identical" || same="DIFFERENT"

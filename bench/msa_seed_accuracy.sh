@@ -22,10 +22,8 @@ limit=${SECONDS_PER_TOOL:-600}
 threads=$(nproc)
 work=/tmp/msa-seed
 mkdir -p "$work"
-if ls .debs-msa/*.deb >/dev/null 2>&1; then
-  eval "$(bash "$here/unpack_debs.sh" .debs-msa /tmp/msa-peers 2>/dev/null)"
-  export MAFFT_BINARIES=/tmp/msa-peers/usr/lib/mafft/lib/mafft
-fi
+MSA_KALIGN_ARGS=${MSA_KALIGN_ARGS:--n $threads}
+source "$here/msa_tools.sh"
 
 seeds=("$@")
 if [ ${#seeds[@]} = 0 ]; then
@@ -64,15 +62,6 @@ print(len(records), round(sum(len(s) for _, s in records) / len(records)))
 EOF
 }
 
-# tool name, then the command (FASTA in $in, alignment to $aln) as one string for bash -c.
-tools=(
-  "cudp-msa|$cudp_msa \$in -o \$aln --threads $threads ${CUDP_MSA_ARGS:-}"
-  "clustalw|clustalw -INFILE=\$in -ALIGN -OUTFILE=\$aln -QUIET"
-  "clustalo|clustalo -i \$in -o \$aln --threads $threads --force"
-  "mafft|mafft --auto --thread $threads --quiet \$in > \$aln"
-  "muscle|muscle -align \$in -output \$aln -threads $threads"
-  "kalign|kalign -i \$in -o \$aln -n $threads"
-)
 tsv=$OUT/msa_seed_accuracy.tsv
 printf "family\tsequences\tmean_length\ttool\tSP\tTC\tSP_match\tTC_match\tseconds\tcudp_msa_equals_clustalw\tnote\n" \
   >"$tsv"
@@ -83,24 +72,18 @@ for seed in "${seeds[@]}"; do
   zcat -f "$seed" >"$dir/seed.sto"
   read -r nseq length < <(seed_to_fasta "$dir/seed.sto" "$dir") || { echo "$family: seed not read"; continue; }
   same="-"
-  for entry in "${tools[@]}"; do
+  for entry in "${msa_tools[@]}"; do
     name=${entry%%|*}
     command=${entry#*|}
-    bin=${command%% *}
-    if ! command -v "$bin" >/dev/null && ! [ -x "$bin" ]; then
+    if ! msa_tool_installed "$command"; then
       printf "%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\tmissing\n" "$family" "$nseq" "$length" "$name" >>"$dir/rows"
       continue
     fi
     # Each tool in a folder of its own: clustalw writes its guide tree beside the input.
     mkdir -p "$dir/$name" && cp "$dir/in.fa" "$dir/$name/in.fa"
     in=$dir/$name/in.fa aln=$dir/$name.aln
-    start=$(date +%s.%N)
-    in=$in aln=$aln timeout "$limit" bash -c "$command" >"$dir/$name.log" 2>&1
-    rc=$?
-    seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-    note=""
-    [ $rc = 124 ] && note="not finished in $limit s"
-    [ $rc != 0 ] && [ $rc != 124 ] && note="exit $rc"
+    run_msa_tool "$command" "$in" "$aln" "$dir/$name.log"
+    note=$msa_note
     acc="- - -" match="- - -"
     if [ -s "$aln" ]; then
       acc=$(python3 "$here/msa_accuracy.py" "$dir/reference.afa" "$aln" 2>&1) ||
@@ -112,7 +95,7 @@ for seed in "${seeds[@]}"; do
     fi
     printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$family" "$nseq" "$length" "$name" \
       "$(echo "$acc" | cut -d' ' -f1)" "$(echo "$acc" | cut -d' ' -f2)" \
-      "$(echo "$match" | cut -d' ' -f1)" "$(echo "$match" | cut -d' ' -f2)" "$seconds" "@" "$note" >>"$dir/rows"
+      "$(echo "$match" | cut -d' ' -f1)" "$(echo "$match" | cut -d' ' -f2)" "$msa_seconds" "@" "$note" >>"$dir/rows"
   done
   if [ -s "$dir/clustalw.aln" ] && [ -s "$dir/cudp-msa.aln" ]; then
     cmp -s "$dir/clustalw.aln" "$dir/cudp-msa.aln" && same="identical" || same="DIFFERENT"
