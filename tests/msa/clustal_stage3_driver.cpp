@@ -6,6 +6,8 @@
 // With -CLUSTERING=NJ or -CLUSTERING=UPGMA (and optionally -QUICKTREE) the driver runs stages 1 and 2 itself, with
 // their default settings, writes the guide tree to TREE.dnd and aligns as a plain clustalw run would: a UPGMA run
 // takes its steps and weights from the UPGMA joins and its identities from the pairwise distances.
+// Delayed sequences join a GrowingAlignment from the third aligned sequence on (cudp-msa: from
+// growing_alignment_from), so that every set with delayed sequences compares that path with clustalw.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -111,7 +113,7 @@ int main(int argc, char** argv) {
       const std::size_t n = records.size();
       alignment = progressive_align(records.residues, progressive_steps(guide.upgma, n),
                                     upgma_sequence_weights(guide.upgma, n, p.no_weights),
-                                    similarities_from_distances(guide.matrix_after), p);
+                                    similarities_from_distances(guide.matrix_after), p, true, 1, 3);
     } else {
       if (!clustering.empty()) {
         const auto settings = PairwiseDistanceSettings::defaults(p.dna, quicktree);
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
       }
       const RootedGuideTree tree = read_clustal_guide_tree(slurp(argv[2]), records.names, argv[2]);
       alignment = progressive_align(records.residues, progressive_steps(tree), sequence_weights(tree, p.no_weights),
-                                    tree_similarities(tree), p, tree.has_distances);
+                                    tree_similarities(tree), p, tree.has_distances, 1, 3);
     }
     std::cout << clustal_aln_text(records.names, alignment, p.dna);
   } catch (const std::exception& e) {

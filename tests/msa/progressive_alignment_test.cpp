@@ -370,10 +370,10 @@ std::string evolved_family(std::mt19937& rng, int count, int length, std::vector
 
 std::vector<std::vector<int>> aligned_rows(const std::vector<std::vector<int>>& sequences, const std::string& dnd,
                                            const std::vector<std::string>& names, const ClustalParameters& p,
-                                           int threads) {
+                                           int threads, std::size_t growing_from = growing_alignment_from) {
   const RootedGuideTree tree = read_clustal_guide_tree(dnd, names);
   MultipleAlignment aln = progressive_align(sequences, progressive_steps(tree), sequence_weights(tree, p.no_weights),
-                                            tree_similarities(tree), p, tree.has_distances, threads);
+                                            tree_similarities(tree), p, tree.has_distances, threads, growing_from);
   aln.rows.push_back(aln.order);  // the order counts too
   return aln.rows;
 }
@@ -412,6 +412,26 @@ TEST_CASE("the progressive stage gives the same rows on any number of threads", 
     CHECK(one.front().size() > 90);
     CHECK(aligned_rows(sequences, dnd, names, p, 2) == one);
     CHECK(aligned_rows(sequences, dnd, names, p, 4) == one);
+  }
+}
+
+TEST_CASE("delayed sequences joining a growing alignment give the rows rewritten at every join", "[msa]") {
+  std::mt19937 rng(23);
+  std::vector<std::string> names;
+  std::vector<std::vector<int>> sequences;
+  const std::string dnd = evolved_family(rng, 160, 70, names, sequences);
+  sequences[7].insert(sequences[7].begin() + 5, clustal_gap_old);  // an input gap
+  for (const int variant : {0, 1, 2, 3, 4}) {
+    ClustalParameters p;
+    p.divergence_cutoff = 60;  // most sequences delayed
+    if (variant == 1) p.use_end_gaps = true;
+    if (variant == 2) p.end_gap_penalties = true;
+    if (variant == 3) p.no_weights = true;
+    if (variant == 4) p.divergence_cutoff = 101;  // every sequence delayed
+    INFO("variant " << variant);
+    const std::vector<std::vector<int>> rewritten = aligned_rows(sequences, dnd, names, p, 1, SIZE_MAX);
+    CHECK(aligned_rows(sequences, dnd, names, p, 1, 3) == rewritten);
+    CHECK(aligned_rows(sequences, dnd, names, p, 3, 3) == rewritten);
   }
 }
 

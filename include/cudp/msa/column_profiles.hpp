@@ -13,6 +13,7 @@
 // sequence in 100 has a run of four or more hydrophilic residues), scaled by Pascarella and Argos's
 // residue-specific factors elsewhere. The integer truncations follow ClustalW's float and double arithmetic step by
 // step.
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -229,6 +230,14 @@ inline void add_member_sums(MemberSums& out, const ProfileMembers& m, int first,
   }
 }
 
+// 1 for the residue codes of -HYDROPHILIC's letters.
+inline CodeTable hydrophilic_codes(const ClustalParameters& p) {
+  CodeTable hydrophilic{};
+  for (int code = 0; code <= clustal_max_residue; ++code)
+    hydrophilic[static_cast<std::size_t>(code)] = p.hydrophilic_residues.find(clustal_letter(code)) != std::string::npos;
+  return hydrophilic;
+}
+
 inline MemberSums empty_member_sums(int length, int gap_padding, const GapCostKinds& kinds, bool codes) {
   MemberSums sums;
   sums.gaps.assign(static_cast<std::size_t>(length + gap_padding), 0);
@@ -252,10 +261,7 @@ inline MemberSums member_sums(const ProfileMembers& m, const ClustalParameters& 
                               const std::vector<int>* weights, int threads = 1) {
   const int padding = p.gap_distance + 2;
   detail::CodeTable hydrophilic{};
-  if (kinds.hydrophilic)
-    for (int code = 0; code <= clustal_max_residue; ++code)
-      hydrophilic[static_cast<std::size_t>(code)] =
-          p.hydrophilic_residues.find(clustal_letter(code)) != std::string::npos;
+  if (kinds.hydrophilic) hydrophilic = detail::hydrophilic_codes(p);
   MemberSums sums = detail::empty_member_sums(m.length, padding, kinds, weights != nullptr);
   const long long cells = static_cast<long long>(m.count()) * m.length;
   int parts = threads;
@@ -360,7 +366,8 @@ inline std::vector<int> set_gap_costs(ColumnProfile& profile, const ProfileMembe
 // members' weighted code sums per column (MemberSums::codes).
 inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& gaps,
                                 const ProfileMatrix& matrix, const std::vector<int>& weights,
-                                const std::vector<std::array<int, clustal_table_size>>& codes_by_column) {
+                                const std::vector<std::array<int, clustal_table_size>>& codes_by_column,
+                                int threads = 1) {
   const int n = m.count();
   int total = 0;
   for (int s = m.first; s < m.last; ++s) total += weights[static_cast<std::size_t>(s)];
@@ -369,13 +376,13 @@ inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m,
   for (int a = 0; a <= clustal_max_residue; ++a) codes[static_cast<std::size_t>(a)] = a;
   codes[clustal_max_residue + 1] = clustal_gap_new;
   codes[clustal_max_residue + 2] = clustal_gap_old;
-  for (int pos = 0; pos < m.length; ++pos) {
+  auto fill = [&](int pos) {
     auto& row = profile.rows[static_cast<std::size_t>(pos) + 1];
     if (gaps[static_cast<std::size_t>(pos)] == n) {
       for (int r = 0; r <= clustal_max_residue; ++r) row[r] = matrix.score[r][clustal_gap_new];
       row[clustal_gap_new] = matrix.score[clustal_gap_new][clustal_gap_new];
       row[clustal_gap_old] = matrix.score[clustal_gap_old][clustal_gap_new];
-      continue;
+      return;
     }
     const auto& weighting = codes_by_column[static_cast<std::size_t>(pos)];
     // The codes present in this column, so that the sums skip the zero terms (integers: the same totals).
@@ -391,7 +398,18 @@ inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m,
              matrix.score[static_cast<std::size_t>(present[k])][static_cast<std::size_t>(r)];
       row[static_cast<std::size_t>(r)] = static_cast<int>((static_cast<float>(f) / static_cast<float>(total)) * share);
     }
+  };
+  // Columns in chunks of 64 across the threads (about 27 x 27 products a column): worth it on long profiles.
+  constexpr int chunk = 64;
+  const int chunks = (m.length + chunk - 1) / chunk;
+  if (threads <= 1 || chunks < 4) {
+    for (int pos = 0; pos < m.length; ++pos) fill(pos);
+    return;
   }
+  host::parallel_for(static_cast<std::size_t>(chunks), threads, [] { return 0; }, [&](int&, std::size_t c) {
+    const int from = static_cast<int>(c) * chunk;
+    for (int pos = from; pos < std::min(from + chunk, m.length); ++pos) fill(pos);
+  });
 }
 
 inline void fill_matrix_profile(ColumnProfile& profile, const ProfileMembers& m, const std::vector<int>& gaps,

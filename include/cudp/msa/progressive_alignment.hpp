@@ -17,6 +17,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "clustal_matrices.hpp"
 #include "clustal_parameters.hpp"
 #include "column_profiles.hpp"
+#include "growing_alignment.hpp"
 #include "profile_alignment.hpp"
 #include "sequence_weights.hpp"
 
@@ -97,6 +99,35 @@ inline void step_gap_costs(const ClustalParameters& p, const ProfileMatrix& matr
                             static_cast<float>(p.gap_open() / (log_diff * log_min)));
   }
   extend = static_cast<int>(100.0 * p.gap_extend());
+}
+
+// What a step's profile needs of one side: its members (rows are read only for a two-sequence side's gap kinds),
+// which gap costs it gets, and its sums.
+struct ProfileSide {
+  const ProfileMembers& members;
+  const GapCostKinds& kinds;
+  const MemberSums& sums;
+};
+
+// The step's profiles and their alignment: the path, and ClustalW's score through `score`. `weights` is indexed
+// like the sides' member rows.
+inline std::vector<PathStep> profiles_path(const ProfileSide& one, const ProfileSide& two,
+                                           const std::vector<int>& weights, double pcid, const ClustalParameters& p,
+                                           bool distance_tree, int threads, int* score) {
+  // The mean residue counts, truncated (ClustalW's profile "lengths" for gap costs and the Gonnet choice).
+  const int len1 = static_cast<int>(one.sums.residues / static_cast<float>(one.members.count()));
+  const int len2 = static_cast<int>(two.sums.residues / static_cast<float>(two.members.count()));
+
+  const ProfileMatrix matrix = profile_matrix(p, pcid, len1 < len2 ? len1 : len2, distance_tree);
+  int open = 0, extend = 0;
+  step_gap_costs(p, matrix, len1, len2, open, extend);
+
+  ColumnProfile first(one.members.length), second(two.members.length);
+  const std::vector<int> gaps1 = set_gap_costs(first, one.members, p, open, extend, one.kinds, one.sums);
+  fill_matrix_profile(first, one.members, gaps1, matrix, weights, one.sums.codes, threads);
+  set_gap_costs(second, two.members, p, open, extend, two.kinds, two.sums);
+  fill_frequency_profile(second, two.members, weights, two.sums.codes);
+  return align_clustal_profiles(first, second, p.end_gap_penalties, score, threads);
 }
 
 // One side's member rows, without copies: pointers to the sequences' rows, padded copies (with gap codes) only for
@@ -179,22 +210,9 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::v
   const GapCostKinds kinds1 = gap_cost_kinds(side1, p), kinds2 = gap_cost_kinds(side2, p);
   const MemberSums sums1 = member_sums(side1, p, kinds1, &member_weights, threads);
   const MemberSums sums2 = member_sums(side2, p, kinds2, &member_weights, threads);
-  // The mean residue counts, truncated (ClustalW's profile "lengths" for gap costs and the Gonnet choice).
-  const int len1 = static_cast<int>(sums1.residues / static_cast<float>(nseqs1));
-  const int len2 = static_cast<int>(sums2.residues / static_cast<float>(nseqs2));
-
-  const ProfileMatrix matrix = profile_matrix(p, pcid, len1 < len2 ? len1 : len2, distance_tree);
-  int open = 0, extend = 0;
-  detail::step_gap_costs(p, matrix, len1, len2, open, extend);
-
-  ColumnProfile first(length1), second(length2);
-  const std::vector<int> gaps1 = set_gap_costs(first, side1, p, open, extend, kinds1, sums1);
-  fill_matrix_profile(first, side1, gaps1, matrix, member_weights, sums1.codes);
-  set_gap_costs(second, side2, p, open, extend, kinds2, sums2);
-  fill_frequency_profile(second, side2, member_weights, sums2.codes);
-
   int score = 0;
-  const std::vector<PathStep> path = align_clustal_profiles(first, second, p.end_gap_penalties, &score, threads);
+  const std::vector<PathStep> path = detail::profiles_path(
+      {side1, kinds1, sums1}, {side2, kinds2, sums2}, member_weights, pcid, p, distance_tree, threads, &score);
 
   const std::vector<int> from1 = detail::path_sources(length1, path, PathStep::second_only);
   const std::vector<int> from2 = detail::path_sources(length2, path, PathStep::first_only);
@@ -294,6 +312,42 @@ inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>
 
 }  // namespace detail
 
+// Aligned sequences from which the delayed ones join a GrowingAlignment rather than rewritten rows (both give the
+// same rows; below this many the rows are cheap to rewrite).
+inline constexpr std::size_t growing_alignment_from = 32;
+
+namespace detail {
+
+// align_profiles_step for a delayed sequence `next` joining the growing alignment of the `aligned` ones.
+inline void join_growing(GrowingAlignment& growing, const std::vector<std::vector<int>>& rows,
+                         const std::vector<char>& aligned, std::size_t next, const std::vector<int>& weights,
+                         const phylo::DistanceMatrix& similarity, const ClustalParameters& p, bool distance_tree,
+                         int threads) {
+  std::vector<int> one;
+  std::vector<int> member_weights;
+  for (std::size_t s = 0; s < rows.size(); ++s)
+    if (aligned[s]) {
+      one.push_back(static_cast<int>(s));
+      member_weights.push_back(weights[s]);
+    }
+  const double pcid = mean_identity(one, {static_cast<int>(next)}, similarity);
+  const int count = growing.rows();
+  member_weights.push_back(weights[next]);
+  std::vector<const int*> member_rows(static_cast<std::size_t>(count) + 1, nullptr);
+  member_rows.back() = rows[next].data();
+  const ProfileMembers side1{member_rows.data(), 0, count, growing.length()};
+  const ProfileMembers side2{member_rows.data(), count, count + 1, static_cast<int>(rows[next].size())};
+  const GapCostKinds kinds1 = gap_cost_kinds(side1, p), kinds2 = gap_cost_kinds(side2, p);
+  const MemberSums sums1 = growing.sums(p, kinds1, weights, threads);
+  const MemberSums sums2 = member_sums(side2, p, kinds2, &member_weights);
+  const std::vector<PathStep> path =
+      profiles_path({side1, kinds1, sums1}, {side2, kinds2, sums2}, member_weights, pcid, p, distance_tree, threads,
+                    nullptr);
+  growing.add(static_cast<int>(next), rows[next], path);
+}
+
+}  // namespace detail
+
 namespace detail {
 
 // Runs tasks 0..count-1 on `threads` threads (the calling one among them), each once all of its `after` tasks have
@@ -354,11 +408,13 @@ void run_task_graph(const std::vector<std::vector<int>>& after, int threads, Run
 
 // The whole progressive stage. `sequences`: residue codes (clustal_encode); see the file comment for the rest.
 // `threads` (0: all cores) runs the guide tree's steps on disjoint sets of sequences side by side, and splits the
-// largest alignments; the result is the same for any number.
+// largest alignments; the result is the same for any number. Delayed sequences join a GrowingAlignment once
+// `growing_from` sequences (at least 3) are aligned, rows rewritten at every join before that: the same rows.
 inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
                                            const std::vector<ProgressiveStep>& steps, std::vector<int> weights,
                                            const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
-                                           bool distance_tree = true, int threads = 1) {
+                                           bool distance_tree = true, int threads = 1,
+                                           std::size_t growing_from = growing_alignment_from) {
   const std::size_t n = sequences.size();
   if (n < 2) throw std::invalid_argument("progressive_align: a multiple alignment needs two sequences or more");
   if (threads <= 0) threads = host::usable_cores();
@@ -417,16 +473,32 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
   std::vector<int> closest(n, -1);  // each delayed sequence's best identity to the aligned ones
   for (std::size_t i = 0; i < n; ++i)
     if (!aligned[i]) closest[i] = detail::best_identity(similarity, i, &aligned);
+  std::optional<GrowingAlignment> growing;
   while (placed < n) {
     const std::size_t next = detail::closest_delayed(closest, aligned);
     if (!p.no_weights) detail::weigh_for_newcomer(weights, tree_weights, aligned, similarity, next);
-    std::vector<int> group(n, 0);
-    for (std::size_t j = 0; j < n; ++j) group[j] = aligned[j] ? 1 : j == next ? 2 : 0;
-    join(next);
-    align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree, threads);
+    if (!growing && placed >= std::max<std::size_t>(growing_from, 3)) {
+      std::vector<int> members;
+      bool representable = true;
+      for (std::size_t s = 0; s < n; ++s) {
+        if (aligned[s]) members.push_back(static_cast<int>(s));
+        representable = representable && GrowingAlignment::representable(result.rows[s]);
+      }
+      if (representable) growing.emplace(result.rows, members, p);
+    }
+    if (growing) {
+      detail::join_growing(*growing, result.rows, aligned, next, weights, similarity, p, distance_tree, threads);
+      join(next);
+    } else {
+      std::vector<int> group(n, 0);
+      for (std::size_t j = 0; j < n; ++j) group[j] = aligned[j] ? 1 : j == next ? 2 : 0;
+      join(next);
+      align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree, threads);
+    }
     for (std::size_t i = 0; i < n; ++i)
       if (!aligned[i]) closest[i] = detail::fold_identity(closest[i], similarity(i, next));
   }
+  if (growing) growing->write_rows(result.rows);
   result.weights = weights;
   return result;
 }
