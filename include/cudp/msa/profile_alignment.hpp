@@ -207,18 +207,28 @@ inline std::vector<int> clustal_score_table(const ColumnProfile& first, const Co
   }
   nonzero_start[stride] = static_cast<int>(nonzero_code.size());
   if (nonzero_code.size() <= 4 * n) {
-    for (std::size_t i = 1; i <= m; ++i) {
-      const auto& a = first.rows[i];
-      int* out = table.data() + i * stride;
-      for (std::size_t j = 1; j <= n; ++j) {
-        const auto& b = second.rows[j];
-        int sum = 0;
-        for (int k = nonzero_start[j]; k < nonzero_start[j + 1]; ++k) {
-          const std::size_t r = nonzero_code[static_cast<std::size_t>(k)];
-          sum += a[r] * b[r];
+    auto sparse_rows = [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const auto& a = first.rows[i];
+        int* out = table.data() + i * stride;
+        for (std::size_t j = 1; j <= n; ++j) {
+          const auto& b = second.rows[j];
+          int sum = 0;
+          for (int k = nonzero_start[j]; k < nonzero_start[j + 1]; ++k) {
+            const std::size_t r = nonzero_code[static_cast<std::size_t>(k)];
+            sum += a[r] * b[r];
+          }
+          out[j] = sum / 10;
         }
-        out[j] = sum / 10;
       }
+    };
+    const std::size_t parts = threads > 1 && m * n >= (std::size_t{1} << 18) ? static_cast<std::size_t>(threads) : 1;
+    if (parts == 1) {
+      sparse_rows(1, m + 1);
+    } else {
+      host::parallel_for(parts, threads, [] { return 0; }, [&](int&, std::size_t part) {
+        sparse_rows(1 + m * part / parts, 1 + m * (part + 1) / parts);
+      });
     }
     return table;
   }
@@ -260,6 +270,10 @@ class LinearSpaceProfileAligner {
   // Levels of the recursion with at least this many cells run their two passes side by side (threads > 1).
   static constexpr long long parallel_cells = 1 << 16;
 
+  // Rows a pass computes together, column by column, when the policy gives score rows and gap rows: the cells of
+  // one row depend on their left neighbour, so a lone row waits on every cell's latency; four rows interleave.
+  static constexpr int strip_rows = 4;
+
   // `threads` > 1: the largest levels run the forward and reverse passes on two threads (the same path).
   LinearSpaceProfileAligner(const Costs& costs, int first_length, int second_length, int threads = 1)
       : c_(costs), m_(first_length), n_(second_length), threads_(threads) {
@@ -270,6 +284,9 @@ class LinearSpaceProfileAligner {
     ss_.assign(cells, 0);
     gs_.assign(cells, 0);
     for (auto* buffer : {&fo1_, &fe1_, &fo2_, &fe2_, &ro1_, &re1_, &ro2_, &re2_, &ro2_next_}) buffer->assign(cells, 0);
+    if constexpr (strips)
+      for (auto* buffer : {&so1_, &se1_, &so2_, &se2_, &ro1s_, &re1s_, &ro2s_, &re2s_})
+        buffer->assign(cells * strip_rows, 0);
   }
 
   // `first_open_start` / `first_open_end`: whether a gap in the second profile costs its opening at the first
@@ -435,7 +452,22 @@ class LinearSpaceProfileAligner {
     }
     t = go1 == 0 ? 0 : -c_.open2(a + 1, b);
     tl = -c_.extend2(a + 1, b);
-    for (int i = 1; i <= mid; ++i) {
+    int i = 1;
+    if constexpr (strips) {
+      for (; i + strip_rows - 1 <= mid; i += strip_rows) {
+        int starts[strip_rows];
+        const int* rows[strip_rows];
+        bool scored = true;
+        for (int k = 0; k < strip_rows; ++k) {
+          rows[k] = score_row(a + i + k);
+          scored = scored && rows[k] != nullptr;
+        }
+        if (!scored) break;
+        for (int k = 0; k < strip_rows; ++k) starts[k] = t += tl;
+        forward_strip(a + i, b, n, starts, rows);
+      }
+    }
+    for (; i <= mid; ++i) {
       t += tl;
       const int* row = score_row(a + i);
       if (row) {
@@ -482,6 +514,51 @@ class LinearSpaceProfileAligner {
     }
   }
 
+  // forward_row for rows r .. r + strip_rows - 1 at once (their leading gaps' scores `starts`, their score rows
+  // `rows`): each column's cells go down the strip in registers, the same values as row after row.
+  void forward_strip(int r, int b, int n, const int* starts, const int* const* rows) {
+    const std::size_t stride = static_cast<std::size_t>(n) + 2;
+    int* o1[strip_rows];
+    int* e1[strip_rows];
+    int* o2[strip_rows];
+    int* e2[strip_rows];
+    const int* score[strip_rows];
+    int s[strip_rows], hh[strip_rows], f[strip_rows];
+    for (int k = 0; k < strip_rows; ++k) {
+      o1[k] = so1_.data() + stride * static_cast<std::size_t>(k);
+      e1[k] = se1_.data() + stride * static_cast<std::size_t>(k);
+      o2[k] = so2_.data() + stride * static_cast<std::size_t>(k);
+      e2[k] = se2_.data() + stride * static_cast<std::size_t>(k);
+      gap_row(r + k, b + 1, n, o1[k] + 1, e1[k] + 1, o2[k] + 1, e2[k] + 1);
+      score[k] = rows[k] + b;
+      s[k] = k == 0 ? hh_[0] : starts[k - 1];
+      hh[k] = starts[k];
+      f[k] = starts[k] - o1[k][1];
+    }
+    hh_[0] = starts[strip_rows - 1];
+    int* hrow = hh_.data();
+    int* drow = dd_.data();
+    for (int j = 1; j <= n; ++j) {
+      int up = hrow[j], up_gap = drow[j];
+      for (int k = 0; k < strip_rows; ++k) {
+        const int opened = hh[k] - o1[k][j] - e1[k][j];
+        f[k] -= e1[k][j];
+        if (opened > f[k]) f[k] = opened;
+        const int from_up = up - o2[k][j] - e2[k][j];
+        int e = up_gap - e2[k][j];
+        if (from_up > e) e = from_up;
+        int v = s[k] + score[k][j];
+        if (f[k] > v) v = f[k];
+        if (e > v) v = e;
+        s[k] = up;
+        hh[k] = up = v;
+        up_gap = e;
+      }
+      hrow[j] = up;
+      drow[j] = up_gap;
+    }
+  }
+
   // rr_[j]: best score of rows mid+1..m against columns j+1..n; ss_[j] the same starting with a gap of the second,
   // gs_[j] that gap's opening cost (added back when a gap crosses the middle).
   void reverse(int a, int b, int m, int mid, int n, int go2) {
@@ -498,6 +575,27 @@ class LinearSpaceProfileAligner {
     }
     tl = 0;
     for (int i = m - 1; i >= mid; --i) {
+      if constexpr (strips) {
+        if (i < m - 1 && i - strip_rows + 1 >= mid) {  // rows i, i - 1, ..., below the pass's first row
+          int starts[strip_rows];
+          const int* rows[strip_rows];
+          bool scored = true;
+          for (int k = 0; k < strip_rows; ++k) {
+            rows[k] = score_row(a + i - k + 1);
+            scored = scored && rows[k] != nullptr;
+          }
+          if (scored) {
+            for (int k = 0; k < strip_rows; ++k) {
+              const int g = go2 == 0 ? 0 : -c_.open2(a + i - k + 1, b + n);
+              tl -= c_.extend2(a + i - k + 1, b + n);
+              starts[k] = g + tl;
+            }
+            reverse_strip(a + i, b, n, starts, rows);
+            i -= strip_rows - 1;
+            continue;
+          }
+        }
+      }
       const int g = go2 == 0 ? 0 : -c_.open2(a + i + 1, b + n);
       tl -= c_.extend2(a + i + 1, b + n);
       const int* row = score_row(a + i + 1);
@@ -570,6 +668,65 @@ class LinearSpaceProfileAligner {
     }
   }
 
+  // reverse_row<false> for rows r, r - 1, ..., r - strip_rows + 1 at once (their trailing gaps' scores `starts`,
+  // their score rows `rows`, each row r's scores those of first-profile row r + 1).
+  void reverse_strip(int r, int b, int n, const int* starts, const int* const* rows) {
+    const std::size_t un = static_cast<std::size_t>(n);
+    const std::size_t stride = un + 2;
+    int* o1[strip_rows];
+    int* e1[strip_rows];
+    int* o2[strip_rows];
+    int* e2[strip_rows];
+    const int* below[strip_rows];  // the open2 of the row below
+    const int* score[strip_rows];
+    int s[strip_rows], hh[strip_rows], f[strip_rows], t[strip_rows];
+    for (int k = 0; k < strip_rows; ++k) {
+      o1[k] = ro1s_.data() + stride * static_cast<std::size_t>(k);
+      e1[k] = re1s_.data() + stride * static_cast<std::size_t>(k);
+      o2[k] = ro2s_.data() + stride * static_cast<std::size_t>(k);
+      e2[k] = re2s_.data() + stride * static_cast<std::size_t>(k);
+      gap_row(r - k, b + 1, n, o1[k], e1[k], nullptr, nullptr);
+      gap_row(r - k + 1, b, n, nullptr, nullptr, o2[k], e2[k]);
+      below[k] = k == 0 ? ro2_.data() : o2[k - 1];
+      score[k] = rows[k] + b + 1;
+      s[k] = k == 0 ? rr_[un] : starts[k - 1];
+      hh[k] = starts[k];
+      t[k] = c_.open1(r - k, b + n);
+      f[k] = starts[k] - t[k];
+    }
+    rr_[un] = starts[strip_rows - 1];
+    int* rrow = rr_.data();
+    int* srow = ss_.data();
+    int* grow = gs_.data();
+    const int* top_open = o2[strip_rows - 1];
+    for (int j = n - 1; j >= 0; --j) {
+      int down = rrow[j], down_gap = srow[j];
+      for (int k = 0; k < strip_rows; ++k) {
+        const int g = o1[k][j], h = e1[k][j];
+        const int opened = hh[k] - g - h;
+        f[k] = f[k] - h - g + t[k];
+        if (opened > f[k]) f[k] = opened;
+        t[k] = g;
+        const int g2 = o2[k][j], h2 = e2[k][j];
+        const int from_down = down - g2 - h2;
+        int e = down_gap - h2 - g2 + below[k][j];
+        if (from_down > e) e = from_down;
+        int v = s[k] + score[k][j];
+        if (f[k] > v) v = f[k];
+        if (e > v) v = e;
+        s[k] = down;
+        hh[k] = down = v;
+        down_gap = e;
+      }
+      rrow[j] = down;
+      srow[j] = down_gap;
+      grow[j] = top_open[j];
+    }
+    std::copy(top_open, top_open + n, ro2_.begin());  // the next row's row below
+  }
+
+  static constexpr bool strips = detail::has_score_row<Costs>::value && detail::has_gap_row<Costs>::value;
+
   const Costs& c_;
   int m_, n_;
   int threads_ = 1;
@@ -577,6 +734,8 @@ class LinearSpaceProfileAligner {
   // A row's gap costs: the forward pass's (open1, extend1, open2, extend2) and the reverse pass's, whose open2 of
   // the row below (ro2_next_) is the previous row's.
   std::vector<int> fo1_, fe1_, fo2_, fe2_, ro1_, re1_, ro2_, re2_, ro2_next_;
+  // A strip's gap costs, row after row: the forward pass's and the reverse pass's (which may run side by side).
+  std::vector<int> so1_, se1_, so2_, se2_, ro1s_, re1s_, ro2s_, re2s_;
   std::vector<int> runs_;
   int last_ = 0;
 };
