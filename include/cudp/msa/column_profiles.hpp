@@ -234,7 +234,8 @@ inline void add_member_sums(MemberSums& out, const ProfileMembers& m, int first,
 inline CodeTable hydrophilic_codes(const ClustalParameters& p) {
   CodeTable hydrophilic{};
   for (int code = 0; code <= clustal_max_residue; ++code)
-    hydrophilic[static_cast<std::size_t>(code)] = p.hydrophilic_residues.find(clustal_letter(code)) != std::string::npos;
+    hydrophilic[static_cast<std::size_t>(code)] =
+        p.hydrophilic_residues.find(clustal_letter(code)) != std::string::npos;
   return hydrophilic;
 }
 

@@ -45,13 +45,14 @@ class GrowingAlignment {
     for (const int s : members) length = std::max(length, rows[static_cast<std::size_t>(s)].size());
     for (std::size_t j = 0; j < length; ++j) order_.push_back(new_column());
     position_.resize(order_.size());
-    for (std::size_t j = 0; j < order_.size(); ++j) position_[static_cast<std::size_t>(order_[j])] = static_cast<int>(j);
+    for (std::size_t j = 0; j < order_.size(); ++j)
+      position_[static_cast<std::size_t>(order_[j])] = static_cast<int>(j);
     for (const int s : members) {
       const std::vector<int>& row = rows[static_cast<std::size_t>(s)];
       if (!representable(row)) throw std::invalid_argument("GrowingAlignment: a row holds a code it cannot keep");
       std::vector<Entry> entries;
       for (std::size_t j = 0; j < row.size(); ++j)
-        if (row[j] != clustal_gap_new) entries.push_back({order_[j], row[j]});
+        if (row[j] != clustal_gap_new) entries.push_back(Entry::of(order_[j], row[j]));
       add_row(s, std::move(entries));
     }
   }
@@ -110,7 +111,7 @@ class GrowingAlignment {
       if (path[j] == PathStep::first_only) continue;
       if (at >= codes.size()) throw std::invalid_argument("GrowingAlignment: the path passes the sequence's end");
       const int code = codes[at++];
-      if (code != clustal_gap_new) entries.push_back({order_[j], code});
+      if (code != clustal_gap_new) entries.push_back(Entry::of(order_[j], code));
     }
     if (at != codes.size()) throw std::invalid_argument("GrowingAlignment: the path does not cover the sequence");
     add_row(s, std::move(entries));
@@ -121,14 +122,18 @@ class GrowingAlignment {
     for (std::size_t r = 0; r < rows_.size(); ++r) {
       std::vector<int>& row = rows[static_cast<std::size_t>(sequence_[r])];
       row.assign(order_.size(), clustal_gap_new);
-      for (const Entry& e : rows_[r]) row[static_cast<std::size_t>(position_[static_cast<std::size_t>(e.id)])] = e.code;
+      for (const Entry& e : rows_[r]) row[static_cast<std::size_t>(at(e))] = e.code();
     }
   }
 
  private:
+  // A stored code and its column id in one word, id * 32 + code: the index of its count in a table of CodeSums by
+  // column id, so that the weighted sums read half the memory a pair of ints would take.
   struct Entry {
-    int id;    // column id
-    int code;  // residue or input gap
+    int packed;
+    static Entry of(int id, int code) { return {id * clustal_table_size + code}; }
+    int id() const { return packed / clustal_table_size; }
+    int code() const { return packed % clustal_table_size; }
   };
   using CodeSums = std::array<int, clustal_table_size>;
 
@@ -143,7 +148,7 @@ class GrowingAlignment {
   }
 
   bool hydrophilic(int code) const { return detail::code_lookup(hydrophilic_, code) != 0; }
-  int at(const Entry& e) const { return position_[static_cast<std::size_t>(e.id)]; }
+  int at(const Entry& e) const { return position_[static_cast<std::size_t>(e.id())]; }
 
   // Adds `delta` to the hydrophilic count of every column of each run of four or more among entries [from, to)
   // of `row` (all hydrophilic), runs being entries in consecutive columns of `position`.
@@ -151,11 +156,11 @@ class GrowingAlignment {
                   int delta) {
     std::size_t start = from;
     for (std::size_t t = from; t <= to; ++t) {
-      const bool ends = t == to || (t > start && position[static_cast<std::size_t>(row[t].id)] !=
-                                                     position[static_cast<std::size_t>(row[t - 1].id)] + 1);
+      const bool ends = t == to || (t > start && position[static_cast<std::size_t>(row[t].id())] !=
+                                                     position[static_cast<std::size_t>(row[t - 1].id())] + 1);
       if (!ends) continue;
       if (t - start >= 4)
-        for (std::size_t u = start; u < t; ++u) hydrophilic_rows_[static_cast<std::size_t>(row[u].id)] += delta;
+        for (std::size_t u = start; u < t; ++u) hydrophilic_rows_[static_cast<std::size_t>(row[u].id())] += delta;
       start = t;
     }
   }
@@ -165,26 +170,26 @@ class GrowingAlignment {
     int first = -1, last = -1;
     for (std::size_t t = 0; t < entries.size(); ++t) {
       const Entry& e = entries[t];
-      const auto id = static_cast<std::size_t>(e.id);
-      if (!clustal_is_residue(e.code)) continue;
+      const auto id = static_cast<std::size_t>(e.id());
+      if (!clustal_is_residue(e.code())) continue;
       ++residues_;
       ++residue_rows_[id];
-      factor_sums_[id] += detail::code_lookup(factor_, e.code);
-      if (hydrophilic(e.code)) hydrophilic_at_[id].push_back(r);
+      factor_sums_[id] += detail::code_lookup(factor_, e.code());
+      if (hydrophilic(e.code())) hydrophilic_at_[id].push_back(r);
       if (first < 0) first = static_cast<int>(t);
       last = static_cast<int>(t);
     }
     if (first >= 0) {
-      ++first_residues_[static_cast<std::size_t>(entries[static_cast<std::size_t>(first)].id)];
-      ++last_residues_[static_cast<std::size_t>(entries[static_cast<std::size_t>(last)].id)];
+      ++first_residues_[static_cast<std::size_t>(entries[static_cast<std::size_t>(first)].id())];
+      ++last_residues_[static_cast<std::size_t>(entries[static_cast<std::size_t>(last)].id())];
     }
     for (std::size_t t = 0; t < entries.size();) {  // the row's hydrophilic stretches of entries
-      if (!hydrophilic(entries[t].code)) {
+      if (!hydrophilic(entries[t].code())) {
         ++t;
         continue;
       }
       std::size_t end = t + 1;
-      while (end < entries.size() && hydrophilic(entries[end].code)) ++end;
+      while (end < entries.size() && hydrophilic(entries[end].code())) ++end;
       count_runs(entries, t, end, position_, 1);
       t = end;
     }
@@ -229,8 +234,8 @@ class GrowingAlignment {
       if (c.row == done_row && c.entry < done_end) continue;
       const std::vector<Entry>& row = rows_[static_cast<std::size_t>(c.row)];
       std::size_t from = c.entry, to = c.entry + 1;
-      while (from > 0 && hydrophilic(row[from - 1].code) && at(row[from - 1]) + 1 == at(row[from])) --from;
-      while (to < row.size() && hydrophilic(row[to].code) && at(row[to - 1]) + 1 == at(row[to])) ++to;
+      while (from > 0 && hydrophilic(row[from - 1].code()) && at(row[from - 1]) + 1 == at(row[from])) --from;
+      while (to < row.size() && hydrophilic(row[to].code()) && at(row[to - 1]) + 1 == at(row[to])) ++to;
       count_runs(row, from, to, position_, -1);
       count_runs(row, from, to, position, 1);
       done_row = c.row;
@@ -247,24 +252,23 @@ class GrowingAlignment {
     parts = std::min(parts, rows());
     if (static_cast<int>(partial_.size()) < parts) partial_.resize(static_cast<std::size_t>(parts));
     auto gather = [&](int part) {
-      std::vector<CodeSums>& sums = partial_[static_cast<std::size_t>(part)];
-      sums.resize(ids);
-      for (auto& c : sums) c.fill(0);
+      std::vector<int>& counts = partial_[static_cast<std::size_t>(part)];  // by Entry::packed
+      counts.assign(ids * clustal_table_size, 0);
       const std::size_t first = rows_.size() * static_cast<std::size_t>(part) / static_cast<std::size_t>(parts);
       const std::size_t last = rows_.size() * static_cast<std::size_t>(part + 1) / static_cast<std::size_t>(parts);
       for (std::size_t r = first; r < last; ++r) {
         const int w = weights[static_cast<std::size_t>(sequence_[r])];
-        for (const Entry& e : rows_[r]) sums[static_cast<std::size_t>(e.id)][static_cast<std::size_t>(e.code)] += w;
+        for (const Entry& e : rows_[r]) counts[static_cast<std::size_t>(e.packed)] += w;
       }
     };
     long long total = 0;
     for (const int s : sequence_) total += weights[static_cast<std::size_t>(s)];
     auto finish = [&](std::size_t from, std::size_t to) {  // columns [from, to) of the order
       for (std::size_t j = from; j < to; ++j) {
-        const auto id = static_cast<std::size_t>(order_[j]);
-        CodeSums c = partial_[0][id];
-        for (int part = 1; part < parts; ++part) {
-          const CodeSums& more = partial_[static_cast<std::size_t>(part)][id];
+        const std::size_t at = static_cast<std::size_t>(order_[j]) * clustal_table_size;
+        CodeSums c{};
+        for (int part = 0; part < parts; ++part) {
+          const int* more = partial_[static_cast<std::size_t>(part)].data() + at;
           for (std::size_t k = 0; k < c.size(); ++k) c[k] += more[k];
         }
         long long stored = 0;
@@ -298,7 +302,7 @@ class GrowingAlignment {
   // rows in a hydrophilic run of four or more there, and the rows with a hydrophilic residue there (ascending).
   std::vector<int> residue_rows_, first_residues_, last_residues_, factor_sums_, hydrophilic_rows_;
   std::vector<std::vector<int>> hydrophilic_at_;
-  mutable std::vector<std::vector<CodeSums>> partial_;  // per thread, by column id; kept between joins
+  mutable std::vector<std::vector<int>> partial_;  // per thread, counts by Entry::packed; kept between joins
 };
 
 }  // namespace cudp::msa

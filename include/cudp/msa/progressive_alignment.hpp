@@ -239,7 +239,8 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::v
   for (int k = 0; k < nseqs1; ++k)
     rows[static_cast<std::size_t>(one[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(k)]);
   for (int k = 0; k < nseqs2; ++k)
-    rows[static_cast<std::size_t>(two[static_cast<std::size_t>(k)])] = std::move(out[static_cast<std::size_t>(nseqs1 + k)]);
+    rows[static_cast<std::size_t>(two[static_cast<std::size_t>(k)])] =
+        std::move(out[static_cast<std::size_t>(nseqs1 + k)]);
   return score / 100;
 }
 
