@@ -230,14 +230,18 @@ StripResult strip_core(const std::vector<int>& a, const std::vector<int>& b, con
   return {identities, core.box_score(), core.box()};
 }
 
-TEST_CASE("full pairwise: strips of any height take the row-by-row passes' cells and ties", "[msa]") {
-  // Every strip height against the full-matrix reference: the same end, start, score and identities, on short
-  // sequences (fewer rows than a strip), motifs repeated a few rows apart (equal scores ending and starting inside
-  // one strip), free gaps (many equal paths) and unrelated pairs.
-  std::mt19937 rng(5);
-  const FullPairwiseSettings settings = FullPairwiseSettings::protein();
-  const PairwiseScoring scoring = settings.scoring();
-  for (int rep = 0; rep < 600; ++rep) {
+// Pairs whose cells tie often: short sequences (fewer rows than a strip), motifs repeated a few rows apart (equal
+// scores ending and starting inside one strip), free gaps (many equal paths) and unrelated pairs.
+struct TieRichPair {
+  int rep;
+  std::string x, y;
+  PairGapCosts costs;
+};
+
+std::vector<TieRichPair> tie_rich_pairs(std::mt19937& rng, int count, const FullPairwiseSettings& settings,
+                                        const PairwiseScoring& scoring) {
+  std::vector<TieRichPair> pairs;
+  for (int rep = 0; rep < count; ++rep) {
     std::string x = random_protein(rng, 1 + rng() % 70);
     std::string y = rep % 3 == 0 ? random_protein(rng, 1 + rng() % 70) : mutated(rng, x, 0.3);
     if (rep % 2 == 1) {
@@ -248,12 +252,25 @@ TEST_CASE("full pairwise: strips of any height take the row-by-row passes' cells
       if (rep % 4 == 1) std::swap(x, y);
     }
     if (y.empty()) continue;
-    const auto a = codes(x), b = codes(y);
-    PairGapCosts costs = pairwise_gap_costs(settings, scoring, static_cast<int>(a.size()), static_cast<int>(b.size()));
+    PairGapCosts costs = pairwise_gap_costs(settings, scoring, static_cast<int>(codes(x).size()),
+                                            static_cast<int>(codes(y).size()));
     if (rep % 8 == 7) costs = PairGapCosts{0, 0};
     if (rep % 8 == 3) costs = PairGapCosts{2, 0};
+    pairs.push_back({rep, x, y, costs});
+  }
+  return pairs;
+}
+
+TEST_CASE("full pairwise: strips of any height take the row-by-row passes' cells and ties", "[msa]") {
+  // Every strip height against the full-matrix reference: the same end, start, score and identities.
+  std::mt19937 rng(5);
+  const FullPairwiseSettings settings = FullPairwiseSettings::protein();
+  const PairwiseScoring scoring = settings.scoring();
+  for (const TieRichPair& pair : tie_rich_pairs(rng, 600, settings, scoring)) {
+    const auto a = codes(pair.x), b = codes(pair.y);
+    const PairGapCosts costs = pair.costs;
     const auto rows = strip_core<1>(a, b, scoring.table, costs);
-    INFO("pair " << rep << ": " << x << " / " << y);
+    INFO("pair " << pair.rep << ": " << pair.x << " / " << pair.y);
     CAPTURE(rows.box.start1, rows.box.start2, rows.box.end1, rows.box.end2);
     CHECK(rows.score == reference_local(a, b, scoring.table, costs));
     CHECK(rows.box == reference_box(a, b, scoring.table, costs));
@@ -263,6 +280,56 @@ TEST_CASE("full pairwise: strips of any height take the row-by-row passes' cells
     CHECK(strip_core<8>(a, b, scoring.table, costs) == rows);
     CHECK(strip_core<16>(a, b, scoring.table, costs) == rows);
   }
+}
+
+// The core's three steps one by one, each on its own scratch (as the GPU's kernels run them): the end, the box and
+// the identities of identities() and of the full-matrix references.
+template <int Strip>
+void require_steps(const std::vector<int>& a, const std::vector<int>& b, const ClustalTable& table,
+                   PairGapCosts costs) {
+  using Core = ClustalFullPairwiseCore<int, ClustalTableScores, 1, Strip>;
+  const std::size_t row = std::max(a.size(), b.size()) + 1;
+  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
+  const auto core = [&](std::vector<int>& scratch) {
+    scratch.assign(4 * row, -7);
+    return Core(a.data(), b.data(), ClustalTableScores{&table}, costs, scratch.data(), scratch.data() + row,
+                scratch.data() + 2 * row, scratch.data() + 3 * row);
+  };
+  std::vector<int> first, second, third, whole;
+  const ClustalEnd end = core(first).end_cell(n, m);
+  const ClustalBox box = core(second).box_from_end(end);
+  Core steps = core(third);
+  const int identities = steps.box_identities(box);
+  Core together = core(whole);
+  CHECK(together.identities(n, m) == identities);
+  CHECK(together.box() == box);
+  CHECK(steps.box() == box);
+  CHECK(together.box_score() == steps.box_score());
+  const ClustalBox reference = reference_box(a, b, table, costs);
+  const int best = reference_local(a, b, table, costs);
+  CHECK(end == ClustalEnd{best, reference.end1, reference.end2});
+  CHECK(box == reference);
+  CHECK(steps.box_score() == best);
+}
+
+TEST_CASE("full pairwise: the end, box and identities steps make identities", "[msa]") {
+  std::mt19937 rng(5);
+  const FullPairwiseSettings settings = FullPairwiseSettings::protein();
+  const PairwiseScoring scoring = settings.scoring();
+  const std::vector<TieRichPair> pairs = tie_rich_pairs(rng, 600, settings, scoring);
+  REQUIRE(pairs.size() > 500);
+  for (const TieRichPair& pair : pairs) {
+    const auto a = codes(pair.x), b = codes(pair.y);
+    INFO("pair " << pair.rep << ": " << pair.x << " / " << pair.y);
+    require_steps<1>(a, b, scoring.table, pair.costs);
+    require_steps<4>(a, b, scoring.table, pair.costs);
+    require_steps<16>(a, b, scoring.table, pair.costs);
+  }
+  // No cell above 0: end 0, 0 and the box from 1, 1, as identities() has them.
+  const auto none_a = codes("W"), none_b = codes("G");
+  const PairGapCosts costs = pairwise_gap_costs(settings, scoring, 1, 1);
+  REQUIRE(reference_local(none_a, none_b, scoring.table, costs) == 0);
+  require_steps<4>(none_a, none_b, scoring.table, costs);
 }
 
 TEST_CASE("k-tuple scores: identical, unrelated and shifted sequences", "[msa]") {

@@ -172,6 +172,17 @@ TEST_CASE("device clustal distances: adversarial sets", "[msa]") {
     limits.max_length = 1000;
     require_same(seqs, FullPairwiseSettings::protein(), limits);
   }
+  SECTION("a sequence of 70,000 residues on the device: sort keys past 32 bits, shifted") {
+    const std::string long_one = random_text(rng, protein_letters, 70000);
+    Sequences seqs{clustal_encode(long_one)};
+    for (const std::size_t at : {0, 123, 40000, 69800}) {
+      seqs.push_back(clustal_encode(mutated(rng, long_one.substr(at, 200), protein_letters, 0.2)));
+    }
+    seqs.push_back(clustal_encode(random_text(rng, protein_letters, 90)));
+    DeviceClustalLimits limits;
+    limits.max_length = 70000;
+    require_same(seqs, FullPairwiseSettings::protein(), limits);
+  }
   SECTION("every sequence past max_length: all on the host") {
     DeviceClustalLimits limits;
     limits.max_length = 1;

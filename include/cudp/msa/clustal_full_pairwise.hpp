@@ -16,6 +16,7 @@
 // The dynamic program itself (ClustalFullPairwiseCore) is host and device code over plain pointers, so that the GPU's
 // one-thread-per-pair version (device_clustal_distances.cuh) runs the very same comparisons: its scratch rows are
 // strided (Stride 32 there: one warp's rows interleaved column by column) and Myers-Miller's recursion is a stack.
+// The three steps are public (end_cell, box_from_end, box_identities) so that the GPU runs each as its own kernel.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -108,6 +109,12 @@ constexpr int kClustalMmStack = 40;
 
 }  // namespace detail
 
+// The local pass's best score and its cell (1-based row of a, column of b); 0, 0, 0 when no cell scores above 0.
+struct ClustalEnd {
+  int best = 0, end1 = 0, end2 = 0;
+  CUDP_HD bool operator==(const ClustalEnd& o) const { return best == o.best && end1 == o.end1 && end2 == o.end2; }
+};
+
 // Where a pair's local alignment starts and ends, 1-based rows of a and columns of b.
 struct ClustalBox {
   int start1 = 0, start2 = 0, end1 = 0, end2 = 0;
@@ -136,35 +143,13 @@ class ClustalFullPairwiseCore {
       : a_(a), b_(b), scores_(scores), open_(costs.open), extend_(costs.extend), hh_{hh}, dd_{dd}, rr_{rr}, ss_{ss} {}
 
   // Identities on ClustalW's path between a (length n) and b (length m).
-  CUDP_HD int identities(int n, int m) {
-    int end1 = 0, end2 = 0;
-    const int best = local_end(n, m, end1, end2);
-    int start1 = 1, start2 = 1;
-    local_start(best, end1, end2, start1, start2);
-    box_ = ClustalBox{start1, start2, end1, end2};
-    identities_ = 0;
-    box_score_ = align_box(start1 - 1, start2 - 1, end1 - start1 + 1, end2 - start2 + 1);
-    return identities_;
-  }
+  CUDP_HD int identities(int n, int m) { return box_identities(box_from_end(end_cell(n, m))); }
 
-  // The score of the alignment inside the box, which is the best local alignment score.
-  CUDP_HD int box_score() const { return box_score_; }
-  // The box of the last pair: the local alignment's first and last residues of a and b (1-based).
-  CUDP_HD ClustalBox box() const { return box_; }
-
- private:
-  struct Box {
-    int top, left, rows, cols, tb, te;
-  };
-
-  // Score of residue i of a against residue j of b, both 1-based as in the recurrences.
-  CUDP_HD int score(int i, int j) const { return scores_(a_[i - 1], b_[j - 1]); }
-  CUDP_HD int begin_gap(int k, int tb) const { return k <= 0 ? 0 : tb + extend_ * k; }
-
-  // The local pass: the best score and its cell, the first in row-major order on ties (0 and cell 0,0 if none > 0).
-  CUDP_HD int local_end(int n, int m, int& end1, int& end2) {
+  // The local pass over all n x m cells (floored at 0): the best score and its cell, the first in row-major order on
+  // ties (0 and cell 0, 0 if none passes 0).
+  CUDP_HD ClustalEnd end_cell(int n, int m) {
     const Row hh = hh_, dd = dd_;
-    int best = 0;
+    int best = 0, end1 = 0, end2 = 0;
     for (int j = 0; j <= m; ++j) {
       hh[j] = 0;
       dd[j] = -open_;
@@ -208,14 +193,17 @@ class ClustalFullPairwiseCore {
         }
       }
     }
-    return best;
+    return ClustalEnd{best, end1, end2};
   }
 
-  // The backward pass from the end cell, unfloored, with -1 borders, visiting rows and columns backwards. The row by
-  // row pass keeps the cell of each new maximum above 0 and stops at the first cell reaching `best`: that cell fixes
-  // the start (or, if none reaches it, the first cell of the largest value).
-  CUDP_HD void local_start(int best, int end1, int end2, int& start1, int& start2) {
+  // The backward pass from the end cell, unfloored, with -1 borders, visiting rows and columns backwards: the box
+  // from the local alignment's first residues to `end`. The row by row pass keeps the cell of each new maximum above
+  // 0 and stops at the first cell reaching end.best: that cell is the start (or, if none reaches it, the first cell
+  // of the largest value; 1, 1 if none passes 0).
+  CUDP_HD ClustalBox box_from_end(const ClustalEnd& end) {
     const Row hh = hh_, dd = dd_;
+    const int best = end.best, end1 = end.end1, end2 = end.end2;
+    int start1 = 1, start2 = 1;
     int reached = 0;
     for (int j = 1; j <= end2; ++j) {
       hh[j] = -1;
@@ -259,7 +247,7 @@ class ClustalFullPairwiseCore {
         if (hit_at[r] != 0) {
           start1 = first - r;
           start2 = hit_at[r];
-          return;
+          return ClustalBox{start1, start2, end1, end2};
         }
         if (row_max[r] > reached) {
           reached = row_max[r];
@@ -268,7 +256,30 @@ class ClustalFullPairwiseCore {
         }
       }
     }
+    return ClustalBox{start1, start2, end1, end2};
   }
+
+  // Myers-Miller on the box, end to end: the identities on its path; box() and box_score() then tell of this box.
+  CUDP_HD int box_identities(const ClustalBox& box) {
+    box_ = box;
+    identities_ = 0;
+    box_score_ = align_box(box.start1 - 1, box.start2 - 1, box.end1 - box.start1 + 1, box.end2 - box.start2 + 1);
+    return identities_;
+  }
+
+  // The score of the alignment inside the box, which is the best local alignment score.
+  CUDP_HD int box_score() const { return box_score_; }
+  // The box of the last pair: the local alignment's first and last residues of a and b (1-based).
+  CUDP_HD ClustalBox box() const { return box_; }
+
+ private:
+  struct Box {
+    int top, left, rows, cols, tb, te;
+  };
+
+  // Score of residue i of a against residue j of b, both 1-based as in the recurrences.
+  CUDP_HD int score(int i, int j) const { return scores_(a_[i - 1], b_[j - 1]); }
+  CUDP_HD int begin_gap(int k, int tb) const { return k <= 0 ? 0 : tb + extend_ * k; }
 
   // Aligns the box end to end and returns its score; the boxes Myers-Miller splits it into wait on a stack (their
   // order does not matter: each only adds its identities).
@@ -441,7 +452,9 @@ class ClustalFullPairwiseCore {
 // A score table read by codes (host code; host and device so that the core's device pass compiles too).
 struct ClustalTableScores {
   const ClustalTable* table;
-  CUDP_HD int operator()(int x, int y) const { return (*table)[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)]; }
+  CUDP_HD int operator()(int x, int y) const {
+    return (*table)[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)];
+  }
 };
 
 // One thread's scratch for aligning pairs; reuse it across pairs.

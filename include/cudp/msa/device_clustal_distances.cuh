@@ -5,21 +5,33 @@
 //   cudp::msa::DeviceClustalDistances gpu(seqs.residues);
 //   phylo::DistanceMatrix d = gpu.distances(cudp::msa::FullPairwiseSettings::protein());
 //
-// Work unit: one pair per thread, running clustal_full_pairwise.hpp's ClustalFullPairwiseCore itself (local pass,
-// backward pass, Myers-Miller with its stack), so that every comparison and tie is the host's. A thread's four
-// scratch rows live in global memory interleaved across its warp, column by column ([column][lane]), so that the
-// lanes' accesses to column j coalesce while they sweep rows of similar length; each pass computes
-// DeviceClustalLimits::strip_rows rows at a time in registers, so the scratch is read and written once a strip; the
-// score table is in shared memory.
+// Work unit: one pair per thread, running clustal_full_pairwise.hpp's ClustalFullPairwiseCore itself, so that every
+// comparison and tie is the host's. A thread's four scratch rows live in global memory interleaved across its warp,
+// column by column ([column][lane]), so that the lanes' accesses to column j coalesce while they sweep rows of
+// similar length; each pass computes DeviceClustalLimits::strip_rows rows at a time in registers, so the scratch is
+// read and written once a strip; the score table is in shared memory, its rows padded against bank conflicts.
+// A pair's three steps take very different times: the local pass covers all n x m cells, the backward pass runs
+// from the end cell back to where the local alignment starts, and Myers-Miller takes about twice the box's area, which
+// for related sequences is most of n x m and for unrelated ones a few cells. A warp runs as long as its slowest
+// lane, so one kernel running all three per thread leaves most lanes idle. Each step is therefore a kernel of its
+// own, whose threads take the launch's pairs sorted (CUB's radix sort, largest first) by that step's loop trip
+// counts, so that a warp's lanes loop alike: outer loops over strips of rows, inner ones over columns. The local pass
+// sorts by n's strips, then m (the orientation by input order makes n and m differ between neighbouring pairs); the
+// backward pass by end1's strips (it stops at the start row, for related sequences near the first), then end2;
+// Myers-Miller by the box's rows in steps of two strips (its first split), then its columns. Each kernel compiles
+// only its step, with fewer registers than the three together. The end cells and boxes wait in device memory between
+// the kernels: 44 bytes a pair with the sort's arrays, outside the scratch budget.
 // The device counts identities only: the percent and the distance (float steps, then double) are finished on the
 // host, as are the gap costs (the protein opening takes a log, whose last bit the device's log need not share).
 //
-// Pairs are numbered as align::pair_at numbers them, over the sequences sorted by length, longest first: the 32
-// lanes of a warp then take pairs of about the same lengths, and pair p's longer sequence is its row i, so the
-// pairs from p on need rows of at most length(i) + 1 ints. Launches take consecutive pairs, each as many as its
-// scratch budget allows at its own row width. Sequences longer than DeviceClustalLimits::max_length make the first
-// rows of that numbering: their pairs are aligned on the host's threads while the GPU works on the others.
+// Pairs are numbered as align::pair_at numbers them, over the sequences sorted by length, longest first: pair p's
+// longer sequence is its row i, so the pairs from p on need rows of at most length(i) + 1 ints. Launches take
+// consecutive pairs, each as many as its scratch budget allows at its own row width, through the sorts and kernels.
+// Sequences longer than DeviceClustalLimits::max_length make the first rows of that numbering: their pairs are
+// aligned on the host's threads while the GPU works on the others.
 // -QUICKTREE's k-tuple distances stay on the host (device_clustal_distances hands them to clustal_distances).
+#include <cub/device/device_radix_sort.cuh>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -60,12 +72,17 @@ namespace detail {
 constexpr int kClustalPairsBlock = 128;
 constexpr int kClustalLanes = 32;                // scratch interleaving: one warp
 constexpr std::int64_t kClustalMaxLaunch = 1 << 22;  // threads a launch, far above what the scratch admits in practice
+// Shared table rows padded by one int, so that lanes reading one column y of different rows x hit different banks
+// (with 32 ints a row, all such reads of a warp land in bank y): lanes whose pairs share a sequence b read so.
+constexpr int kClustalTableRow = clustal_table_size + 1;
 
 struct ClustalSharedScores {
-  const int* table;  // clustal_table_size x clustal_table_size, row by row
-  CUDP_HD int operator()(int x, int y) const { return table[x * clustal_table_size + y]; }
+  const int* table;  // clustal_table_size rows of kClustalTableRow ints
+  CUDP_HD int operator()(int x, int y) const { return table[x * kClustalTableRow + y]; }
 };
 
+// One launch's pairs through the three kernels. Thread t of a kernel takes pair order[t] (the launch's pair
+// index, sorted by that kernel's key) and writes the next kernel's key and pair at t, to be sorted in turn.
 struct ClustalPairsLaunch {
   const std::uint8_t* residues;  // the sorted sequences end to end
   const std::int64_t* offsets;
@@ -78,8 +95,14 @@ struct ClustalPairsLaunch {
   std::int64_t first_pair;  // of this launch
   std::int64_t pairs;
   int row_words;  // ints per scratch row: the launch's longest length + 1
+  int key_shift;  // sort keys' right shift, to fit 32 bits
   int* scratch;
-  int* identities;  // the launch's first pair's count
+  const int* order;     // by thread
+  std::uint32_t* keys;  // by thread
+  int* next;            // by thread
+  ClustalEnd* ends;     // by pair
+  ClustalBox* boxes;    // by pair
+  int* identities;      // by pair
 };
 
 // (i, j) of pair p, as align::pair_at: the closed form, then corrected for rounding.
@@ -93,37 +116,128 @@ CUDP_HD void clustal_pair_at(std::int64_t p, int n, int& i, int& j) {
   j = static_cast<int>(r + 1 + (p - row_start(r)));
 }
 
-// Thread t of a launch: its pair's identities (0 for an empty sequence, whose distance the host sets).
-template <int Strip>
-CUDP_HD int clustal_pair_identities(const ClustalPairsLaunch& l, const int* table, std::int64_t t) {
+// Pair q of a launch as the host aligns it: the earlier input sequence is a (the tie rules are not symmetric).
+struct ClustalPair {
+  const std::uint8_t* a;
+  const std::uint8_t* b;
+  int n, m;
+  PairGapCosts costs;
+  CUDP_HD bool empty() const { return n == 0 || m == 0; }  // identities 0: the host sets the distance
+};
+
+CUDP_HD ClustalPair clustal_pair(const ClustalPairsLaunch& l, std::int64_t q) {
   int i = 0, j = 0;
-  clustal_pair_at(l.first_pair + t, l.sequences, i, j);
-  // The host aligns the earlier input sequence as a: the tie rules are not symmetric.
+  clustal_pair_at(l.first_pair + q, l.sequences, i, j);
   if (l.original[i] > l.original[j]) {
     const int k = i;
     i = j;
     j = k;
   }
   const int n = l.lengths[i], m = l.lengths[j];
-  if (n == 0 || m == 0) return 0;
-  const std::int64_t row = static_cast<std::int64_t>(l.row_words) * kClustalLanes;
-  int* base = l.scratch + (t / kClustalLanes) * 4 * row + t % kClustalLanes;
-  const PairGapCosts costs{l.opens[n <= m ? i : j], l.extend};
-  ClustalFullPairwiseCore<std::uint8_t, ClustalSharedScores, kClustalLanes, Strip> core(
-      l.residues + l.offsets[i], l.residues + l.offsets[j], ClustalSharedScores{table}, costs, base, base + row,
-      base + 2 * row, base + 3 * row);
-  return core.identities(n, m);
+  return ClustalPair{l.residues + l.offsets[i], l.residues + l.offsets[j], n, m,
+                     PairGapCosts{l.opens[n <= m ? i : j], l.extend}};
 }
 
 template <int Strip>
-__global__ void __launch_bounds__(kClustalPairsBlock) clustal_pairs_kernel(ClustalPairsLaunch l) {
-  __shared__ int table[clustal_table_size * clustal_table_size];
+using ClustalDeviceCore = ClustalFullPairwiseCore<std::uint8_t, ClustalSharedScores, kClustalLanes, Strip>;
+
+// The core of pair `p` on thread t's scratch rows.
+template <int Strip>
+CUDP_HD ClustalDeviceCore<Strip> clustal_core(const ClustalPairsLaunch& l, const ClustalPair& p, const int* table,
+                                              std::int64_t t) {
+  const std::int64_t row = static_cast<std::int64_t>(l.row_words) * kClustalLanes;
+  int* base = l.scratch + (t / kClustalLanes) * 4 * row + t % kClustalLanes;
+  return ClustalDeviceCore<Strip>(p.a, p.b, ClustalSharedScores{table}, p.costs, base, base + row, base + 2 * row,
+                                  base + 3 * row);
+}
+
+// A sort key: a loop's outer trip count (strips, or rows in steps of strips) first, then its inner one (columns,
+// below `width`); the launch's keys reach width^2, shifted right by `shift` to fit 32 bits.
+CUDP_HD std::uint32_t clustal_key(int outer, int inner, int width, int shift) {
+  const auto key = static_cast<std::uint64_t>(outer) * static_cast<std::uint64_t>(width) +
+                   static_cast<std::uint64_t>(inner);
+  return static_cast<std::uint32_t>(key >> shift);
+}
+
+CUDP_DEVICE void clustal_load_table(const int* from, int* table) {
   for (int k = static_cast<int>(threadIdx.x); k < clustal_table_size * clustal_table_size; k += kClustalPairsBlock) {
-    table[k] = l.table[k];
+    table[k / clustal_table_size * kClustalTableRow + k % clustal_table_size] = from[k];
   }
   __syncthreads();
+}
+
+// Thread t's part of each kernel (host and device, so that a host test can run a launch thread by thread).
+//
+// Keys of the local pass: strips of the pair's rows n, each over its columns m.
+template <int Strip>
+CUDP_HD void clustal_shape_step(const ClustalPairsLaunch& l, std::int64_t t) {
+  const ClustalPair p = clustal_pair(l, t);
+  l.keys[t] = clustal_key((p.n + Strip - 1) / Strip, p.m, l.row_words, l.key_shift);
+  l.next[t] = static_cast<int>(t);
+}
+
+// The local pass; keys of the backward pass, whose strips run from end1 back to the start row (for related
+// sequences near the first: end1 predicts their number better than the best score does), each over end2 columns.
+template <int Strip>
+CUDP_HD void clustal_end_step(const ClustalPairsLaunch& l, const int* table, std::int64_t t) {
+  const int q = l.order[t];
+  const ClustalPair p = clustal_pair(l, q);
+  const ClustalEnd end = p.empty() ? ClustalEnd{} : clustal_core<Strip>(l, p, table, t).end_cell(p.n, p.m);
+  l.ends[q] = end;
+  l.keys[t] = clustal_key((end.end1 + Strip - 1) / Strip, end.end2, l.row_words, l.key_shift);
+  l.next[t] = q;
+}
+
+// The backward pass; keys of Myers-Miller, whose first split runs strips over half the box's rows each way, each
+// over its columns (about half its work, and the row splits below follow from the rows).
+template <int Strip>
+CUDP_HD void clustal_start_step(const ClustalPairsLaunch& l, const int* table, std::int64_t t) {
+  const int q = l.order[t];
+  const ClustalPair p = clustal_pair(l, q);
+  const ClustalBox box =
+      p.empty() ? ClustalBox{1, 1, 0, 0} : clustal_core<Strip>(l, p, table, t).box_from_end(l.ends[q]);
+  l.boxes[q] = box;
+  const int rows = box.end1 - box.start1 + 1, cols = box.end2 - box.start2 + 1;
+  l.keys[t] = clustal_key((rows + 2 * Strip - 1) / (2 * Strip), cols, l.row_words, l.key_shift);
+  l.next[t] = q;
+}
+
+// Myers-Miller on the box: the pair's identities.
+template <int Strip>
+CUDP_HD void clustal_box_step(const ClustalPairsLaunch& l, const int* table, std::int64_t t) {
+  const int q = l.order[t];
+  const ClustalPair p = clustal_pair(l, q);
+  l.identities[q] = p.empty() ? 0 : clustal_core<Strip>(l, p, table, t).box_identities(l.boxes[q]);
+}
+
+template <int Strip>
+__global__ void __launch_bounds__(kClustalPairsBlock) clustal_shape_kernel(ClustalPairsLaunch l) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kClustalPairsBlock + threadIdx.x;
-  if (t < l.pairs) l.identities[t] = clustal_pair_identities<Strip>(l, table, t);
+  if (t < l.pairs) clustal_shape_step<Strip>(l, t);
+}
+
+template <int Strip>
+__global__ void __launch_bounds__(kClustalPairsBlock) clustal_end_kernel(ClustalPairsLaunch l) {
+  __shared__ int table[clustal_table_size * kClustalTableRow];
+  clustal_load_table(l.table, table);
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kClustalPairsBlock + threadIdx.x;
+  if (t < l.pairs) clustal_end_step<Strip>(l, table, t);
+}
+
+template <int Strip>
+__global__ void __launch_bounds__(kClustalPairsBlock) clustal_start_kernel(ClustalPairsLaunch l) {
+  __shared__ int table[clustal_table_size * kClustalTableRow];
+  clustal_load_table(l.table, table);
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kClustalPairsBlock + threadIdx.x;
+  if (t < l.pairs) clustal_start_step<Strip>(l, table, t);
+}
+
+template <int Strip>
+__global__ void __launch_bounds__(kClustalPairsBlock) clustal_box_kernel(ClustalPairsLaunch l) {
+  __shared__ int table[clustal_table_size * kClustalTableRow];
+  clustal_load_table(l.table, table);
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kClustalPairsBlock + threadIdx.x;
+  if (t < l.pairs) clustal_box_step<Strip>(l, table, t);
 }
 
 }  // namespace detail
@@ -135,7 +249,7 @@ class DeviceClustalDistances {
   explicit DeviceClustalDistances(const std::vector<std::vector<int>>& sequences, DeviceClustalLimits limits = {})
       : sequences_(sequences), limits_(limits) {
     if (limits_.max_length < 1) throw std::invalid_argument("DeviceClustalDistances: max_length must be positive");
-    if (kernel(limits_.strip_rows) == nullptr)
+    if (kernels(limits_.strip_rows).shapes == nullptr)
       throw std::invalid_argument("DeviceClustalDistances: strip_rows must be 1, 2, 4, 8 or 16");
     const std::size_t n = sequences_.size();
     order_.resize(n);
@@ -229,14 +343,22 @@ class DeviceClustalDistances {
 
  private:
   using Kernel = void (*)(detail::ClustalPairsLaunch);
-  static Kernel kernel(int strip_rows) {
+  struct Kernels {
+    Kernel shapes, ends, starts, boxes;
+  };
+  template <int Strip>
+  static Kernels strip_kernels() {
+    return {&detail::clustal_shape_kernel<Strip>, &detail::clustal_end_kernel<Strip>,
+            &detail::clustal_start_kernel<Strip>, &detail::clustal_box_kernel<Strip>};
+  }
+  static Kernels kernels(int strip_rows) {
     switch (strip_rows) {
-      case 1: return &detail::clustal_pairs_kernel<1>;
-      case 2: return &detail::clustal_pairs_kernel<2>;
-      case 4: return &detail::clustal_pairs_kernel<4>;
-      case 8: return &detail::clustal_pairs_kernel<8>;
-      case 16: return &detail::clustal_pairs_kernel<16>;
-      default: return nullptr;
+      case 1: return strip_kernels<1>();
+      case 2: return strip_kernels<2>();
+      case 4: return strip_kernels<4>();
+      case 8: return strip_kernels<8>();
+      case 16: return strip_kernels<16>();
+      default: return {nullptr, nullptr, nullptr, nullptr};
     }
   }
 
@@ -286,23 +408,73 @@ class DeviceClustalDistances {
       p += pairs;
     }
     scratch_.reserve(most);
+    std::size_t most_pairs = 0;
+    for (const Launch& launch : launches) most_pairs = std::max(most_pairs, launch.pairs);
+    keys_.reserve(most_pairs);
+    sorted_keys_.reserve(most_pairs);
+    next_.reserve(most_pairs);
+    order_device_.reserve(most_pairs);
+    ends_.reserve(most_pairs);
+    boxes_.reserve(most_pairs);
+    sort_temp_.reserve(sort_bytes(static_cast<int>(most_pairs), 32), stream_.get());
     launches_done_.clear();
     launches_done_.reserve(launches.size());  // the stream's callbacks point into it: no reallocation
+    const Kernels run = kernels(limits_.strip_rows);
     for (const Launch& launch : launches) {
-      detail::ClustalPairsLaunch l{residues_.get(), offsets_.get(),  lengths_device_.get(),
-                                   original_.get(), opens_.get(),    table_.get(),
-                                   extend,          static_cast<int>(sequences_.size()),
-                                   static_cast<std::int64_t>(launch.first), static_cast<std::int64_t>(launch.pairs),
-                                   launch.row_words, scratch_.get(), identities_.get() + (launch.first - first)};
+      // Sort keys below the row width squared, cut to 32 bits.
+      const auto width = static_cast<std::uint64_t>(launch.row_words);
+      int bits = 1;
+      while ((std::uint64_t{1} << bits) < width * width) ++bits;
+      const int shift = std::max(0, bits - 32);
+      detail::ClustalPairsLaunch l{residues_.get(),
+                                   offsets_.get(),
+                                   lengths_device_.get(),
+                                   original_.get(),
+                                   opens_.get(),
+                                   table_.get(),
+                                   extend,
+                                   static_cast<int>(sequences_.size()),
+                                   static_cast<std::int64_t>(launch.first),
+                                   static_cast<std::int64_t>(launch.pairs),
+                                   launch.row_words,
+                                   shift,
+                                   scratch_.get(),
+                                   order_device_.get(),
+                                   keys_.get(),
+                                   next_.get(),
+                                   ends_.get(),
+                                   boxes_.get(),
+                                   identities_.get() + (launch.first - first)};
       const auto blocks = static_cast<unsigned>((launch.pairs + detail::kClustalPairsBlock - 1) /
                                                 detail::kClustalPairsBlock);
-      kernel(limits_.strip_rows)<<<blocks, detail::kClustalPairsBlock, 0, stream_.get()>>>(l);
-      CUDP_CUDA_CHECK(cudaGetLastError());
+      const auto sort_keys = [&] { sort_pairs(static_cast<int>(launch.pairs), bits - shift); };
+      for (const Kernel kernel : {run.shapes, run.ends, run.starts, run.boxes}) {
+        if (kernel != run.shapes) sort_keys();
+        kernel<<<blocks, detail::kClustalPairsBlock, 0, stream_.get()>>>(l);
+        CUDP_CUDA_CHECK(cudaGetLastError());
+      }
       if (pairs_done != nullptr) {
         launches_done_.push_back({pairs_done, launch.pairs});
         CUDP_CUDA_CHECK(cudaLaunchHostFunc(stream_.get(), &LaunchDone::add, &launches_done_.back()));
       }
     }
+  }
+
+  std::size_t sort_bytes(int pairs, int bits) const {
+    std::size_t bytes = 0;
+    CUDP_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, keys_.get(), sorted_keys_.get(),
+                                                              next_.get(), order_device_.get(), pairs, 0, bits,
+                                                              stream_.get()));
+    return bytes;
+  }
+
+  // The pairs of keys_ and next_ into order_device_, largest keys first (radix sort: equal keys keep their order).
+  void sort_pairs(int pairs, int bits) {
+    std::size_t bytes = sort_bytes(pairs, bits);
+    sort_temp_.reserve(bytes, stream_.get());  // as a rule already there: enqueue reserves the most
+    CUDP_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(sort_temp_.get(), bytes, keys_.get(),
+                                                              sorted_keys_.get(), next_.get(), order_device_.get(),
+                                                              pairs, 0, bits, stream_.get()));
   }
 
   std::vector<std::vector<int>> sequences_;
@@ -314,6 +486,12 @@ class DeviceClustalDistances {
   engine::DeviceBuffer<std::uint8_t> residues_;
   engine::DeviceBuffer<std::int64_t> offsets_;
   engine::DeviceBuffer<int> lengths_device_, original_, opens_, table_, scratch_, identities_;
+  // A launch's sort: keys and pairs as a kernel writes them, then sorted (sorted_keys_ unread).
+  engine::DeviceBuffer<std::uint32_t> keys_, sorted_keys_;
+  engine::DeviceBuffer<int> next_, order_device_;
+  engine::DeviceBuffer<unsigned char> sort_temp_;
+  engine::DeviceBuffer<ClustalEnd> ends_;
+  engine::DeviceBuffer<ClustalBox> boxes_;
   std::vector<LaunchDone> launches_done_;
 };
 
