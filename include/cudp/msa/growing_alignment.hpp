@@ -138,6 +138,7 @@ class GrowingAlignment {
   using CodeSums = std::array<int, clustal_table_size>;
 
   int new_column() {
+    code_rows_.resize(code_rows_.size() + clustal_table_size, 0);
     residue_rows_.push_back(0);
     first_residues_.push_back(0);
     last_residues_.push_back(0);
@@ -171,6 +172,7 @@ class GrowingAlignment {
     for (std::size_t t = 0; t < entries.size(); ++t) {
       const Entry& e = entries[t];
       const auto id = static_cast<std::size_t>(e.id());
+      ++code_rows_[static_cast<std::size_t>(e.packed)];
       if (!clustal_is_residue(e.code())) continue;
       ++residues_;
       ++residue_rows_[id];
@@ -244,29 +246,50 @@ class GrowingAlignment {
   }
 
   // The weighted code sums per column of the current order; inserted gaps take the weight the stored codes leave.
+  // The weights of a join are mostly one value (on large alignments nearly all are 1, ClustalW's floor), so the sums
+  // start from that weight times the rows' code counts, and only the rows weighing otherwise are read.
   void weighted_codes(const std::vector<int>& weights, int threads, std::vector<CodeSums>& out) const {
     const std::size_t ids = static_cast<std::size_t>(next_id_);
+    long long total = 0;
+    int heaviest = 0;
+    for (const int s : sequence_) {
+      const int w = weights[static_cast<std::size_t>(s)];
+      total += w;
+      heaviest = std::max(heaviest, w);
+    }
+    std::vector<int> rows_of_weight(static_cast<std::size_t>(heaviest) + 1, 0);
+    for (const int s : sequence_) {
+      const int w = weights[static_cast<std::size_t>(s)];
+      if (w >= 0) ++rows_of_weight[static_cast<std::size_t>(w)];
+    }
+    const int common = static_cast<int>(std::max_element(rows_of_weight.begin(), rows_of_weight.end()) -
+                                        rows_of_weight.begin());
+    std::vector<std::size_t> others;  // rows weighing other than `common`
     long long cells = 0;
-    for (const auto& row : rows_) cells += static_cast<long long>(row.size());
+    for (std::size_t r = 0; r < rows_.size(); ++r)
+      if (weights[static_cast<std::size_t>(sequence_[r])] != common) {
+        others.push_back(r);
+        cells += static_cast<long long>(rows_[r].size());
+      }
     int parts = cells < detail::member_sums_parallel_cells ? 1 : std::max(1, threads);
-    parts = std::min(parts, rows());
+    parts = std::max(1, std::min(parts, static_cast<int>(others.size())));
     if (static_cast<int>(partial_.size()) < parts) partial_.resize(static_cast<std::size_t>(parts));
     auto gather = [&](int part) {
       std::vector<int>& counts = partial_[static_cast<std::size_t>(part)];  // by Entry::packed
       counts.assign(ids * clustal_table_size, 0);
-      const std::size_t first = rows_.size() * static_cast<std::size_t>(part) / static_cast<std::size_t>(parts);
-      const std::size_t last = rows_.size() * static_cast<std::size_t>(part + 1) / static_cast<std::size_t>(parts);
-      for (std::size_t r = first; r < last; ++r) {
-        const int w = weights[static_cast<std::size_t>(sequence_[r])];
-        for (const Entry& e : rows_[r]) counts[static_cast<std::size_t>(e.packed)] += w;
+      const std::size_t first = others.size() * static_cast<std::size_t>(part) / static_cast<std::size_t>(parts);
+      const std::size_t last = others.size() * static_cast<std::size_t>(part + 1) / static_cast<std::size_t>(parts);
+      for (std::size_t k = first; k < last; ++k) {
+        const std::size_t r = others[k];
+        const int extra = weights[static_cast<std::size_t>(sequence_[r])] - common;
+        for (const Entry& e : rows_[r]) counts[static_cast<std::size_t>(e.packed)] += extra;
       }
     };
-    long long total = 0;
-    for (const int s : sequence_) total += weights[static_cast<std::size_t>(s)];
     auto finish = [&](std::size_t from, std::size_t to) {  // columns [from, to) of the order
       for (std::size_t j = from; j < to; ++j) {
         const std::size_t at = static_cast<std::size_t>(order_[j]) * clustal_table_size;
         CodeSums c{};
+        for (std::size_t k = 0; k < c.size(); ++k) c[k] = common * code_rows_[at + k];
         for (int part = 0; part < parts; ++part) {
           const int* more = partial_[static_cast<std::size_t>(part)].data() + at;
           for (std::size_t k = 0; k < c.size(); ++k) c[k] += more[k];
@@ -302,6 +325,7 @@ class GrowingAlignment {
   // rows in a hydrophilic run of four or more there, and the rows with a hydrophilic residue there (ascending).
   std::vector<int> residue_rows_, first_residues_, last_residues_, factor_sums_, hydrophilic_rows_;
   std::vector<std::vector<int>> hydrophilic_at_;
+  std::vector<int> code_rows_;  // rows with each stored code at each column id, by Entry::packed
   mutable std::vector<std::vector<int>> partial_;  // per thread, counts by Entry::packed; kept between joins
 };
 

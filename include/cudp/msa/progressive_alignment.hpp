@@ -57,15 +57,18 @@ inline phylo::DistanceMatrix similarities_from_distances(const phylo::DistanceMa
 namespace detail {
 
 // The mean identity over pairs across the two sides (`one`, `two`: their sequences in input order), summed in
-// double in ClustalW's order and divided by a float count.
+// double in ClustalW's order and divided by a float count. (The matrix is symmetric: a lone sequence on the second
+// side is read along its row.)
 inline double mean_identity(const std::vector<int>& one, const std::vector<int>& two,
                             const phylo::DistanceMatrix& similarity) {
   double sum = 0.0;
   int pairs = 0;
+  const bool lone = two.size() == 1;
   for (const int i : one)
     for (const int j : two) {
       ++pairs;
-      sum += similarity(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+      const auto x = static_cast<std::size_t>(i), y = static_cast<std::size_t>(j);
+      sum += lone ? similarity(y, x) : similarity(x, y);
     }
   return sum / static_cast<float>(pairs);
 }
@@ -297,7 +300,7 @@ inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>
   long long sum = 0;
   for (std::size_t j = 0; j < weights.size(); ++j) {
     if (!aligned[j]) continue;
-    weights[j] = static_cast<int>(tree_weights[j] * similarity(j, newcomer));
+    weights[j] = static_cast<int>(tree_weights[j] * similarity(newcomer, j));  // along a row
     sum += weights[j];
   }
   if (sum == 0) {
@@ -497,7 +500,7 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
       align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree, threads);
     }
     for (std::size_t i = 0; i < n; ++i)
-      if (!aligned[i]) closest[i] = detail::fold_identity(closest[i], similarity(i, next));
+      if (!aligned[i]) closest[i] = detail::fold_identity(closest[i], similarity(next, i));
   }
   if (growing) growing->write_rows(result.rows);
   result.weights = weights;
