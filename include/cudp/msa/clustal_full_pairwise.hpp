@@ -129,8 +129,10 @@ struct ClustalBox {
 //
 // Every pass runs in strips of `Strip` rows: a strip's cells of one column are computed together in registers, so
 // the scratch rows are read and written once a strip instead of once a row (on the GPU they are in global memory).
-// The cells' values are the row-by-row recurrence's; where a pass picks a cell (the best end, the first start), each
-// row of the strip keeps its own first candidate and the rows are then merged in the row-by-row pass's order.
+// The cells' values are the row-by-row recurrence's; where a pass picks a cell (the best end, the first start), the
+// strip keeps one candidate, visited column by column: a cell replaces it when better or, equal, in an earlier row,
+// so that the candidate is the row-by-row pass's (a row's later equal cells come later in both orders). One
+// candidate instead of one a row keeps a strip of 16 rows' registers down.
 template <class Code, class Scores, int Stride = 1, int Strip = 4>
 class ClustalFullPairwiseCore {
   static_assert(Strip >= 1 && Strip <= 32, "ClustalFullPairwiseCore: Strip is a register strip of 1 to 32 rows");
@@ -156,11 +158,12 @@ class ClustalFullPairwiseCore {
     }
     for (int first = 0; first < n; first += Strip) {
       const int live = n - first < Strip ? n - first : Strip;
-      int code[Strip], h[Strip], f[Strip], diag[Strip], row_best[Strip], row_end[Strip];
+      int code[Strip], h[Strip], f[Strip], diag[Strip];
+      int strip_best = 0, best_row = 0, best_col = 0;  // the strip's candidate end, row-major's first on ties
       CUDP_UNROLL
       for (int r = 0; r < Strip; ++r) {
         code[r] = r < live ? static_cast<int>(a_[first + r]) : 0;
-        h[r] = diag[r] = row_best[r] = row_end[r] = 0;
+        h[r] = diag[r] = 0;
         f[r] = -open_;
       }
       for (int j = 1; j <= m; ++j) {
@@ -176,21 +179,19 @@ class ClustalFullPairwiseCore {
           diag[r] = up;
           h[r] = up = v;
           up_gap = d;
-          if (v > row_best[r]) {
-            row_best[r] = v;
-            row_end[r] = j;
+          if (v > strip_best || (v == strip_best && r < best_row)) {
+            strip_best = v;
+            best_row = r;
+            best_col = j;
           }
         }
         hh[j] = up;
         dd[j] = up_gap;
       }
-      CUDP_UNROLL
-      for (int r = 0; r < Strip; ++r) {
-        if (r < live && row_best[r] > best) {
-          best = row_best[r];
-          end1 = first + r + 1;
-          end2 = row_end[r];
-        }
+      if (strip_best > best) {
+        best = strip_best;
+        end1 = first + best_row + 1;
+        end2 = best_col;
       }
     }
     return ClustalEnd{best, end1, end2};
@@ -211,14 +212,14 @@ class ClustalFullPairwiseCore {
     }
     for (int first = end1; first > 0; first -= Strip) {
       const int live = first < Strip ? first : Strip;  // rows first, first - 1, ..., first - live + 1
-      int code[Strip], h[Strip], f[Strip], diag[Strip], row_max[Strip], max_at[Strip], hit_at[Strip];
+      int code[Strip], h[Strip], f[Strip], diag[Strip];
+      int hit_row = Strip, hit_col = 0;             // the strip's first cell reaching best, in the rows' order
+      int strip_max = 0, max_row = 0, max_col = 0;  // and its first cell of the largest value above 0
       CUDP_UNROLL
       for (int r = 0; r < Strip; ++r) {
         code[r] = r < live ? static_cast<int>(a_[first - r - 1]) : 0;
         h[r] = f[r] = -1;
         diag[r] = first - r == end1 ? 0 : -1;
-        row_max[r] = 0;
-        max_at[r] = hit_at[r] = 0;
       }
       for (int j = end2; j > 0; --j) {
         const int y = b_[j - 1];
@@ -232,28 +233,24 @@ class ClustalFullPairwiseCore {
           diag[r] = down;
           h[r] = down = v;
           down_gap = d;
-          if (v > row_max[r]) {
-            row_max[r] = v;
-            max_at[r] = j;
+          if (v > strip_max || (v == strip_max && r < max_row)) {
+            strip_max = v;
+            max_row = r;
+            max_col = j;
           }
-          if (hit_at[r] == 0 && v >= best) hit_at[r] = j;
+          if (v >= best && r < hit_row) {
+            hit_row = r;
+            hit_col = j;
+          }
         }
         hh[j] = down;
         dd[j] = down_gap;
       }
-      CUDP_UNROLL
-      for (int r = 0; r < Strip; ++r) {
-        if (r >= live) break;
-        if (hit_at[r] != 0) {
-          start1 = first - r;
-          start2 = hit_at[r];
-          return ClustalBox{start1, start2, end1, end2};
-        }
-        if (row_max[r] > reached) {
-          reached = row_max[r];
-          start1 = first - r;
-          start2 = max_at[r];
-        }
+      if (hit_row < Strip) return ClustalBox{first - hit_row, hit_col, end1, end2};
+      if (strip_max > reached) {
+        reached = strip_max;
+        start1 = first - max_row;
+        start2 = max_col;
       }
     }
     return ClustalBox{start1, start2, end1, end2};
