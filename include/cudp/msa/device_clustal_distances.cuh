@@ -152,7 +152,7 @@ CUDP_HD ClustalDeviceCore<Strip> clustal_core(const ClustalPairsLaunch& l, const
 }
 
 // A sort key: a loop's outer trip count (strips, or rows in steps of strips) first, then its inner one (columns,
-// below `width`); the launch's keys reach width^2, shifted right by `shift` to fit 32 bits.
+// below `width`): below width^2, shifted right by `shift` to fit 32 bits.
 CUDP_HD std::uint32_t clustal_key(int outer, int inner, int width, int shift) {
   const auto key = static_cast<std::uint64_t>(outer) * static_cast<std::uint64_t>(width) +
                    static_cast<std::uint64_t>(inner);
