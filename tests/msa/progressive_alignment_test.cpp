@@ -378,6 +378,20 @@ std::vector<std::vector<int>> aligned_rows(const std::vector<std::vector<int>>& 
   return aln.rows;
 }
 
+// A single sequence's frequency profile: one residue (or an input gap) a column at 10, as fill_frequency_profile
+// makes it.
+ColumnProfile one_sequence_profile(std::mt19937& rng, int length) {
+  ColumnProfile p = random_profile(rng, length, false);
+  std::uniform_int_distribution<int> code(0, clustal_max_residue + 1);
+  for (int j = 1; j <= length; ++j) {
+    auto& row = p.rows[static_cast<std::size_t>(j)];
+    for (int r = 0; r < profile_open_column; ++r) row[static_cast<std::size_t>(r)] = 0;
+    const int c = code(rng);
+    row[static_cast<std::size_t>(c > clustal_max_residue ? clustal_gap_old : c)] = 10;
+  }
+  return p;
+}
+
 // A profile whose every residue and gap code is non-zero (the table's dense loop).
 ColumnProfile dense_profile(std::mt19937& rng, int length) {
   ColumnProfile p(length);
@@ -439,9 +453,11 @@ TEST_CASE("the column-pair score table equals the scores, and the paths with and
   std::mt19937 rng(5);
   for (int trial = 0; trial < 12; ++trial) {
     const int m = 40 + trial * 23, n = 30 + trial * 19;
-    const bool sparse = trial % 2 == 0;  // random_profile: four codes a column (the sparse loop); else dense
-    const ColumnProfile first = random_profile(rng, m, true);
-    ColumnProfile second = sparse ? random_profile(rng, n, false) : dense_profile(rng, n);
+    // random_profile: four codes a column (the sparse loop); dense; or one sequence's (one code a column at 10).
+    const int kind = trial % 3;
+    const ColumnProfile first = kind == 2 ? dense_profile(rng, m) : random_profile(rng, m, true);
+    ColumnProfile second = kind == 0 ? random_profile(rng, n, false) : kind == 1 ? dense_profile(rng, n)
+                                                                                  : one_sequence_profile(rng, n);
     const ClustalProfileCosts costs{first, second, false};
     const std::vector<int> table = clustal_score_table(first, second);
     bool same = true;
@@ -464,9 +480,13 @@ TEST_CASE("the column-pair score table equals the scores, and the paths with and
     CHECK(with_table == without);
     CHECK(with_table == split);
   }
-  // A table large enough to be filled on two threads.
+  // Tables large enough to be filled on several threads.
   const ColumnProfile first = random_profile(rng, 640, true), second = dense_profile(rng, 520);
   CHECK(clustal_score_table(first, second, 2) == clustal_score_table(first, second, 1));
+  const ColumnProfile one = one_sequence_profile(rng, 520), four = random_profile(rng, 520, false);
+  const ColumnProfile every = dense_profile(rng, 640);
+  CHECK(clustal_score_table(every, one, 3) == clustal_score_table(every, one, 1));
+  CHECK(clustal_score_table(first, four, 3) == clustal_score_table(first, four, 1));
 }
 
 TEST_CASE("the members' column sums are the same on any number of threads", "[msa]") {

@@ -206,6 +206,31 @@ inline std::vector<int> clustal_score_table(const ColumnProfile& first, const Co
       if (by_code[k * stride + j] != 0) nonzero_code.push_back(static_cast<unsigned char>(codes[k]));
   }
   nonzero_start[stride] = static_cast<int>(nonzero_code.size());
+  // A single sequence's profile (a delayed sequence joining): one code a column at frequency 10, so each score is
+  // the first profile's entry for that code, 10 times over divided by 10.
+  bool one_code = nonzero_code.size() == n;
+  for (std::size_t j = 1; one_code && j <= n; ++j)
+    one_code = nonzero_start[j + 1] - nonzero_start[j] == 1 &&
+               second.rows[j][nonzero_code[static_cast<std::size_t>(nonzero_start[j])]] == 10;
+  if (one_code) {
+    const unsigned char* code = nonzero_code.data();  // column j's code at code[j - 1]
+    auto gather_rows = [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const int* a = first.rows[i].data();
+        int* out = table.data() + i * stride;
+        for (std::size_t j = 1; j <= n; ++j) out[j] = a[code[j - 1]] * 10 / 10;
+      }
+    };
+    const std::size_t parts = threads > 1 && m * n >= (std::size_t{1} << 18) ? static_cast<std::size_t>(threads) : 1;
+    if (parts == 1) {
+      gather_rows(1, m + 1);
+    } else {
+      host::parallel_for(parts, threads, [] { return 0; }, [&](int&, std::size_t part) {
+        gather_rows(1 + m * part / parts, 1 + m * (part + 1) / parts);
+      });
+    }
+    return table;
+  }
   if (nonzero_code.size() <= 4 * n) {
     auto sparse_rows = [&](std::size_t i0, std::size_t i1) {
       for (std::size_t i = i0; i < i1; ++i) {
