@@ -221,12 +221,13 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   if (!o.use_tree.empty()) {
     const cudp::apps::InputFile tree_file = cudp::apps::input_file(o.use_tree);
     const std::string text = cudp::io::read_file_text(tree_file.path, tree_file.name);
-    const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(text, seqs.names, tree_file.name);
+    const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(text, seqs.names, tree_file.name, o.threads);
     since = times.add("guide tree", since);
-    const auto steps = msa::progressive_steps(tree);
+    const auto steps = msa::progressive_steps(tree, o.threads);
     say("progressive alignment on " + tree_file.name + " (" + std::to_string(steps.size()) + " steps)");
     alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                       msa::tree_similarities(tree), p, tree.has_distances, o.threads);
+                                       msa::tree_similarities(tree, nullptr, o.threads), p, tree.has_distances,
+                                       o.threads);
   } else {
     const auto settings = pairwise_settings(o, seqs.dna);
     const bool on_gpu = pairwise_on_gpu(o, gpu, seqs);
@@ -240,7 +241,8 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     say(std::string("guide tree (") + (o.upgma ? "UPGMA" : "neighbour-joining") + ")");
     const msa::GuideTree guide = msa::clustal_guide_tree(std::move(distances), seqs.names,
                                                          o.upgma ? msa::ClusterMethod::upgma
-                                                                 : msa::ClusterMethod::neighbor_joining);
+                                                                 : msa::ClusterMethod::neighbor_joining,
+                                                         o.threads);
     dnd = guide.dnd;
     if (o.guide_tree_only) {
       cudp::io::write_outputs({{tree_out, &dnd}}, nullptr);
@@ -259,12 +261,13 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
                                          msa::similarities_from_distances(guide.matrix_after), p, true, o.threads);
     } else {
       // ClustalW aligns on the tree it wrote, read back (five decimals).
-      const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(dnd, seqs.names, "the guide tree");
-      const auto steps = msa::progressive_steps(tree);
+      const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(dnd, seqs.names, "the guide tree", o.threads);
+      const auto steps = msa::progressive_steps(tree, o.threads);
       since = times.add("guide tree", since);
       say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
       alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                         msa::tree_similarities(tree), p, tree.has_distances, o.threads);
+                                         msa::tree_similarities(tree, nullptr, o.threads), p, tree.has_distances,
+                                         o.threads);
     }
   }
   since = times.add("progressive alignment", since);

@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 using cudp::phylo::DistanceMatrix;
@@ -365,4 +366,60 @@ TEST_CASE("distance trees refuse too few nodes", "[distance_trees]") {
   DistanceMatrix two(2);
   CHECK_THROWS_AS(cudp::phylo::neighbor_joining(two), std::invalid_argument);
   CHECK_THROWS_AS(cudp::phylo::upgma(DistanceMatrix(1)), std::invalid_argument);
+}
+
+TEST_CASE("neighbour-joining on threads: the same joins, lengths and matrix as on one", "[distance_trees]") {
+  std::mt19937 rng(31);
+  // Few distinct distances tie often, so the threads' bests often tie and only the merge's order tells them
+  // apart; the team takes a thread per 16 nodes at most, so the sizes start at 64.
+  for (const int n : {64, 65, 100, 161, 300, 513}) {
+    for (const int levels : {1, 2, 3, 7, 0}) {
+      DistanceMatrix d(static_cast<std::size_t>(n));
+      std::uniform_int_distribution<int> level(0, levels);
+      std::uniform_real_distribution<double> any(0.0, 1.0);
+      for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+          const double v = levels > 0 ? level(rng) / static_cast<double>(levels) : any(rng);
+          d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v);
+        }
+      }
+      DistanceMatrix one = d;
+      const auto want = cudp::phylo::neighbor_joining(one, 1);
+      for (const int threads : {2, 3, 4, 7, 16}) {
+        INFO("n = " << n << ", levels = " << levels << ", threads = " << threads);
+        DistanceMatrix many = d;
+        const auto got = cudp::phylo::neighbor_joining(many, threads);
+        REQUIRE(got.joins.size() == want.joins.size());
+        bool same = got.last == want.last;
+        for (std::size_t k = 0; k < got.joins.size(); ++k) {
+          same = same && got.joins[k].left == want.joins[k].left && got.joins[k].right == want.joins[k].right &&
+                 same_bits(got.joins[k].left_length, want.joins[k].left_length) &&
+                 same_bits(got.joins[k].right_length, want.joins[k].right_length);
+        }
+        for (std::size_t k = 0; k < 3; ++k) same = same && same_bits(got.last_lengths[k], want.last_lengths[k]);
+        CHECK(same);
+        CHECK(std::memcmp(many.data(), one.data(), sizeof(double) * d.size() * d.size()) == 0);
+      }
+    }
+  }
+  // Unreadable distances: the same pairs, or the same failure.
+  DistanceMatrix d(80);
+  for (std::size_t i = 0; i < 80; ++i) {
+    for (std::size_t j = i + 1; j < 80; ++j) d.set(i, j, (i * 7 + j * 3) % 11 == 0 ? std::nan("") : (i + j) % 3);
+  }
+  DistanceMatrix one = d, many = d;
+  bool one_failed = false, many_failed = false;
+  std::vector<std::pair<int, int>> one_pairs, many_pairs;
+  try {
+    for (const auto& j : cudp::phylo::neighbor_joining(one, 1).joins) one_pairs.emplace_back(j.left, j.right);
+  } catch (const std::invalid_argument&) {
+    one_failed = true;
+  }
+  try {
+    for (const auto& j : cudp::phylo::neighbor_joining(many, 4).joins) many_pairs.emplace_back(j.left, j.right);
+  } catch (const std::invalid_argument&) {
+    many_failed = true;
+  }
+  CHECK(one_failed == many_failed);
+  CHECK(one_pairs == many_pairs);
 }

@@ -114,7 +114,8 @@ inline std::string clustal_upgma_dnd(const std::vector<std::string>& names,
 }
 
 // Stage 2 as clustalw runs it: the guide tree of distance matrix `d` and its .dnd text. Neighbour-joining leaves `d`
-// as ClustalW leaves its matrix (see phylo::neighbor_joining), hence the copy.
+// as ClustalW leaves its matrix (see phylo::neighbor_joining), hence the copy. `threads` (0: all cores) share
+// neighbour-joining's joins; the tree does not depend on them.
 struct GuideTree {
   std::string dnd;
   phylo::DistanceMatrix matrix_after;      // the matrix after the tree was built
@@ -122,14 +123,14 @@ struct GuideTree {
 };
 
 inline GuideTree clustal_guide_tree(phylo::DistanceMatrix d, const std::vector<std::string>& names,
-                                    ClusterMethod method = ClusterMethod::neighbor_joining) {
+                                    ClusterMethod method = ClusterMethod::neighbor_joining, int threads = 1) {
   if (names.size() != d.size()) throw std::invalid_argument("clustal_guide_tree: one name per row needed");
   if (names.size() < 2) throw std::invalid_argument("clustal_guide_tree: needs at least two sequences");
   GuideTree result;
   if (names.size() == 2) {
     result.dnd = clustal_pair_dnd(names[0], names[1], d(0, 1));
   } else if (method == ClusterMethod::neighbor_joining) {
-    result.dnd = clustal_nj_dnd(phylo::to_tree(phylo::neighbor_joining(d), names));
+    result.dnd = clustal_nj_dnd(phylo::to_tree(phylo::neighbor_joining(d, threads), names));
   } else {
     result.upgma = phylo::upgma(d);
     result.dnd = clustal_upgma_dnd(names, result.upgma);

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "../host/parallel_for.hpp"
 #include "../io/error.hpp"
 #include "../phylo/distance_trees.hpp"
 
@@ -113,7 +114,7 @@ class TipPaths {
         }
       }
     }
-    meet_.assign(static_cast<std::size_t>(ranked), -1);
+    ranked_ = static_cast<std::size_t>(ranked);
     // Prefix sums per tip, when they fit: a very deep tree walks instead.
     offset_.assign(count, -1);
     std::size_t total = 0;
@@ -138,10 +139,11 @@ class TipPaths {
 
   int depth(int node) const { return depth_[static_cast<std::size_t>(node)]; }
 
-  // For the path `path` (a node and its ancestors, upwards): marks every tip with the index of the first node of
-  // the path above it (0 for the tips below path[0]; -1 where the paths never meet).
-  void meet(const std::vector<int>& path) {
-    std::fill(meet_.begin(), meet_.end(), -1);
+  // For the path `path` (a node and its ancestors, upwards): marks every tip, in `meet_` (by rank; the caller's, so
+  // that threads share the paths), with the index of the first node of the path above it (0 for the tips below
+  // path[0]; -1 where the paths never meet).
+  void meet(const std::vector<int>& path, std::vector<int>& meet_) const {
+    meet_.assign(ranked_, -1);
     int inner_lo = 0, inner_hi = 0;
     for (std::size_t k = 0; k < path.size(); ++k) {
       const auto p = static_cast<std::size_t>(path[k]);
@@ -156,8 +158,8 @@ class TipPaths {
       inner_hi = hi;
     }
   }
-  // The meeting index of `tip` after meet(); -1 if none.
-  int meeting(int tip) const {
+  // The meeting index of `tip` after meet(path, meet_); -1 if none.
+  int meeting(int tip, const std::vector<int>& meet_) const {
     const int r = rank_[static_cast<std::size_t>(tip)];
     return r < 0 ? -1 : meet_[static_cast<std::size_t>(r)];
   }
@@ -178,7 +180,7 @@ class TipPaths {
   std::vector<int> depth_;       // by node: links to its top
   std::vector<int> rank_;        // by node: a tip's depth-first rank, -1 otherwise
   std::vector<int> lo_, hi_;     // by node: the ranks of the tips below it
-  std::vector<int> meet_;        // by rank
+  std::size_t ranked_ = 0;       // tips ranked
   std::vector<long long> offset_;  // by node: a tip's sums in sums_, -1 if walked
   std::vector<float> sums_;
 };
@@ -187,7 +189,8 @@ class TipPaths {
 // tips in file order.
 class GuideTreeBuilder {
  public:
-  GuideTreeBuilder(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
+  GuideTreeBuilder(std::string_view text, std::string source, int threads = 1)
+      : text_(text), source_(std::move(source)), threads_(threads) {}
 
   RootedGuideTree build(const std::vector<std::string>& names) {
     skip_space();
@@ -317,31 +320,38 @@ class GuideTreeBuilder {
     return self;
   }
 
+  // A thread's scratch for side_difference.
+  struct Side {
+    std::vector<int> path;
+    std::vector<float> to_node;  // to_node[k]: p's path up to path[k - 1]
+    std::vector<int> meet;
+  };
+
   // Mean tip distance on node p's side minus on the other side (ClustalW's calcMean), and the farthest tip: a tip
   // on the other side counts its path to where it meets p's path plus p's path up to there.
-  float side_difference(TipPaths& paths, int p, float& farthest) {
-    path_.clear();
-    to_node_.assign(1, 0.0f);  // to_node_[k]: p's path up to path_[k - 1]
+  float side_difference(const TipPaths& paths, int p, float& farthest, Side& side) const {
+    side.path.clear();
+    side.to_node.assign(1, 0.0f);
     float dist = 0;
-    for (int q = p; q >= 0; q = node(q).parent) {
-      path_.push_back(q);
-      dist += node(q).dist;
-      to_node_.push_back(dist);
+    for (int q = p; q >= 0; q = tree_.nodes[static_cast<std::size_t>(q)].parent) {
+      side.path.push_back(q);
+      dist += tree_.nodes[static_cast<std::size_t>(q)].dist;
+      side.to_node.push_back(dist);
     }
-    paths.meet(path_);
+    paths.meet(side.path, side.meet);
     farthest = 0;
     float left_sum = 0, right_sum = 0;
     int left_count = 0, right_count = 0;
     for (const int tip : tips_) {
-      const int meet = paths.meeting(tip);
+      const int meet = paths.meeting(tip, side.meet);
       if (meet < 0) fail("malformed guide tree");
-      dist = paths.up(tip, paths.depth(tip) - paths.depth(path_[static_cast<std::size_t>(meet)]));
+      dist = paths.up(tip, paths.depth(tip) - paths.depth(side.path[static_cast<std::size_t>(meet)]));
       if (meet == 0) {
         right_sum += dist;
         ++right_count;
       } else {
         left_sum += dist;
-        left_sum += to_node_[static_cast<std::size_t>(meet)];
+        left_sum += side.to_node[static_cast<std::size_t>(meet)];
         ++left_count;
       }
       if (dist > farthest) farthest = dist;
@@ -349,15 +359,23 @@ class GuideTreeBuilder {
     return left_sum / static_cast<float>(left_count) - right_sum / static_cast<float>(right_count);
   }
 
+  // Every place is tried on `threads_` threads (each place's numbers are its own), then chosen in ClustalW's order.
   int reroot(int top) {
-    TipPaths paths(tree_.nodes, tips_);
+    const TipPaths paths(tree_.nodes, tips_);
+    std::vector<float> diffs(created_.size()), farthests(created_.size());
+    host::parallel_for(created_.size(), threads_, [] { return Side{}; }, [&](Side& side, std::size_t k) {
+      const int p = created_[k];
+      if (tree_.nodes[static_cast<std::size_t>(p)].parent < 0) return;
+      diffs[k] = side_difference(paths, p, farthests[k], side);
+    });
     int chosen = top;
     float best_diff = 0, best_depth = 1.0f;
     bool first = true;
-    for (const int p : created_) {
+    for (std::size_t k = 0; k < created_.size(); ++k) {
+      const int p = created_[k];
       if (node(p).parent < 0) continue;
-      float farthest = 0;
-      const float diff = side_difference(paths, p, farthest);
+      const float farthest = farthests[k];
+      const float diff = diffs[k];
       if (diff == 0 || (diff > 0 && diff < 2 * node(p).dist)) {
         if (farthest < best_depth || first) {
           first = false;
@@ -460,117 +478,147 @@ class GuideTreeBuilder {
   RootedGuideTree tree_;
   std::vector<int> created_;
   std::vector<int> tips_;
-  std::vector<int> path_;        // side_difference's, kept between calls
-  std::vector<float> to_node_;
+  int threads_ = 1;
 };
 
 }  // namespace detail
 
 // Reads a .dnd text for sequences `names` (in alignment order) and roots it as ClustalW does; `source` names the
-// text in errors (io::InputError).
+// text in errors (io::InputError). `threads` (0: all cores) try the root's places side by side.
 inline RootedGuideTree read_clustal_guide_tree(std::string_view text, const std::vector<std::string>& names,
-                                               const std::string& source = "guide tree") {
-  return detail::GuideTreeBuilder(text, source).build(names);
+                                               const std::string& source = "guide tree", int threads = 1) {
+  return detail::GuideTreeBuilder(text, source, threads).build(names);
 }
 
 // The order of ClustalW's profile alignments: one entry per step, each sequence marked 1 or 2 (the two profiles
-// joined) or 0 (not in this step), children before parents, left before right.
-inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tree) {
+// joined) or 0 (not in this step), children before parents, left before right. `threads` (0: all cores) fill the
+// steps side by side.
+//
+// ClustalW's groupSeqs walks the child links, a node making a step when it has a right child, and marks the
+// sequences below its left child 1 and those below its right child 2 (a leaf child: the sequences of that tip).
+// Here the tips are ranked in that walk's order, so that the tips below a node are one range of ranks, and every
+// step is filled from its two children's ranges.
+inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tree, int threads = 1) {
   const std::size_t n = tree.tip_of_sequence.size();
   std::vector<std::vector<int>> steps;
   if (n < 2) return steps;
-  // Marks of the subtree at p in `below`; returns after saving p's step (ClustalW's groupSeqs).
-  struct Walk {
-    const RootedGuideTree& tree;
-    std::vector<std::vector<int>>& steps;
-    std::size_t n;
-    void run(int p, std::vector<int>& below) {
-      const GuideTreeNode& node = tree.nodes[static_cast<std::size_t>(p)];
-      std::vector<int> marks(n, 0);
-      if (node.left >= 0) {
-        if (!tree.nodes[static_cast<std::size_t>(node.left)].leaf) {
-          run(node.left, below);
-          for (std::size_t i = 0; i < n; ++i) {
-            if (below[i] != 0) marks[i] = 1;
-          }
-        } else {
-          for (std::size_t i = 0; i < n; ++i) marks[i] = tree.tip_of_sequence[i] == node.left ? 1 : 0;
-        }
-      }
-      if (node.right >= 0) {
-        if (!tree.nodes[static_cast<std::size_t>(node.right)].leaf) {
-          run(node.right, below);
-          for (std::size_t i = 0; i < n; ++i) {
-            if (below[i] != 0) marks[i] = 2;
-          }
-        } else {
-          for (std::size_t i = 0; i < n; ++i) {
-            if (tree.tip_of_sequence[i] == node.right) {
-              marks[i] = 2;
-            } else if (marks[i] != 0) {
-              marks[i] = 1;
-            }
-          }
-        }
-        steps.push_back(marks);
-      }
-      below = std::move(marks);
-    }
+  const auto& nodes = tree.nodes;
+  std::vector<int> lo(nodes.size(), 0), hi(nodes.size(), 0), rank(nodes.size(), -1), made;
+  int ranked = 0;
+  // Depth first over the child links, left before right; a node is finished when both children are.
+  struct Visit {
+    int node;
+    int next;  // 0: left child next, 1: right child next, 2: done
   };
-  std::vector<int> below(n, 0);
-  Walk{tree, steps, n}.run(tree.root, below);
+  std::vector<Visit> stack{{tree.root, 0}};
+  lo[static_cast<std::size_t>(tree.root)] = 0;
+  while (!stack.empty()) {
+    Visit& v = stack.back();
+    const GuideTreeNode& node = nodes[static_cast<std::size_t>(v.node)];
+    if (v.next < 2) {
+      const int child = v.next == 0 ? node.left : node.right;
+      ++v.next;
+      if (child < 0) continue;
+      const auto c = static_cast<std::size_t>(child);
+      lo[c] = ranked;
+      if (nodes[c].leaf) {
+        rank[c] = ranked++;
+        hi[c] = ranked;
+      } else {
+        stack.push_back({child, 0});
+      }
+      continue;
+    }
+    hi[static_cast<std::size_t>(v.node)] = ranked;
+    if (node.right >= 0) made.push_back(v.node);
+    stack.pop_back();
+  }
+  std::vector<int> rank_of(n);
+  for (std::size_t i = 0; i < n; ++i) rank_of[i] = rank[static_cast<std::size_t>(tree.tip_of_sequence[i])];
+  steps.resize(made.size());
+  host::parallel_for(made.size(), threads, [] { return 0; }, [&](int, std::size_t k) {
+    const GuideTreeNode& node = nodes[static_cast<std::size_t>(made[k])];
+    const int left_lo = node.left < 0 ? 0 : lo[static_cast<std::size_t>(node.left)];
+    const int left_hi = node.left < 0 ? 0 : hi[static_cast<std::size_t>(node.left)];
+    const int right_lo = lo[static_cast<std::size_t>(node.right)], right_hi = hi[static_cast<std::size_t>(node.right)];
+    std::vector<int> marks(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const int r = rank_of[i];
+      marks[i] = r >= left_lo && r < left_hi ? 1 : r >= right_lo && r < right_hi ? 2 : 0;
+    }
+    steps[k] = std::move(marks);
+  });
   return steps;
 }
 
 // ClustalW's similarity matrix from the rooted tree (which replaces the pairwise distances for the progressive
 // stage): path lengths between tips in float, clamped to [0.01, 1], as 100 - 100 * length; 0 on the diagonal.
-// `too_far` receives the pairs (i > j) whose path is longer than 1.1, which ClustalW warns about.
+// `too_far` receives the pairs (i > j) whose path is longer than 1.1, which ClustalW warns about. `threads` (0: all
+// cores) fill the rows side by side.
 inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
-                                               std::vector<std::pair<int, int>>* too_far = nullptr) {
+                                               std::vector<std::pair<int, int>>* too_far = nullptr,
+                                               int threads = 1) {
   const std::size_t n = tree.tip_of_sequence.size();
-  CUDP_NJ_NO_FP_CONTRACT
   phylo::DistanceMatrix s(n);
   const auto& nodes = tree.nodes;
-  detail::TipPaths paths(nodes, tree.tip_of_sequence);
-  std::vector<int> path;
-  std::vector<float> to_node;
-  for (std::size_t i = 0; i < n; ++i) {
-    path.clear();
-    to_node.clear();
-    float dist = 0;
-    for (int p = tree.tip_of_sequence[i]; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
-      path.push_back(p);
-      dist += nodes[static_cast<std::size_t>(p)].dist;
-      to_node.push_back(dist);
-    }
-    if (i > 0) paths.meet(path);
-    double* row = s.data() + i * n;
-    for (std::size_t j = 0; j < i; ++j) {
-      const int tip = tree.tip_of_sequence[j];
-      // The walk from tip j starts at its parent, so a tip shared by two sequences meets its own path one up.
-      int meet = tip == path[0] ? 1 : paths.meeting(tip);
-      if (meet < 1 || static_cast<std::size_t>(meet) >= path.size()) {
-        throw io::InputError("malformed guide tree: tips without a common ancestor");
+  const detail::TipPaths paths(nodes, tree.tip_of_sequence);
+  struct Row {
+    std::vector<int> path;
+    std::vector<float> to_node;
+    std::vector<int> meet;
+  };
+  // Rows a block, the blocks' far pairs kept apart and joined in order.
+  constexpr std::size_t rows = 16;
+  std::vector<std::vector<std::pair<int, int>>> far((n + rows - 1) / rows);
+  host::parallel_for(far.size(), threads, [] { return Row{}; }, [&](Row& scratch, std::size_t item) {
+    CUDP_NJ_NO_FP_CONTRACT
+    // The longest rows first: a block's cost grows with its row numbers.
+    const std::size_t block = far.size() - 1 - item, first = block * rows;
+    for (std::size_t i = first; i < std::min(n, first + rows); ++i) {
+      auto& path = scratch.path;
+      auto& to_node = scratch.to_node;
+      path.clear();
+      to_node.clear();
+      float dist = 0;
+      for (int p = tree.tip_of_sequence[i]; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
+        path.push_back(p);
+        dist += nodes[static_cast<std::size_t>(p)].dist;
+        to_node.push_back(dist);
       }
-      dist = paths.up(tip, paths.depth(tip) - paths.depth(path[static_cast<std::size_t>(meet)]));
-      double length = static_cast<float>(dist + to_node[static_cast<std::size_t>(meet) - 1]);
-      if (length < 0.01) length = 0.01;
-      if (length > 1.0) {
-        if (length > 1.1 && too_far) too_far->emplace_back(static_cast<int>(i), static_cast<int>(j));
-        length = 1.0;
+      if (i > 0) paths.meet(path, scratch.meet);
+      double* row = s.data() + i * n;
+      for (std::size_t j = 0; j < i; ++j) {
+        const int tip = tree.tip_of_sequence[j];
+        // The walk from tip j starts at its parent, so a tip shared by two sequences meets its own path one up.
+        int meet = tip == path[0] ? 1 : paths.meeting(tip, scratch.meet);
+        if (meet < 1 || static_cast<std::size_t>(meet) >= path.size()) {
+          throw io::InputError("malformed guide tree: tips without a common ancestor");
+        }
+        dist = paths.up(tip, paths.depth(tip) - paths.depth(path[static_cast<std::size_t>(meet)]));
+        double length = static_cast<float>(dist + to_node[static_cast<std::size_t>(meet) - 1]);
+        if (length < 0.01) length = 0.01;
+        if (length > 1.0) {
+          if (length > 1.1 && too_far) far[block].emplace_back(static_cast<int>(i), static_cast<int>(j));
+          length = 1.0;
+        }
+        row[j] = 100.0 - length * 100.0;
       }
-      row[j] = 100.0 - length * 100.0;
     }
+  });
+  if (too_far) {
+    for (const auto& pairs : far) too_far->insert(too_far->end(), pairs.begin(), pairs.end());
   }
-  // The upper triangle by blocks, which set() would have written a column at a time.
+  // The upper triangle by blocks, which set() would have written a column at a time; a row of blocks writes
+  // columns of its own.
   constexpr std::size_t block = 64;
-  for (std::size_t i0 = 0; i0 < n; i0 += block) {
+  host::parallel_for((n + block - 1) / block, threads, [] { return 0; }, [&](int, std::size_t b) {
+    const std::size_t i0 = b * block;
     for (std::size_t j0 = 0; j0 <= i0; j0 += block) {
       for (std::size_t i = i0; i < std::min(n, i0 + block); ++i) {
         for (std::size_t j = j0; j < std::min(i, j0 + block); ++j) s.data()[j * n + i] = s.data()[i * n + j];
       }
     }
-  }
+  });
   return s;
 }
 

@@ -18,13 +18,22 @@
 // Distances of a joined node are the size-weighted means; a join's height is half its distance.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
+#include "../host/host_cores.hpp"
 #include "newick.hpp"
 
 // Neighbour-joining's totals are compared to the last bit, so no multiply-add may be fused.
@@ -84,6 +93,118 @@ inline double nj_branch(double length) { return std::fabs(length) < 0.0001 ? 0.0
 
 namespace detail {
 
+// A team of threads for the many short parallel parts of one neighbour-joining run: each join has four, of tens of
+// microseconds at 10,000 nodes, too short for workers woken through a condition variable at every part
+// (host::parallel_for), so the workers spin between parts, and sleep only after a while without one. A part is a
+// number of items handed out one at a time, and it is over when every item is, not when every worker has taken
+// some: a worker off its core (more threads than free cores) delays a part by at most the item it holds.
+class NjTeam {
+ public:
+  explicit NjTeam(int threads) : size_(std::max(1, threads)) {
+    workers_.reserve(static_cast<std::size_t>(size_ - 1));
+    for (int t = 1; t < size_; ++t) workers_.emplace_back([this] { serve(); });
+  }
+  NjTeam(const NjTeam&) = delete;
+  NjTeam& operator=(const NjTeam&) = delete;
+  ~NjTeam() {
+    stop_.store(true);
+    generation_.fetch_add(1);
+    wake();
+    for (auto& w : workers_) w.join();
+  }
+  int size() const { return size_; }
+
+  // Calls task(item) for every item in [0, items), the calling thread among the team, and returns once all have
+  // returned; the first exception caught is rethrown.
+  template <class Task>
+  void run(std::size_t items, Task& task) {
+    if (size_ == 1 || items <= 1) {
+      for (std::size_t k = 0; k < items; ++k) task(k);
+      return;
+    }
+    task_ = &task;
+    call_ = [](void* f, std::size_t k) { (*static_cast<Task*>(f))(k); };
+    done_.store(0);
+    claim_.store(static_cast<std::uint64_t>(items) << 32);
+    generation_.fetch_add(1);
+    wake();
+    work();
+    wait_until([&] { return done_.load() == items; });
+    if (failed_.load()) {
+      failed_.store(false);
+      std::rethrow_exception(std::exchange(failure_, nullptr));
+    }
+  }
+
+  // The start of chunk `k` of `chunks` over `count` items (k = chunks: the end).
+  static std::size_t share(std::size_t count, std::size_t k, std::size_t chunks) { return count * k / chunks; }
+
+ private:
+  // Spins (about a tenth of a millisecond) until done(), then sleeps until a wake() finds it so. Every store that
+  // done() reads is sequentially consistent, as is the count of sleepers, so a store and its wake() cannot both
+  // miss a sleeper that has not yet seen it.
+  template <class Done>
+  void wait_until(Done done) {
+    for (int spins = 0; spins < 4096; ++spins) {
+      if (done()) return;
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+      __builtin_ia32_pause();
+#endif
+    }
+    std::unique_lock<std::mutex> hold(lock_);
+    sleepers_.fetch_add(1);
+    while (!done()) asleep_.wait(hold);
+    sleepers_.fetch_sub(1);
+  }
+  void wake() {
+    if (sleepers_.load() == 0) return;
+    const std::lock_guard<std::mutex> hold(lock_);
+    asleep_.notify_all();
+  }
+  // Takes the items of the part under way while there are any. The claim holds the part's item count beside the
+  // next item, so that an item taken is always one of the part under way, whose task is task_, however late the
+  // worker (the part cannot end, nor the next begin, while an item is not taken).
+  void work() {
+    std::uint64_t claim = claim_.load();
+    while (true) {
+      const std::uint64_t items = claim >> 32;
+      if ((claim & 0xffffffffu) >= items) return;
+      if (!claim_.compare_exchange_weak(claim, claim + 1)) continue;
+      try {
+        call_(task_, static_cast<std::size_t>(claim & 0xffffffffu));
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(lock_);
+        if (!failed_.load()) failure_ = std::current_exception();
+        failed_.store(true);
+      }
+      if (done_.fetch_add(1) + 1 == items) wake();
+      claim = claim_.load();
+    }
+  }
+  void serve() {
+    unsigned seen = 0;
+    while (true) {
+      wait_until([&] { return generation_.load() != seen; });
+      seen = generation_.load();
+      if (stop_.load()) return;
+      work();
+    }
+  }
+
+  int size_;
+  std::vector<std::thread> workers_;
+  std::atomic<unsigned> generation_{0};   // one more a part
+  std::atomic<std::uint64_t> claim_{0};   // the part's item count (high half), then the next item
+  std::atomic<std::size_t> done_{0};
+  std::atomic<int> sleepers_{0};
+  std::atomic<bool> stop_{false}, failed_{false};
+  std::exception_ptr failure_;
+  std::mutex lock_;
+  std::condition_variable asleep_;
+  void* task_ = nullptr;
+  void (*call_)(void*, std::size_t) = nullptr;
+};
+
 // The search for ClustalW's pair without reading every total (after RapidNJ: Simonsen, Mailund and Pedersen 2008).
 // Every node keeps a list of its distances, sorted, to the nodes older than itself (an input node is older than
 // the input nodes after it; a joined node is newer than every node), so each pair of active nodes is in exactly one
@@ -93,7 +214,12 @@ namespace detail {
 // the bound holds for the computed totals too, and a tie with the best is never skipped. Pairs that pass are
 // computed as ClustalW computes them and compared by (total, larger node, smaller node): the first minimum of its
 // scan. The lists hold floats rounded down, so they take half the matrix; entries of nodes since joined or
-// rebuilt are dropped as they are met.
+// rebuilt are dropped as they are met. A joined node's list is filled beside the matrix's updates.
+//
+// On several threads each thread reads its share of the lists with a best of its own, and the bests are merged in
+// the same order. (total, larger node, smaller node) orders all pairs, so the smallest of the threads' smallest is
+// the pair one thread finds; a bound skips only totals above some pair's total, so a thread may prune with the best
+// any thread has found so far (one shared value) without ever skipping that pair.
 struct NjCandidate {
   double value = 0;
   int high = -1, low = -1;  // the pair's nodes, high > low; high < 0: none yet
@@ -108,160 +234,354 @@ struct NjCandidate {
 
 class NjSearch {
  public:
-  NjSearch(const DistanceMatrix& d, std::vector<double>& r)
-      : n_(d.size()), w_(d.data()), r_(r), lists_(n_), start_(n_, 0), born_(n_), alive_(n_, 1) {
-    for (std::size_t i = 0; i < n_; ++i) {
-      born_[i] = static_cast<long long>(i);
-      auto& list = lists_[i];
-      list.reserve(i);
-      for (std::size_t j = 0; j < i; ++j) add(list, w_[i * n_ + j], static_cast<int>(j));
-      sort(list);
-    }
+  NjSearch(const DistanceMatrix& d, const std::vector<double>& r, NjTeam& team)
+      : n_(d.size()),
+        w_(d.data()),
+        r_(r),
+        team_(team),
+        lists_(n_),
+        start_(n_, 0),
+        key_(n_),
+        head_node_(n_, -1),
+        head_distance_(n_, 0.0),
+        chunks_(team.size() == 1 ? 1 : 4 * static_cast<std::size_t>(team.size())) {
+    for (std::size_t i = 0; i < n_; ++i) key_[i] = static_cast<int>(i);
+    // The longest lists first, a block at a time, so that the threads finish together.
+    constexpr std::size_t block = 16;
+    auto build = [&](std::size_t b) {
+      std::vector<Entry> tmp;
+      for (std::size_t i = n_ - b * block; i-- > n_ - std::min(n_, (b + 1) * block);) {
+        auto& list = lists_[i];
+        list.resize(i);
+        const double* row = w_ + i * n_;
+        for (std::size_t j = 0; j < i; ++j) list[j] = entry(row[j], static_cast<int>(j));
+        sort(list, tmp);
+      }
+    };
+    team_.run((n_ + block - 1) / block, build);
   }
 
-  NjCandidate search(const std::vector<int>& active, double others, double c, double start) {
-    CUDP_NJ_NO_FP_CONTRACT
-    double r_max = -HUGE_VAL;
-    for (const int j : active) {
-      if (r_[static_cast<std::size_t>(j)] > r_max) r_max = r_[static_cast<std::size_t>(j)];
-    }
+  // The pair to join among `active`, whose row sums are at most r_max; none (high < 0) if no total is below `start`.
+  NjCandidate search(const std::vector<int>& active, double others, double c, double start, double r_max) {
+    const std::size_t count = active.size();
     NjCandidate best;
     best.value = start;
     // Each list's first live pair, for a low best before the lists are read.
-    for (const int i : active) {
-      auto& list = lists_[static_cast<std::size_t>(i)];
-      std::size_t& at = start_[static_cast<std::size_t>(i)];
-      while (at < list.size() && !live(i, list[at].node)) ++at;
-      if (at < list.size()) offer(i, list[at].node, others, c, best);
+    bests_.assign(chunks_, best);
+    auto first = [&](std::size_t chunk) {
+      CUDP_NJ_NO_FP_CONTRACT
+      NjCandidate& mine = bests_[chunk];
+      for (std::size_t k = NjTeam::share(count, chunk, chunks_); k < NjTeam::share(count, chunk + 1, chunks_); ++k) {
+        const int i = active[k];
+        const auto ui = static_cast<std::size_t>(i);
+        const auto& list = lists_[ui];
+        std::size_t at = start_[ui];
+        while (at < list.size() && !live(i, list[at].node)) ++at;
+        start_[ui] = at;
+        if (at == list.size()) continue;
+        const int j = list[at].node;
+        if (head_node_[ui] != j) {
+          head_node_[ui] = j;
+          head_distance_[ui] = w_[ui * n_ + static_cast<std::size_t>(j)];
+        }
+        offer(i, j, head_distance_[ui], others, c, mine);
+      }
+    };
+    team_.run(chunks_, first);
+    for (const NjCandidate& b : bests_) {
+      if (b.high >= 0 && best.beaten_by(b.value, b.high, b.low)) best = b;
     }
-    for (const int i : active) {
-      auto& list = lists_[static_cast<std::size_t>(i)];
-      const std::size_t first = start_[static_cast<std::size_t>(i)];
-      const double ri = r_[static_cast<std::size_t>(i)];
-      std::size_t kept = first, k = first;
-      for (; k < list.size(); ++k) {
-        const Entry e = list[k];
-        const double x = others * static_cast<double>(e.distance) + c;
-        const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
-        if ((b1 < b2 ? b1 : b2) > best.value) break;
-        if (!live(i, e.node)) continue;
-        list[kept++] = e;
-        // The same bound with the pair's own row sums, before the distance itself is read.
-        const auto low = static_cast<std::size_t>(i < e.node ? i : e.node);
-        const auto high = static_cast<std::size_t>(i < e.node ? e.node : i);
-        if (((x - r_[low]) - r_[high]) > best.value) continue;
-        offer(i, e.node, others, c, best);
+    bound_.store(best.value, std::memory_order_relaxed);
+    // The lists in blocks handed out as the threads ask: the lengths read differ.
+    const std::size_t blocks = std::min(count, 2 * chunks_);
+    bests_.assign(blocks, best);
+    auto scan = [&](std::size_t b) {
+      for (std::size_t k = NjTeam::share(count, b, blocks); k < NjTeam::share(count, b + 1, blocks); ++k) {
+        read(active[k], others, c, r_max, bests_[b]);
       }
-      // The dropped entries' places go to the front, which is skipped from now on.
-      if (kept < k) {
-        std::move_backward(list.begin() + static_cast<std::ptrdiff_t>(first),
-                           list.begin() + static_cast<std::ptrdiff_t>(kept),
-                           list.begin() + static_cast<std::ptrdiff_t>(k));
-        start_[static_cast<std::size_t>(i)] = k - (kept - first);
-      }
+    };
+    team_.run(blocks, scan);
+    for (const NjCandidate& b : bests_) {
+      if (b.high >= 0 && best.beaten_by(b.value, b.high, b.low)) best = b;
     }
     return best;
   }
 
-  // After a join into `kept` (cycle `cycle`): `gone`'s list is dropped and `kept`'s made anew over `active`.
-  void joined(int kept, int gone, const std::vector<int>& active, int cycle) {
-    alive_[static_cast<std::size_t>(gone)] = 0;
+  // After a join into `kept` (cycle `cycle`): `gone`'s list is dropped and `kept`'s is the one fresh() handed out,
+  // filled with its distances to every other active node (by fill()), sorted.
+  void joined(int kept, int gone, int cycle) {
+    key_[static_cast<std::size_t>(gone)] = dead;
     std::vector<Entry>().swap(lists_[static_cast<std::size_t>(gone)]);
     if (kept == gone) return;
-    born_[static_cast<std::size_t>(kept)] = static_cast<long long>(n_) + cycle;
+    key_[static_cast<std::size_t>(kept)] = static_cast<int>(n_) + cycle;
     auto& list = lists_[static_cast<std::size_t>(kept)];
-    list.clear();
-    const double* row = w_ + static_cast<std::size_t>(kept) * n_;
-    for (const int j : active) {
-      if (j != kept) add(list, row[static_cast<std::size_t>(j)], j);
-    }
-    sort(list);
+    list.swap(fresh_);
+    sort(list, scratch_);
     start_[static_cast<std::size_t>(kept)] = 0;
+    head_node_[static_cast<std::size_t>(kept)] = -1;
   }
+
+  // A list for the next joined node, of `size` entries, to be filled by fill() (threads may fill apart).
+  void fresh(std::size_t size) { fresh_.resize(size); }
+  void fill(std::size_t at, double d, int node) { fresh_[at] = entry(d, node); }
 
  private:
   struct Entry {
     float distance;  // at most the distance
     int node;
   };
+  static constexpr int dead = std::numeric_limits<int>::max();
 
-  static void add(std::vector<Entry>& list, double d, int node) {
-    if (d != d) return;  // a NaN total never wins
+  // A NaN distance is listed as infinite, last: the bounds stop before it, or (a NaN in the sum of all distances,
+  // where no bound holds) the pair is offered, and its NaN total never wins.
+  static Entry entry(double d, int node) {
+    if (d != d) return {HUGE_VALF, node};
     float f = static_cast<float>(d);
-    if (static_cast<double>(f) > d) f = std::nextafter(f, -HUGE_VALF);
-    list.push_back({f, node});
+    if (static_cast<double>(f) > d) {  // the next float down (f is not +0 here: d would be at least 0)
+      std::uint32_t bits;
+      std::memcpy(&bits, &f, sizeof bits);
+      bits = (bits & 0x80000000u) ? bits + 1 : bits - 1;
+      std::memcpy(&f, &bits, sizeof bits);
+    }
+    return {f, node};
   }
-  static void sort(std::vector<Entry>& list) {
-    std::sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) { return a.distance < b.distance; });
+  // By distance; the order of equal distances does not matter, as the pair found does not depend on the order the
+  // pairs are read in. A radix sort on the floats' bits (made unsigned and ordered) for all but short lists.
+  static void sort(std::vector<Entry>& list, std::vector<Entry>& tmp) {
+    const std::size_t size = list.size();
+    if (size < 256) {
+      std::sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) { return a.distance < b.distance; });
+      return;
+    }
+    const auto key = [](const Entry& e) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &e.distance, sizeof bits);
+      return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+    };
+    std::array<std::array<std::size_t, 256>, 4> counts{};
+    for (const Entry& e : list) {
+      const std::uint32_t k = key(e);
+      for (int digit = 0; digit < 4; ++digit) ++counts[static_cast<std::size_t>(digit)][(k >> (8 * digit)) & 255u];
+    }
+    tmp.resize(size);
+    Entry* from = list.data();
+    Entry* to = tmp.data();
+    for (int digit = 0; digit < 4; ++digit) {
+      auto& count = counts[static_cast<std::size_t>(digit)];
+      if (std::find(count.begin(), count.end(), size) != count.end()) continue;  // one value of this digit
+      std::size_t sum = 0;
+      for (auto& c : count) {
+        const std::size_t here = c;
+        c = sum;
+        sum += here;
+      }
+      for (const Entry* e = from; e != from + size; ++e) to[count[(key(*e) >> (8 * digit)) & 255u]++] = *e;
+      std::swap(from, to);
+    }
+    if (from != list.data()) std::copy(from, from + size, list.data());
   }
   // Whether the pair (i, j) belongs to i's list now.
-  bool live(int i, int j) const {
-    return alive_[static_cast<std::size_t>(j)] && born_[static_cast<std::size_t>(j)] < born_[static_cast<std::size_t>(i)];
-  }
-  // ClustalW's total of the pair, the smaller node's row sum taken first.
-  void offer(int i, int j, double others, double c, NjCandidate& best) const {
+  bool live(int i, int j) const { return key_[static_cast<std::size_t>(j)] < key_[static_cast<std::size_t>(i)]; }
+  // ClustalW's total of the pair at distance `dij`, the smaller node's row sum taken first.
+  bool offer(int i, int j, double dij, double others, double c, NjCandidate& best) const {
     CUDP_NJ_NO_FP_CONTRACT
     const int high = i > j ? i : j, low = i > j ? j : i;
-    const double total = ((others * w_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(j)] + c) -
-                          r_[static_cast<std::size_t>(low)]) -
-                         r_[static_cast<std::size_t>(high)];
-    if (best.beaten_by(total, high, low)) best = {total, high, low};
+    const double total =
+        ((others * dij + c) - r_[static_cast<std::size_t>(low)]) - r_[static_cast<std::size_t>(high)];
+    if (!best.beaten_by(total, high, low)) return false;
+    best = {total, high, low};
+    return true;
+  }
+  // Lowers the shared bound to `value` if that is lower.
+  void publish(double value) {
+    double now = bound_.load(std::memory_order_relaxed);
+    while (value < now && !bound_.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
+    }
+  }
+  // Reads node i's list into `best`.
+  void read(int i, double others, double c, double r_max, NjCandidate& best) {
+    CUDP_NJ_NO_FP_CONTRACT
+    const auto ui = static_cast<std::size_t>(i);
+    auto& list = lists_[ui];
+    const std::size_t first = start_[ui];
+    const double ri = r_[ui];
+    const int key_i = key_[ui];
+    double limit = std::min(best.value, bound_.load(std::memory_order_relaxed));
+    Entry* const entries = list.data();
+    const std::size_t size = list.size();
+    std::size_t kept = first, k = first;
+    for (; k < size; ++k) {
+      const Entry e = entries[k];
+      const double x = others * static_cast<double>(e.distance) + c;
+      const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
+      if ((b1 < b2 ? b1 : b2) > limit) break;
+      if (key_[static_cast<std::size_t>(e.node)] >= key_i) continue;
+      if (kept != k) entries[kept] = e;
+      ++kept;
+      // The same bound with the pair's own row sums, before the distance itself is read.
+      const auto low = static_cast<std::size_t>(i < e.node ? i : e.node);
+      const auto high = static_cast<std::size_t>(i < e.node ? e.node : i);
+      if (((x - r_[low]) - r_[high]) > limit) continue;
+      if (offer(i, e.node, w_[ui * n_ + static_cast<std::size_t>(e.node)], others, c, best)) {
+        publish(best.value);
+        limit = std::min(best.value, limit);
+      }
+    }
+    // The dropped entries' places go to the front, which is skipped from now on.
+    if (kept < k) {
+      std::move_backward(list.begin() + static_cast<std::ptrdiff_t>(first),
+                         list.begin() + static_cast<std::ptrdiff_t>(kept),
+                         list.begin() + static_cast<std::ptrdiff_t>(k));
+      start_[ui] = k - (kept - first);
+    }
   }
 
   std::size_t n_;
   const double* w_;
   const std::vector<double>& r_;            // by node: above + below
+  NjTeam& team_;
   std::vector<std::vector<Entry>> lists_;   // by node
   std::vector<std::size_t> start_;          // by node: where its list's live part starts
-  std::vector<long long> born_;             // by node: the order of its list
-  std::vector<char> alive_;
+  std::vector<int> key_;                    // by node: the order of its list; `dead` once joined into another
+  std::vector<int> head_node_;              // by node: the node of its list's first live pair when last read
+  std::vector<double> head_distance_;       // and their distance, which stays while both are active
+  std::size_t chunks_;                      // the active nodes' shares handed out a part
+  std::vector<Entry> scratch_;              // the radix sort's
+  std::vector<Entry> fresh_;                // the next joined node's list
+  std::vector<NjCandidate> bests_;          // by share
+  std::atomic<double> bound_{0.0};          // the lowest total any thread has found in this search
 };
 
 }  // namespace detail
 
 // Neighbour-joining on at least 3 nodes; `d` is left as ClustalW leaves its matrix (rows of joined nodes zeroed,
 // the new nodes' distances in the rows of their smaller index), which later ClustalW steps read. `d` must be
-// symmetric, as DistanceMatrix::set keeps it.
-inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d) {
+// symmetric, as DistanceMatrix::set keeps it. `threads` (0: all cores) share each join's search and updates; the
+// tree and the matrix are the same on any number.
+inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) {
   CUDP_NJ_NO_FP_CONTRACT
   const int n = static_cast<int>(d.size());
   if (n < 3) throw std::invalid_argument("neighbor_joining: needs at least 3 nodes");
   const std::size_t un = d.size();
   double* w = d.data();
   const auto at = [&](int i, int j) { return w[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)]; };
-  const auto put = [&](int i, int j, double v) { d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v); };
+  if (threads <= 0) threads = host::usable_cores();
+  detail::NjTeam team(std::max(1, std::min(threads, n / 16)));
   NeighborJoiningTree tree;
   std::vector<int> active(un);
   std::vector<double> av(un, 0.0);
   // Row sums split at the diagonal: below[j] = sum of d(i, j), i < j; above[j] = sum of d(j, i), i > j.
   std::vector<double> below(un, 0.0), above(un, 0.0), r(un, 0.0);
   std::vector<double> join(un, 0.0);
+  // The active nodes' shares handed out a part, and the largest row sum of each.
+  const std::size_t chunks = team.size() == 1 ? 1 : 4 * static_cast<std::size_t>(team.size());
+  std::vector<double> r_maxima(chunks);
   for (int i = 0; i < n; ++i) {
     active[static_cast<std::size_t>(i)] = i;
-    put(i, i, 0.0);
+    d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(i), 0.0);
   }
   // By rows: d(i, j) = d(j, i), and the sums keep their order.
-  for (int j = 0; j < n; ++j) {
-    double sum = 0.0;
-    for (int i = 0; i < j; ++i) sum = sum + at(j, i);
-    below[static_cast<std::size_t>(j)] = sum;
-    sum = 0.0;
-    for (int i = j + 1; i < n; ++i) sum += at(j, i);
-    above[static_cast<std::size_t>(j)] = sum;
-  }
-  detail::NjSearch search(d, r);
-  double remaining = n;
-  for (int cycle = 1; cycle <= n - 3; ++cycle) {
-    double total_sum = 0.0;
-    for (const int j : active) {
-      total_sum += above[static_cast<std::size_t>(j)];
-      r[static_cast<std::size_t>(j)] = above[static_cast<std::size_t>(j)] + below[static_cast<std::size_t>(j)];
+  auto sums = [&](std::size_t chunk) {
+    CUDP_NJ_NO_FP_CONTRACT
+    double r_max = -HUGE_VAL;
+    for (std::size_t j = detail::NjTeam::share(un, chunk, chunks); j < detail::NjTeam::share(un, chunk + 1, chunks);
+         ++j) {
+      const double* row = w + j * un;
+      double sum = 0.0;
+      for (std::size_t i = 0; i < j; ++i) sum = sum + row[i];
+      below[j] = sum;
+      sum = 0.0;
+      for (std::size_t i = j + 1; i < un; ++i) sum += row[i];
+      above[j] = sum;
+      r[j] = above[j] + below[j];
+      if (r[j] > r_max) r_max = r[j];
     }
+    r_maxima[chunk] = r_max;
+  };
+  team.run(chunks, sums);
+  detail::NjSearch search(d, r, team);
+  double remaining = n;
+  int mini = 0, minj = 0;
+  std::size_t at_mini = 0;  // mini's place in `active`
+  // Each node's sums change by its own two distances only, so one pass reads and writes them; the distances are
+  // read from the two joined rows. Every node's writes are its own, so the active nodes are shared out.
+  auto update = [&](std::size_t chunk) {
+    CUDP_NJ_NO_FP_CONTRACT
+    const auto ui = static_cast<std::size_t>(mini), uj = static_cast<std::size_t>(minj);
+    const double* row_j = w + uj * un;
+    double* row_i = w + ui * un;
+    double r_max = -HUGE_VAL;
+    const std::size_t end = detail::NjTeam::share(active.size(), chunk + 1, chunks);
+    for (std::size_t k = detail::NjTeam::share(active.size(), chunk, chunks); k < end; ++k) {
+      const int j = active[k];
+#if defined(__GNUC__) || defined(__clang__)
+      // The column write below misses the cache at every node; its line is asked for a few nodes ahead.
+      if (k + 8 < end) __builtin_prefetch(w + static_cast<std::size_t>(active[k + 8]) * un + ui, 1);
+#endif
+      const auto uj2 = static_cast<std::size_t>(j);
+      const double to_j = row_j[uj2];
+      double to_i = 0.0;
+      if (j < minj) {
+        above[uj2] -= to_j;
+      } else {
+        below[uj2] -= to_j;
+      }
+      if (j < mini) {
+        to_i = row_i[uj2];
+        above[uj2] -= to_i;
+      } else if (j > mini) {
+        to_i = row_i[uj2];
+        below[uj2] -= to_i;
+      }
+      const double value = (to_j + to_i) * 0.5;
+      join[uj2] = value;
+      if (j == mini) continue;
+      search.fill(k < at_mini ? k : k - 1, value, j);
+      w[uj2 * un + ui] = row_i[uj2] = value;
+      if (j < mini) {
+        above[uj2] += value;
+      } else {
+        below[uj2] += value;
+      }
+      r[uj2] = above[uj2] + below[uj2];
+      if (r[uj2] > r_max) r_max = r[uj2];
+    }
+    r_maxima[chunk] = r_max;
+  };
+  // After the updates, the joined node's sums (in ClustalW's order) and the next total beside its list's rebuild.
+  int cycle = 0;
+  double total_sum = 0.0;
+  auto finish = [&](std::size_t part) {
+    CUDP_NJ_NO_FP_CONTRACT
+    if (part == 0 && cycle > 0) {
+      const auto ui = static_cast<std::size_t>(mini), uj = static_cast<std::size_t>(minj);
+      double sum = 0.0;
+      auto it = active.begin();
+      for (; it != active.end() && *it < mini; ++it) sum = sum + join[static_cast<std::size_t>(*it)];
+      below[ui] = sum;
+      if (it != active.end() && *it == mini) ++it;
+      sum = 0.0;
+      for (; it != active.end(); ++it) sum = sum + join[static_cast<std::size_t>(*it)];
+      above[ui] = sum;
+      above[uj] = below[uj] = 0.0;
+      r[ui] = above[ui] + below[ui];
+      if (r[ui] > r_maxima[0]) r_maxima[0] = r[ui];
+    }
+    if (part == 0) {
+      total_sum = 0.0;
+      for (const int j : active) total_sum += above[static_cast<std::size_t>(j)];
+    }
+    if (part == 1 && cycle > 0) search.joined(mini, minj, cycle);
+  };
+  finish(0);
+  for (cycle = 1; cycle <= n - 3; ++cycle) {
+    const double r_max = *std::max_element(r_maxima.begin(), r_maxima.end());
     const double others = remaining - 2.0;
-    const detail::NjCandidate best = search.search(active, others, 2.0 * total_sum, 99999.0 * 2.0 * others);
+    const detail::NjCandidate best = search.search(active, others, 2.0 * total_sum, 99999.0 * 2.0 * others, r_max);
     // No total below ClustalW's start value (NaN distances): node 0 is joined with itself, as before; once node 0
     // is gone there is nothing to do but fail.
-    const int mini = best.high < 0 ? 0 : best.low, minj = best.high < 0 ? 0 : best.high;
+    mini = best.high < 0 ? 0 : best.low;
+    minj = best.high < 0 ? 0 : best.high;
     if (best.high < 0 && active.front() != 0) {
       throw std::invalid_argument("neighbor_joining: no pair to join (distances not finite or too large)");
     }
@@ -278,48 +598,14 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d) {
     av[ui] = dmin * 0.5;
     remaining = remaining - 1.0;
     active.erase(std::find(active.begin(), active.end(), minj));
-    // Each node's sums change by its own two distances only, so one pass reads and writes them; the distances are
-    // read from the two joined rows.
-    const double* row_j = w + uj * un;
-    const double* row_i = w + ui * un;
-    for (const int j : active) {
-      const auto uj2 = static_cast<std::size_t>(j);
-      const double to_j = row_j[uj2];
-      double to_i = 0.0;
-      if (j < minj) {
-        above[uj2] -= to_j;
-      } else {
-        below[uj2] -= to_j;
-      }
-      if (j < mini) {
-        to_i = row_i[uj2];
-        above[uj2] -= to_i;
-      } else if (j > mini) {
-        to_i = row_i[uj2];
-        below[uj2] -= to_i;
-      }
-      join[uj2] = (to_j + to_i) * 0.5;
-    }
-    for (const int j : active) {
-      const auto uj2 = static_cast<std::size_t>(j);
-      if (j < mini) {
-        put(j, mini, join[uj2]);
-        above[uj2] += join[uj2];
-      } else if (j > mini) {
-        put(mini, j, join[uj2]);
-        below[uj2] += join[uj2];
-      }
-    }
-    double sum = 0.0;
-    auto it = active.begin();
-    for (; it != active.end() && *it < mini; ++it) sum = sum + join[static_cast<std::size_t>(*it)];
-    below[ui] = sum;
-    if (it != active.end() && *it == mini) ++it;
-    sum = 0.0;
-    for (; it != active.end(); ++it) sum = sum + join[static_cast<std::size_t>(*it)];
-    above[ui] = sum;
-    above[uj] = below[uj] = 0.0;
-    search.joined(mini, minj, active, cycle);
+    // The new node's list is filled beside the updates, every other node at its place in `active`.
+    // (With no pair found, node 0 joined with itself is gone from `active`, and nothing is skipped.)
+    const auto found = std::lower_bound(active.begin(), active.end(), mini);
+    const bool kept = found != active.end() && *found == mini;
+    at_mini = kept ? static_cast<std::size_t>(found - active.begin()) : active.size();
+    search.fresh(active.size() - (kept ? 1 : 0));
+    team.run(chunks, update);
+    team.run(2, finish);
   }
   const int l1 = active[0], l2 = active[1], l3 = active[2];
   const double d12 = at(l1, l2), d13 = at(l1, l3), d23 = at(l2, l3);
@@ -331,7 +617,11 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d) {
                        detail::nj_branch(b2 - av[static_cast<std::size_t>(l2)]),
                        detail::nj_branch(b3 - av[static_cast<std::size_t>(l3)])};
   // ClustalW's matrix at the end: every joined node's row and column zeroed, so only the last three remain.
-  std::fill(w, w + un * un, 0.0);
+  auto clear = [&](std::size_t chunk) {
+    std::fill(w + detail::NjTeam::share(un, chunk, chunks) * un, w + detail::NjTeam::share(un, chunk + 1, chunks) * un,
+              0.0);
+  };
+  team.run(chunks, clear);
   d.set(static_cast<std::size_t>(l1), static_cast<std::size_t>(l2), d12);
   d.set(static_cast<std::size_t>(l1), static_cast<std::size_t>(l3), d13);
   d.set(static_cast<std::size_t>(l2), static_cast<std::size_t>(l3), d23);
