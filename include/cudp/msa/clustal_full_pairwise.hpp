@@ -106,6 +106,9 @@ CUDP_HD int clustal_max(int x, int y) { return x > y ? x : y; }
 // Myers-Miller's pending boxes; each box splits its rows in halves (the second taking at most rows - rows / 2), so
 // boxes pending at once number at most the depth, log2(rows) + 1, plus one: 40 covers every int length.
 constexpr int kClustalMmStack = 40;
+// Levels of Myers-Miller's splits taken breadth first, and the most boxes the last of them leaves (2^levels).
+constexpr int kClustalMmLevels = 4;
+constexpr int kClustalMmLevelBoxes = 1 << kClustalMmLevels;
 
 }  // namespace detail
 
@@ -278,21 +281,34 @@ class ClustalFullPairwiseCore {
   CUDP_HD int score(int i, int j) const { return scores_(a_[i - 1], b_[j - 1]); }
   CUDP_HD int begin_gap(int k, int tb) const { return k <= 0 ? 0 : tb + extend_ * k; }
 
-  // Aligns the box end to end and returns its score; the boxes Myers-Miller splits it into wait on a stack (their
-  // order does not matter: each only adds its identities).
+  // Aligns the box end to end and returns its score. The boxes Myers-Miller splits it into may be aligned in any
+  // order (each only adds its identities): the first kClustalMmLevels levels go breadth first, the boxes below each
+  // depth first on a stack. Level d's boxes take about 2^-d of the work; on the GPU, where a warp's lanes run their
+  // boxes in step, breadth first has them align boxes of one level together instead of one lane's big box waiting
+  // on another's small ones.
   CUDP_HD int align_box(int top, int left, int rows, int cols) {
     Box stack[detail::kClustalMmStack];
-    int pending = 0;
-    stack[pending++] = Box{top, left, rows, cols, 0, 0};
-    int first = 0;
-    bool outermost = true;
-    while (pending > 0) {
-      const Box box = stack[--pending];
-      const int score = align_step(box, stack, pending);
-      if (outermost) first = score;
-      outermost = false;
+    Box level[detail::kClustalMmLevelBoxes];
+    level[0] = Box{top, left, rows, cols, 0, 0};
+    int boxes = 1, score = 0;
+    for (int depth = 0; depth < detail::kClustalMmLevels; ++depth) {
+      int pending = 0;  // the next level's boxes, two a split box: at most kClustalMmLevelBoxes
+      for (int k = 0; k < boxes; ++k) {
+        const int box_score = align_step(level[k], stack, pending);
+        if (depth == 0) score = box_score;
+      }
+      for (int k = 0; k < pending; ++k) level[k] = stack[k];
+      boxes = pending;
     }
-    return first;
+    for (int k = 0; k < boxes; ++k) {
+      int pending = 0;
+      stack[pending++] = level[k];
+      while (pending > 0) {
+        const Box box = stack[--pending];
+        align_step(box, stack, pending);
+      }
+    }
+    return score;
   }
 
   // One box a[top+1 .. top+rows] against b[left+1 .. left+cols], end to end: its score; a box of two rows or more

@@ -18,9 +18,10 @@
 // counts, so that a warp's lanes loop alike: outer loops over strips of rows, inner ones over columns. The local pass
 // sorts by n's strips, then m (the orientation by input order makes n and m differ between neighbouring pairs); the
 // backward pass by end1's strips (it stops at the start row, for related sequences near the first), then end2;
-// Myers-Miller by the box's rows in steps of two strips (its first split), then its columns. Each kernel compiles
-// only its step, with fewer registers than the three together. The end cells and boxes wait in device memory between
-// the kernels: 44 bytes a pair with the sort's arrays, outside the scratch budget.
+// Myers-Miller by the box's rows in steps of two strips (its first split), then its columns, and the core takes its
+// first levels of splits breadth first so that the lanes' big boxes come together. Each kernel compiles only its
+// step, with fewer registers than the three together. The end cells and boxes wait in device memory between the
+// kernels: 44 bytes a pair with the sort's arrays, outside the scratch budget.
 // The device counts identities only: the percent and the distance (float steps, then double) are finished on the
 // host, as are the gap costs (the protein opening takes a log, whose last bit the device's log need not share).
 //
