@@ -209,7 +209,8 @@ class NjTeam {
 // Every node keeps a list of its distances, sorted, to the nodes older than itself (an input node is older than
 // the input nodes after it; a joined node is newer than every node), so each pair of active nodes is in exactly one
 // list. A list is read from its smallest distance up, and left once a bound on its totals exceeds the best total
-// found: with d at least the list's distance and the other row sum at most the largest, every total of node i is
+// found: with d at least the list's distance and the other row sum at most r_max, the largest of the active nodes
+// older than i (those of i's list; tighter than all nodes' largest for the older lists), every total of node i is
 // at least min(((o * d + c) - r_max) - r(i), ((o * d + c) - r(i)) - r_max); rounding is monotone in each operand, so
 // the bound holds for the computed totals too, and a tie with the best is never skipped. Pairs that pass are
 // computed as ClustalW computes them and compared by (total, larger node, smaller node): the first minimum of its
@@ -261,8 +262,10 @@ class NjSearch {
     team_.run((n_ + block - 1) / block, build);
   }
 
-  // The pair to join among `active`, whose row sums are at most r_max; none (high < 0) if no total is below `start`.
-  NjCandidate search(const std::vector<int>& active, double others, double c, double start, double r_max) {
+  // The pair to join among `active`; none (high < 0) if no total is below `start`. `older_max` holds, by node, at
+  // least the row sums of the active nodes older than it, those of its list.
+  NjCandidate search(const std::vector<int>& active, double others, double c, double start,
+                     const std::vector<double>& older_max) {
     const std::size_t count = active.size();
     NjCandidate best;
     best.value = start;
@@ -297,7 +300,7 @@ class NjSearch {
     bests_.assign(blocks, best);
     auto scan = [&](std::size_t b) {
       for (std::size_t k = NjTeam::share(count, b, blocks); k < NjTeam::share(count, b + 1, blocks); ++k) {
-        read(active[k], others, c, r_max, bests_[b]);
+        read(active[k], others, c, older_max[static_cast<std::size_t>(active[k])], bests_[b]);
       }
     };
     team_.run(blocks, scan);
@@ -418,10 +421,10 @@ class NjSearch {
       if (key_[static_cast<std::size_t>(e.node)] >= key_i) continue;
       if (kept != k) entries[kept] = e;
       ++kept;
-      // The same bound with the pair's own row sums, before the distance itself is read.
-      const auto low = static_cast<std::size_t>(i < e.node ? i : e.node);
-      const auto high = static_cast<std::size_t>(i < e.node ? e.node : i);
-      if (((x - r_[low]) - r_[high]) > limit) continue;
+      // The same bound with the pair's own row sums (the smaller node's first), before the distance is read.
+      const double rj = r_[static_cast<std::size_t>(e.node)];
+      const double first_sum = i < e.node ? ri : rj, second_sum = i < e.node ? rj : ri;
+      if (((x - first_sum) - second_sum) > limit) continue;
       if (offer(i, e.node, w_[ui * n_ + static_cast<std::size_t>(e.node)], others, c, best)) {
         publish(best.value);
         limit = std::min(best.value, limit);
@@ -473,17 +476,19 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
   // Row sums split at the diagonal: below[j] = sum of d(i, j), i < j; above[j] = sum of d(j, i), i > j.
   std::vector<double> below(un, 0.0), above(un, 0.0), r(un, 0.0);
   std::vector<double> join(un, 0.0);
-  // The active nodes' shares handed out a part, and the largest row sum of each.
+  // The active nodes' shares handed out a part.
   const std::size_t chunks = team.size() == 1 ? 1 : 4 * static_cast<std::size_t>(team.size());
-  std::vector<double> r_maxima(chunks);
+  // The active nodes from the oldest (see detail::NjSearch), and by node the largest row sum of those older.
+  std::vector<int> by_age(un);
+  std::vector<double> older_max(un);
   for (int i = 0; i < n; ++i) {
     active[static_cast<std::size_t>(i)] = i;
+    by_age[static_cast<std::size_t>(i)] = i;
     d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(i), 0.0);
   }
   // By rows: d(i, j) = d(j, i), and the sums keep their order.
   auto sums = [&](std::size_t chunk) {
     CUDP_NJ_NO_FP_CONTRACT
-    double r_max = -HUGE_VAL;
     for (std::size_t j = detail::NjTeam::share(un, chunk, chunks); j < detail::NjTeam::share(un, chunk + 1, chunks);
          ++j) {
       const double* row = w + j * un;
@@ -494,9 +499,7 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
       for (std::size_t i = j + 1; i < un; ++i) sum += row[i];
       above[j] = sum;
       r[j] = above[j] + below[j];
-      if (r[j] > r_max) r_max = r[j];
     }
-    r_maxima[chunk] = r_max;
   };
   team.run(chunks, sums);
   detail::NjSearch search(d, r, team);
@@ -510,7 +513,6 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
     const auto ui = static_cast<std::size_t>(mini), uj = static_cast<std::size_t>(minj);
     const double* row_j = w + uj * un;
     double* row_i = w + ui * un;
-    double r_max = -HUGE_VAL;
     const std::size_t end = detail::NjTeam::share(active.size(), chunk + 1, chunks);
     for (std::size_t k = detail::NjTeam::share(active.size(), chunk, chunks); k < end; ++k) {
       const int j = active[k];
@@ -544,9 +546,7 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
         below[uj2] += value;
       }
       r[uj2] = above[uj2] + below[uj2];
-      if (r[uj2] > r_max) r_max = r[uj2];
     }
-    r_maxima[chunk] = r_max;
   };
   // After the updates, the joined node's sums (in ClustalW's order) and the next total beside its list's rebuild.
   int cycle = 0;
@@ -565,19 +565,28 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
       above[ui] = sum;
       above[uj] = below[uj] = 0.0;
       r[ui] = above[ui] + below[ui];
-      if (r[ui] > r_maxima[0]) r_maxima[0] = r[ui];
+      by_age.erase(std::find(by_age.begin(), by_age.end(), minj));
+      if (mini != minj) {
+        by_age.erase(std::find(by_age.begin(), by_age.end(), mini));
+        by_age.push_back(mini);
+      }
     }
     if (part == 0) {
       total_sum = 0.0;
       for (const int j : active) total_sum += above[static_cast<std::size_t>(j)];
+      double r_max = -HUGE_VAL;
+      for (const int j : by_age) {
+        older_max[static_cast<std::size_t>(j)] = r_max;
+        if (r[static_cast<std::size_t>(j)] > r_max) r_max = r[static_cast<std::size_t>(j)];
+      }
     }
     if (part == 1 && cycle > 0) search.joined(mini, minj, cycle);
   };
   finish(0);
   for (cycle = 1; cycle <= n - 3; ++cycle) {
-    const double r_max = *std::max_element(r_maxima.begin(), r_maxima.end());
     const double others = remaining - 2.0;
-    const detail::NjCandidate best = search.search(active, others, 2.0 * total_sum, 99999.0 * 2.0 * others, r_max);
+    const detail::NjCandidate best =
+        search.search(active, others, 2.0 * total_sum, 99999.0 * 2.0 * others, older_max);
     // No total below ClustalW's start value (NaN distances): node 0 is joined with itself, as before; once node 0
     // is gone there is nothing to do but fail.
     mini = best.high < 0 ? 0 : best.low;
