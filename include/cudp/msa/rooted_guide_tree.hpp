@@ -139,29 +139,29 @@ class TipPaths {
 
   int depth(int node) const { return depth_[static_cast<std::size_t>(node)]; }
 
-  // For the path `path` (a node and its ancestors, upwards): marks every tip, in `meet_` (by rank; the caller's, so
-  // that threads share the paths), with the index of the first node of the path above it (0 for the tips below
+  // For the path `path` (a node and its ancestors, upwards): marks every tip, in `marks` (by rank; the caller's,
+  // so that threads share the paths), with the index of the first node of the path above it (0 for the tips below
   // path[0]; -1 where the paths never meet).
-  void meet(const std::vector<int>& path, std::vector<int>& meet_) const {
-    meet_.assign(ranked_, -1);
+  void meet(const std::vector<int>& path, std::vector<int>& marks) const {
+    marks.assign(ranked_, -1);
     int inner_lo = 0, inner_hi = 0;
     for (std::size_t k = 0; k < path.size(); ++k) {
       const auto p = static_cast<std::size_t>(path[k]);
       const int lo = lo_[p], hi = hi_[p];
       if (k == 0) {
-        std::fill(meet_.begin() + lo, meet_.begin() + hi, 0);
+        std::fill(marks.begin() + lo, marks.begin() + hi, 0);
       } else {
-        std::fill(meet_.begin() + lo, meet_.begin() + inner_lo, static_cast<int>(k));
-        std::fill(meet_.begin() + inner_hi, meet_.begin() + hi, static_cast<int>(k));
+        std::fill(marks.begin() + lo, marks.begin() + inner_lo, static_cast<int>(k));
+        std::fill(marks.begin() + inner_hi, marks.begin() + hi, static_cast<int>(k));
       }
       inner_lo = lo;
       inner_hi = hi;
     }
   }
-  // The meeting index of `tip` after meet(path, meet_); -1 if none.
-  int meeting(int tip, const std::vector<int>& meet_) const {
+  // The meeting index of `tip` after meet(path, marks); -1 if none.
+  int meeting(int tip, const std::vector<int>& marks) const {
     const int r = rank_[static_cast<std::size_t>(tip)];
-    return r < 0 ? -1 : meet_[static_cast<std::size_t>(r)];
+    return r < 0 ? -1 : marks[static_cast<std::size_t>(r)];
   }
 
   // The branch lengths of `tip` and the `count` - 1 nodes above it, summed from the tip up in float.
