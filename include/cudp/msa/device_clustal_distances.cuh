@@ -62,7 +62,7 @@ struct DeviceClustalLimits {
   // Scratch rows of one launch (bounded further by half the free device memory).
   std::size_t scratch_bytes = std::size_t{2} << 30;
   // Rows a pass keeps in registers: 1, 2, 4, 8 or 16 (more rows, fewer scratch accesses but more registers a
-  // thread). On an H100, 500 proteins of 100-500 residues, one run: 16 rows 50 Gcells/s, 8 rows 34, 4 rows 20
+  // thread). On an H100, 500 proteins of 100-500 residues, one run: 16 rows 119 Gcells/s, 8 rows 88
   // (bench/RESULTS.md).
   int strip_rows = 16;
   int host_threads = 0;  // for the host's pairs (0: all usable cores)
