@@ -7,9 +7,10 @@
 // rows are never rewritten: every column the alignment ever had keeps a number (its id), each row keeps its
 // non-gap codes with their column ids, and a join only inserts ids into the column order. What the profile needs of
 // the unweighted rows (gap counts, residue-specific factors, hydrophilic runs) is kept per column id and updated
-// where a join changes it; only the weighted code sums are gathered again (the weights change at every join), over
-// the rows' codes rather than their columns. member_sums on the written-out rows gives the same sums, to the
-// integer (tests/msa/growing_alignment_test.cpp).
+// where a join changes it, and so are the rows' code counts per column; the weighted code sums (the weights change
+// at every join) are the commonest weight times those counts plus what the rows of other weights add, read over
+// their codes rather than their columns. member_sums on the written-out rows gives the same sums, to the integer
+// (tests/msa/growing_alignment_test.cpp).
 //
 // Rows hold residue codes and input gaps (clustal_gap_old); gaps the alignment inserts (clustal_gap_new) are the
 // codes not stored. A hydrophilic run is broken by any gap, so a column inserted between two hydrophilic residues
@@ -84,6 +85,12 @@ class GrowingAlignment {
   // as the first profile and the sequence as the second.
   void add(int s, const std::vector<int>& codes, const std::vector<PathStep>& path) {
     if (!representable(codes)) throw std::invalid_argument("GrowingAlignment: a row holds a code it cannot keep");
+    const auto steps = [&](PathStep skipped) {
+      return static_cast<std::size_t>(
+          std::count_if(path.begin(), path.end(), [&](PathStep x) { return x != skipped; }));
+    };
+    if (steps(PathStep::second_only) != order_.size() || steps(PathStep::first_only) != codes.size())
+      throw std::invalid_argument("GrowingAlignment: the path does not fit the alignment and the sequence");
     std::vector<int> order;
     order.reserve(path.size());
     std::vector<std::pair<int, int>> splits;  // columns once adjacent that an inserted column now separates
@@ -98,7 +105,6 @@ class GrowingAlignment {
         order.push_back(order_[old++]);
       }
     }
-    if (old != order_.size()) throw std::invalid_argument("GrowingAlignment: the path does not cover the alignment");
     std::vector<int> position(static_cast<std::size_t>(next_id_));
     for (std::size_t j = 0; j < order.size(); ++j) position[static_cast<std::size_t>(order[j])] = static_cast<int>(j);
     split_runs(splits, position);
@@ -109,11 +115,9 @@ class GrowingAlignment {
     std::size_t at = 0;
     for (std::size_t j = 0; j < path.size(); ++j) {
       if (path[j] == PathStep::first_only) continue;
-      if (at >= codes.size()) throw std::invalid_argument("GrowingAlignment: the path passes the sequence's end");
       const int code = codes[at++];
       if (code != clustal_gap_new) entries.push_back(Entry::of(order_[j], code));
     }
-    if (at != codes.size()) throw std::invalid_argument("GrowingAlignment: the path does not cover the sequence");
     add_row(s, std::move(entries));
   }
 
