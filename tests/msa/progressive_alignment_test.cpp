@@ -548,4 +548,12 @@ TEST_CASE("the members' column sums are the same on any number of threads", "[ms
            one.gaps[static_cast<std::size_t>(j)] == gaps;
   }
   CHECK(same);
+  // The matrix profile of these members, filled column by column on one thread and in chunks on several.
+  ColumnProfile serial(length), threaded(length);
+  const std::vector<int> gap_counts = set_gap_costs(serial, members, p, 900, 20, kinds, one);
+  set_gap_costs(threaded, members, p, 900, 20, kinds, one);
+  const ProfileMatrix matrix = profile_matrix(p, 30.0, 300);
+  fill_matrix_profile(serial, members, gap_counts, matrix, weights, one.codes, 1);
+  fill_matrix_profile(threaded, members, gap_counts, matrix, weights, one.codes, 3);
+  CHECK(threaded.rows == serial.rows);
 }
