@@ -73,54 +73,44 @@ inline int ktuple_base(int code) {
   }
 }
 
-}  // namespace detail
-
-// One thread's scratch for scoring pairs; reuse it across pairs. Sequences are 0-based arrays of codes; the
-// arithmetic keeps ClustalW's 1-based positions.
-class KtupleScorer {
+// What ClustalW's fragment chaining reads of a pair: each sequence's k-tuple words by position, and the diagonals
+// it searches (the band around the diagonals with the most shared words, ranked by ClustalW's own sort). Positions
+// are 1-based as in ClustalW; the diagonal of positions (i, j) is i - j + n2, 1 .. n1 + n2 - 1.
+class KtupleDiagonals {
  public:
-  explicit KtupleScorer(const KtupleSettings& settings) : s_(settings) {
+  explicit KtupleDiagonals(const KtupleSettings& settings) : s_(settings) {
     const int base = s_.dna ? 4 : clustal_max_residue + 1;
     digit_weight_.assign(static_cast<std::size_t>(s_.ktuple) + 1, 0);
     for (int i = 1; i <= s_.ktuple; ++i) digit_weight_[i] = static_cast<int>(std::pow(double(base), double(i - 1)));
     words_ = static_cast<int>(std::pow(double(base), double(s_.ktuple)));
   }
 
-  // The fragment chain score of (first, second); `longest` is the longest sequence of the whole set, which bounds
-  // the fragment list as in ClustalW.
-  int score(const int* first, int n1, const int* second, int n2, int longest) {
+  const KtupleSettings& settings() const { return s_; }
+
+  // Indexes both sequences' words and marks the searched diagonals.
+  void prepare(const int* first, int n1, const int* second, int n2) {
     index_words(second, n2, next_second_, head_second_);
     index_words(first, n1, next_first_, head_first_);
-    const int diagonals = n1 + n2 - 1;
-    rank_diagonals(diagonals, n2);
-    return chain(first, n1, n2, diagonals, 4 * longest);
+    rank_diagonals(n1 + n2 - 1, n2);
   }
 
-  // The score ClustalW reports: a percentage of the shorter length with -SCORE=PERCENT.
-  double reported_score(const int* first, int n1, const int* second, int n2, int longest) {
-    const int best = score(first, n1, second, n2, longest);
-    double value = best;
-    if (best != 0 && s_.percent) value = value / static_cast<double>(std::min(n1, n2)) * 100.0;
-    return value;
-  }
-
-  double distance(const int* first, int n1, const int* second, int n2, int longest) {
-    return (100.0 - reported_score(first, n1, second, n2, longest)) / 100.0;
-  }
-
- private:
   // The word starting at 1-based position i, or -1 if a residue there makes none.
   int word_at(const int* seq, int i) const {
     int code = 0;
     for (int j = 1; j <= s_.ktuple; ++j) {
       const int c = seq[i + j - 2];
-      const int digit = s_.dna ? detail::ktuple_base(c) : (c >= 0 && c <= clustal_max_residue ? c : -1);
+      const int digit = s_.dna ? ktuple_base(c) : (c >= 0 && c <= clustal_max_residue ? c : -1);
       if (digit < 0) return -1;
       code += digit * digit_weight_[static_cast<std::size_t>(j)];
     }
     return code + 1;
   }
+  // The second sequence's positions of word w, last first: last_in_second(w), then previous_in_second(j) until 0.
+  int last_in_second(int w) const { return head_second_[static_cast<std::size_t>(w)]; }
+  int previous_in_second(int j) const { return next_second_[static_cast<std::size_t>(j)]; }
+  bool searched(int diagonal) const { return searched_[static_cast<std::size_t>(diagonal)] == 1; }
 
+ private:
   // head[w]: the last position of word w; next[i]: the previous position of the word at i (0 ends the chain).
   void index_words(const int* seq, int n, std::vector<int>& next, std::vector<int>& head) const {
     head.assign(static_cast<std::size_t>(words_) + 1, 0);
@@ -195,6 +185,41 @@ class KtupleScorer {
     std::swap(order_[i], order_[j]);
   }
 
+  KtupleSettings s_;
+  std::vector<int> digit_weight_;
+  int words_ = 0;
+  std::vector<int> next_first_, head_first_, next_second_, head_second_;
+  std::vector<int> votes_, order_, searched_;
+};
+
+}  // namespace detail
+
+// One thread's scratch for scoring pairs; reuse it across pairs. Sequences are 0-based arrays of codes; the
+// arithmetic keeps ClustalW's 1-based positions.
+class KtupleScorer {
+ public:
+  explicit KtupleScorer(const KtupleSettings& settings) : diagonals_(settings) {}
+
+  // The fragment chain score of (first, second); `longest` is the longest sequence of the whole set, which bounds
+  // the fragment list as in ClustalW.
+  int score(const int* first, int n1, const int* second, int n2, int longest) {
+    diagonals_.prepare(first, n1, second, n2);
+    return chain(first, n1, n2, n1 + n2 - 1, 4 * longest);
+  }
+
+  // The score ClustalW reports: a percentage of the shorter length with -SCORE=PERCENT.
+  double reported_score(const int* first, int n1, const int* second, int n2, int longest) {
+    const int best = score(first, n1, second, n2, longest);
+    double value = best;
+    if (best != 0 && diagonals_.settings().percent) value = value / static_cast<double>(std::min(n1, n2)) * 100.0;
+    return value;
+  }
+
+  double distance(const int* first, int n1, const int* second, int n2, int longest) {
+    return (100.0 - reported_score(first, n1, second, n2, longest)) / 100.0;
+  }
+
+ private:
   struct Fragment {
     int score = 0;
     int pos1 = 0;            // where its last k-tuple starts in the first sequence
@@ -207,7 +232,8 @@ class KtupleScorer {
 
   // The score of a fragment grown from `f` to a k-tuple at i1 on the same diagonal.
   int grown(const Fragment& f, int i1) const {
-    return i1 > f.pos1 + (s_.ktuple - 1) ? f.score + s_.ktuple : f.score + (i1 - f.pos1);
+    const int k = diagonals_.settings().ktuple;
+    return i1 > f.pos1 + (k - 1) ? f.score + k : f.score + (i1 - f.pos1);
   }
 
   // Prefix maxima of fragment ranks over second-sequence positions 1..n2.
@@ -223,21 +249,22 @@ class KtupleScorer {
   }
 
   int chain(const int* first, int n1, int n2, int diagonals, int capacity) {
-    const int k = s_.ktuple;
+    const KtupleSettings& s = diagonals_.settings();
+    const int k = s.ktuple;
     frags_.assign(1, Fragment{0, 0, 0, 0});
     last_on_diagonal_.assign(static_cast<std::size_t>(diagonals) + 1, 0);
     tree_.assign(static_cast<std::size_t>(n2) + 1, 0);
     long long best = 0;  // the list's head
     std::size_t in_tree = 1;
     for (int i = 1; i <= n1 - k + 1; ++i) {
-      const int w = word_at(first, i);
+      const int w = diagonals_.word_at(first, i);
       if (w < 0) continue;
       // Fragments whose last k-tuple ends before position i of the first sequence.
       for (; in_tree < frags_.size() && frags_[in_tree].pos1 <= i - k; ++in_tree)
         tree_add(frags_[in_tree].pos2, rank(frags_[in_tree].score, static_cast<int>(in_tree)));
-      for (int j = head_second_[w]; j != 0; j = next_second_[j]) {
+      for (int j = diagonals_.last_in_second(w); j != 0; j = diagonals_.previous_in_second(j)) {
         const int diagonal = i - j + n2;
-        if (searched_[diagonal] != 1) continue;
+        if (!diagonals_.searched(diagonal)) continue;
         // The first fragment of ClustalW's list the match may follow: ending before it in both sequences, or on
         // its diagonal and ending before it in the first.
         long long found = tree_max(j - k);
@@ -251,7 +278,7 @@ class KtupleScorer {
             score = grown(frag, i);
           } else {
             const int along = last == 0 ? k : grown(frags_[last], i);
-            const int across = frag.score - s_.window_gap + k;
+            const int across = frag.score - s.window_gap + k;
             score = across > along ? across : along;
           }
         }
@@ -265,11 +292,7 @@ class KtupleScorer {
     return static_cast<int>(best >> 32);
   }
 
-  KtupleSettings s_;
-  std::vector<int> digit_weight_;
-  int words_ = 0;
-  std::vector<int> next_first_, head_first_, next_second_, head_second_;
-  std::vector<int> votes_, order_, searched_;
+  detail::KtupleDiagonals diagonals_;
   std::vector<Fragment> frags_;
   std::vector<int> last_on_diagonal_;
   std::vector<long long> tree_;
