@@ -226,6 +226,20 @@ cudp::phylo::NeighborJoiningTree reference_neighbor_joining(DistanceMatrix& d) {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// n x n distances drawn from `levels` + 1 values in [0, 1] (ties are common), or continuous ones for levels 0.
+DistanceMatrix tie_rich_matrix(int n, int levels, std::mt19937& rng) {
+  DistanceMatrix d(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<int> level(0, levels);
+  std::uniform_real_distribution<double> any(0.0, 1.0);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const double v = levels > 0 ? level(rng) / static_cast<double>(levels) : any(rng);
+      d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v);
+    }
+  }
+  return d;
+}
+
 std::vector<std::string> tip_names(int n) {
   std::vector<std::string> names;
   for (int i = 0; i < n; ++i) names.push_back("t" + std::to_string(i));
@@ -292,15 +306,7 @@ TEST_CASE("neighbour-joining picks ClustalW's pairs on tie-rich matrices, bit fo
   // 1e-6 floor; continuous ones and additive ones check the arithmetic.
   for (const int n : {3, 4, 5, 6, 7, 8, 10, 13, 17, 25, 40, 64, 100, 160, 300}) {
     for (const int levels : {1, 2, 3, 5, 20, 0}) {
-      DistanceMatrix d(static_cast<std::size_t>(n));
-      std::uniform_int_distribution<int> level(0, levels);
-      std::uniform_real_distribution<double> any(0.0, 1.0);
-      for (int i = 0; i < n; ++i) {
-        for (int j = i + 1; j < n; ++j) {
-          const double v = levels > 0 ? level(rng) / static_cast<double>(levels) : any(rng);
-          d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v);
-        }
-      }
+      DistanceMatrix d = tie_rich_matrix(n, levels, rng);
       if (levels == 0 && n % 2 == 0) d = patristic(random_tree(n, rng, false), n);
       DistanceMatrix fast = d, slow = d;
       const auto got = cudp::phylo::neighbor_joining(fast);
@@ -374,15 +380,7 @@ TEST_CASE("neighbour-joining on threads: the same joins, lengths and matrix as o
   // apart; the team takes a thread per 16 nodes at most, so the sizes start at 64.
   for (const int n : {64, 65, 100, 161, 300, 513}) {
     for (const int levels : {1, 2, 3, 7, 0}) {
-      DistanceMatrix d(static_cast<std::size_t>(n));
-      std::uniform_int_distribution<int> level(0, levels);
-      std::uniform_real_distribution<double> any(0.0, 1.0);
-      for (int i = 0; i < n; ++i) {
-        for (int j = i + 1; j < n; ++j) {
-          const double v = levels > 0 ? level(rng) / static_cast<double>(levels) : any(rng);
-          d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(j), v);
-        }
-      }
+      DistanceMatrix d = tie_rich_matrix(n, levels, rng);
       DistanceMatrix one = d;
       const auto want = cudp::phylo::neighbor_joining(one, 1);
       for (const int threads : {2, 3, 4, 7, 16}) {
