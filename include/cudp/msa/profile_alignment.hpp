@@ -308,10 +308,9 @@ class LinearSpaceProfileAligner {
     rr_.assign(cells, 0);
     ss_.assign(cells, 0);
     gs_.assign(cells, 0);
-    for (auto* buffer : {&fo1_, &fe1_, &fo2_, &fe2_, &ro1_, &re1_, &ro2_, &re2_, &ro2_next_}) buffer->assign(cells, 0);
-    if constexpr (strips)
-      for (auto* buffer : {&so1_, &se1_, &so2_, &se2_, &ro1s_, &re1s_, &ro2s_, &re2s_})
-        buffer->assign(cells * strip_rows, 0);
+    reverse_below_.assign(cells, 0);
+    for (auto* buffer : {&so1_, &se1_, &so2_, &se2_, &ro1s_, &re1s_, &ro2s_, &re2s_})
+      buffer->assign(cells * (strips ? strip_rows : 1), 0);
   }
 
   // `first_open_start` / `first_open_end`: whether a gap in the second profile costs its opening at the first
@@ -477,102 +476,71 @@ class LinearSpaceProfileAligner {
     }
     t = go1 == 0 ? 0 : -c_.open2(a + 1, b);
     tl = -c_.extend2(a + 1, b);
-    int i = 1;
-    if constexpr (strips) {
-      for (; i + strip_rows - 1 <= mid; i += strip_rows) {
-        int starts[strip_rows];
+    for (int i = 1; i <= mid;) {
+      if constexpr (strips) {
         const int* rows[strip_rows];
-        bool scored = true;
-        for (int k = 0; k < strip_rows; ++k) {
-          rows[k] = score_row(a + i + k);
-          scored = scored && rows[k] != nullptr;
+        if (i + strip_rows - 1 <= mid && scored_rows(a + i, 1, rows)) {
+          int starts[strip_rows];
+          for (int k = 0; k < strip_rows; ++k) starts[k] = t += tl;
+          forward_rows<strip_rows>(a + i, b, n, starts, [&rows, b](int k, int j) { return rows[k][b + j]; });
+          i += strip_rows;
+          continue;
         }
-        if (!scored) break;
-        for (int k = 0; k < strip_rows; ++k) starts[k] = t += tl;
-        forward_strip(a + i, b, n, starts, rows);
       }
-    }
-    for (; i <= mid; ++i) {
       t += tl;
-      const int* row = score_row(a + i);
-      if (row) {
-        const int* at = row + b;
-        forward_row(a + i, b, n, t, [at](int j) { return at[j]; });
+      if (const int* row = score_row(a + i)) {
+        forward_rows<1>(a + i, b, n, &t, [row, b](int, int j) { return row[b + j]; });
       } else {
-        forward_row(a + i, b, n, t, [this, a, b, i](int j) { return c_.score(a + i, b + j); });
+        forward_rows<1>(a + i, b, n, &t, [this, a, b, i](int, int j) { return c_.score(a + i, b + j); });
       }
+      ++i;
     }
     dd_[0] = hh_[0];
   }
 
-  // One row of the forward pass: row `r` of the first profile; `t` the score of its leading gap.
-  template <class Score>
-  void forward_row(int r, int b, int n, int t, Score score) {
-    int s = hh_[0];
-    int hh = t;
-    hh_[0] = hh;
-    int* hrow = hh_.data();
-    int* drow = dd_.data();
-    int* o1 = fo1_.data();
-    int* e1 = fe1_.data();
-    int* o2 = fo2_.data();
-    int* e2 = fe2_.data();
-    gap_row(r, b + 1, n, o1 + 1, e1 + 1, o2 + 1, e2 + 1);
-    int f = t - o1[1];
-    for (int j = 1; j <= n; ++j) {
-      int g = o1[j];
-      int h = e1[j];
-      hh = hh - g - h;
-      f = f - h;
-      if (hh > f) f = hh;
-      g = o2[j];
-      h = e2[j];
-      hh = hrow[j] - g - h;
-      int e = drow[j] - h;
-      if (hh > e) e = hh;
-      hh = s + score(j);
-      if (f > hh) hh = f;
-      if (e > hh) hh = e;
-      s = hrow[j];
-      hrow[j] = hh;
-      drow[j] = e;
+  // Rows r, r + step, ..., `strip_rows` of them, have score rows: true, with them in `rows`.
+  bool scored_rows(int r, int step, const int** rows) const {
+    for (int k = 0; k < strip_rows; ++k) {
+      rows[k] = score_row(r + k * step);
+      if (rows[k] == nullptr) return false;
     }
+    return true;
   }
 
-  // forward_row for rows r .. r + strip_rows - 1 at once (their leading gaps' scores `starts`, their score rows
-  // `rows`): each column's cells go down the strip in registers, the same values as row after row.
-  void forward_strip(int r, int b, int n, const int* starts, const int* const* rows) {
+  // Rows r .. r + Rows - 1 of the forward pass (first-profile rows; `starts`: their leading gaps' scores;
+  // score(k, j): row r + k's score against column j): each column's cells go down the rows in registers, the same
+  // values as row after row.
+  template <int Rows, class Score>
+  void forward_rows(int r, int b, int n, const int* starts, Score score) {
     const std::size_t stride = static_cast<std::size_t>(n) + 2;
-    int* o1[strip_rows];
-    int* e1[strip_rows];
-    int* o2[strip_rows];
-    int* e2[strip_rows];
-    const int* score[strip_rows];
-    int s[strip_rows], hh[strip_rows], f[strip_rows];
-    for (int k = 0; k < strip_rows; ++k) {
+    int* o1[Rows];
+    int* e1[Rows];
+    int* o2[Rows];
+    int* e2[Rows];
+    int s[Rows], hh[Rows], f[Rows];
+    for (int k = 0; k < Rows; ++k) {
       o1[k] = so1_.data() + stride * static_cast<std::size_t>(k);
       e1[k] = se1_.data() + stride * static_cast<std::size_t>(k);
       o2[k] = so2_.data() + stride * static_cast<std::size_t>(k);
       e2[k] = se2_.data() + stride * static_cast<std::size_t>(k);
       gap_row(r + k, b + 1, n, o1[k] + 1, e1[k] + 1, o2[k] + 1, e2[k] + 1);
-      score[k] = rows[k] + b;
       s[k] = k == 0 ? hh_[0] : starts[k - 1];
       hh[k] = starts[k];
       f[k] = starts[k] - o1[k][1];
     }
-    hh_[0] = starts[strip_rows - 1];
+    hh_[0] = starts[Rows - 1];
     int* hrow = hh_.data();
     int* drow = dd_.data();
     for (int j = 1; j <= n; ++j) {
       int up = hrow[j], up_gap = drow[j];
-      for (int k = 0; k < strip_rows; ++k) {
+      for (int k = 0; k < Rows; ++k) {
         const int opened = hh[k] - o1[k][j] - e1[k][j];
         f[k] -= e1[k][j];
         if (opened > f[k]) f[k] = opened;
         const int from_up = up - o2[k][j] - e2[k][j];
         int e = up_gap - e2[k][j];
         if (from_up > e) e = from_up;
-        int v = s[k] + score[k][j];
+        int v = s[k] + score(k, j);
         if (f[k] > v) v = f[k];
         if (e > v) v = e;
         s[k] = up;
@@ -599,134 +567,78 @@ class LinearSpaceProfileAligner {
       gs_[uj] = c_.open2(a + m, b + j);
     }
     tl = 0;
-    for (int i = m - 1; i >= mid; --i) {
-      if constexpr (strips) {
-        if (i < m - 1 && i - strip_rows + 1 >= mid) {  // rows i, i - 1, ..., below the pass's first row
-          int starts[strip_rows];
-          const int* rows[strip_rows];
-          bool scored = true;
-          for (int k = 0; k < strip_rows; ++k) {
-            rows[k] = score_row(a + i - k + 1);
-            scored = scored && rows[k] != nullptr;
-          }
-          if (scored) {
-            for (int k = 0; k < strip_rows; ++k) {
-              const int g = go2 == 0 ? 0 : -c_.open2(a + i - k + 1, b + n);
-              tl -= c_.extend2(a + i - k + 1, b + n);
-              starts[k] = g + tl;
-            }
-            reverse_strip(a + i, b, n, starts, rows);
-            i -= strip_rows - 1;
-            continue;
-          }
-        }
-      }
+    // The trailing gap's score of row i (rows go up from the bottom).
+    const auto start = [&](int i) {
       const int g = go2 == 0 ? 0 : -c_.open2(a + i + 1, b + n);
       tl -= c_.extend2(a + i + 1, b + n);
-      const int* row = score_row(a + i + 1);
-      if (row) {
-        const int* at = row + b + 1;
-        const auto score = [at](int j) { return at[j]; };
-        if (i == m - 1) {
-          reverse_row<true>(a + i, b, n, g + tl, score);
-        } else {
-          reverse_row<false>(a + i, b, n, g + tl, score);
-        }
-      } else {
-        const auto score = [this, a, b, i](int j) { return c_.score(a + i + 1, b + j + 1); };
-        if (i == m - 1) {
-          reverse_row<true>(a + i, b, n, g + tl, score);
-        } else {
-          reverse_row<false>(a + i, b, n, g + tl, score);
+      return g + tl;
+    };
+    for (int i = m - 1; i >= mid;) {
+      if constexpr (strips) {
+        const int* rows[strip_rows];
+        // Rows i, i - 1, ..., above the pass's first row (which reads no row below).
+        if (i < m - 1 && i - strip_rows + 1 >= mid && scored_rows(a + i + 1, -1, rows)) {
+          int starts[strip_rows];
+          for (int k = 0; k < strip_rows; ++k) starts[k] = start(i - k);
+          reverse_rows<strip_rows, false>(a + i, b, n, starts,
+                                          [&rows, b](int k, int j) { return rows[k][b + 1 + j]; });
+          i -= strip_rows;
+          continue;
         }
       }
+      const int first = start(i);
+      const auto one_row = [&](auto score) {
+        if (i == m - 1) {
+          reverse_rows<1, true>(a + i, b, n, &first, score);
+        } else {
+          reverse_rows<1, false>(a + i, b, n, &first, score);
+        }
+      };
+      if (const int* row = score_row(a + i + 1)) {
+        one_row([row, b](int, int j) { return row[b + 1 + j]; });
+      } else {
+        one_row([this, a, b, i](int, int j) { return c_.score(a + i + 1, b + j + 1); });
+      }
+      --i;
     }
     ss_[un] = rr_[un];
     gs_[un] = c_.open2(a + mid + 1, b + n);
   }
 
-  // One row of the reverse pass: row `r` + 1 of the first profile against columns j + 1 (score(j)); `start` the
-  // score of its trailing gap; `last`: the first row of the pass (the bottom one).
-  template <bool last, class Score>
-  void reverse_row(int r, int b, int n, int start, Score score) {
-    const std::size_t un = static_cast<std::size_t>(n);
-    int* rrow = rr_.data();
-    int* srow = ss_.data();
-    int* grow = gs_.data();
-    int s = rrow[un];
-    int hh = start;
-    rrow[un] = hh;
-    ro2_.swap(ro2_next_);  // the row below's open2
-    int* o1 = ro1_.data();
-    int* e1 = re1_.data();
-    int* o2 = ro2_.data();
-    int* e2 = re2_.data();
-    const int* o2_next = ro2_next_.data();
-    gap_row(r, b + 1, n, o1, e1, nullptr, nullptr);
-    gap_row(r + 1, b, n, nullptr, nullptr, o2, e2);
-    int t = c_.open1(r, b + n);
-    int f = rrow[un] - t;
-    for (int j = n - 1; j >= 0; --j) {
-      int g = o1[j];
-      int h = e1[j];
-      hh = hh - g - h;
-      f = f - h - g + t;
-      if (hh > f) f = hh;
-      t = g;
-      g = o2[j];
-      h = e2[j];
-      hh = rrow[j] - g - h;
-      int e;
-      if constexpr (last) {
-        e = srow[j] - h;
-      } else {
-        e = srow[j] - h - g + o2_next[j];
-        grow[j] = g;
-      }
-      if (hh > e) e = hh;
-      hh = s + score(j);
-      if (f > hh) hh = f;
-      if (e > hh) hh = e;
-      s = rrow[j];
-      rrow[j] = hh;
-      srow[j] = e;
-    }
-  }
-
-  // reverse_row<false> for rows r, r - 1, ..., r - strip_rows + 1 at once (their trailing gaps' scores `starts`,
-  // their score rows `rows`, each row r's scores those of first-profile row r + 1).
-  void reverse_strip(int r, int b, int n, const int* starts, const int* const* rows) {
+  // Rows r, r - 1, ..., r - Rows + 1 of the reverse pass (`starts`: their trailing gaps' scores; score(k, j): row
+  // r - k's score against column j + 1, which is first-profile row r - k + 1's), the rows' cells of each column in
+  // registers. `bottom`: the pass's first row, whose vertical gap has no row below to open it.
+  template <int Rows, bool bottom, class Score>
+  void reverse_rows(int r, int b, int n, const int* starts, Score score) {
     const std::size_t un = static_cast<std::size_t>(n);
     const std::size_t stride = un + 2;
-    int* o1[strip_rows];
-    int* e1[strip_rows];
-    int* o2[strip_rows];
-    int* e2[strip_rows];
-    const int* below[strip_rows];  // the open2 of the row below
-    const int* score[strip_rows];
-    int s[strip_rows], hh[strip_rows], f[strip_rows], t[strip_rows];
-    for (int k = 0; k < strip_rows; ++k) {
+    int* o1[Rows];
+    int* e1[Rows];
+    int* o2[Rows];
+    int* e2[Rows];
+    const int* below[Rows];  // the open2 of the row below
+    int s[Rows], hh[Rows], f[Rows], t[Rows];
+    for (int k = 0; k < Rows; ++k) {
       o1[k] = ro1s_.data() + stride * static_cast<std::size_t>(k);
       e1[k] = re1s_.data() + stride * static_cast<std::size_t>(k);
       o2[k] = ro2s_.data() + stride * static_cast<std::size_t>(k);
       e2[k] = re2s_.data() + stride * static_cast<std::size_t>(k);
       gap_row(r - k, b + 1, n, o1[k], e1[k], nullptr, nullptr);
       gap_row(r - k + 1, b, n, nullptr, nullptr, o2[k], e2[k]);
-      below[k] = k == 0 ? ro2_.data() : o2[k - 1];
-      score[k] = rows[k] + b + 1;
+      below[k] = k == 0 ? reverse_below_.data() : o2[k - 1];
       s[k] = k == 0 ? rr_[un] : starts[k - 1];
       hh[k] = starts[k];
       t[k] = c_.open1(r - k, b + n);
       f[k] = starts[k] - t[k];
     }
-    rr_[un] = starts[strip_rows - 1];
+    rr_[un] = starts[Rows - 1];
     int* rrow = rr_.data();
     int* srow = ss_.data();
     int* grow = gs_.data();
-    const int* top_open = o2[strip_rows - 1];
+    const int* top_open = o2[Rows - 1];
     for (int j = n - 1; j >= 0; --j) {
       int down = rrow[j], down_gap = srow[j];
-      for (int k = 0; k < strip_rows; ++k) {
+      for (int k = 0; k < Rows; ++k) {
         const int g = o1[k][j], h = e1[k][j];
         const int opened = hh[k] - g - h;
         f[k] = f[k] - h - g + t[k];
@@ -734,9 +646,9 @@ class LinearSpaceProfileAligner {
         t[k] = g;
         const int g2 = o2[k][j], h2 = e2[k][j];
         const int from_down = down - g2 - h2;
-        int e = down_gap - h2 - g2 + below[k][j];
+        int e = bottom ? down_gap - h2 : down_gap - h2 - g2 + below[k][j];
         if (from_down > e) e = from_down;
-        int v = s[k] + score[k][j];
+        int v = s[k] + score(k, j);
         if (f[k] > v) v = f[k];
         if (e > v) v = e;
         s[k] = down;
@@ -745,9 +657,9 @@ class LinearSpaceProfileAligner {
       }
       rrow[j] = down;
       srow[j] = down_gap;
-      grow[j] = top_open[j];
+      if constexpr (!bottom) grow[j] = top_open[j];
     }
-    std::copy(top_open, top_open + n, ro2_.begin());  // the next row's row below
+    std::copy(top_open, top_open + n, reverse_below_.begin());  // the next row's row below
   }
 
   static constexpr bool strips = detail::has_score_row<Costs>::value && detail::has_gap_row<Costs>::value;
@@ -756,11 +668,10 @@ class LinearSpaceProfileAligner {
   int m_, n_;
   int threads_ = 1;
   std::vector<int> hh_, dd_, rr_, ss_, gs_;
-  // A row's gap costs: the forward pass's (open1, extend1, open2, extend2) and the reverse pass's, whose open2 of
-  // the row below (ro2_next_) is the previous row's.
-  std::vector<int> fo1_, fe1_, fo2_, fe2_, ro1_, re1_, ro2_, re2_, ro2_next_;
-  // A strip's gap costs, row after row: the forward pass's and the reverse pass's (which may run side by side).
+  // The rows' gap costs (open1, extend1, open2, extend2), row after row: the forward pass's and the reverse pass's
+  // (which may run side by side); the reverse pass's open2 of the row below its next row.
   std::vector<int> so1_, se1_, so2_, se2_, ro1s_, re1s_, ro2s_, re2s_;
+  std::vector<int> reverse_below_;
   std::vector<int> runs_;
   int last_ = 0;
 };
