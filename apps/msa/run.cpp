@@ -223,11 +223,10 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     const std::string text = cudp::io::read_file_text(tree_file.path, tree_file.name);
     const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(text, seqs.names, tree_file.name, o.threads);
     since = times.add("guide tree", since);
-    const auto steps = msa::progressive_steps(tree, o.threads);
+    const auto steps = msa::progressive_step_ranges(tree);
     say("progressive alignment on " + tree_file.name + " (" + std::to_string(steps.size()) + " steps)");
     alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                       msa::tree_similarities(tree, nullptr, o.threads), p, tree.has_distances,
-                                       o.threads);
+                                       msa::TreeSimilarities(tree), p, tree.has_distances, o.threads);
   } else {
     const auto settings = pairwise_settings(o, seqs.dna);
     const bool on_gpu = pairwise_on_gpu(o, gpu, seqs);
@@ -239,7 +238,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     pairs.stop();
     since = times.add("pairwise distances", since);
     say(std::string("guide tree (") + (o.upgma ? "UPGMA" : "neighbour-joining") + ")");
-    const msa::GuideTree guide = msa::clustal_guide_tree(std::move(distances), seqs.names,
+    msa::GuideTree guide = msa::clustal_guide_tree(std::move(distances), seqs.names,
                                                          o.upgma ? msa::ClusterMethod::upgma
                                                                  : msa::ClusterMethod::neighbor_joining,
                                                          o.threads);
@@ -253,21 +252,21 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     }
     if (o.upgma) {
       // ClustalW takes a UPGMA run's steps and weights from the joins, its identities from the distances.
-      const auto steps = msa::progressive_steps(guide.upgma, n);
+      const auto steps = msa::progressive_step_ranges(guide.upgma, n);
       since = times.add("guide tree", since);
       say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
       alignment = msa::progressive_align(seqs.residues, steps,
                                          msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
-                                         msa::similarities_from_distances(guide.matrix_after), p, true, o.threads);
+                                         msa::DistanceSimilarities(guide.matrix_after), p, true, o.threads);
     } else {
-      // ClustalW aligns on the tree it wrote, read back (five decimals).
+      // ClustalW aligns on the tree it wrote, read back (five decimals); the distances are done with.
+      guide.matrix_after = {};
       const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(dnd, seqs.names, "the guide tree", o.threads);
-      const auto steps = msa::progressive_steps(tree, o.threads);
+      const auto steps = msa::progressive_step_ranges(tree);
       since = times.add("guide tree", since);
       say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
       alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                         msa::tree_similarities(tree, nullptr, o.threads), p, tree.has_distances,
-                                         o.threads);
+                                         msa::TreeSimilarities(tree), p, tree.has_distances, o.threads);
     }
   }
   since = times.add("progressive alignment", since);

@@ -368,12 +368,18 @@ std::string evolved_family(std::mt19937& rng, int count, int length, std::vector
   return grow(count, root) + ";";
 }
 
+// The progressive stage's rows and order on the tree `dnd`: the steps as marks and the identities as ClustalW's
+// matrix, or (`computed`) the steps as ranges and the identities computed from the tree when asked.
 std::vector<std::vector<int>> aligned_rows(const std::vector<std::vector<int>>& sequences, const std::string& dnd,
                                            const std::vector<std::string>& names, const ClustalParameters& p,
-                                           int threads, std::size_t growing_from = growing_alignment_from) {
+                                           int threads, std::size_t growing_from = growing_alignment_from,
+                                           bool computed = false) {
   const RootedGuideTree tree = read_clustal_guide_tree(dnd, names);
-  MultipleAlignment aln = progressive_align(sequences, progressive_steps(tree), sequence_weights(tree, p.no_weights),
-                                            tree_similarities(tree), p, tree.has_distances, threads, growing_from);
+  MultipleAlignment aln =
+      computed ? progressive_align(sequences, progressive_step_ranges(tree), sequence_weights(tree, p.no_weights),
+                                   TreeSimilarities(tree), p, tree.has_distances, threads, growing_from)
+               : progressive_align(sequences, progressive_steps(tree), sequence_weights(tree, p.no_weights),
+                                   tree_similarities(tree), p, tree.has_distances, threads, growing_from);
   aln.rows.push_back(aln.order);  // the order counts too
   return aln.rows;
 }
@@ -446,6 +452,23 @@ TEST_CASE("delayed sequences joining a growing alignment give the rows rewritten
     const std::vector<std::vector<int>> rewritten = aligned_rows(sequences, dnd, names, p, 1, SIZE_MAX);
     CHECK(aligned_rows(sequences, dnd, names, p, 1, 3) == rewritten);
     CHECK(aligned_rows(sequences, dnd, names, p, 3, 3) == rewritten);
+  }
+}
+
+TEST_CASE("steps as ranges and identities computed from the tree give the matrix run's rows", "[msa]") {
+  std::mt19937 rng(31);
+  std::vector<std::string> names;
+  std::vector<std::vector<int>> sequences;
+  const std::string dnd = evolved_family(rng, 150, 60, names, sequences);
+  for (const int variant : {0, 1, 2, 3}) {
+    ClustalParameters p;
+    if (variant == 1) p.divergence_cutoff = 60;   // most sequences delayed
+    if (variant == 2) p.divergence_cutoff = 101;  // every sequence delayed: the closest pair starts
+    if (variant == 3) p.no_weights = true;
+    INFO("variant " << variant);
+    const std::vector<std::vector<int>> matrix = aligned_rows(sequences, dnd, names, p, 1);
+    CHECK(aligned_rows(sequences, dnd, names, p, 1, growing_alignment_from, true) == matrix);
+    CHECK(aligned_rows(sequences, dnd, names, p, 3, 3, true) == matrix);
   }
 }
 

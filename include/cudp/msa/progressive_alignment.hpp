@@ -4,11 +4,12 @@
 // are left out of the steps and added one at a time afterwards, closest first, to the alignment built so far.
 //
 // What the stage takes from the earlier ones, for a guide tree read back from its .dnd (rooted_guide_tree.hpp):
-//   steps        progressive_steps(tree): per step, each sequence marked 1 or 2 (the two profiles) or 0
+//   steps        progressive_step_ranges(tree), or progressive_steps(tree): per step, each sequence marked 1 or 2
+//                (the two profiles) or 0
 //   weights      sequence_weights(tree): integer weights summing to about 1000
-//   similarity   percent identities, n x n: tree_similarities(tree) for every neighbour-joining or -USETREE run
-//                (ClustalW replaces the pairwise distances by the guide tree's path lengths), or
-//                similarities_from_distances(pairwise distances) for a UPGMA run
+//   similarity   percent identities (similarities.hpp): TreeSimilarities(tree), or the matrix tree_similarities(tree),
+//                for every neighbour-joining or -USETREE run (ClustalW replaces the pairwise distances by the guide
+//                tree's path lengths), or similarities_from_distances(pairwise distances) for a UPGMA run
 //   distance_tree tree.has_distances (without branch lengths each matrix series is one member)
 // So a run from a .dnd needs nothing from the pairwise stage.
 #include <algorithm>
@@ -32,7 +33,9 @@
 #include "column_profiles.hpp"
 #include "growing_alignment.hpp"
 #include "profile_alignment.hpp"
+#include "progressive_steps.hpp"
 #include "sequence_weights.hpp"
+#include "similarities.hpp"
 
 namespace cudp::msa {
 
@@ -55,23 +58,6 @@ inline phylo::DistanceMatrix similarities_from_distances(const phylo::DistanceMa
 }
 
 namespace detail {
-
-// The mean identity over pairs across the two sides (`one`, `two`: their sequences in input order), summed in
-// double in ClustalW's order and divided by a float count. (The matrix is symmetric: a lone sequence on the second
-// side is read along its row.)
-inline double mean_identity(const std::vector<int>& one, const std::vector<int>& two,
-                            const phylo::DistanceMatrix& similarity) {
-  double sum = 0.0;
-  int pairs = 0;
-  const bool lone = two.size() == 1;
-  for (const int i : one)
-    for (const int j : two) {
-      ++pairs;
-      const auto x = static_cast<std::size_t>(i), y = static_cast<std::size_t>(j);
-      sum += lone ? similarity(y, x) : similarity(x, y);
-    }
-  return sum / static_cast<float>(pairs);
-}
 
 // The step's integer gap opening and extension costs.
 inline void step_gap_costs(const ClustalParameters& p, const ProfileMatrix& matrix, int len1, int len2, int& open,
@@ -180,26 +166,14 @@ inline std::vector<int> apply_path(const int* row, int length, const std::vector
   return out;
 }
 
-}  // namespace detail
-
-// One progressive step: aligns the sequences with group 1 against those with group 2 (groups of sequences not yet
-// `aligned` count as 0) and rewrites their rows. Returns ClustalW's step score (0 when a side is empty). It reads
-// and writes the rows of the step's sequences only (and reads weights and similarity), so steps on disjoint sets of
-// sequences may run side by side. `threads` (> 1) lets the largest profile alignments split their passes.
-inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::vector<int>& group,
-                               const std::vector<char>& aligned, const std::vector<int>& weights,
-                               const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
-                               bool distance_tree = true, int threads = 1) {
-  const std::size_t n = rows.size();
-  std::vector<int> one, two;
-  for (std::size_t s = 0; s < n; ++s) {
-    if (!aligned[s]) continue;
-    if (group[s] == 1) one.push_back(static_cast<int>(s));
-    if (group[s] == 2) two.push_back(static_cast<int>(s));
-  }
-  if (one.empty() || two.empty()) return 0;
+// One progressive step: aligns the sequences `one` against the sequences `two` (each in input order, both not
+// empty) and rewrites their rows. Returns ClustalW's step score.
+inline int align_sides(std::vector<std::vector<int>>& rows, std::vector<int> one, std::vector<int> two,
+                       const std::vector<int>& weights, const Similarities& similarity, const ClustalParameters& p,
+                       bool distance_tree, int threads) {
   if (two.size() > one.size()) one.swap(two);  // the larger side becomes the matrix profile
-  const double pcid = detail::mean_identity(one, two, similarity);
+  const double pcid = similarity.mean(one, two);
+
   std::vector<const int*> member_rows;
   std::vector<int> member_weights;
   std::vector<std::vector<int>> padded;
@@ -247,33 +221,84 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::v
   return score / 100;
 }
 
+}  // namespace detail
+
+// One progressive step: aligns the sequences with group 1 against those with group 2 (groups of sequences not yet
+// `aligned` count as 0) and rewrites their rows. Returns ClustalW's step score (0 when a side is empty). It reads
+// and writes the rows of the step's sequences only (and reads weights and similarity), so steps on disjoint sets of
+// sequences may run side by side. `threads` (> 1) lets the largest profile alignments split their passes.
+inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::vector<int>& group,
+                               const std::vector<char>& aligned, const std::vector<int>& weights,
+                               const Similarities& similarity, const ClustalParameters& p, bool distance_tree = true,
+                               int threads = 1) {
+  std::vector<int> one, two;
+  for (std::size_t s = 0; s < rows.size(); ++s) {
+    if (!aligned[s]) continue;
+    if (group[s] == 1) one.push_back(static_cast<int>(s));
+    if (group[s] == 2) two.push_back(static_cast<int>(s));
+  }
+  if (one.empty() || two.empty()) return 0;
+  return detail::align_sides(rows, std::move(one), std::move(two), weights, similarity, p, distance_tree, threads);
+}
+
+inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::vector<int>& group,
+                               const std::vector<char>& aligned, const std::vector<int>& weights,
+                               const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
+                               bool distance_tree = true, int threads = 1) {
+  return align_profiles_step(rows, group, aligned, weights, MatrixSimilarities(similarity), p, distance_tree,
+                             threads);
+}
+
 namespace detail {
 
 // ClustalW's running best identity: folding identities into `best` as best_identity does (its result depends only
 // on the set folded, not on the order: -1 when no identity exceeds -1, else the largest truncated).
 inline int fold_identity(int best, double identity) { return best < identity ? static_cast<int>(identity) : best; }
 
-// Each sequence's best identity to another (aligned ones only, when `among` is given), truncated as ClustalW
-// stores it; -1 when there is none.
-inline int best_identity(const phylo::DistanceMatrix& similarity, std::size_t i, const std::vector<char>* among) {
+// A sequence's best identity to another (aligned ones only, when `among` is given), from its row of identities,
+// truncated as ClustalW stores it; -1 when there is none.
+inline int best_identity(const std::vector<double>& row, std::size_t i, const std::vector<char>* among) {
   int best = -1;
-  for (std::size_t j = 0; j < similarity.size(); ++j) {
+  for (std::size_t j = 0; j < row.size(); ++j) {
     if (j == i || (among && !(*among)[j])) continue;
-    best = fold_identity(best, similarity(i, j));
+    best = fold_identity(best, row[j]);
   }
   return best;
 }
 
-// When every sequence was delayed: the first sequence of the most similar pair starts the alignment.
-inline std::size_t closest_pair_start(const phylo::DistanceMatrix& similarity) {
+// best_identity for the sequences not `skip`ped (all when empty), on `threads` threads; -1 for those skipped.
+inline std::vector<int> best_identities(const Similarities& similarity, const std::vector<char>* among,
+                                        const std::vector<char>& skip, int threads) {
+  std::vector<int> best(similarity.size(), -1);
+  host::parallel_for(similarity.size(), threads, [] { return std::vector<double>(); },
+                     [&](std::vector<double>& row, std::size_t i) {
+    if (!skip.empty() && skip[i]) return;
+    similarity.row(i, row);
+    best[i] = best_identity(row, i, among);
+  });
+  return best;
+}
+
+// When every sequence was delayed: the first sequence of the most similar pair starts the alignment. (ClustalW keeps
+// the best so far truncated, so a later pair wins on a larger fraction: the scan stays in order, the rows are
+// computed a block at a time on the threads.)
+inline std::size_t closest_pair_start(const Similarities& similarity, int threads) {
+  const std::size_t n = similarity.size();
+  const std::size_t block = 8 * static_cast<std::size_t>(std::max(1, threads));
+  std::vector<std::vector<double>> rows(std::min(n, block));
   int closest = -1;
   std::size_t start = 0;
-  for (std::size_t i = 0; i < similarity.size(); ++i)
-    for (std::size_t j = i + 1; j < similarity.size(); ++j)
-      if (closest < similarity(i, j)) {
-        closest = static_cast<int>(similarity(i, j));
-        start = i;
-      }
+  for (std::size_t first = 0; first < n; first += block) {
+    const std::size_t count = std::min(block, n - first);
+    host::parallel_for(count, threads, [] { return 0; },
+                       [&](int, std::size_t k) { similarity.row(first + k, rows[k]); });
+    for (std::size_t k = 0; k < count; ++k)
+      for (std::size_t j = first + k + 1; j < n; ++j)
+        if (closest < rows[k][j]) {
+          closest = static_cast<int>(rows[k][j]);
+          start = first + k;
+        }
+  }
   return start;
 }
 
@@ -292,15 +317,14 @@ inline std::size_t closest_delayed(const std::vector<int>& best, const std::vect
   return next;
 }
 
-// Before a delayed sequence joins, the aligned sequences count by their tree weight times their identity with it,
-// rescaled to sum to about 1000; the others keep their weights (all become 1 when every product is 0).
+// Before a delayed sequence joins, the aligned sequences count by their tree weight times their identity with it
+// (`newcomer_row`: its row of identities), rescaled to sum to about 1000; the others keep their weights (all become 1 when every product is 0).
 inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>& tree_weights,
-                               const std::vector<char>& aligned, const phylo::DistanceMatrix& similarity,
-                               std::size_t newcomer) {
+                               const std::vector<char>& aligned, const std::vector<double>& newcomer_row) {
   long long sum = 0;
   for (std::size_t j = 0; j < weights.size(); ++j) {
     if (!aligned[j]) continue;
-    weights[j] = static_cast<int>(tree_weights[j] * similarity(newcomer, j));  // along a row
+    weights[j] = static_cast<int>(tree_weights[j] * newcomer_row[j]);
     sum += weights[j];
   }
   if (sum == 0) {
@@ -322,19 +346,22 @@ inline constexpr std::size_t growing_alignment_from = 32;
 
 namespace detail {
 
-// align_profiles_step for a delayed sequence `next` joining the growing alignment of the `aligned` ones.
+// align_profiles_step for a delayed sequence `next` joining the growing alignment of the `aligned` ones;
+// `next_row`: its row of identities.
 inline void join_growing(GrowingAlignment& growing, const std::vector<std::vector<int>>& rows,
                          const std::vector<char>& aligned, std::size_t next, const std::vector<int>& weights,
-                         const phylo::DistanceMatrix& similarity, const ClustalParameters& p, bool distance_tree,
+                         const std::vector<double>& next_row, const ClustalParameters& p, bool distance_tree,
                          int threads) {
-  std::vector<int> one;
   std::vector<int> member_weights;
+  double sum = 0.0;  // the mean identity with the aligned sequences, as Similarities::mean sums it
+  int pairs = 0;
   for (std::size_t s = 0; s < rows.size(); ++s)
     if (aligned[s]) {
-      one.push_back(static_cast<int>(s));
       member_weights.push_back(weights[s]);
+      sum += next_row[s];
+      ++pairs;
     }
-  const double pcid = mean_identity(one, {static_cast<int>(next)}, similarity);
+  const double pcid = sum / static_cast<float>(pairs);
   const int count = growing.rows();
   member_weights.push_back(weights[next]);
   std::vector<const int*> member_rows(static_cast<std::size_t>(count) + 1, nullptr);
@@ -410,17 +437,17 @@ void run_task_graph(const std::vector<std::vector<int>>& after, int threads, Run
 
 }  // namespace detail
 
-// The whole progressive stage. `sequences`: residue codes (clustal_encode); see the file comment for the rest.
-// `threads` (0: all cores) runs the guide tree's steps on disjoint sets of sequences side by side, and splits the
-// largest alignments; the result is the same for any number. Delayed sequences join a GrowingAlignment once
-// `growing_from` sequences (at least 3) are aligned, rows rewritten at every join before that: the same rows.
-inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
-                                           const std::vector<ProgressiveStep>& steps, std::vector<int> weights,
-                                           const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
-                                           bool distance_tree = true, int threads = 1,
-                                           std::size_t growing_from = growing_alignment_from) {
+namespace detail {
+
+// The whole progressive stage over `step_count` steps, whose sides `sides(k, one, two)` gives (each in input order).
+template <class Sides>
+MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& sequences, std::size_t step_count,
+                                          const Sides& sides, std::vector<int> weights,
+                                          const Similarities& similarity, const ClustalParameters& p,
+                                          bool distance_tree, int threads, std::size_t growing_from) {
   const std::size_t n = sequences.size();
   if (n < 2) throw std::invalid_argument("progressive_align: a multiple alignment needs two sequences or more");
+  if (similarity.size() != n) throw std::invalid_argument("progressive_align: identities for other sequences");
   if (threads <= 0) threads = host::usable_cores();
   MultipleAlignment result;
   result.rows = sequences;
@@ -437,19 +464,22 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
   // First pass: the guide tree's steps, leaving out sequences no more than MAXDIV % identical to any other. A
   // sequence in a step joins there if it is not left out, so each step aligns exactly its sequences that are not
   // left out; a step waits only for the last earlier steps on its sequences.
-  std::vector<int> best(n);
-  for (std::size_t i = 0; i < n; ++i) best[i] = detail::best_identity(similarity, i, nullptr);
+  const std::vector<int> best = best_identities(similarity, nullptr, {}, threads);
   std::vector<char> kept(n);
   for (std::size_t s = 0; s < n; ++s) kept[s] = best[s] > p.divergence_cutoff;
   std::vector<std::size_t> tasks;  // the steps that align something, in order
   std::vector<std::vector<int>> after;
   std::vector<int> last_task(n, -1);
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    const ProgressiveStep& step = steps[k];
+  std::vector<int> one, two, members;
+  for (std::size_t k = 0; k < step_count; ++k) {
+    sides(k, one, two);
+    members.resize(one.size() + two.size());
+    std::merge(one.begin(), one.end(), two.begin(), two.end(), members.begin());
     std::vector<int> before;
     int entries = 0;
-    for (std::size_t s = 0; s < n; ++s) {
-      if (step[s] == 0 || !kept[s]) continue;
+    for (const int m : members) {
+      const auto s = static_cast<std::size_t>(m);
+      if (!kept[s]) continue;
       ++entries;
       if (!aligned[s]) join(s);
       if (last_task[s] >= 0) before.push_back(last_task[s]);
@@ -462,49 +492,94 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
     after.push_back(std::move(before));
   }
   auto run_step = [&](int task, int inner) {
-    align_profiles_step(result.rows, steps[tasks[static_cast<std::size_t>(task)]], kept, weights, similarity, p,
-                        distance_tree, inner);
+    std::vector<int> first, second;
+    sides(tasks[static_cast<std::size_t>(task)], first, second);
+    const auto left_out = [&](int s) { return !kept[static_cast<std::size_t>(s)]; };
+    first.erase(std::remove_if(first.begin(), first.end(), left_out), first.end());
+    second.erase(std::remove_if(second.begin(), second.end(), left_out), second.end());
+    if (first.empty() || second.empty()) return;
+    align_sides(result.rows, std::move(first), std::move(second), weights, similarity, p, distance_tree, inner);
   };
   if (threads <= 1) {
     for (std::size_t t = 0; t < tasks.size(); ++t) run_step(static_cast<int>(t), 1);
   } else {
-    detail::run_task_graph(after, threads, run_step);
+    run_task_graph(after, threads, run_step);
   }
 
   // Second pass: the delayed sequences one by one, closest first.
   const std::vector<int> tree_weights = weights;
-  if (placed == 0) join(detail::closest_pair_start(similarity));
-  std::vector<int> closest(n, -1);  // each delayed sequence's best identity to the aligned ones
-  for (std::size_t i = 0; i < n; ++i)
-    if (!aligned[i]) closest[i] = detail::best_identity(similarity, i, &aligned);
+  if (placed == 0) join(closest_pair_start(similarity, threads));
+  std::vector<int> closest = best_identities(similarity, &aligned, aligned, threads);  // to the aligned ones
   std::optional<GrowingAlignment> growing;
+  std::vector<double> next_row;
   while (placed < n) {
-    const std::size_t next = detail::closest_delayed(closest, aligned);
-    if (!p.no_weights) detail::weigh_for_newcomer(weights, tree_weights, aligned, similarity, next);
+    const std::size_t next = closest_delayed(closest, aligned);
+    similarity.row(next, next_row);
+    if (!p.no_weights) weigh_for_newcomer(weights, tree_weights, aligned, next_row);
     if (!growing && placed >= std::max<std::size_t>(growing_from, 3)) {
-      std::vector<int> members;
+      std::vector<int> in;
       bool representable = true;
       for (std::size_t s = 0; s < n; ++s) {
-        if (aligned[s]) members.push_back(static_cast<int>(s));
+        if (aligned[s]) in.push_back(static_cast<int>(s));
         representable = representable && GrowingAlignment::representable(result.rows[s]);
       }
-      if (representable) growing.emplace(result.rows, members, p);
+      if (representable) growing.emplace(result.rows, in, p);
     }
     if (growing) {
-      detail::join_growing(*growing, result.rows, aligned, next, weights, similarity, p, distance_tree, threads);
+      join_growing(*growing, result.rows, aligned, next, weights, next_row, p, distance_tree, threads);
       join(next);
     } else {
-      std::vector<int> group(n, 0);
-      for (std::size_t j = 0; j < n; ++j) group[j] = aligned[j] ? 1 : j == next ? 2 : 0;
+      std::vector<int> in;
+      for (std::size_t j = 0; j < n; ++j)
+        if (aligned[j]) in.push_back(static_cast<int>(j));
       join(next);
-      align_profiles_step(result.rows, group, aligned, weights, similarity, p, distance_tree, threads);
+      align_sides(result.rows, std::move(in), {static_cast<int>(next)}, weights, similarity, p, distance_tree,
+                  threads);
     }
     for (std::size_t i = 0; i < n; ++i)
-      if (!aligned[i]) closest[i] = detail::fold_identity(closest[i], similarity(next, i));
+      if (!aligned[i]) closest[i] = fold_identity(closest[i], next_row[i]);
   }
   if (growing) growing->write_rows(result.rows);
   result.weights = weights;
   return result;
+}
+
+}  // namespace detail
+
+// The whole progressive stage. `sequences`: residue codes (clustal_encode); see the file comment for the rest.
+// `threads` (0: all cores) runs the guide tree's steps on disjoint sets of sequences side by side, and splits the
+// largest alignments; the result is the same for any number. Delayed sequences join a GrowingAlignment once
+// `growing_from` sequences (at least 3) are aligned, rows rewritten at every join before that: the same rows.
+// Memory beyond the rows grows with the sequences, not with their pairs, when `similarity` computes its values
+// (TreeSimilarities).
+inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
+                                           const ProgressiveSteps& steps, std::vector<int> weights,
+                                           const Similarities& similarity, const ClustalParameters& p,
+                                           bool distance_tree = true, int threads = 1,
+                                           std::size_t growing_from = growing_alignment_from) {
+  if (steps.sequences != sequences.size() && !steps.steps.empty())
+    throw std::invalid_argument("progressive_align: steps for other sequences");
+  const auto sides = [&](std::size_t k, std::vector<int>& one, std::vector<int>& two) { steps.sides(k, one, two); };
+  return detail::progressive_align_sides(sequences, steps.size(), sides, std::move(weights), similarity, p,
+                                         distance_tree, threads, growing_from);
+}
+
+// The same with the steps as marks per sequence (progressive_steps) and the identities as a matrix.
+inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
+                                           const std::vector<ProgressiveStep>& steps, std::vector<int> weights,
+                                           const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
+                                           bool distance_tree = true, int threads = 1,
+                                           std::size_t growing_from = growing_alignment_from) {
+  const auto sides = [&](std::size_t k, std::vector<int>& one, std::vector<int>& two) {
+    one.clear();
+    two.clear();
+    for (std::size_t s = 0; s < steps[k].size(); ++s) {
+      if (steps[k][s] == 1) one.push_back(static_cast<int>(s));
+      if (steps[k][s] == 2) two.push_back(static_cast<int>(s));
+    }
+  };
+  return detail::progressive_align_sides(sequences, steps.size(), sides, std::move(weights),
+                                         MatrixSimilarities(similarity), p, distance_tree, threads, growing_from);
 }
 
 }  // namespace cudp::msa

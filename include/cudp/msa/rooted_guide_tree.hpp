@@ -20,6 +20,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,6 +30,8 @@
 #include "../host/parallel_for.hpp"
 #include "../io/error.hpp"
 #include "../phylo/distance_trees.hpp"
+#include "progressive_steps.hpp"
+#include "similarities.hpp"
 
 // The float sums here are ClustalW's to the last bit: no multiply-add may be fused.
 // (nvcc's front end refuses GCC's optimize pragmas; GCC fuses nothing on x86-64 without -mfma in any case.)
@@ -138,6 +141,11 @@ class TipPaths {
   }
 
   int depth(int node) const { return depth_[static_cast<std::size_t>(node)]; }
+  // Whether `tip` lies below `node` (or is it).
+  bool below(int tip, int node) const {
+    const int r = rank_[static_cast<std::size_t>(tip)];
+    return r >= lo_[static_cast<std::size_t>(node)] && r < hi_[static_cast<std::size_t>(node)];
+  }
 
   // For the path `path` (a node and its ancestors, upwards): marks every tip, in `marks` (by rank; the caller's,
   // so that threads share the paths), with the index of the first node of the path above it (0 for the tips below
@@ -490,18 +498,18 @@ inline RootedGuideTree read_clustal_guide_tree(std::string_view text, const std:
   return detail::GuideTreeBuilder(text, source, threads).build(names);
 }
 
-// The order of ClustalW's profile alignments: one entry per step, each sequence marked 1 or 2 (the two profiles
-// joined) or 0 (not in this step), children before parents, left before right. `threads` (0: all cores) fill the
-// steps side by side.
+// The order of ClustalW's profile alignments, children before parents, left before right, each step the sequences
+// below the node's two children.
 //
 // ClustalW's groupSeqs walks the child links, a node making a step when it has a right child, and marks the
 // sequences below its left child 1 and those below its right child 2 (a leaf child: the sequences of that tip).
 // Here the tips are ranked in that walk's order, so that the tips below a node are one range of ranks, and every
-// step is filled from its two children's ranges.
-inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tree, int threads = 1) {
+// step is held as its two children's ranges.
+inline ProgressiveSteps progressive_step_ranges(const RootedGuideTree& tree) {
   const std::size_t n = tree.tip_of_sequence.size();
-  std::vector<std::vector<int>> steps;
-  if (n < 2) return steps;
+  ProgressiveSteps out;
+  out.sequences = n;
+  if (n < 2) return out;
   const auto& nodes = tree.nodes;
   std::vector<int> lo(nodes.size(), 0), hi(nodes.size(), 0), rank(nodes.size(), -1), made;
   int ranked = 0;
@@ -533,75 +541,118 @@ inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tr
     if (node.right >= 0) made.push_back(v.node);
     stack.pop_back();
   }
-  std::vector<int> rank_of(n);
-  for (std::size_t i = 0; i < n; ++i) rank_of[i] = rank[static_cast<std::size_t>(tree.tip_of_sequence[i])];
-  steps.resize(made.size());
-  host::parallel_for(made.size(), threads, [] { return 0; }, [&](int, std::size_t k) {
-    const GuideTreeNode& node = nodes[static_cast<std::size_t>(made[k])];
-    const int left_lo = node.left < 0 ? 0 : lo[static_cast<std::size_t>(node.left)];
-    const int left_hi = node.left < 0 ? 0 : hi[static_cast<std::size_t>(node.left)];
-    const int right_lo = lo[static_cast<std::size_t>(node.right)], right_hi = hi[static_cast<std::size_t>(node.right)];
-    std::vector<int> marks(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const int r = rank_of[i];
-      marks[i] = r >= left_lo && r < left_hi ? 1 : r >= right_lo && r < right_hi ? 2 : 0;
+  // The sequences by their tip's rank (a tip may carry several sequences, a sequence no ranked tip); a range of
+  // ranks becomes a range of the list through the count of sequences below each rank.
+  std::vector<int> start(static_cast<std::size_t>(ranked) + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int r = rank[static_cast<std::size_t>(tree.tip_of_sequence[i])];
+    if (r >= 0) ++start[static_cast<std::size_t>(r) + 1];
+  }
+  for (std::size_t r = 1; r < start.size(); ++r) start[r] += start[r - 1];
+  out.order.resize(static_cast<std::size_t>(start.back()));
+  std::vector<int> next(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int r = rank[static_cast<std::size_t>(tree.tip_of_sequence[i])];
+    if (r >= 0) out.order[static_cast<std::size_t>(next[static_cast<std::size_t>(r)]++)] = static_cast<int>(i);
+  }
+  const auto at = [&](int r) { return start[static_cast<std::size_t>(r)]; };
+  out.steps.reserve(made.size());
+  for (const int m : made) {
+    const GuideTreeNode& node = nodes[static_cast<std::size_t>(m)];
+    const auto left = static_cast<std::size_t>(node.left), right = static_cast<std::size_t>(node.right);
+    ProgressiveSteps::Sides sides;
+    if (node.left >= 0) {
+      sides.first_lo = at(lo[left]);
+      sides.first_hi = at(hi[left]);
     }
-    steps[k] = std::move(marks);
-  });
+    sides.second_lo = at(lo[right]);
+    sides.second_hi = at(hi[right]);
+    out.steps.push_back(sides);
+  }
+  return out;
+}
+
+// progressive_step_ranges as one mark per sequence a step: 1 or 2 (the two profiles joined) or 0 (not in this
+// step). `threads` (0: all cores) fill the steps side by side.
+inline std::vector<std::vector<int>> progressive_steps(const RootedGuideTree& tree, int threads = 1) {
+  const ProgressiveSteps ranges = progressive_step_ranges(tree);
+  std::vector<std::vector<int>> steps(ranges.size());
+  host::parallel_for(ranges.size(), threads, [] { return 0; },
+                     [&](int, std::size_t k) { steps[k] = ranges.marks(k); });
   return steps;
 }
+
+namespace detail {
+
+// What a row of ClustalW's tree similarities needs of its sequence: the path from its tip up (with the float sums
+// of the branch lengths up to each node) and where every other tip meets that path.
+struct SimilarityPath {
+  std::vector<int> path;
+  std::vector<float> to_node;  // to_node[k]: the branch lengths of path[0..k], summed from the tip up
+  std::vector<int> meet;       // by tip rank (TipPaths::meet)
+};
+
+inline void similarity_path(const std::vector<GuideTreeNode>& nodes, const TipPaths& paths, int tip,
+                            SimilarityPath& out) {
+  CUDP_NJ_NO_FP_CONTRACT
+  out.path.clear();
+  out.to_node.clear();
+  float dist = 0;
+  for (int p = tip; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
+    out.path.push_back(p);
+    dist += nodes[static_cast<std::size_t>(p)].dist;
+    out.to_node.push_back(dist);
+  }
+  paths.meet(out.path, out.meet);
+}
+
+// The path length in float from the tip of `from` (similarity_path) to tip `tip`, as ClustalW sums it: the branch
+// lengths from `tip` up to below the meeting node, plus those from the other tip. The same value either way round.
+inline double path_length(const TipPaths& paths, const SimilarityPath& from, int tip) {
+  CUDP_NJ_NO_FP_CONTRACT
+  // The walk from `tip` starts at its parent, so a tip shared by two sequences meets its own path one up.
+  const int meet = tip == from.path[0] ? 1 : paths.meeting(tip, from.meet);
+  if (meet < 1 || static_cast<std::size_t>(meet) >= from.path.size()) {
+    throw io::InputError("malformed guide tree: tips without a common ancestor");
+  }
+  const float dist = paths.up(tip, paths.depth(tip) - paths.depth(from.path[static_cast<std::size_t>(meet)]));
+  return static_cast<float>(dist + from.to_node[static_cast<std::size_t>(meet) - 1]);
+}
+
+// A path length as ClustalW's identity: clamped to [0.01, 1], 100 - 100 * length.
+inline double similarity_of_length(double length) {
+  if (length < 0.01) length = 0.01;
+  if (length > 1.0) length = 1.0;
+  return 100.0 - length * 100.0;
+}
+
+}  // namespace detail
 
 // ClustalW's similarity matrix from the rooted tree (which replaces the pairwise distances for the progressive
 // stage): path lengths between tips in float, clamped to [0.01, 1], as 100 - 100 * length; 0 on the diagonal.
 // `too_far` receives the pairs (i > j) whose path is longer than 1.1, which ClustalW warns about. `threads` (0: all
-// cores) fill the rows side by side.
+// cores) fill the rows side by side. 8 bytes a pair of sequences, both ways round: TreeSimilarities computes the same
+// values when asked instead.
 inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
                                                std::vector<std::pair<int, int>>* too_far = nullptr,
                                                int threads = 1) {
   const std::size_t n = tree.tip_of_sequence.size();
   phylo::DistanceMatrix s(n);
-  const auto& nodes = tree.nodes;
-  const detail::TipPaths paths(nodes, tree.tip_of_sequence);
-  struct Row {
-    std::vector<int> path;
-    std::vector<float> to_node;
-    std::vector<int> meet;
-  };
+  const detail::TipPaths paths(tree.nodes, tree.tip_of_sequence);
   // Rows a block, the blocks' far pairs kept apart and joined in order.
   constexpr std::size_t rows = 16;
   std::vector<std::vector<std::pair<int, int>>> far((n + rows - 1) / rows);
-  host::parallel_for(far.size(), threads, [] { return Row{}; }, [&](Row& scratch, std::size_t item) {
-    CUDP_NJ_NO_FP_CONTRACT
+  host::parallel_for(far.size(), threads, [] { return detail::SimilarityPath{}; },
+                     [&](detail::SimilarityPath& from, std::size_t item) {
     // The longest rows first: a block's cost grows with its row numbers.
     const std::size_t block = far.size() - 1 - item, first = block * rows;
-    for (std::size_t i = first; i < std::min(n, first + rows); ++i) {
-      auto& path = scratch.path;
-      auto& to_node = scratch.to_node;
-      path.clear();
-      to_node.clear();
-      float dist = 0;
-      for (int p = tree.tip_of_sequence[i]; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
-        path.push_back(p);
-        dist += nodes[static_cast<std::size_t>(p)].dist;
-        to_node.push_back(dist);
-      }
-      if (i > 0) paths.meet(path, scratch.meet);
+    for (std::size_t i = std::max<std::size_t>(first, 1); i < std::min(n, first + rows); ++i) {
+      detail::similarity_path(tree.nodes, paths, tree.tip_of_sequence[i], from);
       double* row = s.data() + i * n;
       for (std::size_t j = 0; j < i; ++j) {
-        const int tip = tree.tip_of_sequence[j];
-        // The walk from tip j starts at its parent, so a tip shared by two sequences meets its own path one up.
-        int meet = tip == path[0] ? 1 : paths.meeting(tip, scratch.meet);
-        if (meet < 1 || static_cast<std::size_t>(meet) >= path.size()) {
-          throw io::InputError("malformed guide tree: tips without a common ancestor");
-        }
-        dist = paths.up(tip, paths.depth(tip) - paths.depth(path[static_cast<std::size_t>(meet)]));
-        double length = static_cast<float>(dist + to_node[static_cast<std::size_t>(meet) - 1]);
-        if (length < 0.01) length = 0.01;
-        if (length > 1.0) {
-          if (length > 1.1 && too_far) far[block].emplace_back(static_cast<int>(i), static_cast<int>(j));
-          length = 1.0;
-        }
-        row[j] = 100.0 - length * 100.0;
+        const double length = detail::path_length(paths, from, tree.tip_of_sequence[j]);
+        if (length > 1.1 && too_far) far[block].emplace_back(static_cast<int>(i), static_cast<int>(j));
+        row[j] = detail::similarity_of_length(length);
       }
     }
   });
@@ -622,24 +673,147 @@ inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
   return s;
 }
 
-// The order of profile alignments from UPGMA's joins (ClustalW takes them from the joins, not from a re-read tree):
-// per join, the left cluster's sequences marked 1 and the right's 2. Two sequences give no step, as in ClustalW.
-inline std::vector<std::vector<int>> progressive_steps(const std::vector<phylo::UpgmaJoin>& joins, std::size_t n) {
-  std::vector<std::vector<int>> steps;
-  if (n < 3) return steps;
-  std::vector<int> cluster(n);
-  for (std::size_t i = 0; i < n; ++i) cluster[i] = static_cast<int>(i);
-  for (const phylo::UpgmaJoin& j : joins) {
-    std::vector<int> marks(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (cluster[i] == j.left) marks[i] = 1;
-      if (cluster[i] == j.right) marks[i] = 2;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (cluster[i] == j.right) cluster[i] = j.left;
-    }
-    steps.push_back(std::move(marks));
+// tree_similarities' values computed when asked, from the tree (which must outlive this): a row costs a pass over
+// the tips; the mean over a guide-tree step's pairs costs a float sum a pair, since every pair across the step meets
+// at the step's node (checked; other sides go pair by pair). Memory grows with the tree, not with the pairs.
+class TreeSimilarities final : public Similarities {
+ public:
+  explicit TreeSimilarities(const RootedGuideTree& tree) : tree_(tree), paths_(tree.nodes, tree.tip_of_sequence) {}
+
+  std::size_t size() const override { return tree_.tip_of_sequence.size(); }
+
+  void row(std::size_t i, std::vector<double>& out) const override {
+    thread_local detail::SimilarityPath from;
+    const auto& tips = tree_.tip_of_sequence;
+    detail::similarity_path(tree_.nodes, paths_, tips[i], from);
+    out.resize(tips.size());
+    for (std::size_t j = 0; j < tips.size(); ++j)
+      out[j] = j == i ? 0.0 : detail::similarity_of_length(detail::path_length(paths_, from, tips[j]));
   }
+
+  double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
+    CUDP_NJ_NO_FP_CONTRACT
+    double sum = 0.0;
+    int pairs = 0;
+    thread_local std::vector<double> values;
+    if (one.size() == 1 || two.size() == 1) {  // along the lone sequence's row
+      const bool lone_first = one.size() == 1;
+      row(static_cast<std::size_t>(lone_first ? one.front() : two.front()), values);
+      for (const int s : lone_first ? two : one) {
+        ++pairs;
+        sum += values[static_cast<std::size_t>(s)];
+      }
+      return sum / static_cast<float>(pairs);
+    }
+    if (!across_one_node(one, two, values)) {  // pair by pair, along the rows of the first side
+      for (const int i : one) {
+        row(static_cast<std::size_t>(i), values);
+        for (const int j : two) {
+          ++pairs;
+          sum += values[static_cast<std::size_t>(j)];
+        }
+      }
+      return sum / static_cast<float>(pairs);
+    }
+    // values: the first side's sums to the meeting node, then the second side's.
+    const double* first = values.data();
+    const double* second = values.data() + one.size();
+    for (std::size_t a = 0; a < one.size(); ++a)
+      for (std::size_t b = 0; b < two.size(); ++b) {
+        ++pairs;
+        sum += detail::similarity_of_length(static_cast<float>(static_cast<float>(first[a]) +
+                                                               static_cast<float>(second[b])));
+      }
+    return sum / static_cast<float>(pairs);
+  }
+
+ private:
+  // Whether every tip of `one` lies below one child of a node and every tip of `two` below another child of it;
+  // if so, `sums` gets each tip's float sum of branch lengths up to that child (one's, then two's).
+  bool across_one_node(const std::vector<int>& one, const std::vector<int>& two, std::vector<double>& sums) const {
+    const auto& nodes = tree_.nodes;
+    const auto tip = [&](int s) { return tree_.tip_of_sequence[static_cast<std::size_t>(s)]; };
+    const auto child_towards = [&](int from, int other) {  // the node below their meeting on from's side
+      int below = -1;
+      for (int p = from; p >= 0 && !paths_.below(other, p); p = nodes[static_cast<std::size_t>(p)].parent) below = p;
+      return below;
+    };
+    const int a = tip(one.front()), b = tip(two.front());
+    if (a == b) return false;
+    const int side1 = child_towards(a, b), side2 = child_towards(b, a);
+    if (side1 < 0 || side2 < 0) return false;
+    const int top = nodes[static_cast<std::size_t>(side1)].parent;
+    if (top < 0 || top != nodes[static_cast<std::size_t>(side2)].parent) return false;
+    sums.clear();
+    for (const auto* side : {&one, &two}) {
+      const int child = side == &one ? side1 : side2;
+      for (const int s : *side) {
+        const int t = tip(s);
+        if (!paths_.below(t, child)) return false;
+        sums.push_back(paths_.up(t, paths_.depth(t) - paths_.depth(top)));
+      }
+    }
+    return true;
+  }
+
+  const RootedGuideTree& tree_;
+  detail::TipPaths paths_;
+};
+
+// The order of profile alignments from UPGMA's joins (ClustalW takes them from the joins, not from a re-read tree):
+// per join, the left cluster's sequences and the right's. Two sequences give no step, as in ClustalW. The
+// sequences are listed depth first over the joins, so that every cluster is one range of the list.
+inline ProgressiveSteps progressive_step_ranges(const std::vector<phylo::UpgmaJoin>& joins, std::size_t n) {
+  ProgressiveSteps out;
+  out.sequences = n;
+  if (n < 3) return out;
+  // Nodes: the sequences, then one per join over the clusters' nodes at that time.
+  std::vector<int> current(n), left, right;
+  for (std::size_t i = 0; i < n; ++i) current[i] = static_cast<int>(i);
+  for (const phylo::UpgmaJoin& j : joins) {
+    if (j.left < 0 || j.right < 0 || static_cast<std::size_t>(std::max(j.left, j.right)) >= n || j.left == j.right)
+      throw std::invalid_argument("progressive_step_ranges: a join of clusters that are not sequences' numbers");
+    left.push_back(current[static_cast<std::size_t>(j.left)]);
+    right.push_back(current[static_cast<std::size_t>(j.right)]);
+    current[static_cast<std::size_t>(j.left)] = static_cast<int>(n + left.size() - 1);
+  }
+  std::vector<int> lo(n + joins.size(), -1), hi(n + joins.size(), -1);
+  // The tops (clusters never joined further) in sequence order, each depth first, left before right.
+  std::vector<char> below(n + joins.size(), 0);
+  for (std::size_t k = 0; k < joins.size(); ++k)
+    below[static_cast<std::size_t>(left[k])] = below[static_cast<std::size_t>(right[k])] = 1;
+  for (std::size_t top = 0; top < n + joins.size(); ++top) {
+    if (below[top]) continue;
+    std::vector<std::pair<int, bool>> stack{{static_cast<int>(top), false}};
+    while (!stack.empty()) {
+      auto [node, done] = stack.back();
+      stack.pop_back();
+      const auto u = static_cast<std::size_t>(node);
+      if (u < n) {
+        lo[u] = static_cast<int>(out.order.size());
+        out.order.push_back(node);
+        hi[u] = lo[u] + 1;
+      } else if (done) {
+        hi[u] = static_cast<int>(out.order.size());
+      } else {
+        lo[u] = static_cast<int>(out.order.size());
+        stack.push_back({node, true});
+        stack.push_back({right[u - n], false});
+        stack.push_back({left[u - n], false});
+      }
+    }
+  }
+  for (std::size_t k = 0; k < joins.size(); ++k) {
+    const auto a = static_cast<std::size_t>(left[k]), b = static_cast<std::size_t>(right[k]);
+    out.steps.push_back({lo[a], hi[a], lo[b], hi[b]});
+  }
+  return out;
+}
+
+inline std::vector<std::vector<int>> progressive_steps(const std::vector<phylo::UpgmaJoin>& joins, std::size_t n) {
+  const ProgressiveSteps ranges = progressive_step_ranges(joins, n);
+  std::vector<std::vector<int>> steps;
+  for (std::size_t k = 0; k < ranges.size(); ++k) steps.push_back(ranges.marks(k));
   return steps;
 }
 

@@ -1,0 +1,75 @@
+#pragma once
+// The percent identities between sequences that ClustalW's progressive stage reads: to decide which sequences it
+// delays (MAXDIV), to choose each step's substitution matrix (the mean identity across the step's two sides), and
+// to weigh and order the delayed sequences. ClustalW holds them as an n x n matrix; the stage reads them as rows and
+// as sums over a step's pairs, so a source may also compute them when asked (TreeSimilarities in
+// rooted_guide_tree.hpp: from the guide tree's path lengths, no memory a pair), which is what lets the stage run on
+// 100,000 sequences.
+#include <cstddef>
+#include <vector>
+
+#include "../phylo/distance_trees.hpp"
+
+namespace cudp::msa {
+
+class Similarities {
+ public:
+  virtual ~Similarities() = default;
+  virtual std::size_t size() const = 0;
+  // out[j] = the identity of sequences i and j for every j (out[i] = 0); `out` is resized to size().
+  virtual void row(std::size_t i, std::vector<double>& out) const = 0;
+  // ClustalW's mean identity over the pairs across two sides (each in input order, disjoint): summed in double in
+  // the order `one` outer, `two` inner, divided by the pair count as a float.
+  virtual double mean(const std::vector<int>& one, const std::vector<int>& two) const = 0;
+};
+
+// Identities held as a matrix (similarities_from_distances, tree_similarities): n x n, symmetric, not owned.
+class MatrixSimilarities final : public Similarities {
+ public:
+  explicit MatrixSimilarities(const phylo::DistanceMatrix& matrix) : m_(matrix) {}
+  std::size_t size() const override { return m_.size(); }
+  void row(std::size_t i, std::vector<double>& out) const override {
+    const double* from = m_.data() + i * m_.size();
+    out.assign(from, from + m_.size());
+  }
+  double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
+    double sum = 0.0;
+    int pairs = 0;
+    for (const int i : one)
+      for (const int j : two) {
+        ++pairs;
+        sum += m_(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+      }
+    return sum / static_cast<float>(pairs);
+  }
+
+ private:
+  const phylo::DistanceMatrix& m_;
+};
+
+// Identities from pairwise distances in [0, 1], as similarities_from_distances makes them (100 - 100 d), computed
+// when asked: a UPGMA run's, which ClustalW takes from its distance matrix. The matrix is not owned.
+class DistanceSimilarities final : public Similarities {
+ public:
+  explicit DistanceSimilarities(const phylo::DistanceMatrix& distances) : d_(distances) {}
+  std::size_t size() const override { return d_.size(); }
+  void row(std::size_t i, std::vector<double>& out) const override {
+    out.resize(d_.size());
+    for (std::size_t j = 0; j < d_.size(); ++j) out[j] = j == i ? 0.0 : 100.0 - d_(i, j) * 100.0;
+  }
+  double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
+    double sum = 0.0;
+    int pairs = 0;
+    for (const int i : one)
+      for (const int j : two) {
+        ++pairs;
+        sum += 100.0 - d_(static_cast<std::size_t>(i), static_cast<std::size_t>(j)) * 100.0;
+      }
+    return sum / static_cast<float>(pairs);
+  }
+
+ private:
+  const phylo::DistanceMatrix& d_;
+};
+
+}  // namespace cudp::msa
