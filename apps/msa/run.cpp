@@ -112,16 +112,17 @@ msa::ClustalSequences read_sequences(const cudp::apps::InputFile& file) {
   return seqs;
 }
 
-// The pairwise stage's progress on a terminal: "k of n pairs" rewritten in place twice a second from a thread of its
-// own while the stage runs, then the last count and a newline.
-class PairProgress {
+// A stage's progress on a terminal: "what: k of n units" rewritten in place twice a second from a thread of its own
+// while the stage runs, then the last count and a newline.
+class Progress {
  public:
-  PairProgress(bool on, std::size_t total, std::string what) : total_(total), what_(std::move(what)) {
+  Progress(bool on, std::size_t total, std::string what, std::string units)
+      : total_(total), what_(std::move(what)), units_(std::move(units)) {
     if (on) thread_ = std::thread([this] { watch(); });
   }
-  PairProgress(const PairProgress&) = delete;
-  PairProgress& operator=(const PairProgress&) = delete;
-  ~PairProgress() { stop(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  ~Progress() { stop(); }
   std::atomic<std::size_t>* counter() { return &done_; }
   void stop() {
     if (!thread_.joinable()) return;
@@ -138,11 +139,10 @@ class PairProgress {
     print("\n");
   }
   void print(const char* end) const {
-    std::fprintf(stderr, "\rcudp-msa: pairwise distances (%s): %zu of %zu pairs%s", what_.c_str(), done_.load(),
-                 total_, end);
+    std::fprintf(stderr, "\rcudp-msa: %s: %zu of %zu %s%s", what_.c_str(), done_.load(), total_, units_.c_str(), end);
   }
   std::size_t total_;
-  std::string what_;
+  std::string what_, units_;
   std::atomic<std::size_t> done_{0};
   std::atomic<bool> finished_{false};
   std::thread thread_;
@@ -224,24 +224,31 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
     const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(text, seqs.names, tree_file.name, o.threads);
     since = times.add("guide tree", since);
     const auto steps = msa::progressive_step_ranges(tree);
-    say("progressive alignment on " + tree_file.name + " (" + std::to_string(steps.size()) + " steps)");
+    Progress placed(progress, n, "progressive alignment on " + tree_file.name, "sequences");
     alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                       msa::TreeSimilarities(tree), p, tree.has_distances, o.threads);
+                                       msa::TreeSimilarities(tree), p, tree.has_distances, o.threads,
+                                       msa::growing_alignment_from, placed.counter());
   } else {
     const auto settings = pairwise_settings(o, seqs.dna);
     const bool on_gpu = pairwise_on_gpu(o, gpu, seqs);
-    PairProgress pairs(progress, n * (n - 1) / 2,
-                       o.quicktree ? "k-tuples" : on_gpu ? "full alignments on the GPU" : "full alignments");
+    Progress pairs(progress, n * (n - 1) / 2,
+                   std::string("pairwise distances (") +
+                       (o.quicktree ? "k-tuples" : on_gpu ? "full alignments on the GPU" : "full alignments") + ")",
+                   "pairs");
     cudp::phylo::DistanceMatrix distances =
         on_gpu ? full_distances_on_gpu(seqs.residues, settings.full, o.threads, pairs.counter())
                : msa::clustal_distances(seqs.residues, settings, o.threads, pairs.counter());
     pairs.stop();
     since = times.add("pairwise distances", since);
-    say(std::string("guide tree (") + (o.upgma ? "UPGMA" : "neighbour-joining") + ")");
-    msa::GuideTree guide = msa::clustal_guide_tree(std::move(distances), seqs.names,
-                                                         o.upgma ? msa::ClusterMethod::upgma
-                                                                 : msa::ClusterMethod::neighbor_joining,
-                                                         o.threads);
+    msa::GuideTree guide;
+    if (o.upgma) {
+      say("guide tree (UPGMA)");
+      guide = msa::clustal_guide_tree(std::move(distances), seqs.names, msa::ClusterMethod::upgma, o.threads);
+    } else {
+      Progress joins(progress && n > 3, n > 3 ? n - 3 : 0, "guide tree (neighbour-joining)", "joins");
+      guide = msa::clustal_guide_tree(std::move(distances), seqs.names, msa::ClusterMethod::neighbor_joining,
+                                      o.threads, joins.counter());
+    }
     dnd = guide.dnd;
     if (o.guide_tree_only) {
       cudp::io::write_outputs({{tree_out, &dnd}}, nullptr);
@@ -254,19 +261,21 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       // ClustalW takes a UPGMA run's steps and weights from the joins, its identities from the distances.
       const auto steps = msa::progressive_step_ranges(guide.upgma, n);
       since = times.add("guide tree", since);
-      say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
+      Progress placed(progress, n, "progressive alignment", "sequences");
       alignment = msa::progressive_align(seqs.residues, steps,
                                          msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
-                                         msa::DistanceSimilarities(guide.matrix_after), p, true, o.threads);
+                                         msa::DistanceSimilarities(guide.matrix_after), p, true, o.threads,
+                                         msa::growing_alignment_from, placed.counter());
     } else {
       // ClustalW aligns on the tree it wrote, read back (five decimals); the distances are done with.
       guide.matrix_after = {};
       const msa::RootedGuideTree tree = msa::read_clustal_guide_tree(dnd, seqs.names, "the guide tree", o.threads);
       const auto steps = msa::progressive_step_ranges(tree);
       since = times.add("guide tree", since);
-      say("progressive alignment (" + std::to_string(steps.size()) + " steps)");
+      Progress placed(progress, n, "progressive alignment", "sequences");
       alignment = msa::progressive_align(seqs.residues, steps, msa::sequence_weights(tree, p.no_weights),
-                                         msa::TreeSimilarities(tree), p, tree.has_distances, o.threads);
+                                         msa::TreeSimilarities(tree), p, tree.has_distances, o.threads,
+                                         msa::growing_alignment_from, placed.counter());
     }
   }
   since = times.add("progressive alignment", since);

@@ -7,6 +7,7 @@
 // number is the height of the join above it (not a branch length; the root carries its own height), printed as C's
 // "%g". Two sequences give one line, each at half their distance, in "%.5g" of a float.
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -115,7 +116,8 @@ inline std::string clustal_upgma_dnd(const std::vector<std::string>& names,
 
 // Stage 2 as clustalw runs it: the guide tree of distance matrix `d` and its .dnd text. Neighbour-joining leaves `d`
 // as ClustalW leaves its matrix (see phylo::neighbor_joining), hence the copy. `threads` (0: all cores) share
-// neighbour-joining's joins; the tree does not depend on them.
+// neighbour-joining's joins; the tree does not depend on them. `joins_done`, when given, counts neighbour-joining's
+// joins (n - 3), for a progress display.
 struct GuideTree {
   std::string dnd;
   phylo::DistanceMatrix matrix_after;      // the matrix after the tree was built
@@ -123,14 +125,15 @@ struct GuideTree {
 };
 
 inline GuideTree clustal_guide_tree(phylo::DistanceMatrix d, const std::vector<std::string>& names,
-                                    ClusterMethod method = ClusterMethod::neighbor_joining, int threads = 1) {
+                                    ClusterMethod method = ClusterMethod::neighbor_joining, int threads = 1,
+                                    std::atomic<std::size_t>* joins_done = nullptr) {
   if (names.size() != d.size()) throw std::invalid_argument("clustal_guide_tree: one name per row needed");
   if (names.size() < 2) throw std::invalid_argument("clustal_guide_tree: needs at least two sequences");
   GuideTree result;
   if (names.size() == 2) {
     result.dnd = clustal_pair_dnd(names[0], names[1], d(0, 1));
   } else if (method == ClusterMethod::neighbor_joining) {
-    result.dnd = clustal_nj_dnd(phylo::to_tree(phylo::neighbor_joining(d, threads), names));
+    result.dnd = clustal_nj_dnd(phylo::to_tree(phylo::neighbor_joining(d, threads, joins_done), names));
   } else {
     result.upgma = phylo::upgma(d);
     result.dnd = clustal_upgma_dnd(names, result.upgma);

@@ -13,6 +13,7 @@
 //   distance_tree tree.has_distances (without branch lengths each matrix series is one member)
 // So a run from a .dnd needs nothing from the pairwise stage.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
@@ -444,7 +445,8 @@ template <class Sides>
 MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& sequences, std::size_t step_count,
                                           const Sides& sides, std::vector<int> weights,
                                           const Similarities& similarity, const ClustalParameters& p,
-                                          bool distance_tree, int threads, std::size_t growing_from) {
+                                          bool distance_tree, int threads, std::size_t growing_from,
+                                          std::atomic<std::size_t>* placed_count) {
   const std::size_t n = sequences.size();
   if (n < 2) throw std::invalid_argument("progressive_align: a multiple alignment needs two sequences or more");
   if (similarity.size() != n) throw std::invalid_argument("progressive_align: identities for other sequences");
@@ -469,6 +471,7 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
   for (std::size_t s = 0; s < n; ++s) kept[s] = best[s] > p.divergence_cutoff;
   std::vector<std::size_t> tasks;  // the steps that align something, in order
   std::vector<std::vector<int>> after;
+  std::vector<std::size_t> newcomers;  // by task: the sequences it is the first to align
   std::vector<int> last_task(n, -1);
   std::vector<int> one, two, members;
   for (std::size_t k = 0; k < step_count; ++k) {
@@ -477,6 +480,7 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
     std::merge(one.begin(), one.end(), two.begin(), two.end(), members.begin());
     std::vector<int> before;
     int entries = 0;
+    const std::size_t placed_before = placed;
     for (const int m : members) {
       const auto s = static_cast<std::size_t>(m);
       if (!kept[s]) continue;
@@ -490,15 +494,20 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
     before.erase(std::unique(before.begin(), before.end()), before.end());
     tasks.push_back(k);
     after.push_back(std::move(before));
+    newcomers.push_back(placed - placed_before);
   }
+  const auto count_placed = [&](std::size_t count) {
+    if (placed_count != nullptr) placed_count->fetch_add(count, std::memory_order_relaxed);
+  };
   auto run_step = [&](int task, int inner) {
     std::vector<int> first, second;
     sides(tasks[static_cast<std::size_t>(task)], first, second);
     const auto left_out = [&](int s) { return !kept[static_cast<std::size_t>(s)]; };
     first.erase(std::remove_if(first.begin(), first.end(), left_out), first.end());
     second.erase(std::remove_if(second.begin(), second.end(), left_out), second.end());
-    if (first.empty() || second.empty()) return;
-    align_sides(result.rows, std::move(first), std::move(second), weights, similarity, p, distance_tree, inner);
+    if (!first.empty() && !second.empty())
+      align_sides(result.rows, std::move(first), std::move(second), weights, similarity, p, distance_tree, inner);
+    count_placed(newcomers[static_cast<std::size_t>(task)]);
   };
   if (threads <= 1) {
     for (std::size_t t = 0; t < tasks.size(); ++t) run_step(static_cast<int>(t), 1);
@@ -508,13 +517,16 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
 
   // Second pass: the delayed sequences one by one, closest first.
   const std::vector<int> tree_weights = weights;
-  if (placed == 0) join(closest_pair_start(similarity, threads));
+  if (placed == 0) {
+    join(closest_pair_start(similarity, threads));
+    count_placed(1);
+  }
   std::vector<int> closest = best_identities(similarity, &aligned, aligned, threads);  // to the aligned ones
   std::optional<GrowingAlignment> growing;
   std::vector<double> next_row;
   while (placed < n) {
     const std::size_t next = closest_delayed(closest, aligned);
-    similarity.row(next, next_row);
+    similarity.row(next, next_row, threads);
     if (!p.no_weights) weigh_for_newcomer(weights, tree_weights, aligned, next_row);
     if (!growing && placed >= std::max<std::size_t>(growing_from, 3)) {
       std::vector<int> in;
@@ -536,6 +548,7 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
       align_sides(result.rows, std::move(in), {static_cast<int>(next)}, weights, similarity, p, distance_tree,
                   threads);
     }
+    count_placed(1);
     for (std::size_t i = 0; i < n; ++i)
       if (!aligned[i]) closest[i] = fold_identity(closest[i], next_row[i]);
   }
@@ -551,17 +564,19 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
 // largest alignments; the result is the same for any number. Delayed sequences join a GrowingAlignment once
 // `growing_from` sequences (at least 3) are aligned, rows rewritten at every join before that: the same rows.
 // Memory beyond the rows grows with the sequences, not with their pairs, when `similarity` computes its values
-// (TreeSimilarities).
+// (TreeSimilarities). `placed_count`, when given, counts the sequences in the alignment as they join (n in all), for a
+// progress display.
 inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& sequences,
                                            const ProgressiveSteps& steps, std::vector<int> weights,
                                            const Similarities& similarity, const ClustalParameters& p,
                                            bool distance_tree = true, int threads = 1,
-                                           std::size_t growing_from = growing_alignment_from) {
+                                           std::size_t growing_from = growing_alignment_from,
+                                           std::atomic<std::size_t>* placed_count = nullptr) {
   if (steps.sequences != sequences.size() && !steps.steps.empty())
     throw std::invalid_argument("progressive_align: steps for other sequences");
   const auto sides = [&](std::size_t k, std::vector<int>& one, std::vector<int>& two) { steps.sides(k, one, two); };
   return detail::progressive_align_sides(sequences, steps.size(), sides, std::move(weights), similarity, p,
-                                         distance_tree, threads, growing_from);
+                                         distance_tree, threads, growing_from, placed_count);
 }
 
 // The same with the steps as marks per sequence (progressive_steps) and the identities as a matrix.
@@ -579,7 +594,8 @@ inline MultipleAlignment progressive_align(const std::vector<std::vector<int>>& 
     }
   };
   return detail::progressive_align_sides(sequences, steps.size(), sides, std::move(weights),
-                                         MatrixSimilarities(similarity), p, distance_tree, threads, growing_from);
+                                         MatrixSimilarities(similarity), p, distance_tree, threads, growing_from,
+                                         nullptr);
 }
 
 }  // namespace cudp::msa

@@ -125,9 +125,14 @@ class TipPaths {
       if (is_tip[k] && rank_[k] >= 0) total += static_cast<std::size_t>(depth_[k]) + 1;
     }
     if (total <= (std::size_t{1} << 26)) {
+      // In rank order, so that a pass over the tips by rank reads them in order.
+      std::vector<int> by_rank(ranked_, -1);
+      for (std::size_t k = 0; k < count; ++k)
+        if (is_tip[k] && rank_[k] >= 0) by_rank[static_cast<std::size_t>(rank_[k])] = static_cast<int>(k);
       sums_.reserve(total);
-      for (std::size_t k = 0; k < count; ++k) {
-        if (!is_tip[k] || rank_[k] < 0) continue;
+      for (const int tip : by_rank) {
+        if (tip < 0) continue;
+        const auto k = static_cast<std::size_t>(tip);
         offset_[k] = static_cast<long long>(sums_.size());
         float dist = 0;
         sums_.push_back(dist);
@@ -141,6 +146,7 @@ class TipPaths {
   }
 
   int depth(int node) const { return depth_[static_cast<std::size_t>(node)]; }
+  int rank(int tip) const { return rank_[static_cast<std::size_t>(tip)]; }
   // Whether `tip` lies below `node` (or is it).
   bool below(int tip, int node) const {
     const int r = rank_[static_cast<std::size_t>(tip)];
@@ -631,8 +637,8 @@ inline double similarity_of_length(double length) {
 // ClustalW's similarity matrix from the rooted tree (which replaces the pairwise distances for the progressive
 // stage): path lengths between tips in float, clamped to [0.01, 1], as 100 - 100 * length; 0 on the diagonal.
 // `too_far` receives the pairs (i > j) whose path is longer than 1.1, which ClustalW warns about. `threads` (0: all
-// cores) fill the rows side by side. 8 bytes a pair of sequences, both ways round: TreeSimilarities computes the same
-// values when asked instead.
+// cores) fill the rows side by side. 8 bytes a pair of sequences: TreeSimilarities computes the same values when
+// asked instead.
 inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
                                                std::vector<std::pair<int, int>>* too_far = nullptr,
                                                int threads = 1) {
@@ -648,7 +654,7 @@ inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
     const std::size_t block = far.size() - 1 - item, first = block * rows;
     for (std::size_t i = std::max<std::size_t>(first, 1); i < std::min(n, first + rows); ++i) {
       detail::similarity_path(tree.nodes, paths, tree.tip_of_sequence[i], from);
-      double* row = s.data() + i * n;
+      double* row = s.row(i);
       for (std::size_t j = 0; j < i; ++j) {
         const double length = detail::path_length(paths, from, tree.tip_of_sequence[j]);
         if (length > 1.1 && too_far) far[block].emplace_back(static_cast<int>(i), static_cast<int>(j));
@@ -659,17 +665,6 @@ inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
   if (too_far) {
     for (const auto& pairs : far) too_far->insert(too_far->end(), pairs.begin(), pairs.end());
   }
-  // The upper triangle by blocks, which set() would have written a column at a time; a row of blocks writes
-  // columns of its own.
-  constexpr std::size_t block = 64;
-  host::parallel_for((n + block - 1) / block, threads, [] { return 0; }, [&](int, std::size_t b) {
-    const std::size_t i0 = b * block;
-    for (std::size_t j0 = 0; j0 <= i0; j0 += block) {
-      for (std::size_t i = i0; i < std::min(n, i0 + block); ++i) {
-        for (std::size_t j = j0; j < std::min(i, j0 + block); ++j) s.data()[j * n + i] = s.data()[i * n + j];
-      }
-    }
-  });
   return s;
 }
 
@@ -678,17 +673,38 @@ inline phylo::DistanceMatrix tree_similarities(const RootedGuideTree& tree,
 // at the step's node (checked; other sides go pair by pair). Memory grows with the tree, not with the pairs.
 class TreeSimilarities final : public Similarities {
  public:
-  explicit TreeSimilarities(const RootedGuideTree& tree) : tree_(tree), paths_(tree.nodes, tree.tip_of_sequence) {}
+  explicit TreeSimilarities(const RootedGuideTree& tree) : tree_(tree), paths_(tree.nodes, tree.tip_of_sequence) {
+    // The sequences by their tip's rank, so that a row reads the meeting marks and the tips' sums in order.
+    by_rank_.resize(tree.tip_of_sequence.size());
+    for (std::size_t s = 0; s < by_rank_.size(); ++s) by_rank_[s] = static_cast<int>(s);
+    std::stable_sort(by_rank_.begin(), by_rank_.end(), [&](int a, int b) {
+      return paths_.rank(tree.tip_of_sequence[static_cast<std::size_t>(a)]) <
+             paths_.rank(tree.tip_of_sequence[static_cast<std::size_t>(b)]);
+    });
+  }
 
   std::size_t size() const override { return tree_.tip_of_sequence.size(); }
 
-  void row(std::size_t i, std::vector<double>& out) const override {
+  void row(std::size_t i, std::vector<double>& out, int threads = 1) const override {
     thread_local detail::SimilarityPath from;
     const auto& tips = tree_.tip_of_sequence;
     detail::similarity_path(tree_.nodes, paths_, tips[i], from);
     out.resize(tips.size());
-    for (std::size_t j = 0; j < tips.size(); ++j)
-      out[j] = j == i ? 0.0 : detail::similarity_of_length(detail::path_length(paths_, from, tips[j]));
+    const detail::SimilarityPath& path = from;  // the calling thread's, read by all
+    const auto fill = [&](std::size_t first, std::size_t last) {
+      for (std::size_t k = first; k < last; ++k) {
+        const auto j = static_cast<std::size_t>(by_rank_[k]);
+        out[j] = j == i ? 0.0 : detail::similarity_of_length(detail::path_length(paths_, path, tips[j]));
+      }
+    };
+    const std::size_t n = by_rank_.size();
+    if (threads <= 1 || n < 8192) {
+      fill(0, n);
+      return;
+    }
+    const std::size_t parts = 4 * static_cast<std::size_t>(threads);
+    host::parallel_for(parts, threads, [] { return 0; },
+                       [&](int, std::size_t part) { fill(n * part / parts, n * (part + 1) / parts); });
   }
 
   double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
@@ -758,6 +774,7 @@ class TreeSimilarities final : public Similarities {
 
   const RootedGuideTree& tree_;
   detail::TipPaths paths_;
+  std::vector<int> by_rank_;  // the sequences by their tip's depth-first rank
 };
 
 // The order of profile alignments from UPGMA's joins (ClustalW takes them from the joins, not from a re-read tree):

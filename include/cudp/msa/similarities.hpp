@@ -16,8 +16,9 @@ class Similarities {
  public:
   virtual ~Similarities() = default;
   virtual std::size_t size() const = 0;
-  // out[j] = the identity of sequences i and j for every j (out[i] = 0); `out` is resized to size().
-  virtual void row(std::size_t i, std::vector<double>& out) const = 0;
+  // out[j] = the identity of sequences i and j for every j (out[i] = 0); `out` is resized to size(). `threads` may
+  // share a long row.
+  virtual void row(std::size_t i, std::vector<double>& out, int threads = 1) const = 0;
   // ClustalW's mean identity over the pairs across two sides (each in input order, disjoint): summed in double in
   // the order `one` outer, `two` inner, divided by the pair count as a float.
   virtual double mean(const std::vector<int>& one, const std::vector<int>& two) const = 0;
@@ -28,9 +29,9 @@ class MatrixSimilarities final : public Similarities {
  public:
   explicit MatrixSimilarities(const phylo::DistanceMatrix& matrix) : m_(matrix) {}
   std::size_t size() const override { return m_.size(); }
-  void row(std::size_t i, std::vector<double>& out) const override {
-    const double* from = m_.data() + i * m_.size();
-    out.assign(from, from + m_.size());
+  void row(std::size_t i, std::vector<double>& out, int = 1) const override {
+    out.resize(m_.size());
+    for (std::size_t j = 0; j < m_.size(); ++j) out[j] = m_(i, j);
   }
   double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
     double sum = 0.0;
@@ -53,7 +54,7 @@ class DistanceSimilarities final : public Similarities {
  public:
   explicit DistanceSimilarities(const phylo::DistanceMatrix& distances) : d_(distances) {}
   std::size_t size() const override { return d_.size(); }
-  void row(std::size_t i, std::vector<double>& out) const override {
+  void row(std::size_t i, std::vector<double>& out, int = 1) const override {
     out.resize(d_.size());
     for (std::size_t j = 0; j < d_.size(); ++j) out[j] = j == i ? 0.0 : 100.0 - d_(i, j) * 100.0;
   }

@@ -50,21 +50,25 @@
 
 namespace cudp::phylo {
 
-// A symmetric matrix of n x n distances, row-major; the diagonal is 0 unless set.
+// A symmetric matrix of n x n distances, held as its lower triangle with the diagonal: 8 bytes a pair of nodes
+// (40 GB at n = 100,000). The diagonal is 0 unless set.
 class DistanceMatrix {
  public:
   DistanceMatrix() = default;
-  explicit DistanceMatrix(std::size_t n) : n_(n), d_(n * n, 0.0) {}
+  explicit DistanceMatrix(std::size_t n) : n_(n), d_(n * (n + 1) / 2, 0.0) {}
 
   std::size_t size() const { return n_; }
-  double operator()(std::size_t i, std::size_t j) const { return d_[i * n_ + j]; }
-  // Sets both (i, j) and (j, i).
-  void set(std::size_t i, std::size_t j, double value) { d_[i * n_ + j] = d_[j * n_ + i] = value; }
-  // Row i starts at data() + i * size(). Writing through it may break the symmetry that set() keeps.
-  const double* data() const { return d_.data(); }
-  double* data() { return d_.data(); }
+  double operator()(std::size_t i, std::size_t j) const { return i >= j ? d_[start(i) + j] : d_[start(j) + i]; }
+  // Sets (i, j), which is (j, i).
+  void set(std::size_t i, std::size_t j, double value) { (i >= j ? d_[start(i) + j] : d_[start(j) + i]) = value; }
+  // d(i, 0), ..., d(i, i), one after another.
+  const double* row(std::size_t i) const { return d_.data() + start(i); }
+  double* row(std::size_t i) { return d_.data() + start(i); }
+  // Every value held: the rows 0..n-1 of the lower triangle, one after another.
+  const std::vector<double>& cells() const { return d_; }
 
  private:
+  static std::size_t start(std::size_t i) { return i * (i + 1) / 2; }
   std::size_t n_ = 0;
   std::vector<double> d_;
 };
@@ -237,13 +241,14 @@ class NjSearch {
  public:
   NjSearch(const DistanceMatrix& d, const std::vector<double>& r, NjTeam& team)
       : n_(d.size()),
-        w_(d.data()),
+        d_(d),
         r_(r),
         team_(team),
         lists_(n_),
         start_(n_, 0),
         key_(n_),
         head_node_(n_, -1),
+        head_float_(n_, 0.0f),
         head_distance_(n_, 0.0),
         chunks_(team.size() == 1 ? 1 : 4 * static_cast<std::size_t>(team.size())) {
     for (std::size_t i = 0; i < n_; ++i) key_[i] = static_cast<int>(i);
@@ -254,7 +259,7 @@ class NjSearch {
       for (std::size_t i = n_ - b * block; i-- > n_ - std::min(n_, (b + 1) * block);) {
         auto& list = lists_[i];
         list.resize(i);
-        const double* row = w_ + i * n_;
+        const double* row = d_.row(i);
         for (std::size_t j = 0; j < i; ++j) list[j] = entry(row[j], static_cast<int>(j));
         sort(list, tmp);
       }
@@ -277,15 +282,22 @@ class NjSearch {
       for (std::size_t k = NjTeam::share(count, chunk, chunks_); k < NjTeam::share(count, chunk + 1, chunks_); ++k) {
         const int i = active[k];
         const auto ui = static_cast<std::size_t>(i);
-        const auto& list = lists_[ui];
-        std::size_t at = start_[ui];
-        while (at < list.size() && !live(i, list[at].node)) ++at;
-        start_[ui] = at;
-        if (at == list.size()) continue;
-        const int j = list[at].node;
-        if (head_node_[ui] != j) {
+        // A live head stays the list's first live pair (lists only lose pairs), so the list is read only when
+        // its head has gone.
+        int j = head_node_[ui];
+        if (j < 0 || !live(i, j)) {
+          const auto& list = lists_[ui];
+          std::size_t at = start_[ui];
+          while (at < list.size() && !live(i, list[at].node)) ++at;
+          start_[ui] = at;
+          if (at == list.size()) {
+            head_node_[ui] = -1;
+            continue;
+          }
+          j = list[at].node;
           head_node_[ui] = j;
-          head_distance_[ui] = w_[ui * n_ + static_cast<std::size_t>(j)];
+          head_float_[ui] = list[at].distance;
+          head_distance_[ui] = d_(ui, static_cast<std::size_t>(j));
         }
         offer(i, j, head_distance_[ui], others, c, mine);
       }
@@ -405,11 +417,18 @@ class NjSearch {
   void read(int i, double others, double c, double r_max, NjCandidate& best) {
     CUDP_NJ_NO_FP_CONTRACT
     const auto ui = static_cast<std::size_t>(i);
+    if (head_node_[ui] < 0) return;  // nothing live
+    const double ri = r_[ui];
+    double limit = std::min(best.value, bound_.load(std::memory_order_relaxed));
+    {
+      // The list's first entry is its head (search() has just found it): its bound, without reading the list.
+      const double x = others * static_cast<double>(head_float_[ui]) + c;
+      const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
+      if ((b1 < b2 ? b1 : b2) > limit) return;
+    }
     auto& list = lists_[ui];
     const std::size_t first = start_[ui];
-    const double ri = r_[ui];
     const int key_i = key_[ui];
-    double limit = std::min(best.value, bound_.load(std::memory_order_relaxed));
     Entry* const entries = list.data();
     const std::size_t size = list.size();
     std::size_t kept = first, k = first;
@@ -425,7 +444,7 @@ class NjSearch {
       const double rj = r_[static_cast<std::size_t>(e.node)];
       const double first_sum = i < e.node ? ri : rj, second_sum = i < e.node ? rj : ri;
       if (((x - first_sum) - second_sum) > limit) continue;
-      if (offer(i, e.node, w_[ui * n_ + static_cast<std::size_t>(e.node)], others, c, best)) {
+      if (offer(i, e.node, d_(ui, static_cast<std::size_t>(e.node)), others, c, best)) {
         publish(best.value);
         limit = std::min(best.value, limit);
       }
@@ -440,13 +459,14 @@ class NjSearch {
   }
 
   std::size_t n_;
-  const double* w_;
+  const DistanceMatrix& d_;
   const std::vector<double>& r_;            // by node: above + below
   NjTeam& team_;
   std::vector<std::vector<Entry>> lists_;   // by node
   std::vector<std::size_t> start_;          // by node: where its list's live part starts
   std::vector<int> key_;                    // by node: the order of its list; `dead` once joined into another
-  std::vector<int> head_node_;              // by node: the node of its list's first live pair when last read
+  std::vector<int> head_node_;              // by node: the node of its list's first live pair (-1: none)
+  std::vector<float> head_float_;           // that pair's listed distance
   std::vector<double> head_distance_;       // and their distance, which stays while both are active
   std::size_t chunks_;                      // the active nodes' shares handed out a part
   std::vector<Entry> scratch_;              // the radix sort's
@@ -460,14 +480,15 @@ class NjSearch {
 // Neighbour-joining on at least 3 nodes; `d` is left as ClustalW leaves its matrix (rows of joined nodes zeroed,
 // the new nodes' distances in the rows of their smaller index), which later ClustalW steps read. `d` must be
 // symmetric, as DistanceMatrix::set keeps it. `threads` (0: all cores) share each join's search and updates; the
-// tree and the matrix are the same on any number.
-inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) {
+// tree and the matrix are the same on any number. `joins_done`, when given, counts the joins made (n - 3 in all), for
+// a progress display.
+inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1,
+                                            std::atomic<std::size_t>* joins_done = nullptr) {
   CUDP_NJ_NO_FP_CONTRACT
   const int n = static_cast<int>(d.size());
   if (n < 3) throw std::invalid_argument("neighbor_joining: needs at least 3 nodes");
   const std::size_t un = d.size();
-  double* w = d.data();
-  const auto at = [&](int i, int j) { return w[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)]; };
+  const auto at = [&](int i, int j) { return d(static_cast<std::size_t>(i), static_cast<std::size_t>(j)); };
   if (threads <= 0) threads = host::usable_cores();
   detail::NjTeam team(std::max(1, std::min(threads, n / 16)));
   NeighborJoiningTree tree;
@@ -486,20 +507,27 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
     by_age[static_cast<std::size_t>(i)] = i;
     d.set(static_cast<std::size_t>(i), static_cast<std::size_t>(i), 0.0);
   }
-  // By rows: d(i, j) = d(j, i), and the sums keep their order.
+  // below[j] along row j; above[j] down column j, which the rows below add to in turn (the same order), a share
+  // of the columns a thread. A column's cost falls with its number: the shares are cut to even out the cells.
+  std::vector<std::size_t> cut(chunks + 1, un);
+  for (std::size_t k = 0; k < chunks; ++k)
+    cut[k] = static_cast<std::size_t>(static_cast<double>(un) *
+                                      (1.0 - std::sqrt(1.0 - static_cast<double>(k) / static_cast<double>(chunks))));
   auto sums = [&](std::size_t chunk) {
     CUDP_NJ_NO_FP_CONTRACT
-    for (std::size_t j = detail::NjTeam::share(un, chunk, chunks); j < detail::NjTeam::share(un, chunk + 1, chunks);
-         ++j) {
-      const double* row = w + j * un;
+    const std::size_t first = cut[chunk], last = std::max(first, cut[chunk + 1]);
+    for (std::size_t j = first; j < last; ++j) {
+      const double* row = d.row(j);
       double sum = 0.0;
       for (std::size_t i = 0; i < j; ++i) sum = sum + row[i];
       below[j] = sum;
-      sum = 0.0;
-      for (std::size_t i = j + 1; i < un; ++i) sum += row[i];
-      above[j] = sum;
-      r[j] = above[j] + below[j];
+      above[j] = 0.0;
     }
+    for (std::size_t i = first + 1; i < un; ++i) {
+      const double* row = d.row(i);
+      for (std::size_t j = first; j < std::min(last, i); ++j) above[j] += row[j];
+    }
+    for (std::size_t j = first; j < last; ++j) r[j] = above[j] + below[j];
   };
   team.run(chunks, sums);
   detail::NjSearch search(d, r, team);
@@ -511,17 +539,25 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
   auto update = [&](std::size_t chunk) {
     CUDP_NJ_NO_FP_CONTRACT
     const auto ui = static_cast<std::size_t>(mini), uj = static_cast<std::size_t>(minj);
-    const double* row_j = w + uj * un;
-    double* row_i = w + ui * un;
+    // d(x, j) for the nodes j below x is along x's row; for those above, down x's column, a cache miss a node,
+    // whose lines are asked for a few nodes ahead.
+    const double* row_j = d.row(uj);
+    double* row_i = d.row(ui);
+    const auto cell = [&](std::size_t x, const double* row_x, std::size_t j) -> const double& {
+      return j <= x ? row_x[j] : d.row(j)[x];
+    };
     const std::size_t end = detail::NjTeam::share(active.size(), chunk + 1, chunks);
     for (std::size_t k = detail::NjTeam::share(active.size(), chunk, chunks); k < end; ++k) {
       const int j = active[k];
 #if defined(__GNUC__) || defined(__clang__)
-      // The column write below misses the cache at every node; its line is asked for a few nodes ahead.
-      if (k + 8 < end) __builtin_prefetch(w + static_cast<std::size_t>(active[k + 8]) * un + ui, 1);
+      if (k + 8 < end) {
+        const auto ahead = static_cast<std::size_t>(active[k + 8]);
+        if (ahead > ui) __builtin_prefetch(d.row(ahead) + ui, 1);
+        if (ahead > uj) __builtin_prefetch(d.row(ahead) + uj, 0);
+      }
 #endif
       const auto uj2 = static_cast<std::size_t>(j);
-      const double to_j = row_j[uj2];
+      const double to_j = cell(uj, row_j, uj2);
       double to_i = 0.0;
       if (j < minj) {
         above[uj2] -= to_j;
@@ -532,14 +568,14 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
         to_i = row_i[uj2];
         above[uj2] -= to_i;
       } else if (j > mini) {
-        to_i = row_i[uj2];
+        to_i = d.row(uj2)[ui];
         below[uj2] -= to_i;
       }
       const double value = (to_j + to_i) * 0.5;
       join[uj2] = value;
       if (j == mini) continue;
       search.fill(k < at_mini ? k : k - 1, value, j);
-      w[uj2 * un + ui] = row_i[uj2] = value;
+      d.set(ui, uj2, value);
       if (j < mini) {
         above[uj2] += value;
       } else {
@@ -615,6 +651,7 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
     search.fresh(active.size() - (kept ? 1 : 0));
     team.run(chunks, update);
     team.run(2, finish);
+    if (joins_done != nullptr) joins_done->fetch_add(1, std::memory_order_relaxed);
   }
   const int l1 = active[0], l2 = active[1], l3 = active[2];
   const double d12 = at(l1, l2), d13 = at(l1, l3), d23 = at(l2, l3);
@@ -627,8 +664,8 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1) 
                        detail::nj_branch(b3 - av[static_cast<std::size_t>(l3)])};
   // ClustalW's matrix at the end: every joined node's row and column zeroed, so only the last three remain.
   auto clear = [&](std::size_t chunk) {
-    std::fill(w + detail::NjTeam::share(un, chunk, chunks) * un, w + detail::NjTeam::share(un, chunk + 1, chunks) * un,
-              0.0);
+    const std::size_t first = detail::NjTeam::share(un, chunk, chunks), last = detail::NjTeam::share(un, chunk + 1, chunks);
+    if (first < last) std::fill(d.row(first), d.row(last - 1) + last, 0.0);
   };
   team.run(chunks, clear);
   d.set(static_cast<std::size_t>(l1), static_cast<std::size_t>(l2), d12);
@@ -652,10 +689,8 @@ namespace detail {
 class UpgmaRows {
  public:
   explicit UpgmaRows(const DistanceMatrix& d) : n_(static_cast<int>(d.size())) {
-    cells_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_ + 1) / 2, 0.0);
-    for (int k = 0; k < n_; ++k) {
-      for (int j = 0; j < k; ++j) row(k)[j] = d(static_cast<std::size_t>(k), static_cast<std::size_t>(j));
-    }
+    cells_ = d.cells();
+    for (int k = 0; k < n_; ++k) row(k)[k] = 0.0;
     min_.assign(static_cast<std::size_t>(n_), std::numeric_limits<double>::max());
     min_at_.assign(static_cast<std::size_t>(n_), -1);
     size_.assign(static_cast<std::size_t>(n_), 1);
