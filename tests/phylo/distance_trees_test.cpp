@@ -304,8 +304,10 @@ TEST_CASE("neighbour-joining picks ClustalW's pairs on tie-rich matrices, bit fo
   std::mt19937 rng(2024);
   // Distances from a few values tie often, so the first minimum in ClustalW's scan order decides; zeros give the
   // 1e-6 floor; continuous ones and additive ones check the arithmetic.
-  for (const int n : {3, 4, 5, 6, 7, 8, 10, 13, 17, 25, 40, 64, 100, 160, 300}) {
+  // Past 1,024 nodes a joined node's list is sorted a part at a time as it is read.
+  for (const int n : {3, 4, 5, 6, 7, 8, 10, 13, 17, 25, 40, 64, 100, 160, 300, 2100}) {
     for (const int levels : {1, 2, 3, 5, 20, 0}) {
+      if (n > 1024 && levels != 3 && levels != 0) continue;
       DistanceMatrix d = tie_rich_matrix(n, levels, rng);
       if (levels == 0 && n % 2 == 0) d = patristic(random_tree(n, rng, false), n);
       DistanceMatrix fast = d, slow = d;

@@ -210,7 +210,8 @@ class NjTeam {
 };
 
 // The search for ClustalW's pair without reading every total (after RapidNJ: Simonsen, Mailund and Pedersen 2008).
-// Every node keeps a list of its distances, sorted, to the nodes older than itself (an input node is older than
+// Every node keeps a list of its distances, sorted (a joined node's only as far as it is read), to the nodes older
+// than itself (an input node is older than
 // the input nodes after it; a joined node is newer than every node), so each pair of active nodes is in exactly one
 // list. A list is read from its smallest distance up, and left once a bound on its totals exceeds the best total
 // found: with d at least the list's distance and the other row sum at most r_max, the largest of the active nodes
@@ -246,6 +247,7 @@ class NjSearch {
         team_(team),
         lists_(n_),
         start_(n_, 0),
+        sorted_(n_, 0),
         key_(n_),
         head_node_(n_, -1),
         head_float_(n_, 0.0f),
@@ -262,6 +264,7 @@ class NjSearch {
         const double* row = d_.row(i);
         for (std::size_t j = 0; j < i; ++j) list[j] = entry(row[j], static_cast<int>(j));
         sort(list, tmp);
+        sorted_[i] = i;
       }
     };
     team_.run((n_ + block - 1) / block, build);
@@ -288,7 +291,11 @@ class NjSearch {
         if (j < 0 || !live(i, j)) {
           const auto& list = lists_[ui];
           std::size_t at = start_[ui];
-          while (at < list.size() && !live(i, list[at].node)) ++at;
+          while (at < list.size()) {
+            if (at == sorted_[ui]) extend(ui);
+            if (live(i, list[at].node)) break;
+            ++at;
+          }
           start_[ui] = at;
           if (at == list.size()) {
             head_node_[ui] = -1;
@@ -331,7 +338,9 @@ class NjSearch {
     key_[static_cast<std::size_t>(kept)] = static_cast<int>(n_) + cycle;
     auto& list = lists_[static_cast<std::size_t>(kept)];
     list.swap(fresh_);
-    sort(list, scratch_);
+    // Sorted only as far as it is read: most lists are left after a few entries.
+    sorted_[static_cast<std::size_t>(kept)] = 0;
+    extend(static_cast<std::size_t>(kept));
     start_[static_cast<std::size_t>(kept)] = 0;
     head_node_[static_cast<std::size_t>(kept)] = -1;
   }
@@ -395,6 +404,20 @@ class NjSearch {
     }
     if (from != list.data()) std::copy(from, from + size, list.data());
   }
+  // Sorts more of node u's list: the next entries by distance, all at most those after them (a list's entries from
+  // sorted_ on are the larger ones, in no order). Each step takes as many as the list has sorted, at least 1024.
+  void extend(std::size_t u) {
+    auto& list = lists_[u];
+    const std::size_t from = sorted_[u];
+    if (from >= list.size()) return;
+    const std::size_t to = std::min(list.size(), from + std::max<std::size_t>(1024, from));
+    const auto by_distance = [](const Entry& a, const Entry& b) { return a.distance < b.distance; };
+    const auto first = list.begin() + static_cast<std::ptrdiff_t>(from);
+    const auto last = list.begin() + static_cast<std::ptrdiff_t>(to);
+    if (to < list.size()) std::nth_element(first, last - 1, list.end(), by_distance);
+    std::sort(first, last, by_distance);
+    sorted_[u] = to;
+  }
   // Whether the pair (i, j) belongs to i's list now.
   bool live(int i, int j) const { return key_[static_cast<std::size_t>(j)] < key_[static_cast<std::size_t>(i)]; }
   // ClustalW's total of the pair at distance `dij`, the smaller node's row sum taken first.
@@ -433,6 +456,7 @@ class NjSearch {
     const std::size_t size = list.size();
     std::size_t kept = first, k = first;
     for (; k < size; ++k) {
+      if (k == sorted_[ui]) extend(ui);  // beyond k only: the entries before k stay where they are
       const Entry e = entries[k];
       const double x = others * static_cast<double>(e.distance) + c;
       const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
@@ -464,12 +488,12 @@ class NjSearch {
   NjTeam& team_;
   std::vector<std::vector<Entry>> lists_;   // by node
   std::vector<std::size_t> start_;          // by node: where its list's live part starts
+  std::vector<std::size_t> sorted_;         // by node: where its list's sorted part ends
   std::vector<int> key_;                    // by node: the order of its list; `dead` once joined into another
   std::vector<int> head_node_;              // by node: the node of its list's first live pair (-1: none)
   std::vector<float> head_float_;           // that pair's listed distance
   std::vector<double> head_distance_;       // and their distance, which stays while both are active
   std::size_t chunks_;                      // the active nodes' shares handed out a part
-  std::vector<Entry> scratch_;              // the radix sort's
   std::vector<Entry> fresh_;                // the next joined node's list
   std::vector<NjCandidate> bests_;          // by share
   std::atomic<double> bound_{0.0};          // the lowest total any thread has found in this search
