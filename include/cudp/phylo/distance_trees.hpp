@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "../host/host_cores.hpp"
+#include "../host/parallel_for.hpp"
 #include "newick.hpp"
 
 // Neighbour-joining's totals are compared to the last bit, so no multiply-add may be fused.
@@ -50,12 +51,43 @@
 
 namespace cudp::phylo {
 
+namespace detail {
+
+// An allocator that leaves new elements uninitialised, so that a large matrix is zeroed by many threads (a serial
+// fill of 40 GB takes half a minute, and places every page near one core).
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  UninitialisedAllocator() = default;
+  template <class U>
+  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+}  // namespace detail
+
 // A symmetric matrix of n x n distances, held as its lower triangle with the diagonal: 8 bytes a pair of nodes
 // (40 GB at n = 100,000). The diagonal is 0 unless set.
 class DistanceMatrix {
  public:
+  using Cells = std::vector<double, detail::UninitialisedAllocator<double>>;
   DistanceMatrix() = default;
-  explicit DistanceMatrix(std::size_t n) : n_(n), d_(n * (n + 1) / 2, 0.0) {}
+  explicit DistanceMatrix(std::size_t n) : n_(n), d_(n * (n + 1) / 2) {
+    const std::size_t parts = d_.size() < (std::size_t{1} << 24) ? 1 : 64;
+    host::parallel_for(parts, parts == 1 ? 1 : 0, [] { return 0; }, [&](int, std::size_t k) {
+      std::fill(d_.data() + d_.size() * k / parts, d_.data() + d_.size() * (k + 1) / parts, 0.0);
+    });
+  }
 
   std::size_t size() const { return n_; }
   double operator()(std::size_t i, std::size_t j) const { return i >= j ? d_[start(i) + j] : d_[start(j) + i]; }
@@ -65,12 +97,12 @@ class DistanceMatrix {
   const double* row(std::size_t i) const { return d_.data() + start(i); }
   double* row(std::size_t i) { return d_.data() + start(i); }
   // Every value held: the rows 0..n-1 of the lower triangle, one after another.
-  const std::vector<double>& cells() const { return d_; }
+  const Cells& cells() const { return d_; }
 
  private:
   static std::size_t start(std::size_t i) { return i * (i + 1) / 2; }
   std::size_t n_ = 0;
-  std::vector<double> d_;
+  Cells d_;
 };
 
 // One neighbour-joining step: nodes `left` < `right` joined; the new node is numbered `left`.
@@ -254,6 +286,9 @@ class NjSearch {
         head_distance_(n_, 0.0),
         chunks_(team.size() == 1 ? 1 : 4 * static_cast<std::size_t>(team.size())) {
     for (std::size_t i = 0; i < n_; ++i) key_[i] = static_cast<int>(i);
+    // Allocated here, filled on the threads: memory a thread allocates stays with that thread's arena when freed,
+    // where the lists of joined nodes (allocated on this thread) would not find it again.
+    for (std::size_t i = 0; i < n_; ++i) lists_[i].reserve(i);
     // The longest lists first, a block at a time, so that the threads finish together.
     constexpr std::size_t block = 16;
     auto build = [&](std::size_t b) {
@@ -713,7 +748,7 @@ namespace detail {
 class UpgmaRows {
  public:
   explicit UpgmaRows(const DistanceMatrix& d) : n_(static_cast<int>(d.size())) {
-    cells_ = d.cells();
+    cells_.assign(d.cells().begin(), d.cells().end());
     for (int k = 0; k < n_; ++k) row(k)[k] = 0.0;
     min_.assign(static_cast<std::size_t>(n_), std::numeric_limits<double>::max());
     min_at_.assign(static_cast<std::size_t>(n_), -1);
