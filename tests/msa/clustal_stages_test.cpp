@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <string>
 #include <utility>
@@ -180,6 +181,46 @@ TEST_CASE("pairwise tables and gap costs in ClustalW's units", "[msa]") {
   const PairGapCosts protein = pairwise_gap_costs(FullPairwiseSettings::protein(), gonnet, 141, 146);
   CHECK(protein.extend == 1);
   CHECK(protein.open == static_cast<int>(2 * gonnet.average_mismatch * (10.0f + std::log(141.0))));
+}
+
+TEST_CASE("full distances set from identities a slice at a time equal clustal_distances", "[msa]") {
+  // As the GPU hands them back: pairs of the sequences sorted longest first, identities by pair number, any slices.
+  std::mt19937 rng(41);
+  std::vector<std::vector<int>> seqs;
+  for (int s = 0; s < 37; ++s) seqs.push_back(codes(random_protein(rng, s % 9 == 4 ? 0 : 1 + rng() % 90)));
+  seqs.push_back(codes("----"));  // no residues, not empty
+  const auto settings = PairwiseDistanceSettings::defaults(false);
+  const auto want = clustal_distances(seqs, settings, 2);
+  const std::size_t n = seqs.size();
+  std::vector<int> order(n), lengths(n), residues(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    order[s] = static_cast<int>(s);
+    lengths[s] = static_cast<int>(seqs[s].size());
+    residues[s] = residue_count(seqs[s].data(), lengths[s]);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[a] > lengths[b]; });
+  const PairwiseScoring scoring = settings.full.scoring();
+  FullPairwiseAligner aligner;
+  std::vector<int> identities(cudp::align::pair_count(n));
+  for (std::size_t p = 0; p < identities.size(); ++p) {
+    const auto [i, j] = cudp::align::pair_at(p, n);
+    const int x = std::min(order[i], order[j]), y = std::max(order[i], order[j]);
+    const auto& a = seqs[static_cast<std::size_t>(x)];
+    const auto& b = seqs[static_cast<std::size_t>(y)];
+    const int la = static_cast<int>(a.size()), lb = static_cast<int>(b.size());
+    if (la > 0 && lb > 0)
+      identities[p] = aligner.identities(a.data(), la, b.data(), lb, scoring.table,
+                                         pairwise_gap_costs(settings.full, scoring, la, lb));
+  }
+  for (const std::size_t slice : {identities.size(), std::size_t{100}, std::size_t{7}}) {
+    cudp::phylo::DistanceMatrix got(n);
+    for (std::size_t from = 0; from < identities.size(); from += slice) {
+      const std::size_t to = std::min(identities.size(), from + slice);
+      set_full_distances(got, order, lengths, residues, identities.data() + from, from, to, 3);
+    }
+    INFO("slice " << slice);
+    CHECK(std::memcmp(got.cells().data(), want.cells().data(), sizeof(double) * want.cells().size()) == 0);
+  }
 }
 
 TEST_CASE("full pairwise: the box alignment scores the best local alignment; identities", "[msa]") {

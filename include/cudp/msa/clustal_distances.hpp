@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../align/all_pairs.hpp"
+#include "../host/parallel_for.hpp"
 #include "../phylo/distance_trees.hpp"
 #include "clustal_full_pairwise.hpp"
 #include "clustal_ktuple.hpp"
@@ -60,6 +61,33 @@ inline phylo::DistanceMatrix clustal_distances(const std::vector<std::vector<int
         });
   }
   return d;
+}
+
+// Pairs [from, to) of full alignments set in `d` as ClustalW's distances, from their identical residues: the pairs
+// of n sequences taken in the order `order` (pair p is align::pair_at(p, n) over positions of `order`, identities
+// in `identities[p - from]`), `lengths` and `residues` (residue_count) by input sequence; a pair with an empty
+// sequence is 1 apart. `threads` (0: all cores) share the pairs, a run of consecutive pairs each. (The GPU's
+// alignments come back this way, a slice of the pairs at a time.)
+inline void set_full_distances(phylo::DistanceMatrix& d, const std::vector<int>& order, const std::vector<int>& lengths,
+                               const std::vector<int>& residues, const int* identities, std::size_t from,
+                               std::size_t to, int threads = 0) {
+  const std::size_t n = order.size();
+  if (from >= to) return;
+  const std::size_t runs = std::min<std::size_t>(to - from, 256);
+  host::parallel_for(runs, threads, [] { return 0; }, [&](int, std::size_t k) {
+    const std::size_t begin = from + (to - from) * k / runs, end = from + (to - from) * (k + 1) / runs;
+    auto [i, j] = align::pair_at(begin, n);
+    for (std::size_t p = begin; p < end; ++p) {
+      const auto x = static_cast<std::size_t>(order[i]), y = static_cast<std::size_t>(order[j]);
+      d.set(x, y, lengths[x] == 0 || lengths[y] == 0
+                      ? 1.0
+                      : full_pairwise_distance(full_pairwise_percent(identities[p - from], residues[x], residues[y])));
+      if (++j == n) {
+        ++i;
+        j = i + 1;
+      }
+    }
+  });
 }
 
 }  // namespace cudp::msa

@@ -319,13 +319,13 @@ class DeviceClustalDistances {
                                                       static_cast<int>(y.size()), settings, scoring));
                          if (pairs_done != nullptr) pairs_done->fetch_add(1, std::memory_order_relaxed);
                        });
-    std::vector<int> residues(n);
+    std::vector<int> residues(n), lengths(n);
     for (std::size_t s = 0; s < n; ++s) {
       const auto& seq = sequences_[s];
-      residues[s] = residue_count(seq.data(), static_cast<int>(seq.size()));
+      lengths[s] = static_cast<int>(seq.size());
+      residues[s] = residue_count(seq.data(), lengths[s]);
     }
-    // The identities come back a slice at a time (4 bytes a pair would otherwise sit beside the matrix's 8), each
-    // slice turned into distances on the host threads, a run of consecutive pairs a thread.
+    // The identities come back a slice at a time (4 bytes a pair would otherwise sit beside the matrix's 8).
     constexpr std::size_t slice = std::size_t{1} << 26;
     std::vector<int> counts(std::min(slice, total - first));
     for (std::size_t from = first; from < total; from += slice) {
@@ -333,21 +333,7 @@ class DeviceClustalDistances {
       CUDP_CUDA_CHECK(cudaMemcpyAsync(counts.data(), identities_.get() + (from - first), (to - from) * sizeof(int),
                                       cudaMemcpyDeviceToHost, stream_.get()));
       CUDP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-      const std::size_t runs = std::min<std::size_t>(to - from, 256);
-      host::parallel_for(runs, limits_.host_threads, [] { return 0; }, [&](int, std::size_t k) {
-        const std::size_t begin = from + (to - from) * k / runs, end = from + (to - from) * (k + 1) / runs;
-        auto [i, j] = align::pair_at(begin, n);
-        for (std::size_t p = begin; p < end; ++p) {
-          const auto [a, b] = input_pair(i, j);
-          d.set(a, b, sequences_[a].empty() || sequences_[b].empty()
-                          ? 1.0
-                          : full_pairwise_distance(full_pairwise_percent(counts[p - from], residues[a], residues[b])));
-          if (++j == n) {
-            ++i;
-            j = i + 1;
-          }
-        }
-      });
+      set_full_distances(d, order_, lengths, residues, counts.data(), from, to, limits_.host_threads);
     }
     return d;
   }
