@@ -276,7 +276,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       Progress placed(progress, n, "progressive alignment", "sequences");
       alignment = msa::progressive_align(seqs.residues, steps,
                                          msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
-                                         msa::DistanceSimilarities(guide.matrix_after), p, true, o.threads,
+                                         msa::MatrixSimilarities(guide.matrix_after, msa::MatrixSimilarities::Holds::distances), p, true, o.threads,
                                          msa::growing_alignment_from, placed.counter());
     } else {
       // ClustalW aligns on the tree it wrote, read back (five decimals); the distances are done with.

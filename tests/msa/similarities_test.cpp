@@ -133,7 +133,7 @@ TEST_CASE("identities from distances computed when asked equal the matrix a UPGM
       for (int i = 0; i < n; ++i) (rng() % 2 ? a : b).push_back(i);
       if (!a.empty() && !b.empty()) sides.emplace_back(a, b);
     }
-    check_against(DistanceSimilarities(d), want, sides);
+    check_against(MatrixSimilarities(d, MatrixSimilarities::Holds::distances), want, sides);
     check_against(MatrixSimilarities(want), want, sides);
   }
 }

@@ -24,14 +24,18 @@ class Similarities {
   virtual double mean(const std::vector<int>& one, const std::vector<int>& two) const = 0;
 };
 
-// Identities held as a matrix (similarities_from_distances, tree_similarities): n x n, symmetric, not owned.
+// Identities read from a matrix (not owned): a matrix of identities (tree_similarities, similarities_from_distances),
+// or pairwise distances in [0, 1] as ClustalW turns them into identities, 100 - 100 d (a UPGMA run's, which ClustalW
+// takes from its distance matrix), computed when asked.
 class MatrixSimilarities final : public Similarities {
  public:
-  explicit MatrixSimilarities(const phylo::DistanceMatrix& matrix) : m_(matrix) {}
+  enum class Holds { identities, distances };
+  explicit MatrixSimilarities(const phylo::DistanceMatrix& matrix, Holds holds = Holds::identities)
+      : m_(matrix), distances_(holds == Holds::distances) {}
   std::size_t size() const override { return m_.size(); }
   void row(std::size_t i, std::vector<double>& out, int = 1) const override {
     out.resize(m_.size());
-    for (std::size_t j = 0; j < m_.size(); ++j) out[j] = m_(i, j);
+    for (std::size_t j = 0; j < m_.size(); ++j) out[j] = value(i, j);
   }
   double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
     double sum = 0.0;
@@ -39,38 +43,18 @@ class MatrixSimilarities final : public Similarities {
     for (const int i : one)
       for (const int j : two) {
         ++pairs;
-        sum += m_(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+        sum += value(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
       }
     return sum / static_cast<float>(pairs);
   }
 
  private:
+  double value(std::size_t i, std::size_t j) const {
+    if (!distances_) return m_(i, j);
+    return i == j ? 0.0 : 100.0 - m_(i, j) * 100.0;
+  }
   const phylo::DistanceMatrix& m_;
-};
-
-// Identities from pairwise distances in [0, 1], as similarities_from_distances makes them (100 - 100 d), computed
-// when asked: a UPGMA run's, which ClustalW takes from its distance matrix. The matrix is not owned.
-class DistanceSimilarities final : public Similarities {
- public:
-  explicit DistanceSimilarities(const phylo::DistanceMatrix& distances) : d_(distances) {}
-  std::size_t size() const override { return d_.size(); }
-  void row(std::size_t i, std::vector<double>& out, int = 1) const override {
-    out.resize(d_.size());
-    for (std::size_t j = 0; j < d_.size(); ++j) out[j] = j == i ? 0.0 : 100.0 - d_(i, j) * 100.0;
-  }
-  double mean(const std::vector<int>& one, const std::vector<int>& two) const override {
-    double sum = 0.0;
-    int pairs = 0;
-    for (const int i : one)
-      for (const int j : two) {
-        ++pairs;
-        sum += 100.0 - d_(static_cast<std::size_t>(i), static_cast<std::size_t>(j)) * 100.0;
-      }
-    return sum / static_cast<float>(pairs);
-  }
-
- private:
-  const phylo::DistanceMatrix& d_;
+  bool distances_;
 };
 
 }  // namespace cudp::msa

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "../host/default_init_allocator.hpp"
 #include "../host/host_cores.hpp"
 #include "../host/parallel_for.hpp"
 #include "newick.hpp"
@@ -51,36 +52,12 @@
 
 namespace cudp::phylo {
 
-namespace detail {
-
-// An allocator that leaves new elements uninitialised, so that a large matrix is zeroed by many threads (a serial
-// fill of 40 GB takes half a minute, and places every page near one core).
-template <class T>
-struct UninitialisedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitialisedAllocator<U>;
-  };
-  UninitialisedAllocator() = default;
-  template <class U>
-  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
-}  // namespace detail
-
 // A symmetric matrix of n x n distances, held as its lower triangle with the diagonal: 8 bytes a pair of nodes
 // (40 GB at n = 100,000). The diagonal is 0 unless set.
 class DistanceMatrix {
  public:
-  using Cells = std::vector<double, detail::UninitialisedAllocator<double>>;
+  // Zeroed by many threads: a serial fill of 40 GB takes half a minute and places every page near one core.
+  using Cells = std::vector<double, host::DefaultInitAllocator<double>>;
   DistanceMatrix() = default;
   explicit DistanceMatrix(std::size_t n) : n_(n), d_(n * (n + 1) / 2) {
     const std::size_t parts = d_.size() < (std::size_t{1} << 24) ? 1 : 64;
