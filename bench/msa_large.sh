@@ -45,7 +45,11 @@ start=$SECONDS
 sampler=$!
 cmd="CUDP_STAGE_TIMES=1 /usr/bin/time -v -o $OUT/time.txt timeout $CAP $msa $in -o /tmp/msa-large/e$N.aln"
 cmd+=" --guidetree-out /tmp/msa-large/e$N.dnd --backend cuda --threads $THREADS"
-if command -v script >/dev/null; then script -qfc "$cmd" /dev/null >"$OUT/run.log" 2>&1; else bash -c "$cmd" >"$OUT/run.log" 2>&1; fi
+if command -v script >/dev/null; then
+  script -qfc "$cmd" /dev/null >"$OUT/run.log" 2>&1
+else
+  bash -c "$cmd" >"$OUT/run.log" 2>&1
+fi
 echo "run: rc=$? after $((SECONDS - start)) s (cap $CAP s)" | tee -a "$OUT/summary.txt"
 kill $sampler 2>/dev/null
 # Each progress line's last state, then the stage times when the run finished.

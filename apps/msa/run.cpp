@@ -274,10 +274,10 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
       const auto steps = msa::progressive_step_ranges(guide.upgma, n);
       since = times.add("guide tree", since);
       Progress placed(progress, n, "progressive alignment", "sequences");
+      const msa::MatrixSimilarities identities(guide.matrix_after, msa::MatrixSimilarities::Holds::distances);
       alignment = msa::progressive_align(seqs.residues, steps,
-                                         msa::upgma_sequence_weights(guide.upgma, n, p.no_weights),
-                                         msa::MatrixSimilarities(guide.matrix_after, msa::MatrixSimilarities::Holds::distances), p, true, o.threads,
-                                         msa::growing_alignment_from, placed.counter());
+                                         msa::upgma_sequence_weights(guide.upgma, n, p.no_weights), identities, p,
+                                         true, o.threads, msa::growing_alignment_from, placed.counter());
     } else {
       // ClustalW aligns on the tree it wrote, read back (five decimals); the distances are done with.
       guide.matrix_after = {};

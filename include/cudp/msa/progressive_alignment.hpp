@@ -242,14 +242,6 @@ inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::v
   return detail::align_sides(rows, std::move(one), std::move(two), weights, similarity, p, distance_tree, threads);
 }
 
-inline int align_profiles_step(std::vector<std::vector<int>>& rows, const std::vector<int>& group,
-                               const std::vector<char>& aligned, const std::vector<int>& weights,
-                               const phylo::DistanceMatrix& similarity, const ClustalParameters& p,
-                               bool distance_tree = true, int threads = 1) {
-  return align_profiles_step(rows, group, aligned, weights, MatrixSimilarities(similarity), p, distance_tree,
-                             threads);
-}
-
 namespace detail {
 
 // ClustalW's running best identity: folding identities into `best` as best_identity does (its result depends only
@@ -319,7 +311,8 @@ inline std::size_t closest_delayed(const std::vector<int>& best, const std::vect
 }
 
 // Before a delayed sequence joins, the aligned sequences count by their tree weight times their identity with it
-// (`newcomer_row`: its row of identities), rescaled to sum to about 1000; the others keep their weights (all become 1 when every product is 0).
+// (`newcomer_row`: its row of identities), rescaled to sum to about 1000; the others keep their weights (all become
+// 1 when every product is 0).
 inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>& tree_weights,
                                const std::vector<char>& aligned, const std::vector<double>& newcomer_row) {
   long long sum = 0;

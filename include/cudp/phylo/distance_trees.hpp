@@ -700,7 +700,8 @@ inline NeighborJoiningTree neighbor_joining(DistanceMatrix& d, int threads = 1,
                        detail::nj_branch(b3 - av[static_cast<std::size_t>(l3)])};
   // ClustalW's matrix at the end: every joined node's row and column zeroed, so only the last three remain.
   auto clear = [&](std::size_t chunk) {
-    const std::size_t first = detail::NjTeam::share(un, chunk, chunks), last = detail::NjTeam::share(un, chunk + 1, chunks);
+    const std::size_t first = detail::NjTeam::share(un, chunk, chunks);
+    const std::size_t last = detail::NjTeam::share(un, chunk + 1, chunks);
     if (first < last) std::fill(d.row(first), d.row(last - 1) + last, 0.0);
   };
   team.run(chunks, clear);
