@@ -6,7 +6,8 @@
 #
 #   OUT=out N=100000 CAP=540 bash bench/msa_large.sh
 #
-# MODEL (default fn3.hmm of hmmer-examples, from .debs/hmmer-examples-slim.tar.gz), THREADS (default all cores).
+# MODEL (default fn3.hmm of hmmer-examples, from .debs/hmmer-examples-slim.tar.gz), THREADS (default all cores),
+# BACKEND (default cuda).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"; t0=$SECONDS
 N=${N:-100000}; CAP=${CAP:-540}; THREADS=${THREADS:-$(nproc)}
@@ -44,7 +45,7 @@ start=$SECONDS
   done ) >"$OUT/memory.log" 2>&1 &
 sampler=$!
 cmd="CUDP_STAGE_TIMES=1 /usr/bin/time -v -o $OUT/time.txt timeout $CAP $msa $in -o /tmp/msa-large/e$N.aln"
-cmd+=" --guidetree-out /tmp/msa-large/e$N.dnd --backend cuda --threads $THREADS"
+cmd+=" --guidetree-out /tmp/msa-large/e$N.dnd --backend ${BACKEND:-cuda} --threads $THREADS"
 if command -v script >/dev/null; then
   script -qfc "$cmd" /dev/null >"$OUT/run.log" 2>&1
 else
