@@ -493,6 +493,8 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
     if (placed_count != nullptr) placed_count->fetch_add(count, std::memory_order_relaxed);
   };
   auto run_step = [&](int task, int inner) {
+    // The sides again rather than kept from the loop above: kept, they would hold each sequence once for every step
+    // above it, N^2 on a deep tree.
     std::vector<int> first, second;
     sides(tasks[static_cast<std::size_t>(task)], first, second);
     const auto left_out = [&](int s) { return !kept[static_cast<std::size_t>(s)]; };

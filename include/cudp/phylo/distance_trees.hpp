@@ -455,12 +455,15 @@ class NjSearch {
     if (head_node_[ui] < 0) return;  // nothing live
     const double ri = r_[ui];
     double limit = std::min(best.value, bound_.load(std::memory_order_relaxed));
-    {
-      // The list's first entry is its head (search() has just found it): its bound, without reading the list.
-      const double x = others * static_cast<double>(head_float_[ui]) + c;
+    // An entry's o * d + c, and the least total of any pair of i at that distance (the class comment's bound).
+    double x = 0;
+    const auto least_total = [&](float distance) {
+      x = others * static_cast<double>(distance) + c;
       const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
-      if ((b1 < b2 ? b1 : b2) > limit) return;
-    }
+      return b1 < b2 ? b1 : b2;
+    };
+    // The list's first entry is its head (search() has just found it): its bound, without reading the list.
+    if (least_total(head_float_[ui]) > limit) return;
     auto& list = lists_[ui];
     const std::size_t first = start_[ui];
     const int key_i = key_[ui];
@@ -470,9 +473,7 @@ class NjSearch {
     for (; k < size; ++k) {
       if (k == sorted_[ui]) extend(ui);  // beyond k only: the entries before k stay where they are
       const Entry e = entries[k];
-      const double x = others * static_cast<double>(e.distance) + c;
-      const double b1 = (x - r_max) - ri, b2 = (x - ri) - r_max;
-      if ((b1 < b2 ? b1 : b2) > limit) break;
+      if (least_total(e.distance) > limit) break;
       if (key_[static_cast<std::size_t>(e.node)] >= key_i) continue;
       if (kept != k) entries[kept] = e;
       ++kept;
