@@ -41,8 +41,9 @@ const char* const kUsage =
     "Guide tree:\n"
     "  --quicktree             k-tuple distances instead of full pairwise alignments\n"
     "  --upgma                 UPGMA instead of neighbour-joining\n"
-    "  --pw-matrix M           full pairwise protein matrix: gonnet (default), blosum, pam, id\n"
-    "  --pw-dna-matrix M       full pairwise DNA matrix: iub (default), clustalw\n"
+    "  --pw-matrix M           full pairwise protein matrix: gonnet (default), blosum, pam, id, or a matrix file\n"
+    "  --pw-dna-matrix M       full pairwise DNA matrix: iub (default), clustalw (a file: read, then unused, as\n"
+    "                          clustalw 2.1 does)\n"
     "  --pw-gap-open F         full pairwise gap opening (protein 10, DNA 15)\n"
     "  --pw-gap-extend F       full pairwise gap extension (protein 0.1, DNA 6.66)\n"
     "  --ktuple N              k-tuple size (protein 1, DNA 2)\n"
@@ -51,8 +52,9 @@ const char* const kUsage =
     "  --pairgap N             k-tuple gap penalty (protein 3, DNA 5)\n"
     "  --score S               percent (default) or absolute k-tuple scores\n"
     "Progressive alignment:\n"
-    "  --matrix M              protein matrix series: gonnet (default), blosum, pam, id\n"
-    "  --dna-matrix M          iub (default) or clustalw\n"
+    "  --matrix M              protein matrix series: gonnet (default), blosum, pam, id, or a matrix file (NCBI\n"
+    "                          layout, or a CLUSTAL_SERIES of them by percent identity)\n"
+    "  --dna-matrix M          iub (default) or clustalw (a file: read, then unused, as clustalw 2.1 does)\n"
     "  --gap-open F            gap opening (protein 10, DNA 15)\n"
     "  --gap-extend F          gap extension (protein 0.2, DNA 6.66)\n"
     "  --gap-distance N        gap separation distance (4)\n"
@@ -128,15 +130,13 @@ std::string clustalw_choice(const std::string& flag, const std::string& value,
   usage_error(flag + " must be one of " + list + ", got '" + value + "'");
 }
 
-// A matrix name as clustalw takes it (any case); other values are matrix files to clustalw, which cudp-msa does not
-// read.
-std::string matrix_name(const std::string& flag, const std::string& value, const std::vector<std::string>& names) {
+// A matrix as clustalw takes one: a built-in name in any case (lower-cased here), else the value is a matrix
+// file's path, kept as given.
+std::string matrix_choice(const std::string& value, const std::vector<std::string>& names) {
   const std::string v = lower(value);
   for (const auto& n : names)
     if (v == n) return n;
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  usage_error(flag + " must be " + list + ", got '" + value + "' (matrix files are not supported)");
+  return value;
 }
 
 // -RANGE=m,n as clustalw reads it ("%d%[ :,-]%d": two numbers apart by blanks, ':', ',' or '-').
@@ -236,13 +236,13 @@ bool apply_clustalw_flag(const std::string& word, Options& o) {
   } else if (name == "quiet") {
     o.quiet = true;
   } else if (name == "matrix") {
-    o.matrix = matrix_name(flag, value, kProteinMatrices);
+    o.matrix = matrix_choice(value, kProteinMatrices);
   } else if (name == "dnamatrix") {
-    o.dna_matrix = matrix_name(flag, value, kDnaMatrices);
+    o.dna_matrix = matrix_choice(value, kDnaMatrices);
   } else if (name == "pwmatrix") {
-    o.pw_matrix = matrix_name(flag, value, kProteinMatrices);
+    o.pw_matrix = matrix_choice(value, kProteinMatrices);
   } else if (name == "pwdnamatrix") {
-    o.pw_dna_matrix = matrix_name(flag, value, kDnaMatrices);
+    o.pw_dna_matrix = matrix_choice(value, kDnaMatrices);
   } else if (name == "gapopen") {
     o.gap_open = parse_float(flag, value);
   } else if (name == "gapext") {
@@ -330,6 +330,9 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
       target = v;
     };
   };
+  const auto matrix = [](std::string& target, const std::vector<std::string>& names) {
+    return [&target, &names](const std::string&, const std::string& v) { target = matrix_choice(v, names); };
+  };
   const auto count = [](int& target) {
     return [&target](const std::string& f, const std::string& v) { target = parse_count(f, v); };
   };
@@ -342,8 +345,8 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
   modern.bind("--type", V::word, choice(o.type, {"auto", "protein", "dna"}));
   modern.bind("--output-order", V::word, choice(o.output_order, {"aligned", "input"}));
   modern.flag("--quiet", o.quiet).flag("--quicktree", o.quicktree).flag("--upgma", o.upgma);
-  modern.bind("--pw-matrix", V::word, choice(o.pw_matrix, kProteinMatrices));
-  modern.bind("--pw-dna-matrix", V::word, choice(o.pw_dna_matrix, kDnaMatrices));
+  modern.bind("--pw-matrix", V::word, matrix(o.pw_matrix, kProteinMatrices));
+  modern.bind("--pw-dna-matrix", V::word, matrix(o.pw_dna_matrix, kDnaMatrices));
   modern.bind("--pw-gap-open", V::number, real(o.pw_gap_open));
   modern.bind("--pw-gap-extend", V::number, real(o.pw_gap_extend));
   modern.bind("--ktuple", V::number, count(o.ktuple)).bind("--window", V::number, count(o.window));
@@ -352,8 +355,8 @@ std::optional<Options> parse_args(int argc, const char* const* argv) {
     check_choice(f, v, {"percent", "absolute"});
     o.score_absolute = v == "absolute";
   });
-  modern.bind("--matrix", V::word, choice(o.matrix, kProteinMatrices));
-  modern.bind("--dna-matrix", V::word, choice(o.dna_matrix, kDnaMatrices));
+  modern.bind("--matrix", V::word, matrix(o.matrix, kProteinMatrices));
+  modern.bind("--dna-matrix", V::word, matrix(o.dna_matrix, kDnaMatrices));
   modern.bind("--gap-open", V::number, real(o.gap_open)).bind("--gap-extend", V::number, real(o.gap_extend));
   modern.bind("--gap-distance", V::number, optional_count(o.gap_distance));
   modern.bind("--maxdiv", V::number, optional_count(o.maxdiv));

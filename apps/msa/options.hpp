@@ -32,6 +32,7 @@ struct Options {
 
   // The alignment's settings; unset ones take ClustalW's defaults for the sequence type.
   std::optional<float> gap_open, gap_extend, pw_gap_open, pw_gap_extend, transition_weight;
+  // Built-in names (lower case) or matrix files' paths.
   std::string matrix = "gonnet", dna_matrix = "iub", pw_matrix = "gonnet", pw_dna_matrix = "iub";
   int ktuple = 0, window = 0, topdiags = 0, pairgap = 0;  // 0: not given (clustalw's rules, clustal_ktuple.hpp)
   bool score_absolute = false;

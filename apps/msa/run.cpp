@@ -21,6 +21,7 @@
 #include <cudp/io/output_files.hpp>
 #include <cudp/msa/alignment_formats.hpp>
 #include <cudp/msa/clustal_distances.hpp>
+#include <cudp/msa/clustal_matrix_file.hpp>
 #include <cudp/msa/clustal_output.hpp>
 #include <cudp/msa/clustal_parameters.hpp>
 #include <cudp/msa/clustal_sequences.hpp>
@@ -41,27 +42,87 @@ namespace {
 using cudp::io::InputError;
 namespace msa = cudp::msa;
 
+bool builtin_matrix(const std::string& name) {
+  for (const char* n : {"gonnet", "blosum", "pam", "id", "iub", "clustalw"})
+    if (name == n) return true;
+  return false;
+}
+
 msa::ProteinSeries protein_series(const std::string& name) {
-  return name == "blosum" ? msa::ProteinSeries::blosum
-         : name == "pam"  ? msa::ProteinSeries::pam
-         : name == "id"   ? msa::ProteinSeries::identity
-                          : msa::ProteinSeries::gonnet;
+  return name == "gonnet"   ? msa::ProteinSeries::gonnet
+         : name == "blosum" ? msa::ProteinSeries::blosum
+         : name == "pam"    ? msa::ProteinSeries::pam
+         : name == "id"     ? msa::ProteinSeries::identity
+                            : msa::ProteinSeries::user;
 }
 
 msa::PairwiseProteinMatrix pairwise_protein_matrix(const std::string& name) {
-  return name == "blosum" ? msa::PairwiseProteinMatrix::blosum
-         : name == "pam"  ? msa::PairwiseProteinMatrix::pam
-         : name == "id"   ? msa::PairwiseProteinMatrix::identity
-                          : msa::PairwiseProteinMatrix::gonnet;
+  return name == "gonnet"   ? msa::PairwiseProteinMatrix::gonnet
+         : name == "blosum" ? msa::PairwiseProteinMatrix::blosum
+         : name == "pam"    ? msa::PairwiseProteinMatrix::pam
+         : name == "id"     ? msa::PairwiseProteinMatrix::identity
+                            : msa::PairwiseProteinMatrix::user;
+}
+
+// The matrix files the options name, read and checked before any work, as clustalw reads them while it parses its
+// command line (so a bad one stops it whatever the input's type).
+struct MatrixFiles {
+  msa::ClustalMatrixSeries matrix;  // -MATRIX=file
+  msa::ClustalTriangle pw_matrix;   // -PWMATRIX=file
+};
+
+// A matrix file's triangle read, or an error saying what the value was taken for.
+template <typename Read>
+auto read_matrix_file(const std::string& option, const std::string& path, Read read) {
+  try {
+    return read(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (" + option + ": not a built-in matrix name, so a matrix file)");
+  }
+}
+
+// Says so when a letter clustalw does not know comes before a residue letter among the first 25 (clustalw reads no
+// further): the rows after it then take shifted values (clustal_matrix_file.hpp).
+void note_shifted_rows(const std::string& path, const msa::ClustalTriangle& m) {
+  int unknown = -1;
+  for (int i = 0; i <= msa::clustal_max_residue && i < static_cast<int>(m.letters.size()); ++i) {
+    if (m.codes.code[i] < 0 && unknown < 0) unknown = i;
+    if (m.codes.code[i] >= 0 && unknown >= 0) {
+      cudp::apps::note(path + ": letters " + m.unknown_letters + " are not residues to clustalw; as clustalw 2.1 "
+                       "does, each shifts the rows after it (a row takes the values of the one before it): delete "
+                       "their rows and columns for the matrix as written (docs/msa.md)");
+      return;
+    }
+  }
+}
+
+MatrixFiles read_matrix_files(const Options& o) {
+  MatrixFiles files;
+  if (!builtin_matrix(o.matrix)) {
+    files.matrix = read_matrix_file("-MATRIX", o.matrix, msa::read_clustal_matrix_series);
+    for (const auto& member : files.matrix.members) note_shifted_rows(o.matrix, member.matrix);
+  }
+  if (!builtin_matrix(o.pw_matrix)) {
+    files.pw_matrix = read_matrix_file("-PWMATRIX", o.pw_matrix, msa::read_clustal_matrix);
+    note_shifted_rows(o.pw_matrix, files.pw_matrix);
+  }
+  for (const auto& [option, path] : {std::pair{"-DNAMATRIX", &o.dna_matrix}, {"-PWDNAMATRIX", &o.pw_dna_matrix}}) {
+    if (builtin_matrix(*path)) continue;
+    read_matrix_file(option, *path, msa::read_clustal_matrix);
+    cudp::apps::note(std::string(option) + "=" + *path + ": read and checked, then not used, as by clustalw 2.1, "
+                     "which aligns DNA with its IUB matrix whatever file is given (docs/msa.md)");
+  }
+  return files;
 }
 
 // The progressive stage's settings: ClustalW's defaults for the sequence type, then the options.
-msa::ClustalParameters progressive_settings(const Options& o, bool dna) {
+msa::ClustalParameters progressive_settings(const Options& o, bool dna, const MatrixFiles& files) {
   msa::ClustalParameters p;
   p.dna = dna;
   if (o.gap_open) (dna ? p.dna_gap_open : p.protein_gap_open) = *o.gap_open;
   if (o.gap_extend) (dna ? p.dna_gap_extend : p.protein_gap_extend) = *o.gap_extend;
   p.protein_series = protein_series(o.matrix);
+  if (p.protein_series == msa::ProteinSeries::user) p.user_matrix = files.matrix;
   p.dna_matrix = o.dna_matrix == "clustalw" ? msa::DnaMatrix::clustalw : msa::DnaMatrix::iub;
   if (o.transition_weight) p.transition_weight = *o.transition_weight;
   if (o.gap_distance) p.gap_distance = *o.gap_distance;
@@ -81,9 +142,10 @@ msa::ClustalParameters progressive_settings(const Options& o, bool dna) {
 }
 
 // The pairwise stage's settings: ClustalW's defaults for the sequence type, then the options.
-msa::PairwiseDistanceSettings pairwise_settings(const Options& o, bool dna) {
+msa::PairwiseDistanceSettings pairwise_settings(const Options& o, bool dna, const MatrixFiles& files) {
   auto s = msa::PairwiseDistanceSettings::defaults(dna, o.quicktree);
   s.full.protein_matrix = pairwise_protein_matrix(o.pw_matrix);
+  if (s.full.protein_matrix == msa::PairwiseProteinMatrix::user) s.full.user_matrix = files.pw_matrix;
   s.full.dna_matrix = o.pw_dna_matrix == "clustalw" ? msa::PairwiseDnaMatrix::clustalw : msa::PairwiseDnaMatrix::iub;
   if (o.pw_gap_open) s.full.gap_open = *o.pw_gap_open;
   if (o.pw_gap_extend) s.full.gap_extend = *o.pw_gap_extend;
@@ -217,6 +279,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   }
   for (const std::string* path : {&out, &tree_out})  // before the work
     if (!path->empty()) cudp::io::check_writable(*path);
+  const MatrixFiles matrix_files = read_matrix_files(o);
 
   auto& times = cudp::apps::StageTimes::global();
   auto since = cudp::apps::StageTimes::clock::now();
@@ -225,7 +288,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
   if (o.type != "auto") seqs.dna = o.type == "dna";
   const std::size_t n = seqs.size();
   say(std::to_string(n) + (seqs.dna ? " DNA" : " protein") + " sequences from " + input.name);
-  const msa::ClustalParameters p = progressive_settings(o, seqs.dna);
+  const msa::ClustalParameters p = progressive_settings(o, seqs.dna, matrix_files);
   since = times.add("read", since);
 
   msa::MultipleAlignment alignment;
@@ -241,7 +304,7 @@ int run(const Options& o, const cudp::apps::ToolContext& tool) {
                                        msa::TreeSimilarities(tree), p, tree.has_distances, o.threads,
                                        msa::growing_alignment_from, placed.counter());
   } else {
-    const auto settings = pairwise_settings(o, seqs.dna);
+    const auto settings = pairwise_settings(o, seqs.dna, matrix_files);
     const bool on_gpu = pairwise_on_gpu(o, gpu, seqs);
     Progress pairs(progress, n * (n - 1) / 2,
                    std::string("pairwise distances (") +

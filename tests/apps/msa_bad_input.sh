@@ -50,9 +50,6 @@ expect_error "clustalw value not a number" 2 "^cudp-msa: -gapext expects a numbe
 expect_error "clustalw bad choice" 2 \
   "^cudp-msa: -output must be one of gcg, gde, pir, phylip, nexus, fasta, clustal, got 'xml'" -- \
   -INFILE="$good" -OUTPUT=xml
-expect_error "clustalw matrix file" 2 \
-  "^cudp-msa: -matrix must be gonnet, blosum, pam, id, got 'my.mat' \(matrix files are not supported\)" -- \
-  -INFILE="$good" -MATRIX=my.mat
 expect_error "clustalw -TREE" 2 "^cudp-msa: clustalw's -tree: cudp-msa makes multiple alignments only" -- \
   -INFILE="$good" -TREE
 expect_error "bad --format" 2 \
@@ -69,6 +66,21 @@ expect_error "both on standard input" 2 "^cudp-msa: the input and the guide tree
 expect_error "--backend cuda" 1 "^cudp-msa: --backend cuda: " -- "$good" --backend cuda "${out[@]}"
 
 # Bad input: status 1, the file named.
+# Matrix files (a value that is no built-in matrix's name): missing, or not as clustalw reads them.
+expect_error "missing matrix file" 1 \
+  "^cudp-msa: my.mat: cannot open the matrix file \(-MATRIX: not a built-in matrix name, so a matrix file\)" -- \
+  -INFILE="$good" -MATRIX=my.mat
+printf '   A  R  N  D\nA  4 -1 -2 -2  0\nR -1  5  0 -2  0\nN -2  0  6  1  0\nD -2 -2  1  6  0\n' > four.mat
+expect_error "matrix file without its '*' row" 1 "^cudp-msa: four.mat:5: 4 rows; ClustalW wants one more" -- \
+  -INFILE="$good" -PWMATRIX=four.mat
+printf '   A  R  N  D\nA  4 -1 -2 -2  0\nR -1  5\n' > short.mat
+expect_error "matrix file row too short" 1 "^cudp-msa: short.mat:3: row 2 has 2 values, 4 wanted" -- \
+  "$good" --matrix short.mat "${out[@]}"
+printf 'CLUSTAL_SERIES\nMATRIX 40 20 four.mat\n' > series.mat
+expect_error "matrix series with its limits reversed" 1 \
+  "^cudp-msa: series.mat:2: the lower limit is not below the upper \(40-20\)" -- -INFILE="$good" -MATRIX=series.mat
+expect_error "DNA matrix file unreadable" 1 "^cudp-msa: nothing.mat: cannot open the matrix file \(-PWDNAMATRIX" -- \
+  -INFILE="$good" -PWDNAMATRIX=nothing.mat
 expect_error "missing input" 1 "nothere.fa: cannot open" -- nothere.fa "${out[@]}"
 expect_error "missing input, clustalw style" 1 "nothere.fa: cannot open" -- -INFILE=nothere.fa
 : > empty.fa

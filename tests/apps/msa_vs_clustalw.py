@@ -8,9 +8,11 @@ The inputs come from tests/msa/make_msa_data.py: the hmmer-examples tutorial fam
 (globins4, fn3, Pkinase: protein) and pieces of the lambda phage genome (bowtie2-examples) with mutated copies (DNA).
 
 Usage: msa_vs_clustalw.py --cudp-msa PATH --clustalw PATH --data-script PATH --hmmer-examples DIR --lambda FA_GZ
-                          --work DIR --group globins4|fn3|pkinase|dna|corner|formats|modern|examples
-                          [--examples DIR] [--reference CLUSTALW]
+                          --work DIR --group globins4|fn3|pkinase|dna|corner|formats|modern|examples|matrices
+                          [--examples DIR] [--reference CLUSTALW] [--ncbi-data DIR]
 --examples: apps/data/msa, cudp-msa's bundled examples (family.fa, dna.fa), for the group of that name.
+--ncbi-data: NCBI's matrix files (package ncbi-data), for the group "matrices": -MATRIX=file and -PWMATRIX=file with
+those files, files made from them (a CLUSTAL_SERIES, decimal values, BLOSUM62 without its J), DNA matrix files.
 --reference: a clustalw 2.1 that survives -CLUSTERING=UPGMA (Debian's crashes), for the group "upgma", which runs
 against it instead of --clustalw.
 Exits 1 on any difference (printing the first differing line of each) or when nothing was compared.
@@ -57,6 +59,14 @@ GROUPS = {
     + [("globins4", ["-TYPE=DNA"]), ("lambda_close", ["-TYPE=PROTEIN"]), ("globins4", ["/infile_is_set", "-quiet"]),
        ("fn3", ["-newtree=only.dnd"]), ("globins4", ["-align", "-quicktree", "-type=p", "-output=clustal"])],
 }
+# Matrix files (group "matrices"): NCBI's, as ncbi-data installs them, and files written from them by matrix_files().
+MATRIX_OPTIONS = [["-MATRIX=BLOSUM62", "-PWMATRIX=BLOSUM62"], ["-MATRIX=series.txt"], ["-MATRIX=partial_series.txt"],
+                  ["-MATRIX=BLOSUM50.thirds", "-PWMATRIX=BLOSUM50.thirds"], ["-MATRIX=PAM250", "-NEGATIVE"],
+                  ["-PWMATRIX=BLOSUM45", "-PWGAPOPEN=5"], ["-MATRIX=BLOSUM62.noJ", "-QUICKTREE"]]
+MATRIX_CASES = ([(s, o) for s in ["globins4", "fn3", "pkinase", "fn3_bzx"] for o in MATRIX_OPTIONS]
+                + [("fn3_bzx", ["-MATRIX=BLOSUM62.noJ", "-PWMATRIX=BLOSUM62.noJ"]),
+                   ("lambda_close", ["-DNAMATRIX=BLOSUM62", "-PWDNAMATRIX=BLOSUM62"]),
+                   ("lambda_mixed", ["-MATRIX=series.txt", "-PWMATRIX=PAM30"])])
 # (set, clustalw flags, the same in cudp-msa's own options); cudp-msa writes out.aln and out.dnd.
 MODERN = [
     ("globins4", [], []),
@@ -123,6 +133,36 @@ def prepared(work, label, data, name, extra=()):
     return folder
 
 
+def matrix_files(ncbi, folder):
+    """NCBI's matrices, and files made from them: series of BLOSUMs by identity (all of 0-100, and a range that
+    leaves identities out), BLOSUM50 a third as large in decimals, BLOSUM62 without the letter J."""
+    os.makedirs(folder, exist_ok=True)
+    for name in ["BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80", "PAM30", "PAM250"]:
+        shutil.copy(os.path.join(ncbi, name), folder)
+    with open(os.path.join(folder, "series.txt"), "w") as f:
+        f.write("# BLOSUM by percent identity\nCLUSTAL_SERIES\n\nMATRIX 81 100 BLOSUM80\nMATRIX 61 80 BLOSUM62\n"
+                "MATRIX 41 60 BLOSUM50\nMATRIX 0 40 BLOSUM45\n")
+    with open(os.path.join(folder, "partial_series.txt"), "w") as f:
+        f.write("CLUSTAL_SERIES\nMATRIX 45 70 PAM30\nMATRIX 70 100 BLOSUM80\n")
+
+    def rows(name):
+        return [line.split() for line in open(os.path.join(ncbi, name)) if line.strip() and line[0] != "#"]
+
+    header, *body = rows("BLOSUM50")
+    with open(os.path.join(folder, "BLOSUM50.thirds"), "w") as f:
+        f.write("   " + "  ".join(header) + "\n")
+        for row in body:
+            f.write(row[0] + " " + " ".join(f"{int(v) / 3:.2f}" for v in row[1:]) + "\n")
+    header, *body = rows("BLOSUM62")
+    j = header.index("J")
+    with open(os.path.join(folder, "BLOSUM62.noJ"), "w") as f:
+        f.write("   " + "  ".join(header[:j] + header[j + 1:]) + "\n")
+        for row in body:
+            if row[0] != "J":
+                f.write(" ".join(row[: j + 1] + row[j + 2:]) + "\n")
+    return [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
+
+
 def clustalw_flags(flags, name):
     # "/infile_is_set": the input given as clustalw's /INFILE= (a path-like word that is a clustalw flag).
     return [f"/INFILE={name}.fa" if f == "/infile_is_set" else f for f in flags]
@@ -134,6 +174,7 @@ def main():
         parser.add_argument("--" + name, required=True)
     parser.add_argument("--examples")
     parser.add_argument("--reference")
+    parser.add_argument("--ncbi-data")
     args = parser.parse_args()
     if args.group == "upgma" and not args.reference:
         sys.exit("msa_vs_clustalw.py: the upgma group needs --reference (Debian's clustalw crashes on UPGMA)")
@@ -205,6 +246,52 @@ def main():
                 g.write(f.read())
             rc, out, err = run(cudp + [fa + ".gz"] + options, b)
             check.same_files(f"{label}, gzip input", {"aln": expected}, {"aln": out})
+
+    if args.group == "matrices":
+        if not args.ncbi_data:
+            sys.exit("msa_vs_clustalw.py: the matrices group needs --ncbi-data")
+        matrices = matrix_files(args.ncbi_data, os.path.join(work, "matrices"))
+        inputs = {os.path.basename(m) for m in matrices} | {"matrix.out", "temp.out"}
+
+        def outputs(folder):
+            # clustalw writes a series' members to matrix.out and temp.out (debugging prints left in): not outputs.
+            return {n: v for n, v in folder_files(folder).items() if n not in inputs and not n.endswith(".fa")}
+
+        produced = {}
+        for k, (name, flags) in enumerate(MATRIX_CASES):
+            flags = [f"-INFILE={name}.fa"] + flags
+            label = f"{name} {' '.join(flags)}"
+            a = prepared(work, f"x{k}_clustalw", data, name, matrices)
+            b = prepared(work, f"x{k}_cudp", data, name, matrices)
+            rc, _, err = run([clustalw] + flags, a)
+            if rc != 0:
+                print(f"FAIL: {label}: clustalw exit status {rc}: {err.strip()}")
+                check.failures += 1
+                continue
+            rc, out, err = run(cudp + flags, b)
+            # Notes on standard error are expected here (letters clustalw does not know, DNA files it does not use).
+            if rc != 0 or out or any(not line.startswith("cudp-msa: ") for line in err.splitlines()):
+                print(f"FAIL: {label}: cudp-msa exit status {rc}, {len(out)} bytes on standard output: {err.strip()}")
+                check.failures += 1
+                continue
+            produced[(name, tuple(flags[1:]))] = outputs(a)
+            check.same_files(label, outputs(a), outputs(b))
+        # The cases must tell the readings apart: BLOSUM62's J shifts its B/Z/X rows (fn3_bzx aligns otherwise
+        # without it), and a series is not one matrix.
+        for one, two in [(("fn3_bzx", ("-MATRIX=BLOSUM62", "-PWMATRIX=BLOSUM62")),
+                          ("fn3_bzx", ("-MATRIX=BLOSUM62.noJ", "-PWMATRIX=BLOSUM62.noJ"))),
+                         (("pkinase", ("-MATRIX=series.txt",)), ("pkinase", ("-MATRIX=BLOSUM62", "-PWMATRIX=BLOSUM62")))]:
+            if produced.get(one) is not None and produced.get(one) == produced.get(two):
+                print(f"FAIL: clustalw gives the same files for {one} and {two}: the case tests nothing")
+                check.failures += 1
+        # The modern options name the same files.
+        a = prepared(work, "xm_clustalw", data, "fn3", matrices)
+        b = prepared(work, "xm_cudp", data, "fn3", matrices)
+        run([clustalw, "-INFILE=fn3.fa", "-ALIGN", "-OUTFILE=out.aln", "-NEWTREE=out.dnd", "-MATRIX=series.txt",
+             "-PWMATRIX=BLOSUM45"], a)
+        run(cudp + ["fn3.fa", "-o", "out.aln", "--guidetree-out", "out.dnd", "--matrix", "series.txt",
+                    "--pw-matrix", "BLOSUM45"], b)
+        check.same_files("fn3 --matrix series.txt --pw-matrix BLOSUM45", outputs(a), outputs(b))
 
     print(f"{check.compared} comparisons, {check.failures} failure(s)")
     if check.compared == 0 or check.failures:

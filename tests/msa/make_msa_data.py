@@ -11,6 +11,8 @@ Writes into OUTDIR, one FASTA per set:
   pair, identical, triple_identical, one_residue, odd_letters, dna_ambiguous, short_dna, input_gaps
                             corner cases: two sequences, identical sequences, 1-residue sequences, X/N, lower case,
                             characters ClustalW drops; input_gaps: sequences with '-' in them
+  fn3_bzx                   fn3 with an eighth of its residues made B, Z or X: the rows of a matrix file that
+                            ClustalW's reading shifts (tests/apps/msa_vs_clustalw.py, group matrices)
 """
 import os
 import random
@@ -39,6 +41,10 @@ def main():
     write(os.path.join(out, "globins4.fa"), stockholm_unaligned(os.path.join(tutorial, "globins4.sto")))
     write(os.path.join(out, "fn3.fa"), stockholm_unaligned(os.path.join(tutorial, "fn3.sto"), 40))
     write(os.path.join(out, "pkinase.fa"), stockholm_unaligned(os.path.join(tutorial, "Pkinase.sto")))
+    ambiguous = random.Random(5)
+    write(os.path.join(out, "fn3_bzx.fa"),
+          [(n, "".join(ambiguous.choice("BZX") if ambiguous.random() < 0.125 else c for c in seq))
+           for n, seq in stockholm_unaligned(os.path.join(tutorial, "fn3.sto"), 40)])
     genome = read_genome(lambda_fa)
     rng = random.Random(50)
     small = dict(snp=0.05, indel=0.01, long_indels=0, inversion=0, duplication=0)

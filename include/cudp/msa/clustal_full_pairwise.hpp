@@ -32,6 +32,7 @@ namespace cudp::msa {
 struct FullPairwiseSettings {
   bool dna = false;
   PairwiseProteinMatrix protein_matrix = PairwiseProteinMatrix::gonnet;
+  ClustalTriangle user_matrix;  // -PWMATRIX=file: protein_matrix is user
   PairwiseDnaMatrix dna_matrix = PairwiseDnaMatrix::iub;
   float gap_open = 10.0f;
   float gap_extend = 0.1f;
@@ -46,7 +47,9 @@ struct FullPairwiseSettings {
     return s;
   }
   PairwiseScoring scoring() const {
-    return dna ? pairwise_scoring(dna_matrix, transition_weight) : pairwise_scoring(protein_matrix);
+    if (dna) return pairwise_scoring(dna_matrix, transition_weight);
+    return protein_matrix == PairwiseProteinMatrix::user ? pairwise_scoring(user_matrix)
+                                                          : pairwise_scoring(protein_matrix);
   }
 };
 

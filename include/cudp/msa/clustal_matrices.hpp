@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "clustal_alphabet.hpp"
+#include "clustal_matrix_file.hpp"
 #include "clustal_matrix_tables.hpp"
 #include "clustal_parameters.hpp"
 
@@ -22,19 +23,19 @@ struct ProfileMatrix {
 
 namespace detail {
 
-// Places triangle `values` (over `order`, `int_scale` times each entry) into the table by residue code, and
-// computes the mean mismatch; ClustalW's loops run over codes 0..24, where letters missing from `order` keep zeros.
-template <std::size_t N>
-ProfileMatrix expand_clustal_triangle(const std::array<std::int16_t, N>& values, std::string_view order,
-                                      int int_scale, bool negative) {
+// Places triangle `values` (over the letters whose codes `codes` gives, `int_scale` times each entry) into the
+// table by residue code, and computes the mean mismatch; ClustalW's loops run over the first 25 letters, taking a
+// value for each pair of residue letters in turn (matrix files store theirs so: clustal_matrix_file.hpp).
+inline ProfileMatrix expand_clustal_triangle(const std::int16_t* values, const TriangleCodes& codes, int int_scale,
+                                             bool negative) {
   ProfileMatrix m;
-  auto code_of = [&](int i) { return i < static_cast<int>(order.size()) ? clustal_code(order[i]) : -1; };
+  const auto& code_of = codes.code;
   std::size_t next = 0;
   int diagonal = 0;
   for (int i = 0; i <= clustal_max_residue; ++i) {
-    const int ti = code_of(i);
+    const int ti = code_of[i];
     for (int j = 0; j <= i; ++j) {
-      const int tj = code_of(j);
+      const int tj = code_of[j];
       if (ti < 0 || tj < 0) continue;
       const int v = values[next++] * int_scale;
       m.score[ti][tj] = v;
@@ -54,10 +55,10 @@ ProfileMatrix expand_clustal_triangle(const std::array<std::int16_t, N>& values,
       if (m.score[i][j] < lowest) lowest = m.score[i][j];
   if (!negative && lowest < 0) {
     for (int i = 0; i <= clustal_max_residue; ++i) {
-      const int ti = code_of(i);
+      const int ti = code_of[i];
       if (ti < 0) continue;
       for (int j = 0; j <= clustal_max_residue; ++j) {
-        const int tj = code_of(j);
+        const int tj = code_of[j];
         if (tj >= 0) m.score[ti][tj] -= lowest;
       }
     }
@@ -69,6 +70,12 @@ ProfileMatrix expand_clustal_triangle(const std::array<std::int16_t, N>& values,
   m.score[clustal_gap_new][clustal_gap_new] = m.score[clustal_gap_old][clustal_gap_old] = 0;
   m.score[clustal_gap_new][clustal_gap_old] = m.score[clustal_gap_old][clustal_gap_new] = 0;
   return m;
+}
+
+template <std::size_t N>
+ProfileMatrix expand_clustal_triangle(const std::array<std::int16_t, N>& values, std::string_view order,
+                                      int int_scale, bool negative) {
+  return expand_clustal_triangle(values.data(), triangle_codes(order), int_scale, negative);
 }
 
 inline ProfileMatrix dna_profile_matrix(const ClustalParameters& p) {
@@ -128,6 +135,14 @@ inline ProfileMatrix profile_matrix(const ClustalParameters& p, double percent_i
     }
     case ProteinSeries::identity:
       return make(tables::identity, 100, 0.75f);
+    case ProteinSeries::user: {
+      // A matrix file: its one matrix whatever the divergence, or a series' member by percent identity.
+      const SeriesChoice chosen = choose_series_member(p.user_matrix, pcid);
+      ProfileMatrix m = detail::expand_clustal_triangle(chosen.matrix->values.data(), chosen.matrix->codes, 100,
+                                                        p.negative_matrix);
+      m.scale = chosen.scale;
+      return m;
+    }
   }
   return make(tables::gonnet250, 10, 0.375f);
 }

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "clustal_alphabet.hpp"
+#include "clustal_matrices.hpp"
 #include "clustal_matrix_tables.hpp"
 
 namespace cudp::msa {
@@ -24,7 +25,7 @@ namespace cudp::msa {
 // A 32 x 32 table indexed by residue codes; rows and columns of gaps and unknown letters are 0.
 using ClustalTable = std::array<std::array<int, clustal_table_size>, clustal_table_size>;
 
-enum class PairwiseProteinMatrix { gonnet, blosum, pam, identity };
+enum class PairwiseProteinMatrix { gonnet, blosum, pam, identity, user };
 enum class PairwiseDnaMatrix { iub, clustalw };
 
 struct PairwiseScoring {
@@ -83,8 +84,19 @@ inline PairwiseScoring pairwise_scoring(PairwiseProteinMatrix matrix) {
     case PairwiseProteinMatrix::identity:
       s.table = detail::spread_triangle(tables::identity, order, s.int_scale);
       break;
+    case PairwiseProteinMatrix::user:
+      throw std::logic_error("pairwise_scoring: a matrix file's scoring needs the matrix read");
   }
   s.average_mismatch = detail::average_mismatch(s.table, order.size());
+  return s;
+}
+
+// A matrix file's table (-PWMATRIX=file), made as ClustalW makes the profile stage's, its negative scores kept.
+inline PairwiseScoring pairwise_scoring(const ClustalTriangle& matrix) {
+  PairwiseScoring s;
+  const ProfileMatrix m = detail::expand_clustal_triangle(matrix.values.data(), matrix.codes, s.int_scale, true);
+  s.table = m.score;
+  s.average_mismatch = m.average_mismatch;
   return s;
 }
 

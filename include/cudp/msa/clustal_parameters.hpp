@@ -4,9 +4,11 @@
 // derives depend on that rounding.
 #include <string>
 
+#include "clustal_matrix_file.hpp"
+
 namespace cudp::msa {
 
-enum class ProteinSeries { gonnet, blosum, pam, identity };
+enum class ProteinSeries { gonnet, blosum, pam, identity, user };
 enum class DnaMatrix { iub, clustalw };
 enum class OutputOrder { aligned, input };
 
@@ -17,6 +19,7 @@ struct ClustalParameters {
   float dna_gap_open = 15.0f;        // -GAPOPEN on DNA
   float dna_gap_extend = 6.66f;      // -GAPEXT on DNA
   ProteinSeries protein_series = ProteinSeries::gonnet;  // -MATRIX
+  ClustalMatrixSeries user_matrix;                       // -MATRIX=file: protein_series is user
   DnaMatrix dna_matrix = DnaMatrix::iub;                 // -DNAMATRIX
   float transition_weight = 0.5f;   // -TRANSWEIGHT: a purine-purine or pyrimidine-pyrimidine pair's share of a match
   bool negative_matrix = false;      // -NEGATIVE: keep the matrix's negative values, fixed gap costs
