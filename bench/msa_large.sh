@@ -7,7 +7,8 @@
 #   OUT=out N=100000 CAP=540 bash bench/msa_large.sh
 #
 # MODEL (default fn3.hmm of hmmer-examples, from .debs/hmmer-examples-slim.tar.gz), THREADS (default all cores),
-# BACKEND (default cuda).
+# BACKEND (default cuda). PHASE=tree makes and writes the guide tree only (pairwise stage and neighbour-joining),
+# PHASE=align aligns on that tree (-USETREE), so that a run longer than one call goes in two on the same machine.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"; t0=$SECONDS
 N=${N:-100000}; CAP=${CAP:-540}; THREADS=${THREADS:-$(nproc)}
@@ -44,8 +45,14 @@ start=$SECONDS
       "gpu $(nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null)"
   done ) >"$OUT/memory.log" 2>&1 &
 sampler=$!
-cmd="CUDP_STAGE_TIMES=1 /usr/bin/time -v -o $OUT/time.txt timeout $CAP $msa $in -o /tmp/msa-large/e$N.aln"
-cmd+=" --guidetree-out /tmp/msa-large/e$N.dnd --backend ${BACKEND:-cuda} --threads $THREADS"
+cmd="CUDP_STAGE_TIMES=1 /usr/bin/time -v -o $OUT/time.txt timeout $CAP $msa --backend ${BACKEND:-cuda}"
+cmd+=" --threads $THREADS"
+case ${PHASE:-all} in
+  all) cmd+=" $in -o /tmp/msa-large/e$N.aln --guidetree-out /tmp/msa-large/e$N.dnd" ;;
+  tree) cmd+=" -INFILE=$in -NEWTREE=/tmp/msa-large/e$N.dnd" ;;  # clustalw's -NEWTREE without -ALIGN: the tree only
+  align) cmd+=" $in -o /tmp/msa-large/e$N.aln --usetree /tmp/msa-large/e$N.dnd" ;;
+  *) echo "msa_large.sh: PHASE must be all, tree or align"; exit 2 ;;
+esac
 if command -v script >/dev/null; then
   script -qfc "$cmd" /dev/null >"$OUT/run.log" 2>&1
 else
