@@ -83,14 +83,17 @@ auto read_matrix_file(const std::string& option, const std::string& path, Read r
 
 // Says so when a letter clustalw does not know comes before a residue letter among the first 25 (clustalw reads no
 // further): the rows after it then take shifted values (clustal_matrix_file.hpp).
-void note_shifted_rows(const std::string& path, const msa::ClustalTriangle& m) {
+void note_shifted_rows(const msa::ClustalTriangle& m) {
   int unknown = -1;
   for (int i = 0; i <= msa::clustal_max_residue && i < static_cast<int>(m.letters.size()); ++i) {
     if (m.codes.code[i] < 0 && unknown < 0) unknown = i;
     if (m.codes.code[i] >= 0 && unknown >= 0) {
-      cudp::apps::note(path + ": letters " + m.unknown_letters + " are not residues to clustalw; as clustalw 2.1 "
-                       "does, each shifts the rows after it (a row takes the values of the one before it): delete "
-                       "their rows and columns for the matrix as written (docs/msa.md)");
+      const bool one = m.unknown_letters.size() == 1;
+      cudp::apps::note(m.name + (one ? ": letter " : ": letters ") + m.unknown_letters +
+                       (one ? " is not a residue" : " are not residues") + " to clustalw; as in clustalw 2.1, " +
+                       (one ? "it shifts" : "each shifts") + " the rows after it (a row takes the values of the one "
+                       "before it): delete " + (one ? "its row and column" : "their rows and columns") +
+                       " for the matrix as written (docs/msa.md)");
       return;
     }
   }
@@ -100,11 +103,11 @@ MatrixFiles read_matrix_files(const Options& o) {
   MatrixFiles files;
   if (!builtin_matrix(o.matrix)) {
     files.matrix = read_matrix_file("-MATRIX", o.matrix, msa::read_clustal_matrix_series);
-    for (const auto& member : files.matrix.members) note_shifted_rows(o.matrix, member.matrix);
+    for (const auto& member : files.matrix.members) note_shifted_rows(member.matrix);
   }
   if (!builtin_matrix(o.pw_matrix)) {
     files.pw_matrix = read_matrix_file("-PWMATRIX", o.pw_matrix, msa::read_clustal_matrix);
-    note_shifted_rows(o.pw_matrix, files.pw_matrix);
+    note_shifted_rows(files.pw_matrix);
   }
   for (const auto& [option, path] : {std::pair{"-DNAMATRIX", &o.dna_matrix}, {"-PWDNAMATRIX", &o.pw_dna_matrix}}) {
     if (builtin_matrix(*path)) continue;

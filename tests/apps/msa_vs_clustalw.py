@@ -163,6 +163,22 @@ def matrix_files(ncbi, folder):
     return [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
 
 
+def ran_both(check, label, clustalw_command, cudp_command, clustalw_folder, cudp_folder, notes=False):
+    """Runs clustalw and cudp-msa, each in its folder; False (a failure counted) unless both exit 0 and cudp-msa
+    prints nothing on standard output, nor on standard error but its own notes where `notes`."""
+    rc, _, err = run(clustalw_command, clustalw_folder)
+    if rc != 0:
+        print(f"FAIL: {label}: clustalw exit status {rc}: {err.strip()}")
+        check.failures += 1
+        return False
+    rc, out, err = run(cudp_command, cudp_folder)
+    if rc != 0 or out or any(not (notes and line.startswith("cudp-msa: ")) for line in err.splitlines()):
+        print(f"FAIL: {label}: cudp-msa exit status {rc}, {len(out)} bytes on standard output: {err.strip()}")
+        check.failures += 1
+        return False
+    return True
+
+
 def clustalw_flags(flags, name):
     # "/infile_is_set": the input given as clustalw's /INFILE= (a path-like word that is a clustalw flag).
     return [f"/INFILE={name}.fa" if f == "/infile_is_set" else f for f in flags]
@@ -199,15 +215,7 @@ def main():
             label = f"{name} {' '.join(flags)}"
             a = prepared(work, f"{k}_clustalw", data, name)
             b = prepared(work, f"{k}_cudp", data, name)
-            rc, _, err = run([clustalw] + flags, a)
-            if rc != 0:
-                print(f"FAIL: {label}: clustalw exit status {rc}: {err.strip()}")
-                check.failures += 1
-                continue
-            rc, out, err = run(cudp + flags, b)
-            if rc != 0 or out or err:
-                print(f"FAIL: {label}: cudp-msa exit status {rc}, {len(out)} bytes on standard output: {err.strip()}")
-                check.failures += 1
+            if not ran_both(check, label, [clustalw] + flags, cudp + flags, a, b):
                 continue
             check.same_files(label, folder_files(a), folder_files(b))
             # -USETREE on clustalw's own guide tree: the same .aln, and no .dnd written.
@@ -263,16 +271,8 @@ def main():
             label = f"{name} {' '.join(flags)}"
             a = prepared(work, f"x{k}_clustalw", data, name, matrices)
             b = prepared(work, f"x{k}_cudp", data, name, matrices)
-            rc, _, err = run([clustalw] + flags, a)
-            if rc != 0:
-                print(f"FAIL: {label}: clustalw exit status {rc}: {err.strip()}")
-                check.failures += 1
-                continue
-            rc, out, err = run(cudp + flags, b)
             # Notes on standard error are expected here (letters clustalw does not know, DNA files it does not use).
-            if rc != 0 or out or any(not line.startswith("cudp-msa: ") for line in err.splitlines()):
-                print(f"FAIL: {label}: cudp-msa exit status {rc}, {len(out)} bytes on standard output: {err.strip()}")
-                check.failures += 1
+            if not ran_both(check, label, [clustalw] + flags, cudp + flags, a, b, notes=True):
                 continue
             produced[(name, tuple(flags[1:]))] = outputs(a)
             check.same_files(label, outputs(a), outputs(b))

@@ -50,6 +50,7 @@ inline TriangleCodes triangle_codes(std::string_view letters) {
 
 // A matrix as ClustalW stores one read from a file.
 struct ClustalTriangle {
+  std::string name;                    // the file it was read from
   std::string letters;                 // the header's letters, in order
   std::string unknown_letters;         // those ClustalW does not know (each shifts the rows after it)
   std::vector<std::int16_t> values;    // the lower triangle in ClustalW's storage order
@@ -122,6 +123,7 @@ inline ClustalTriangle parse_clustal_matrix(std::string_view text, const std::st
   detail::LineReader lines(text);
   std::string_view line;
   ClustalTriangle m;
+  m.name = name;
   bool header = false;
   while (lines.next(line)) {
     if (detail::clustal_comment_line(line)) continue;
