@@ -580,3 +580,50 @@ TEST_CASE("the members' column sums are the same on any number of threads", "[ms
   fill_matrix_profile(threaded, members, gap_counts, matrix, weights, one.codes, 3);
   CHECK(threaded.rows == serial.rows);
 }
+
+TEST_CASE("the delayed sequences' loops in blocks on threads give one loop's weights and choice", "[msa]") {
+  // Three blocks and a bit, as at n = 100,000 where they run on the threads: ClustalW's loops written out here.
+  const std::size_t n = 3 * detail::sequence_block + 5;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> identity(0.0, 0.6);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<char> aligned(n);
+    std::vector<int> best(n), tree_weights(n), weights(n, 7);
+    std::vector<double> row(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      aligned[i] = rng() % 3 == 0;
+      best[i] = round == 3 ? -1 : static_cast<int>(rng() % 60) - 1;  // round 3: every best -1, every identity 0
+      tree_weights[i] = round == 2 ? 0 : static_cast<int>(rng() % 3000);  // round 2: every product 0
+      row[i] = round == 3 ? 0.0 : identity(rng);
+    }
+    std::vector<int> expected_best = best;
+    int closest = -1;
+    std::size_t expected_next = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (aligned[i]) continue;
+      if (expected_best[i] < row[i]) expected_best[i] = static_cast<int>(row[i]);
+      if (expected_best[i] > closest) {
+        closest = expected_best[i];
+        expected_next = i;
+      }
+    }
+    std::vector<int> expected_weights = weights;
+    long long sum = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      if (aligned[j]) sum += expected_weights[j] = static_cast<int>(tree_weights[j] * row[j]);
+    if (sum == 0) {
+      std::fill(expected_weights.begin(), expected_weights.end(), 1);
+      sum = static_cast<long long>(n);
+    }
+    for (std::size_t j = 0; j < n; ++j)
+      if (aligned[j])
+        expected_weights[j] = std::max(1, static_cast<int>(expected_weights[j] * 1000LL / sum));
+    for (const int threads : {1, 2, 5}) {
+      std::vector<int> b = best, w = weights;
+      CHECK(detail::fold_and_pick_closest(b, aligned, row, threads) == expected_next);
+      CHECK(b == expected_best);
+      detail::weigh_for_newcomer(w, tree_weights, aligned, row, threads);
+      CHECK(w == expected_weights);
+    }
+  }
+}

@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../host/host_cores.hpp"
@@ -310,26 +311,74 @@ inline std::size_t closest_delayed(const std::vector<int>& best, const std::vect
   return next;
 }
 
+// The second pass's per-join loops run over every sequence, O(n) a join and O(n^2) in all: at n = 100,000 they
+// would be most of a join done on one thread. They run in blocks of this many sequences on the threads, each block's
+// result combined in block order, so that sums and choices are those of one loop.
+inline constexpr std::size_t sequence_block = 8192;
+
+template <class Body>
+void for_sequence_blocks(std::size_t n, int threads, Body body) {
+  const std::size_t blocks = (n + sequence_block - 1) / sequence_block;
+  host::parallel_for(blocks, blocks > 1 ? threads : 1, [] { return 0; }, [&](int&, std::size_t b) {
+    body(b, b * sequence_block, std::min(n, (b + 1) * sequence_block));
+  });
+}
+
+// Folds the newcomer's identities into the delayed sequences' best ones, then picks the next delayed sequence as
+// closest_delayed does (the first of the best; 0 when none is above -1).
+inline std::size_t fold_and_pick_closest(std::vector<int>& best, const std::vector<char>& aligned,
+                                         const std::vector<double>& newcomer_row, int threads) {
+  const std::size_t n = aligned.size();
+  std::vector<std::pair<int, std::size_t>> block_best((n + sequence_block - 1) / sequence_block, {-1, 0});
+  for_sequence_blocks(n, threads, [&](std::size_t b, std::size_t from, std::size_t to) {
+    auto& [closest, next] = block_best[b];
+    for (std::size_t i = from; i < to; ++i) {
+      if (aligned[i]) continue;
+      best[i] = fold_identity(best[i], newcomer_row[i]);
+      if (best[i] > closest) {
+        closest = best[i];
+        next = i;
+      }
+    }
+  });
+  int closest = -1;
+  std::size_t next = 0;
+  for (const auto& [value, index] : block_best)
+    if (value > closest) {
+      closest = value;
+      next = index;
+    }
+  return next;
+}
+
 // Before a delayed sequence joins, the aligned sequences count by their tree weight times their identity with it
 // (`newcomer_row`: its row of identities), rescaled to sum to about 1000; the others keep their weights (all become
 // 1 when every product is 0).
 inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>& tree_weights,
-                               const std::vector<char>& aligned, const std::vector<double>& newcomer_row) {
+                               const std::vector<char>& aligned, const std::vector<double>& newcomer_row,
+                               int threads = 1) {
+  const std::size_t n = weights.size();
+  std::vector<long long> block_sums((n + sequence_block - 1) / sequence_block, 0);
+  for_sequence_blocks(n, threads, [&](std::size_t b, std::size_t from, std::size_t to) {
+    for (std::size_t j = from; j < to; ++j) {
+      if (!aligned[j]) continue;
+      weights[j] = static_cast<int>(tree_weights[j] * newcomer_row[j]);
+      block_sums[b] += weights[j];
+    }
+  });
   long long sum = 0;
-  for (std::size_t j = 0; j < weights.size(); ++j) {
-    if (!aligned[j]) continue;
-    weights[j] = static_cast<int>(tree_weights[j] * newcomer_row[j]);
-    sum += weights[j];
-  }
+  for (const long long s : block_sums) sum += s;
   if (sum == 0) {
     for (int& w : weights) w = 1;
-    sum = static_cast<long long>(weights.size());
+    sum = static_cast<long long>(n);
   }
-  for (std::size_t j = 0; j < weights.size(); ++j) {
-    if (!aligned[j]) continue;
-    weights[j] = static_cast<int>(static_cast<long long>(weights[j]) * clustal_weight_scale / sum);
-    if (weights[j] < 1) weights[j] = 1;
-  }
+  for_sequence_blocks(n, threads, [&](std::size_t, std::size_t from, std::size_t to) {
+    for (std::size_t j = from; j < to; ++j) {
+      if (!aligned[j]) continue;
+      weights[j] = static_cast<int>(static_cast<long long>(weights[j]) * clustal_weight_scale / sum);
+      if (weights[j] < 1) weights[j] = 1;
+    }
+  });
 }
 
 }  // namespace detail
@@ -519,10 +568,10 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
   std::vector<int> closest = best_identities(similarity, &aligned, aligned, threads);  // to the aligned ones
   std::optional<GrowingAlignment> growing;
   std::vector<double> next_row;
+  std::size_t next = closest_delayed(closest, aligned);
   while (placed < n) {
-    const std::size_t next = closest_delayed(closest, aligned);
     similarity.row(next, next_row, threads);
-    if (!p.no_weights) weigh_for_newcomer(weights, tree_weights, aligned, next_row);
+    if (!p.no_weights) weigh_for_newcomer(weights, tree_weights, aligned, next_row, threads);
     if (!growing && placed >= std::max<std::size_t>(growing_from, 3)) {
       std::vector<int> in;
       bool representable = true;
@@ -544,8 +593,7 @@ MultipleAlignment progressive_align_sides(const std::vector<std::vector<int>>& s
                   threads);
     }
     count_placed(1);
-    for (std::size_t i = 0; i < n; ++i)
-      if (!aligned[i]) closest[i] = fold_identity(closest[i], next_row[i]);
+    if (placed < n) next = fold_and_pick_closest(closest, aligned, next_row, threads);
   }
   if (growing) growing->write_rows(result.rows);
   result.weights = weights;
