@@ -130,6 +130,9 @@ std::string clustalw_choice(const std::string& flag, const std::string& value,
   usage_error(flag + " must be one of " + list + ", got '" + value + "'");
 }
 
+const std::vector<std::string> kProteinMatrices = {"gonnet", "blosum", "pam", "id"};
+const std::vector<std::string> kDnaMatrices = {"iub", "clustalw"};
+
 // A matrix as clustalw takes one: a built-in name in any case (lower-cased here), else the value is a matrix
 // file's path, kept as given.
 std::string matrix_choice(const std::string& value, const std::vector<std::string>& names) {
@@ -153,8 +156,6 @@ void parse_range(const std::string& flag, const std::string& value, Options& o) 
   o.range_to = static_cast<int>(to);
 }
 
-const std::vector<std::string> kProteinMatrices = {"gonnet", "blosum", "pam", "id"};
-const std::vector<std::string> kDnaMatrices = {"iub", "clustalw"};
 
 // clustalw's flags that cudp-msa does not take, with why.
 const char* unsupported_clustalw_flag(const std::string& name) {
@@ -304,6 +305,12 @@ const std::vector<std::string> kValueOptions = {
     "--threads",   "--backend",   "--case",     "--range"};
 
 }  // namespace
+
+bool builtin_matrix(const std::string& matrix, bool dna) {
+  for (const auto& n : dna ? kDnaMatrices : kProteinMatrices)
+    if (matrix == n) return true;
+  return false;
+}
 
 Format format_named(const std::string& name) {
   for (const Format& f : kFormats)

@@ -52,6 +52,10 @@ struct Options {
 // The options, checked; nullopt for --help (and clustalw's -HELP).
 std::optional<Options> parse_args(int argc, const char* const* argv);
 
+// Whether a matrix option's value names a built-in matrix of its kind (DNA for dna_matrix and pw_dna_matrix)
+// rather than a file.
+bool builtin_matrix(const std::string& matrix, bool dna);
+
 // The output format named `name` (one of --format's).
 Format format_named(const std::string& name);
 

@@ -42,12 +42,6 @@ namespace {
 using cudp::io::InputError;
 namespace msa = cudp::msa;
 
-bool builtin_matrix(const std::string& name) {
-  for (const char* n : {"gonnet", "blosum", "pam", "id", "iub", "clustalw"})
-    if (name == n) return true;
-  return false;
-}
-
 msa::ProteinSeries protein_series(const std::string& name) {
   return name == "gonnet"   ? msa::ProteinSeries::gonnet
          : name == "blosum" ? msa::ProteinSeries::blosum
@@ -101,16 +95,16 @@ void note_shifted_rows(const msa::ClustalTriangle& m) {
 
 MatrixFiles read_matrix_files(const Options& o) {
   MatrixFiles files;
-  if (!builtin_matrix(o.matrix)) {
+  if (!builtin_matrix(o.matrix, false)) {
     files.matrix = read_matrix_file("-MATRIX", o.matrix, msa::read_clustal_matrix_series);
     for (const auto& member : files.matrix.members) note_shifted_rows(member.matrix);
   }
-  if (!builtin_matrix(o.pw_matrix)) {
+  if (!builtin_matrix(o.pw_matrix, false)) {
     files.pw_matrix = read_matrix_file("-PWMATRIX", o.pw_matrix, msa::read_clustal_matrix);
     note_shifted_rows(files.pw_matrix);
   }
   for (const auto& [option, path] : {std::pair{"-DNAMATRIX", &o.dna_matrix}, {"-PWDNAMATRIX", &o.pw_dna_matrix}}) {
-    if (builtin_matrix(*path)) continue;
+    if (builtin_matrix(*path, true)) continue;
     read_matrix_file(option, *path, msa::read_clustal_matrix);
     cudp::apps::note(std::string(option) + "=" + *path + ": read and checked, then not used, as by clustalw 2.1, "
                      "which aligns DNA with its IUB matrix whatever file is given (docs/msa.md)");

@@ -79,6 +79,9 @@ expect_error "matrix file row too short" 1 "^cudp-msa: short.mat:3: row 2 has 2 
 printf 'CLUSTAL_SERIES\nMATRIX 40 20 four.mat\n' > series.mat
 expect_error "matrix series with its limits reversed" 1 \
   "^cudp-msa: series.mat:2: the lower limit is not below the upper \(40-20\)" -- -INFILE="$good" -MATRIX=series.mat
+# A DNA matrix's name for the protein matrix is a file's to clustalw too.
+expect_error "DNA matrix name as the protein matrix" 1 \
+  "^cudp-msa: iub: cannot open the matrix file \(-MATRIX: not a built-in matrix name" -- -INFILE="$good" -MATRIX=iub
 expect_error "DNA matrix file unreadable" 1 "^cudp-msa: nothing.mat: cannot open the matrix file \(-PWDNAMATRIX" -- \
   -INFILE="$good" -PWDNAMATRIX=nothing.mat
 expect_error "missing input" 1 "nothere.fa: cannot open" -- nothere.fa "${out[@]}"

@@ -66,7 +66,6 @@ struct ClustalMatrixSeries {
   };
   std::vector<Member> members;
   bool series = false;  // members come from a CLUSTAL_SERIES file (else one member, the matrix itself)
-  std::string name;     // the file as given
 };
 
 namespace detail {
@@ -210,7 +209,6 @@ inline ClustalMatrixSeries read_clustal_matrix_series(const std::string& path) {
   using io::InputError;
   const std::string text = read_clustal_matrix_text(path);
   ClustalMatrixSeries s;
-  s.name = path;
   detail::LineReader lines(text);
   std::string_view line;
   while (lines.next(line)) {

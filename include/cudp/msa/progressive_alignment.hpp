@@ -316,9 +316,11 @@ inline std::size_t closest_delayed(const std::vector<int>& best, const std::vect
 // result combined in block order, so that sums and choices are those of one loop.
 inline constexpr std::size_t sequence_block = 8192;
 
+inline std::size_t sequence_blocks(std::size_t n) { return (n + sequence_block - 1) / sequence_block; }
+
 template <class Body>
 void for_sequence_blocks(std::size_t n, int threads, Body body) {
-  const std::size_t blocks = (n + sequence_block - 1) / sequence_block;
+  const std::size_t blocks = sequence_blocks(n);
   host::parallel_for(blocks, blocks > 1 ? threads : 1, [] { return 0; }, [&](int&, std::size_t b) {
     body(b, b * sequence_block, std::min(n, (b + 1) * sequence_block));
   });
@@ -329,7 +331,7 @@ void for_sequence_blocks(std::size_t n, int threads, Body body) {
 inline std::size_t fold_and_pick_closest(std::vector<int>& best, const std::vector<char>& aligned,
                                          const std::vector<double>& newcomer_row, int threads) {
   const std::size_t n = aligned.size();
-  std::vector<std::pair<int, std::size_t>> block_best((n + sequence_block - 1) / sequence_block, {-1, 0});
+  std::vector<std::pair<int, std::size_t>> block_best(sequence_blocks(n), {-1, 0});
   for_sequence_blocks(n, threads, [&](std::size_t b, std::size_t from, std::size_t to) {
     auto& [closest, next] = block_best[b];
     for (std::size_t i = from; i < to; ++i) {
@@ -358,7 +360,7 @@ inline void weigh_for_newcomer(std::vector<int>& weights, const std::vector<int>
                                const std::vector<char>& aligned, const std::vector<double>& newcomer_row,
                                int threads = 1) {
   const std::size_t n = weights.size();
-  std::vector<long long> block_sums((n + sequence_block - 1) / sequence_block, 0);
+  std::vector<long long> block_sums(sequence_blocks(n), 0);
   for_sequence_blocks(n, threads, [&](std::size_t b, std::size_t from, std::size_t to) {
     for (std::size_t j = from; j < to; ++j) {
       if (!aligned[j]) continue;
